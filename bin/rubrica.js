@@ -1,0 +1,8 @@
+#!/usr/bin/env node
+// Entry point of the `rubrica` command. The sources are TypeScript run through tsx's
+// loader, so a fresh clone works after `npm ci` with no build step.
+import { register } from 'tsx/esm/api';
+
+register();
+const { main } = await import('../src/cli/main.ts');
+process.exitCode = await main(process.argv);

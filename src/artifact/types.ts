@@ -1,0 +1,47 @@
+// What a completion holds once pulled apart: the SVG the model meant as its answer,
+// its reasoning, the Drawing-with-Thought stages found there, and token counts.
+import type { ArtifactErrorCode, RubricaError } from '../core/errors.ts';
+
+export const DWT_STAGES = [
+  'concept_sketching',
+  'canvas_planning',
+  'shape_decomposition',
+  'coordinate_calculation',
+  'styling_and_colouring',
+  'final_assembly',
+] as const;
+export type DwtStage = (typeof DWT_STAGES)[number];
+
+export interface DwtReport {
+  /** Stages found in the reasoning, in the order they first appear. */
+  stages: DwtStage[];
+  /** All six present. */
+  complete: boolean;
+  /** The found stages appear in the canonical order. */
+  ordered: boolean;
+  /** Reasoning comes before the answer SVG. */
+  beforeSvg: boolean;
+  /** Reason-SVG's "structurally valid DwT": all six, in order, before the SVG. */
+  valid: boolean;
+}
+
+export type ArtifactSource =
+  | 'fence_svg'
+  | 'fence_xml'
+  | 'fence_html'
+  | 'fence_bare'
+  | 'answer_tag'
+  | 'html_page'
+  | 'inline';
+
+export interface Artifact {
+  found: boolean;
+  /** The extracted SVG code (XML prolog kept when present). */
+  svg?: string;
+  error?: RubricaError<ArtifactErrorCode>;
+  source?: ArtifactSource;
+  /** Text of the reasoning (<think> block, or text before </think> when the opener is missing). */
+  reasoning: string;
+  dwt: DwtReport;
+  tokens: { completion: number; svg: number; reasoning: number };
+}

@@ -1,0 +1,6 @@
+// The list of subcommands. Each module exports `register(program, setExit)`.
+import type { Command } from 'commander';
+
+export type RegisterCommand = (program: Command, setExit: (code: number) => void) => void;
+
+export const commands: RegisterCommand[] = [];

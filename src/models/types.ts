@@ -1,0 +1,66 @@
+// Contracts of the models room. A model is an HTTP service named `provider:model`; the
+// rest of rubrica talks to it only through ModelClient and never sees HTTP.
+import type { z } from 'zod';
+import type { Usage } from '../core/usage.ts';
+
+export type Provider =
+  | 'vllm'
+  | 'sglang'
+  | 'ollama'
+  | 'openai-compatible'
+  | 'openai'
+  | 'anthropic'
+  | 'google';
+
+export type Role = 'author' | 'judge' | 'policy';
+
+export interface ModelSpec {
+  provider: Provider;
+  model: string;
+  /** The spec as the user wrote it, e.g. "vllm:Qwen/Qwen3-VL-8B-Instruct". */
+  id: string;
+}
+
+export type ContentPart =
+  | { type: 'text'; text: string }
+  /** A PNG as a `data:image/png;base64,…` URI (Ollama rejects http URLs). */
+  | { type: 'image'; dataUrl: string };
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string | ContentPart[];
+}
+
+export interface CallOptions {
+  temperature?: number;
+  maxTokens?: number;
+  signal?: AbortSignal;
+}
+
+export interface ModelCallError {
+  code: 'http_error' | 'timeout' | 'invalid_answer' | 'network' | 'aborted';
+  message: string;
+  status?: number;
+}
+
+export type ModelResult<T> =
+  | { ok: true; value: T; raw: string; usage: Usage }
+  | { ok: false; error: ModelCallError; raw?: string; usage: Usage };
+
+export interface ModelClient {
+  readonly spec: ModelSpec;
+  /** Free text (used for the ideal SVG and policy sampling). */
+  generateText(messages: ChatMessage[], opts?: CallOptions): Promise<ModelResult<string>>;
+  /**
+   * A structured answer: the JSON Schema of `schema` travels in `response_format`
+   * (OpenAI-compatible servers) and the answer is parsed tolerantly (fences, <think>,
+   * prose around the JSON) then validated; invalid answers are retried, then returned
+   * as `invalid_answer` errors, never thrown.
+   */
+  generateObject<T>(
+    messages: ChatMessage[],
+    schema: z.ZodType<T>,
+    schemaName: string,
+    opts?: CallOptions,
+  ): Promise<ModelResult<T>>;
+}

@@ -1,0 +1,74 @@
+// Contracts of the render room: SVG code in, a PNG plus the facts checks need out.
+// Heavy or hostile work (parsing, sanitising, rasterising, pixel statistics) happens in
+// a killable worker process, so everything crossing this boundary is plain data.
+import type { RenderErrorCode, RubricaError } from '../core/errors.ts';
+
+export interface RenderLimits {
+  maxBytes: number;
+  maxElements: number;
+  maxDepth: number;
+  maxPathSegments: number;
+  /** Upper bound on elements after expanding <use> references (fan-out, cycles). */
+  maxUseExpansion: number;
+  /** Output pixels (size × size). */
+  maxPixels: number;
+  /** Bytes of embedded data: images, in total. */
+  maxDataUriBytes: number;
+}
+
+export interface RenderOptions {
+  /** Square output side in px; default 512 (the papers' setting). */
+  size?: number;
+  /** CSS colour painted under the drawing; default white. */
+  background?: string;
+  /** Wall-clock limit for one render, ms; default 10 000. */
+  timeoutMs?: number;
+  limits?: Partial<RenderLimits>;
+}
+
+/** Facts about the SVG code, measured while sanitising (no pixels needed). */
+export interface CodeStats {
+  bytes: number;
+  elements: number;
+  maxDepth: number;
+  pathSegments: number;
+  /** Elements after <use> expansion. */
+  expandedElements: number;
+  /** Text content of <text>/<tspan>/<textPath>, in document order. */
+  texts: string[];
+  /** Count of stroked shapes / paths without fill (decorative strokes). */
+  strokedShapes: number;
+  /** Things the sanitiser removed, e.g. "script", "href:http", "foreignObject", "css:@import". */
+  removed: string[];
+  viewBox: [number, number, number, number] | null;
+}
+
+/** Facts about the picture, computed on raw pixels inside the worker. */
+export interface PixelStats {
+  /** Mean squared error against the background colour, channels in [0,1]. */
+  mseVsBackground: number;
+  /** Share of pixels that differ visibly from the background. */
+  inkCoverage: number;
+  /** Share of the border ring (outer 1 px) covered by ink: a drawing cut by the canvas. */
+  borderInk: number;
+  /** Mean over pixels of how many drawn layers cover it, estimated; 0 if not measured. */
+  overdraw: number;
+}
+
+export type RenderResult =
+  | {
+      ok: true;
+      png: Buffer;
+      width: number;
+      height: number;
+      ms: number;
+      code: CodeStats;
+      pixels: PixelStats;
+    }
+  | {
+      ok: false;
+      error: RubricaError<RenderErrorCode>;
+      ms: number;
+      /** Present when sanitising got far enough to measure the code. */
+      code?: CodeStats;
+    };

@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+// Tests live beside the code (src/**/x.test.ts); cross-room end-to-end tests live in test/.
+export default defineConfig({
+  test: {
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+  },
+});
