@@ -72,3 +72,9 @@ export type RenderResult =
       /** Present when sanitising got far enough to measure the code. */
       code?: CodeStats;
     };
+
+/** A renderer that isolates every render; bad input costs one result, never the process. */
+export interface Renderer {
+  render(svg: string, opts?: RenderOptions): Promise<RenderResult>;
+  close(): Promise<void>;
+}
