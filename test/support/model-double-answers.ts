@@ -1,0 +1,148 @@
+// Replies the test double can give, and helpers to build them: a JSON answer, an answer that
+// fills the JSON Schema the client sent (handy for judges: one entry per rubric item), and a
+// handler that picks its reply by looking at the prompt text.
+import type { DoubleRequest } from './model-double-request.ts';
+
+export interface DoubleUsage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/** Every reply may wait `delayMs` before it is sent (or before the fault happens). */
+interface Delay {
+  delayMs?: number;
+}
+
+/** A normal answer: the assistant's text. */
+export interface ContentReply extends Delay {
+  content: string;
+  /** Tokens to report; by default about one token per four characters. */
+  usage?: DoubleUsage;
+  /** `length` makes the answer look truncated. Default `stop`. */
+  finishReason?: 'stop' | 'length';
+  /** OpenAI-compatible only: sent as `message.reasoning_content` (vLLM's reasoning parser). */
+  reasoning?: string;
+}
+
+/** An HTTP error (429, 500, …) with optional headers such as `retry-after`. */
+export interface StatusReply extends Delay {
+  status: number;
+  headers?: Record<string, string>;
+  /** Body text; by default a protocol-shaped JSON error. */
+  body?: string;
+}
+
+/** Never answers; the connection stays open until the client gives up or the double closes. */
+export interface HangReply extends Delay {
+  hang: true;
+}
+
+/** A 200 response whose body is exactly this text (e.g. malformed JSON). */
+export interface RawReply extends Delay {
+  raw: string;
+  status?: number;
+}
+
+export type DoubleReply = ContentReply | StatusReply | HangReply | RawReply;
+
+export type DoubleHandler = (req: DoubleRequest) => DoubleReply | Promise<DoubleReply>;
+
+/** A reply whose text is `value` as JSON. */
+export function jsonAnswer(
+  value: unknown,
+  extra: Omit<ContentReply, 'content'> = {},
+): ContentReply {
+  return { content: JSON.stringify(value), ...extra };
+}
+
+type Schema = Record<string, unknown>;
+
+/** What to put at a leaf of the schema; `path` is the property path, e.g. ['items', 0, 'score']. */
+export type LeafFiller = (
+  kind: 'string' | 'number' | 'integer' | 'boolean',
+  path: (string | number)[],
+  schema: Schema,
+) => unknown;
+
+const defaultLeaf: LeafFiller = (kind, path, schema) => {
+  if (kind === 'boolean') return true;
+  if (kind === 'string') return `text for ${path.join('.') || 'root'}`;
+  const min = typeof schema.minimum === 'number' ? schema.minimum : 0;
+  const max = typeof schema.maximum === 'number' ? schema.maximum : min + 1;
+  return kind === 'integer' ? Math.ceil(min) : min + (max - min) * 0.75;
+};
+
+function resolveRef(root: Schema, ref: string): Schema {
+  // Only local refs (#/$defs/x, #/definitions/x): that is what zod's toJSONSchema emits.
+  let node: unknown = root;
+  for (const key of ref.replace(/^#\/?/, '').split('/')) {
+    if (key === '') continue;
+    node = (node as Schema | undefined)?.[key];
+  }
+  return (node ?? {}) as Schema;
+}
+
+/**
+ * A value that satisfies `schema` (objects get every property, arrays `minItems` or one
+ * element, enums their first value); `leaf` decides strings, numbers and booleans.
+ */
+export function fillSchema(schema: Schema, leaf: LeafFiller = defaultLeaf): unknown {
+  const walk = (s: Schema, path: (string | number)[], depth: number): unknown => {
+    if (depth > 32) return null;
+    if (typeof s.$ref === 'string') return walk(resolveRef(schema, s.$ref), path, depth + 1);
+    if ('const' in s) return s.const;
+    if (Array.isArray(s.enum)) return s.enum[0];
+    const alt = (s.anyOf ?? s.oneOf) as Schema[] | undefined;
+    if (Array.isArray(alt) && alt.length > 0) return walk(alt[0]!, path, depth + 1);
+    const type = Array.isArray(s.type) ? s.type.find((t) => t !== 'null') : s.type;
+    if (type === 'object' || (type === undefined && s.properties)) {
+      const out: Record<string, unknown> = {};
+      const props = (s.properties ?? {}) as Record<string, Schema>;
+      for (const [k, v] of Object.entries(props)) out[k] = walk(v, [...path, k], depth + 1);
+      return out;
+    }
+    if (type === 'array') {
+      const n = typeof s.minItems === 'number' ? Math.max(1, s.minItems) : 1;
+      const item = (s.items ?? {}) as Schema;
+      return Array.from({ length: n }, (_, i) => walk(item, [...path, i], depth + 1));
+    }
+    if (type === 'string' || type === 'number' || type === 'integer' || type === 'boolean') {
+      return leaf(type, path, s);
+    }
+    return null;
+  };
+  return walk(schema, [], 0);
+}
+
+/** Answers with `fillSchema` applied to the schema the request carried (400-ish error if none). */
+export function schemaAnswer(leaf?: LeafFiller): DoubleHandler {
+  return (req) => {
+    if (!req.schema) return { status: 400, body: '{"error":{"message":"no schema in request"}}' };
+    return jsonAnswer(fillSchema(req.schema, leaf));
+  };
+}
+
+export interface PromptRoute {
+  /** Substring or pattern looked for in the request's text, or a predicate. */
+  when: string | RegExp | ((req: DoubleRequest) => boolean);
+  reply: DoubleReply | DoubleHandler;
+}
+
+/** A handler that takes the first route whose `when` matches the request text. */
+export function routeByPrompt(routes: PromptRoute[], fallback?: DoubleReply | DoubleHandler) {
+  return (req: DoubleRequest): DoubleReply | Promise<DoubleReply> => {
+    for (const r of routes) {
+      const hit =
+        typeof r.when === 'string'
+          ? req.text.includes(r.when)
+          : r.when instanceof RegExp
+            ? r.when.test(req.text)
+            : r.when(req);
+      if (hit) return typeof r.reply === 'function' ? r.reply(req) : r.reply;
+    }
+    if (fallback === undefined) {
+      return { status: 404, body: '{"error":{"message":"no route matched the prompt"}}' };
+    }
+    return typeof fallback === 'function' ? fallback(req) : fallback;
+  };
+}
