@@ -1,0 +1,18 @@
+// Statistics for evaluation and human alignment: correlations, γ within groups, bootstrap CIs.
+export {
+  type BootstrapOptions,
+  bootstrapCI,
+  bootstrapOptions,
+  type Interval,
+} from './bootstrap.ts';
+export { isConstant, pearson, spearman } from './correlation.ts';
+export {
+  type DistributionSummary,
+  describe,
+  type HistogramBin,
+  histogram,
+  TOKEN_BIN_EDGES,
+} from './distribution.ts';
+export { type GammaResult, type GroupScores, groupedGamma } from './gamma.ts';
+export { kendallTauB, type PairCounts, pairCounts } from './kendall.ts';
+export { seededRandom } from './prng.ts';

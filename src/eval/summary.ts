@@ -1,0 +1,302 @@
+// summarizeRun: the numbers of one eval run (results.jsonl) per reward kind — the paper's
+// table columns (rubric score, render success, tokens, per-axis means) with bootstrap CIs,
+// plus what a careful reader checks next: unscoreable counts by reason, grader errors kept
+// apart from bad drawings, reward-hacking monitors and DwT coverage. Plain JSON out.
+import type { ScoreRecord } from '../core/record.ts';
+import { addUsage, emptyUsage, type Usage } from '../core/usage.ts';
+import {
+  type BootstrapOptions,
+  bootstrapCI,
+  bootstrapOptions,
+  type Interval,
+} from './stats/bootstrap.ts';
+import { type DistributionSummary, describe } from './stats/distribution.ts';
+import type { EvalRecord } from './types.ts';
+
+export const RUN_SUMMARY_SCHEMA = 'rubrica.run-summary/1';
+
+/**
+ * Reasons that say the grader failed, not the drawing: such records are left out of score
+ * means (their 0 is not a judgement) and counted apart.
+ */
+export const GRADER_ERROR_REASONS: readonly string[] = ['judge_error', 'scorer_error', 'no_rubric'];
+
+export interface SummaryOptions extends BootstrapOptions {
+  /** The prompt set a record belongs to; default {@link defaultSetOf}. */
+  setOf?: (record: EvalRecord) => string | null;
+}
+
+export interface AxisMean {
+  mean: number | null;
+  /** Records with at least one scored criterion on this axis. */
+  n: number;
+}
+
+export interface CriterionMean {
+  key: string;
+  axis: string;
+  weight: number;
+  mean: number | null;
+  n: number;
+}
+
+export interface RewardSummary {
+  reward_kind: string;
+  /** Records carrying this reward. */
+  n: number;
+  prompts: number;
+  /** Records whose SVG rendered (checks.renders), blank pictures included. */
+  rendered: number;
+  render_success_rate: number | null;
+  /** Mean reward over rendered samples, grader errors left out (the paper's convention). */
+  score_rendered: Interval;
+  /** Mean reward over all samples, failures counting their reward of 0, grader errors left out. */
+  score_all: Interval;
+  /** Per-axis mean of each record's |weight|-weighted axis score. */
+  axes: Record<string, AxisMean>;
+  criteria: CriterionMean[];
+  /** checks.output_tokens over all records. */
+  output_tokens: DistributionSummary;
+  /** checks.svg_tokens mean over records that had an SVG (> 0 tokens). */
+  svg_tokens_mean: number | null;
+  /** status "unscoreable" counts by reason, grader errors excluded. */
+  unscoreable: Record<string, number>;
+  /** Grader failures by reason (judge_error, scorer_error, no_rubric). */
+  grader_errors: Record<string, number>;
+  /** Reward-hacking monitors: shares among rendered samples. */
+  hacking: { text_in_image: number | null; clutter: number | null; blank: number | null };
+  /** Drawing-with-Thought coverage; meaningful only when `applicable`. */
+  dwt: { applicable: boolean; with_stages: number; valid: number; coverage: number | null };
+  usage: Usage;
+  cached: number;
+}
+
+export interface SetSummary {
+  records: number;
+  prompts: number;
+  rewards: Record<string, RewardSummary>;
+}
+
+export interface RunSummary {
+  schema: typeof RUN_SUMMARY_SCHEMA;
+  /** Distinct `run` names among the records. */
+  runs: string[];
+  records: number;
+  prompts: number;
+  rewards: Record<string, RewardSummary>;
+  /** Per prompt set; {} when no record names a set. Records without one go to "(none)". */
+  sets: Record<string, SetSummary>;
+  bootstrap: { resamples: number; seed: number; level: number; unit: 'prompt' };
+}
+
+export const NO_SET = '(none)';
+
+/** A record's prompt set: its `set` field, else the prompt_id part before the first "/". */
+export function defaultSetOf(record: EvalRecord): string | null {
+  const set = (record as EvalRecord & { set?: unknown }).set;
+  if (typeof set === 'string' && set.length > 0) return set;
+  const slash = record.prompt_id.indexOf('/');
+  return slash > 0 ? record.prompt_id.slice(0, slash) : null;
+}
+
+export function isGraderError(s: ScoreRecord): boolean {
+  return s.status === 'unscoreable' && GRADER_ERROR_REASONS.includes(s.reason ?? '');
+}
+
+const share = (k: number, n: number): number | null => (n > 0 ? k / n : null);
+
+function count(map: Record<string, number>, key: string): void {
+  map[key] = (map[key] ?? 0) + 1;
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+/** Mean of every value of the resampled prompts (a cluster bootstrap over prompts). */
+function pooledMean(groups: readonly (readonly number[])[]): number | null {
+  let sum = 0;
+  let n = 0;
+  for (const g of groups) {
+    for (const v of g) sum += v;
+    n += g.length;
+  }
+  return n > 0 ? sum / n : null;
+}
+
+function meanInterval(byPrompt: Map<string, number[]>, opts: Required<BootstrapOptions>): Interval {
+  const units = [...byPrompt.values()].filter((g) => g.length > 0);
+  return bootstrapCI(units, pooledMean, opts);
+}
+
+/** The record's axis scores: Σ|w|·s / Σ|w| over scored criteria of each axis. */
+function axisScores(s: ScoreRecord): Map<string, number> {
+  const acc = new Map<string, { ws: number; w: number; plain: number[] }>();
+  for (const c of s.criteria ?? []) {
+    if (c.score === null || !Number.isFinite(c.score)) continue;
+    const a = acc.get(c.axis) ?? { ws: 0, w: 0, plain: [] };
+    a.ws += Math.abs(c.weight) * c.score;
+    a.w += Math.abs(c.weight);
+    a.plain.push(c.score);
+    acc.set(c.axis, a);
+  }
+  const out = new Map<string, number>();
+  for (const [axis, a] of acc) {
+    // All-zero weights: fall back to the plain mean rather than dividing by zero.
+    out.set(axis, a.w > 0 ? a.ws / a.w : a.plain.reduce((x, y) => x + y, 0) / a.plain.length);
+  }
+  return out;
+}
+
+export function summarizeReward(
+  kind: string,
+  scored: readonly { prompt_id: string; score: ScoreRecord }[],
+  opts: Required<BootstrapOptions>,
+): RewardSummary {
+  const rendered = new Map<string, number[]>();
+  const all = new Map<string, number[]>();
+  const prompts = new Set<string>();
+  const axisAcc = new Map<string, number[]>();
+  const critAcc = new Map<string, { axis: string; weight: number; scores: number[] }>();
+  const unscoreable: Record<string, number> = {};
+  const graderErrors: Record<string, number> = {};
+  const tokens: number[] = [];
+  const svgTokens: number[] = [];
+  let renderedCount = 0;
+  let text = 0;
+  let clutter = 0;
+  let blank = 0;
+  let withStages = 0;
+  let dwtValid = 0;
+  let cached = 0;
+  let usage = emptyUsage();
+
+  for (const { prompt_id, score: s } of scored) {
+    prompts.add(prompt_id);
+    const checks = s.checks;
+    const renders = checks?.renders === true;
+    if (renders) {
+      renderedCount++;
+      if (checks.text_in_image) text++;
+      if (checks.clutter) clutter++;
+      if (checks.blank) blank++;
+    }
+    if (Number.isFinite(checks?.output_tokens)) tokens.push(checks.output_tokens);
+    if ((checks?.svg_tokens ?? 0) > 0) svgTokens.push(checks.svg_tokens);
+    if ((checks?.dwt_stages?.length ?? 0) > 0) withStages++;
+    if (checks?.dwt_valid) dwtValid++;
+    if (s.cached) cached++;
+    if (s.usage) usage = addUsage(usage, s.usage);
+
+    if (isGraderError(s)) {
+      count(graderErrors, s.reason ?? 'unknown');
+      continue;
+    }
+    if (s.status === 'unscoreable') count(unscoreable, s.reason ?? 'unknown');
+    const reward = Number.isFinite(s.reward) ? s.reward : 0;
+    push(all, prompt_id, reward);
+    if (renders) push(rendered, prompt_id, reward);
+    for (const [axis, v] of axisScores(s)) push(axisAcc, axis, v);
+    for (const c of s.criteria ?? []) {
+      if (c.score === null || !Number.isFinite(c.score)) continue;
+      const a = critAcc.get(c.key) ?? { axis: c.axis, weight: c.weight, scores: [] };
+      a.scores.push(c.score);
+      critAcc.set(c.key, a);
+    }
+  }
+
+  const meanOf = (v: number[]) => (v.length > 0 ? v.reduce((a, b) => a + b, 0) / v.length : null);
+  const axes: Record<string, AxisMean> = {};
+  for (const [axis, v] of axisAcc) axes[axis] = { mean: meanOf(v), n: v.length };
+  return {
+    reward_kind: kind,
+    n: scored.length,
+    prompts: prompts.size,
+    rendered: renderedCount,
+    render_success_rate: share(renderedCount, scored.length),
+    score_rendered: meanInterval(rendered, opts),
+    score_all: meanInterval(all, opts),
+    axes,
+    criteria: [...critAcc].map(([key, a]) => ({
+      key,
+      axis: a.axis,
+      weight: a.weight,
+      mean: meanOf(a.scores),
+      n: a.scores.length,
+    })),
+    output_tokens: describe(tokens),
+    svg_tokens_mean: meanOf(svgTokens),
+    unscoreable,
+    grader_errors: graderErrors,
+    hacking: {
+      text_in_image: share(text, renderedCount),
+      clutter: share(clutter, renderedCount),
+      blank: share(blank, renderedCount),
+    },
+    dwt: {
+      applicable: withStages > 0,
+      with_stages: withStages,
+      valid: dwtValid,
+      coverage: withStages > 0 ? share(dwtValid, scored.length) : null,
+    },
+    usage,
+    cached,
+  };
+}
+
+function summarizeRewards(
+  records: readonly EvalRecord[],
+  opts: Required<BootstrapOptions>,
+): Record<string, RewardSummary> {
+  const byKind = new Map<string, { prompt_id: string; score: ScoreRecord }[]>();
+  for (const r of records) {
+    for (const [kind, score] of Object.entries(r.scores ?? {})) {
+      if (!score) continue;
+      push(byKind, kind, { prompt_id: r.prompt_id, score });
+    }
+  }
+  // "universal" first (the paper's evaluation metric), then the others by name.
+  const kinds = [...byKind.keys()].sort((a, b) =>
+    a === 'universal' ? -1 : b === 'universal' ? 1 : a.localeCompare(b),
+  );
+  const out: Record<string, RewardSummary> = {};
+  for (const kind of kinds) out[kind] = summarizeReward(kind, byKind.get(kind)!, opts);
+  return out;
+}
+
+/** Summarises one run's records; deterministic for a given seed. */
+export function summarizeRun(
+  records: readonly EvalRecord[],
+  opts: SummaryOptions = {},
+): RunSummary {
+  const boot = bootstrapOptions(opts);
+  const setOf = opts.setOf ?? defaultSetOf;
+  const bySet = new Map<string, EvalRecord[]>();
+  let anySet = false;
+  for (const r of records) {
+    const set = setOf(r);
+    if (set !== null) anySet = true;
+    push(bySet, set ?? NO_SET, r);
+  }
+  const sets: Record<string, SetSummary> = {};
+  if (anySet) {
+    for (const [name, rs] of [...bySet].sort(([a], [b]) => a.localeCompare(b))) {
+      sets[name] = {
+        records: rs.length,
+        prompts: new Set(rs.map((r) => r.prompt_id)).size,
+        rewards: summarizeRewards(rs, boot),
+      };
+    }
+  }
+  return {
+    schema: RUN_SUMMARY_SCHEMA,
+    runs: [...new Set(records.map((r) => r.run))].sort(),
+    records: records.length,
+    prompts: new Set(records.map((r) => r.prompt_id)).size,
+    rewards: summarizeRewards(records, boot),
+    sets,
+    bootstrap: { ...boot, unit: 'prompt' },
+  };
+}
