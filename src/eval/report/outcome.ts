@@ -1,0 +1,45 @@
+// How the report classes a scored rollout: scored by the judge, rendered but not judged
+// (judge down or no rubric), or failed before a judge could look (no SVG, no render,
+// blank). Cards are coloured and filtered by this class and by the precise reason.
+import type { UnscoreableReason } from '../../core/errors.ts';
+import type { ScoreRecord } from '../../core/record.ts';
+
+export type Outcome = 'scored' | 'not_judged' | 'failed';
+
+const NOT_JUDGED: ReadonlySet<UnscoreableReason> = new Set([
+  'judge_error',
+  'scorer_error',
+  'no_rubric',
+]);
+
+export const REASON_LABELS: Record<UnscoreableReason, string> = {
+  no_svg: 'no SVG in the answer',
+  truncated: 'answer cut off mid-SVG',
+  parse_error: 'SVG does not parse',
+  too_large: 'SVG over a size limit',
+  timeout: 'render timed out',
+  render_crash: 'renderer crashed',
+  render_error: 'renderer refused the SVG',
+  blank: 'blank picture',
+  judge_error: 'not judged (judge error)',
+  scorer_error: 'not scored (scorer error)',
+  no_rubric: 'not judged (no rubric for this prompt)',
+};
+
+export const OUTCOME_LABELS: Record<Outcome, string> = {
+  scored: 'scored',
+  not_judged: 'rendered, not judged',
+  failed: 'failed',
+};
+
+export function outcomeOf(score: ScoreRecord): Outcome {
+  if (score.status === 'ok') return 'scored';
+  if (score.reason && NOT_JUDGED.has(score.reason)) return 'not_judged';
+  return 'failed';
+}
+
+/** A short label for the record's status: "scored" or the reason it has no score. */
+export function statusLabel(score: ScoreRecord): string {
+  if (score.status === 'ok') return 'scored';
+  return score.reason ? REASON_LABELS[score.reason] : 'unscoreable';
+}

@@ -1,0 +1,24 @@
+// The report's colours, shared by the CSS and the server-rendered charts so a status or a
+// reward kind has one colour everywhere.
+import type { Outcome } from './outcome.ts';
+
+export const OUTCOME_COLOURS: Record<Outcome, string> = {
+  scored: '#2f855a',
+  not_judged: '#b7791f',
+  failed: '#c53030',
+};
+
+const KIND_COLOURS: Record<string, string> = {
+  universal: '#3b5bdb',
+  ruler: '#7048e8',
+  hybrid: '#0c8599',
+  'rubric-s': '#d9480f',
+};
+
+const FALLBACK = ['#495057', '#5f3dc4', '#087f5b', '#a61e4d'];
+
+export function kindColour(kind: string, index: number): string {
+  return KIND_COLOURS[kind] ?? FALLBACK[index % FALLBACK.length]!;
+}
+
+export const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif';

@@ -1,0 +1,154 @@
+// report.html in a real browser (Debian chromium via playwright-core): it loads from
+// file:// without console errors or network requests, every picture decodes, the charts
+// are there, the filters change which cards are visible, and hostile text stays text.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { emptyUsage } from '../../src/core/usage.ts';
+import { renderReport } from '../../src/eval/report/report.ts';
+import { loadThumbnails } from '../../src/eval/report/thumbnails.ts';
+import { launchChromium } from './browser.ts';
+import { buildFixture, type ReportFixture, XSS_PROMPT } from './fixture.ts';
+
+let dir: string;
+let fixture: ReportFixture;
+let html: string;
+let browser: Browser;
+let page: Page;
+const consoleErrors: string[] = [];
+const requests: string[] = [];
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'rubrica-report-'));
+  fixture = await buildFixture(dir);
+  html = await renderReport({
+    title: 'fixture <run>',
+    records: fixture.records,
+    kinds: ['universal'],
+    images: await loadThumbnails(dir, fixture.records),
+    headline: [{ label: 'render success', value: '81%', hint: '13 of 16' }],
+    settings: { judge: 'ollama:qwen3-vl:8b', concurrency: 4, cache: true },
+    usage: [{ role: 'judge', model: 'ollama:qwen3-vl:8b', usage: { ...emptyUsage(), calls: 3 } }],
+    notices: ['judge <unreachable>'],
+    generatedAt: '2026-11-30T00:00:00Z',
+  });
+  const file = join(dir, 'report.html');
+  await writeFile(file, html);
+  browser = await launchChromium();
+  page = await browser.newPage();
+  page.on('console', (m) => {
+    if (m.type() === 'error') consoleErrors.push(m.text());
+  });
+  page.on('pageerror', (e) => consoleErrors.push(String(e)));
+  page.on('request', (r) => {
+    if (!r.url().startsWith('file:') && !r.url().startsWith('data:')) requests.push(r.url());
+  });
+  await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const visibleCards = () => page.locator('article.card:not(.hidden)').count();
+
+describe('report.html in chromium', () => {
+  it('is one file with no external reference', async () => {
+    expect(html).toContain('Content-Security-Policy');
+    expect(html).not.toMatch(/<link\b|<script\s+src|<iframe|@import/i);
+    // Every URL-bearing attribute in the live DOM is a data: URI or a same-page anchor.
+    const refs = await page.evaluate(() => {
+      const out: string[] = [];
+      for (const el of Array.from(document.querySelectorAll('*'))) {
+        for (const a of Array.from(el.attributes)) {
+          if (/^(src|srcset|href|xlink:href|action|poster|data)$/i.test(a.name)) out.push(a.value);
+        }
+      }
+      return out;
+    });
+    expect(refs.length).toBeGreaterThan(0);
+    expect(refs.filter((v) => !v.startsWith('data:') && !v.startsWith('#'))).toEqual([]);
+  });
+
+  it('loads with no console errors and no network requests', () => {
+    expect(consoleErrors).toEqual([]);
+    expect(requests).toEqual([]);
+  });
+
+  it('shows every picture, decoded', async () => {
+    const imgs = page.locator('article.card img');
+    expect(await imgs.count()).toBe(fixture.withImage.length);
+    const widths = await imgs.evaluateAll((els) =>
+      els.map((e) => (e as HTMLImageElement).complete && (e as HTMLImageElement).naturalWidth),
+    );
+    expect(widths.every((w) => typeof w === 'number' && w > 0)).toBe(true);
+    // Cards without a picture say why.
+    const missing = await page.locator('.pic.missing').allTextContents();
+    expect(missing.length).toBe(fixture.records.length - fixture.withImage.length);
+    expect(missing.join(' ')).toContain('no SVG in the answer');
+  });
+
+  it('has the server-rendered charts as inline SVG', async () => {
+    for (const id of ['reward', 'status', 'axes', 'criteria', 'tokens']) {
+      expect(await page.locator(`#chart-${id} svg`).count(), id).toBe(1);
+    }
+  });
+
+  it('keeps model-written text as text', async () => {
+    expect(
+      await page.evaluate(() => (window as unknown as { __xss?: number }).__xss),
+    ).toBeUndefined();
+    expect(await page.locator('section.prompt h3').first().textContent()).toBe(XSS_PROMPT);
+    // The hostile rationale is shown literally inside its <details>.
+    const why = page.locator('details.why').first();
+    await why.locator('summary').click();
+    expect(await why.textContent()).toContain('<svg onload=');
+    expect(await page.locator('details.why svg').count()).toBe(0);
+    expect(await page.locator('details.why b', { hasText: 'bold?' }).count()).toBe(0);
+  });
+
+  it('filters cards by outcome, reason and score', async () => {
+    const total = fixture.records.length;
+    expect(await visibleCards()).toBe(total);
+    expect(await page.locator('#visible').textContent()).toBe(`showing ${total} of ${total}`);
+
+    const failed = fixture.records.filter(
+      (r) => r.scores.universal?.status === 'unscoreable' && !r.image,
+    ).length;
+    await page.locator('input[name=outcome][value=failed]').uncheck();
+    expect(await visibleCards()).toBe(total - failed);
+    await page.locator('input[name=outcome][value=failed]').check();
+
+    await page.locator('select[name=reason]').selectOption('judge_error');
+    const notJudged = fixture.records.filter(
+      (r) => r.scores.universal?.reason === 'judge_error',
+    ).length;
+    expect(await visibleCards()).toBe(notJudged);
+    await page.locator('select[name=reason]').selectOption('');
+
+    await page.locator('input[name=min]').fill('0.5');
+    const high = fixture.records.filter((r) => {
+      const s = r.scores.universal!;
+      return s.reason !== 'judge_error' && s.reward >= 0.5;
+    }).length;
+    expect(high).toBeGreaterThan(0);
+    expect(high).toBeLessThan(total);
+    expect(await visibleCards()).toBe(high);
+    // Sections whose cards are all hidden disappear with them.
+    const sections = await page.locator('section.prompt:not(.hidden)').count();
+    const promptsWithHigh = new Set(
+      fixture.records
+        .filter(
+          (r) => r.scores.universal!.reason !== 'judge_error' && r.scores.universal!.reward >= 0.5,
+        )
+        .map((r) => r.prompt_id),
+    );
+    expect(sections).toBe(promptsWithHigh.size);
+    await page.locator('input[name=min]').fill('0');
+    expect(await visibleCards()).toBe(total);
+  });
+});
