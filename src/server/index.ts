@@ -1,2 +1,15 @@
-// Public surface of the server room.
-export {};
+// Public surface of the server room: the reward service for RL trainers.
+export {
+  type Admission,
+  createAdmission,
+  DEFAULT_LIMITS,
+  resolveLimits,
+  type ServerLimits,
+} from './admission.ts';
+export { createServer, type ServerOptions } from './app.ts';
+export { responseFromQuery, stripEndTokens, userTextFromPrompt } from './chat-text.ts';
+export { groupKey, groupStats } from './groups.ts';
+export { createServerMetrics, type ServerMetrics } from './metrics.ts';
+export * from './schemas.ts';
+export { type RunningServer, type StartOptions, startServer } from './start.ts';
+export { type OpenRlhfResult, toOpenRlhfResult, toVerlResults } from './trainer-shapes.ts';

@@ -1,0 +1,79 @@
+// Runs the reward app on a real port with @hono/node-server, and shuts it down the way a
+// training job needs: stop taking work, let every admitted rollout finish and be answered,
+// then close the scorer (render workers, cache store) — never drop an answer half-way.
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import type { Logger } from 'pino';
+import { createAdmission, resolveLimits } from './admission.ts';
+import { createServer, type ServerOptions } from './app.ts';
+import { createServerMetrics, type ServerMetrics } from './metrics.ts';
+
+export interface StartOptions extends ServerOptions {
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** Longest wait for in-flight requests on shutdown before closing anyway, ms. */
+  drainTimeoutMs?: number;
+}
+
+export interface RunningServer {
+  url: string;
+  host: string;
+  port: number;
+  metrics: ServerMetrics;
+  /** Drain in-flight requests, stop listening, close the scorer. Safe to call twice. */
+  close(reason?: string): Promise<void>;
+}
+
+export async function startServer(opts: StartOptions): Promise<RunningServer> {
+  const host = opts.host ?? '127.0.0.1';
+  const limits = resolveLimits(opts.limits);
+  const admission = opts.admission ?? createAdmission(limits.maxInFlight);
+  const metrics = opts.metrics ?? createServerMetrics();
+  const log: Logger | undefined = opts.logger;
+  const app = createServer({ ...opts, limits, admission, metrics });
+
+  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
+    const s = serve({ fetch: app.fetch, hostname: host, port: opts.port ?? 8787 }, () =>
+      resolve(s),
+    );
+    s.once('error', reject);
+  });
+  // Long batches (a GRPO step of 1,024 rollouts behind a slow judge) must not hit Node's
+  // default request timeout (300 s); trainers set their own client timeouts.
+  if ('requestTimeout' in server) server.requestTimeout = 0;
+  const port = (server.address() as AddressInfo).port;
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  const url = `http://${shownHost}:${port}`;
+  log?.info({ url, limits }, 'rubrica serve listening');
+
+  let closing: Promise<void> | undefined;
+  const close = (reason = 'close') => {
+    closing ??= (async () => {
+      log?.info({ reason, in_flight: admission.inFlight }, 'draining');
+      admission.startDraining();
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      const drainTimeout = opts.drainTimeoutMs ?? 10 * 60_000;
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = await Promise.race([
+        admission.idle().then(() => false),
+        new Promise<boolean>((resolve) => {
+          timer = setTimeout(() => resolve(true), drainTimeout);
+        }),
+      ]);
+      clearTimeout(timer);
+      if (timedOut) log?.warn({ in_flight: admission.inFlight }, 'drain timed out; closing anyway');
+      // Answers are written; idle keep-alive sockets would otherwise hold the server open.
+      if ('closeIdleConnections' in server) server.closeIdleConnections();
+      setTimeout(() => {
+        if ('closeAllConnections' in server) server.closeAllConnections();
+      }, 1000).unref();
+      await stopped;
+      await opts.scorer.close();
+      log?.info({ reason }, 'closed');
+    })();
+    return closing;
+  };
+
+  return { url, host, port, metrics, close };
+}
