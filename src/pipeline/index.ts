@@ -1,2 +1,2 @@
 // Public surface of the pipeline room.
-export {};
+export * from './score.ts';

@@ -1,2 +1,3 @@
-// Public surface of the reward room.
-export {};
+// Public surface of the reward room: weighted rubric reward, GRPO group statistics.
+export * from './grpo.ts';
+export * from './weighted.ts';

@@ -1,2 +1,3 @@
-// Public surface of the store room.
-export {};
+// Public surface of the store room: the SQLite answer cache and cache keys.
+export * from './cache.ts';
+export * from './keys.ts';

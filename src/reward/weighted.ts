@@ -1,0 +1,39 @@
+// RULER's reward: a weighted mean of per-item scores, R = Σ w_k·s_k / Σ w_k.
+// Negative weights (Rubric-S's text penalty, −2) subtract from the numerator but do not
+// enter the denominator: R = Σ_k w_k·s_k / Σ_{w_k>0} w_k, clamped to [0,1]. So a
+// perfect picture with no penalised text scores 1, and the penalty can at most take
+// 2/24 of the scale away from an otherwise perfect picture (clamped at 0 below).
+import type { CriterionScore } from '../core/criteria.ts';
+
+export type DropAxis = 'semantic' | 'visual' | 'style';
+export const DROP_AXES: readonly DropAxis[] = ['semantic', 'visual', 'style'];
+
+export function isDropAxis(s: string): s is DropAxis {
+  return (DROP_AXES as readonly string[]).includes(s);
+}
+
+export interface WeightedRewardOptions {
+  /** Leave out every criterion of this axis (the paper's axis ablations). */
+  dropAxis?: DropAxis;
+}
+
+/**
+ * The weighted reward of scored criteria. Returns null when a kept criterion has no
+ * score (the caller reports the rollout unscoreable; a missing score is never a 0) or
+ * when nothing with a positive weight is left.
+ */
+export function weightedReward(
+  criteria: readonly Pick<CriterionScore, 'axis' | 'weight' | 'score'>[],
+  opts: WeightedRewardOptions = {},
+): number | null {
+  let num = 0;
+  let den = 0;
+  for (const c of criteria) {
+    if (opts.dropAxis && c.axis === opts.dropAxis) continue;
+    if (c.score === null || !Number.isFinite(c.score)) return null;
+    num += c.weight * c.score;
+    if (c.weight > 0) den += c.weight;
+  }
+  if (den === 0) return null;
+  return Math.min(1, Math.max(0, num / den));
+}

@@ -1,0 +1,87 @@
+// The rubric as stored in rubrics.jsonl (one line per prompt) and the author's answer
+// shape. Zod is the single source of truth; types are inferred from it.
+import { z } from 'zod';
+
+export const AxisSchema = z.enum(['semantic', 'visual', 'style', 'penalty']);
+export const PresetSchema = z.enum(['ruler', 'universal', 'rubric-s']);
+
+export const BandSchema = z.object({
+  /** "0.9-1.0", "0.7-0.8", "0.4-0.6", "0.1-0.3" or "0". */
+  range: z.string(),
+  guide: z.string(),
+});
+
+export const RubricItemSchema = z.object({
+  key: z.string().min(1),
+  axis: AxisSchema,
+  title: z.string(),
+  description: z.string(),
+  weight: z.number(),
+  bands: z.array(BandSchema),
+});
+
+const UsageSchema = z.object({
+  calls: z.number(),
+  inputTokens: z.number(),
+  outputTokens: z.number(),
+  costUsd: z.number().nullable(),
+  latencyMs: z.number(),
+});
+
+export const DropReasonSchema = z.enum([
+  'author_error',
+  'malformed',
+  'ideal_unrenderable',
+  'ideal_below_threshold',
+  'judge_error',
+]);
+
+/** One line of `rubrica rubric synth` output. */
+export const RubricRecordSchema = z.object({
+  id: z.string(),
+  prompt: z.string(),
+  preset: PresetSchema,
+  items: z.array(RubricItemSchema),
+  ideal_svg: z.string().nullable(),
+  ideal_score: z.number().nullable(),
+  kept: z.boolean(),
+  drop_reason: DropReasonSchema.optional(),
+  /** Human-readable detail for drop_reason. */
+  drop_message: z.string().optional(),
+  /** Model spec of the author ("none" for universal). */
+  author: z.string(),
+  judge: z.string(),
+  /** Versions (content hashes) of the author and judge prompts used. */
+  versions: z.object({ author: z.string(), judge: z.string() }).optional(),
+  usage: UsageSchema,
+});
+
+export type RubricItem = z.infer<typeof RubricItemSchema>;
+export type RubricRecord = z.infer<typeof RubricRecordSchema>;
+export type DropReason = z.infer<typeof DropReasonSchema>;
+export type Band = z.infer<typeof BandSchema>;
+
+/**
+ * What the author returns in step 2. Deliberately loose (plain strings and arrays): a
+ * structurally valid but semantically bad rubric must reach validation and be dropped
+ * as `malformed` with a reason, not be retried forever as an invalid answer.
+ */
+export const AuthorAnswerSchema = z.object({
+  items: z.array(
+    z.object({
+      key: z.string(),
+      title: z.string(),
+      description: z.string(),
+      /** Five guides, best band first: 0.9-1.0, 0.7-0.8, 0.4-0.6, 0.1-0.3, 0. */
+      bands: z.array(z.string()),
+    }),
+  ),
+});
+export type AuthorAnswer = z.infer<typeof AuthorAnswerSchema>;
+
+/** The part of a rubric the judge needs. */
+export interface JudgeRubric {
+  prompt: string;
+  preset: z.infer<typeof PresetSchema>;
+  items: RubricItem[];
+}

@@ -1,0 +1,127 @@
+// Rubric synthesis for one prompt, end to end: author the ideal SVG, render it, author
+// the rubric, validate it, judge the ideal with it and keep the rubric only when the
+// ideal scores at least `minIdeal` (RULER: 0.9). Every outcome is a record; a dropped
+// rubric says why (author_error, malformed, ideal_unrenderable, ideal_below_threshold,
+// judge_error). The ideal is rendered before step 2 so a prompt whose ideal cannot be
+// drawn costs no rubric call.
+import { addUsage, emptyUsage, type Usage } from '../core/usage.ts';
+import type { Judge } from '../judge/judge.ts';
+import type { ModelClient } from '../models/types.ts';
+import type { Inspection, InspectOptions } from '../pipeline/types.ts';
+import type { Renderer } from '../render/types.ts';
+import { weightedReward } from '../reward/weighted.ts';
+import type { AnswerCache } from '../store/cache.ts';
+import { authorIdeal, authorRubric, authorVersion } from './author.ts';
+import { getPreset, type PresetName } from './presets.ts';
+import type { DropReason, RubricItem, RubricRecord } from './schema.ts';
+import { universalItems } from './universal.ts';
+import { validateAuthorAnswer } from './validate.ts';
+
+export type InspectFn = (completion: string, opts: InspectOptions) => Promise<Inspection>;
+
+export const DEFAULT_MIN_IDEAL = 0.9;
+
+export interface SynthOptions {
+  /** Needed for every preset but `universal`. */
+  author?: ModelClient;
+  judge: Judge;
+  renderer: Renderer;
+  inspect: InspectFn;
+  preset?: PresetName;
+  minIdeal?: number;
+  cache?: AnswerCache | null;
+}
+
+export interface PromptInput {
+  id: string;
+  prompt: string;
+}
+
+export interface RubricSynthesizer {
+  synthesize(input: PromptInput, signal?: AbortSignal): Promise<RubricRecord>;
+}
+
+export function createRubricSynthesizer(opts: SynthOptions): RubricSynthesizer {
+  const preset = getPreset(opts.preset ?? 'ruler');
+  const minIdeal = opts.minIdeal ?? DEFAULT_MIN_IDEAL;
+  const cache = opts.cache ?? null;
+  const judgeVersion = `${opts.judge.mode}:${opts.judge.promptVersion}`;
+  if (preset.authored && !opts.author) {
+    throw new Error(`preset ${preset.name} needs an author model`);
+  }
+
+  return {
+    async synthesize({ id, prompt }, signal) {
+      let usage: Usage = emptyUsage();
+      let idealSvg: string | null = null;
+      let items: RubricItem[] = [];
+      const record = (
+        extra: Partial<RubricRecord> & Pick<RubricRecord, 'kept' | 'ideal_score'>,
+      ): RubricRecord => ({
+        id,
+        prompt,
+        preset: preset.name,
+        items,
+        ideal_svg: idealSvg,
+        author: opts.author?.spec.id ?? 'none',
+        judge: opts.judge.modelId,
+        versions: {
+          author: preset.authored ? authorVersion(preset) : 'none',
+          judge: judgeVersion,
+        },
+        usage,
+        ...extra,
+      });
+      const drop = (reason: DropReason, message: string, idealScore: number | null = null) =>
+        record({
+          kept: false,
+          ideal_score: idealScore,
+          drop_reason: reason,
+          drop_message: message,
+        });
+
+      if (!preset.authored) {
+        items = universalItems();
+        return record({ kept: true, ideal_score: null });
+      }
+      const author = opts.author!;
+
+      const ideal = await authorIdeal(author, prompt, cache, signal);
+      usage = addUsage(usage, ideal.usage);
+      if (!ideal.ok) return drop('author_error', `ideal SVG: ${ideal.message}`);
+
+      const seen = await opts.inspect(ideal.value, { prompt, renderer: opts.renderer });
+      if (!seen.artifact.found || !seen.artifact.svg) {
+        return drop('ideal_unrenderable', seen.artifact.error?.code ?? 'no_svg');
+      }
+      idealSvg = seen.artifact.svg;
+      if (!seen.render?.ok) {
+        const code = seen.render && !seen.render.ok ? seen.render.error.code : 'render_error';
+        return drop('ideal_unrenderable', code);
+      }
+      if (seen.summary.blank) return drop('ideal_unrenderable', 'blank');
+      const png = seen.render.png;
+
+      const answer = await authorRubric(author, preset, prompt, idealSvg, cache, signal);
+      usage = addUsage(usage, answer.usage);
+      if (!answer.ok) return drop('author_error', `rubric: ${answer.message}`);
+      const valid = validateAuthorAnswer(preset, prompt, answer.value);
+      if (!valid.ok) return drop('malformed', valid.message);
+      items = valid.items;
+
+      const verdict = await opts.judge.judge({ prompt, items, png, signal });
+      usage = addUsage(usage, verdict.usage);
+      if (!verdict.ok) return drop('judge_error', verdict.message);
+      const score = weightedReward(verdict.criteria);
+      if (score === null) return drop('judge_error', 'judge gave no usable scores');
+      if (score < minIdeal) {
+        return drop(
+          'ideal_below_threshold',
+          `ideal scored ${score.toFixed(4)} < ${minIdeal}`,
+          score,
+        );
+      }
+      return record({ kept: true, ideal_score: score });
+    },
+  };
+}
