@@ -1,0 +1,185 @@
+// In-process CLIP on onnxruntime-node through @huggingface/transformers, loaded from a model
+// folder on disk laid out like Xenova/clip-vit-large-patch14 (onnx/text_model.onnx,
+// onnx/vision_model.onnx, config.json, tokenizer.json, tokenizer_config.json,
+// preprocessor_config.json). Embeddings come back L2-normalised, ready for cosines and for
+// the LAION aesthetic head, which was trained on normalised ViT-L/14 image embeddings.
+import { createHash } from 'node:crypto';
+import { isAbsolute, resolve } from 'node:path';
+import pLimit from 'p-limit';
+import { makeError, type RubricaError } from '../core/errors.ts';
+import { BoundedCache } from './bounded-cache.ts';
+import type { ScorerErrorCode } from './types.ts';
+
+export interface ClipModelOptions {
+  /** Folder holding the model files (or, with allowRemote, a Hugging Face model id). */
+  model: string;
+  /**
+   * Let transformers.js download from the Hugging Face hub when the files are not on disk.
+   * Off by default: rubrica never fetches weights unless the user asks.
+   */
+  allowRemote?: boolean;
+  /** Images per vision forward pass; default 8. */
+  batchSize?: number;
+  /** Cached embeddings (images and texts each); default 1024. */
+  cacheEntries?: number;
+}
+
+export type Embedding = Float32Array;
+export type EmbedResult =
+  | { ok: true; embedding: Embedding }
+  | { ok: false; error: RubricaError<ScorerErrorCode> };
+
+export interface ClipModel {
+  readonly id: string;
+  readonly dim: number;
+  embedImages(pngs: Buffer[]): Promise<EmbedResult[]>;
+  embedTexts(texts: string[]): Promise<Embedding[]>;
+  close(): Promise<void>;
+}
+
+type Transformers = typeof import('@huggingface/transformers');
+type TensorLike = { data: ArrayLike<number>; dims: number[] };
+
+export function l2normalize(v: ArrayLike<number>): Float32Array {
+  let n = 0;
+  for (let i = 0; i < v.length; i++) n += v[i]! * v[i]!;
+  const norm = Math.sqrt(n) || 1;
+  const out = new Float32Array(v.length);
+  for (let i = 0; i < v.length; i++) out[i] = v[i]! / norm;
+  return out;
+}
+
+function rows(t: TensorLike): Float32Array[] {
+  const [n, d] = [t.dims[0] ?? 0, t.dims[1] ?? 0];
+  const out: Float32Array[] = [];
+  for (let i = 0; i < n; i++) out.push(l2normalize(Array.from(t.data).slice(i * d, (i + 1) * d)));
+  return out;
+}
+
+const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+
+/**
+ * Loads the four parts of a CLIP model. Throws a RubricaError-shaped `ClipLoadError` when the
+ * folder is missing or incomplete: that is a configuration mistake, reported before scoring.
+ */
+export async function loadClipModel(opts: ClipModelOptions): Promise<ClipModel> {
+  const tf: Transformers = await import('@huggingface/transformers');
+  const allowRemote = opts.allowRemote === true;
+  tf.env.allowRemoteModels = allowRemote;
+  tf.env.allowLocalModels = true;
+  const looksLikePath = isAbsolute(opts.model) || opts.model.startsWith('.');
+  const id = allowRemote && !looksLikePath ? opts.model : resolve(opts.model);
+  let parts: Awaited<ReturnType<typeof loadParts>>;
+  try {
+    parts = await loadParts(tf, id);
+  } catch (err) {
+    throw new ClipLoadError(id, err);
+  }
+  const { tokenizer, processor, textModel, visionModel } = parts;
+  const batchSize = Math.max(1, opts.batchSize ?? 8);
+  const images = new BoundedCache<string, Embedding>(opts.cacheEntries ?? 1024);
+  const texts = new BoundedCache<string, Embedding>(opts.cacheEntries ?? 1024);
+  // One forward pass at a time: onnxruntime already spreads a pass over the cores, and
+  // overlapping passes only add memory.
+  const queue = pLimit(1);
+  let dim = 0;
+
+  async function embedImageBatch(pngs: Buffer[]): Promise<Embedding[]> {
+    const raws = await Promise.all(pngs.map((p) => tf.RawImage.fromBlob(new Blob([p]))));
+    const inputs = await processor(raws);
+    const out = (await visionModel(inputs)) as { image_embeds: TensorLike };
+    return rows(out.image_embeds);
+  }
+
+  const model: ClipModel = {
+    id,
+    get dim() {
+      return dim;
+    },
+    async embedImages(pngs) {
+      const results: EmbedResult[] = new Array(pngs.length);
+      const todo = new Map<string, number[]>();
+      pngs.forEach((png, i) => {
+        const key = sha256(png);
+        const hit = images.get(key);
+        if (hit) results[i] = { ok: true, embedding: hit };
+        else todo.set(key, [...(todo.get(key) ?? []), i]);
+      });
+      const keys = [...todo.keys()];
+      for (let start = 0; start < keys.length; start += batchSize) {
+        const chunk = keys.slice(start, start + batchSize);
+        const chunkPngs = chunk.map((k) => pngs[todo.get(k)![0]!]!);
+        const embs = await queue(() => embedImageBatch(chunkPngs)).catch(async () =>
+          // One undecodable PNG fails the whole batch: retry one by one to isolate it.
+          Promise.all(
+            chunkPngs.map((p) =>
+              queue(() => embedImageBatch([p])).then(
+                (e) => e[0]!,
+                (err: unknown) => err as Error,
+              ),
+            ),
+          ),
+        );
+        chunk.forEach((key, j) => {
+          const e = embs[j]!;
+          for (const i of todo.get(key)!) {
+            if (e instanceof Error) {
+              const code = /input|image|format|unsupported/i.test(e.message)
+                ? 'bad_image'
+                : 'inference';
+              results[i] = { ok: false, error: makeError(code, e.message) };
+            } else {
+              images.set(key, e);
+              dim = e.length;
+              results[i] = { ok: true, embedding: e };
+            }
+          }
+        });
+      }
+      return results;
+    },
+    async embedTexts(list) {
+      const missing = [...new Set(list.filter((t) => !texts.get(t)))];
+      if (missing.length > 0) {
+        const embs = await queue(async () => {
+          const inputs = tokenizer(missing, { padding: true, truncation: true });
+          const out = (await textModel(inputs)) as { text_embeds: TensorLike };
+          return rows(out.text_embeds);
+        });
+        missing.forEach((t, i) => {
+          texts.set(t, embs[i]!);
+          dim = embs[i]!.length;
+        });
+      }
+      return list.map((t) => texts.get(t)!);
+    },
+    async close() {
+      await Promise.allSettled([textModel.dispose(), visionModel.dispose()]);
+    },
+  };
+  return model;
+}
+
+async function loadParts(tf: Transformers, id: string) {
+  const [tokenizer, processor, textModel, visionModel] = await Promise.all([
+    tf.AutoTokenizer.from_pretrained(id),
+    tf.AutoProcessor.from_pretrained(id),
+    tf.CLIPTextModelWithProjection.from_pretrained(id),
+    tf.CLIPVisionModelWithProjection.from_pretrained(id),
+  ]);
+  return { tokenizer, processor, textModel, visionModel };
+}
+
+export class ClipLoadError extends Error {
+  override name = 'ClipLoadError';
+  readonly code = 'model_load' as const;
+  constructor(model: string, cause: unknown) {
+    const why = cause instanceof Error ? cause.message : String(cause);
+    super(
+      `could not load the CLIP model from ${model}: ${why}. Expected a folder with ` +
+        'onnx/text_model.onnx, onnx/vision_model.onnx, config.json, tokenizer.json, ' +
+        'tokenizer_config.json and preprocessor_config.json (Xenova/clip-vit-large-patch14 layout).',
+      { cause },
+    );
+  }
+}
