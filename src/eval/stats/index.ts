@@ -14,5 +14,13 @@ export {
   TOKEN_BIN_EDGES,
 } from './distribution.ts';
 export { type GammaResult, type GroupScores, groupedGamma } from './gamma.ts';
+export {
+  type JsonLine,
+  type LineIssue,
+  type LineIssueCode,
+  readJsonLines,
+  zodMessage,
+} from './jsonl.ts';
 export { kendallTauB, type PairCounts, pairCounts } from './kendall.ts';
 export { seededRandom } from './prng.ts';
+export { type Align, fmt, fmtInterval, formatTable, pct } from './text-table.ts';
