@@ -291,3 +291,84 @@ function failureMessage(inspection: Inspection): string {
     return `${inspection.render.error.code}: ${inspection.render.error.message}`;
   return 'no SVG in the completion';
 }
+
+/** The per-rollout shape createRolloutScorer's `hybrid` option calls (src/pipeline/score.ts). */
+export interface HybridRewarderContext {
+  rollout: { id: string; prompt_id?: string | null; prompt?: string | null };
+  prompt: string | null;
+  inspection: Inspection;
+  signal?: AbortSignal;
+}
+
+export interface HybridRewarderOptions {
+  /** Rollouts gathered into one scorer call; default 16. */
+  maxBatch?: number;
+  /** How long the first waiting rollout waits for company, ms; default 10. */
+  windowMs?: number;
+  /** Called by close(): e.g. to free the CLIP sessions. */
+  onClose?: () => Promise<void>;
+}
+
+/**
+ * Adapts the batch hybrid reward to createRolloutScorer's per-rollout `hybrid` seam. Rollouts
+ * arriving within a few milliseconds of each other are scored in one batch, so CLIP runs one
+ * forward pass for many pictures instead of one each.
+ */
+export function createHybridRewarder(config: HybridConfig, opts: HybridRewarderOptions = {}) {
+  const problem = checkHybridConfig(config);
+  if (problem) throw new Error(problem);
+  const maxBatch = Math.max(1, opts.maxBatch ?? 16);
+  const windowMs = opts.windowMs ?? 10;
+  type Waiting = {
+    item: HybridItem;
+    resolve: (r: ScoreRecord) => void;
+    reject: (e: unknown) => void;
+  };
+  let queue: Waiting[] = [];
+  let timer: NodeJS.Timeout | null = null;
+
+  const flush = () => {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    const batch = queue;
+    queue = [];
+    if (batch.length === 0) return;
+    scoreHybrid(
+      batch.map((w) => w.item),
+      config,
+    ).then(
+      (records) => batch.forEach((w, i) => w.resolve(records[i]!)),
+      (err) => batch.forEach((w) => w.reject(err)),
+    );
+  };
+
+  return {
+    async score(ctx: HybridRewarderContext) {
+      const item: HybridItem = {
+        id: ctx.rollout.id,
+        prompt_id: ctx.rollout.prompt_id ?? null,
+        prompt: ctx.prompt ?? ctx.rollout.prompt ?? null,
+        inspection: ctx.inspection,
+      };
+      const rec = await new Promise<ScoreRecord>((resolve, reject) => {
+        queue.push({ item, resolve, reject });
+        if (queue.length >= maxBatch) flush();
+        else if (!timer) timer = setTimeout(flush, windowMs);
+      });
+      return {
+        reward: rec.reward,
+        status: rec.status,
+        ...(rec.reason ? { reason: rec.reason } : {}),
+        ...(rec.message ? { message: rec.message } : {}),
+        criteria: rec.criteria,
+        usage: rec.usage,
+        cached: false,
+      };
+    },
+    async close() {
+      flush();
+      await Promise.allSettled([config.semantic?.close?.(), config.aesthetic?.close?.()]);
+      await opts.onClose?.();
+    },
+  };
+}

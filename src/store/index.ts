@@ -1,3 +1,5 @@
 // Public surface of the store room: the SQLite answer cache and cache keys.
 export * from './cache.ts';
+export * from './jsonl.ts';
 export * from './keys.ts';
+export * from './progress.ts';

@@ -1,0 +1,61 @@
+// The SQLite answer cache: round trip, first writer wins, and two processes writing the
+// same file at once without losing or corrupting entries.
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openCache } from './cache.ts';
+
+const writer = new URL('../../test/score/support/cache-writer.ts', import.meta.url).pathname;
+
+function runWriter(
+  path: string,
+  who: string,
+  count: number,
+  startAt: number,
+): Promise<number | null> {
+  return new Promise((resolve, reject) => {
+    const p = spawn(process.execPath, ['--import', 'tsx', writer, path, who, String(count)], {
+      stdio: 'inherit',
+    });
+    p.on('error', reject);
+    p.on('exit', (code) => resolve(code));
+  });
+}
+
+describe('openCache', () => {
+  it('creates its directory, round-trips JSON and keeps the first value of a key', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rubrica-cache-'));
+    const path = join(dir, 'nested', 'cache.sqlite');
+    const c = openCache(path);
+    expect(c.get('judge', 'k')).toBeUndefined();
+    c.set('judge', 'k', { scores: [{ key: 'a', score: 0.5 }] });
+    c.set('judge', 'k', { scores: [] });
+    expect(c.get('judge', 'k')).toEqual({ scores: [{ key: 'a', score: 0.5 }] });
+    expect(c.get('author', 'k')).toBeUndefined();
+    expect(c.count('judge')).toBe(1);
+    c.close();
+    const again = openCache(path);
+    expect(again.count('judge')).toBe(1);
+    again.close();
+  });
+
+  it('is safe for two processes writing the same file at once', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rubrica-cache-'));
+    const path = join(dir, 'cache.sqlite');
+    openCache(path).close(); // create the schema first; both children then race on rows
+    const startAt = Date.now() + 1500;
+    const [a, b] = await Promise.all([
+      runWriter(path, 'a', 3000, startAt),
+      runWriter(path, 'b', 3000, startAt),
+    ]);
+    expect([a, b]).toEqual([0, 0]);
+    const c = openCache(path);
+    expect(c.count('judge')).toBe(3000);
+    for (let k = 0; k < 3000; k++) {
+      expect(c.get<{ k: number }>('judge', `key-${k}`)?.k).toBe(k);
+    }
+    c.close();
+  });
+});

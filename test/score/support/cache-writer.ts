@@ -1,0 +1,16 @@
+// Child process for the cross-process cache test: writes `count` judge entries (keys
+// shared with the other writer, values naming the key) into one SQLite cache file.
+import { openCache } from '../../../src/store/cache.ts';
+
+const [path, who, countText, startAt] = process.argv.slice(2);
+const cache = openCache(path!);
+const count = Number(countText);
+// Start at an agreed wall-clock time so the two writers really overlap.
+while (Date.now() < Number(startAt)) await new Promise((r) => setTimeout(r, 2));
+for (let i = 0; i < count; i++) {
+  // Both writers insert the same keys in opposite orders so they collide constantly.
+  const k = who === 'a' ? i : count - 1 - i;
+  cache.set('judge', `key-${k}`, { k, by: who });
+  if (cache.get<{ k: number }>('judge', `key-${k}`)?.k !== k) process.exit(3);
+}
+cache.close();
