@@ -1,2 +1,29 @@
-// Public surface of the render room.
-export {};
+// Public surface of the render room: sanitise, render in isolated workers, measure.
+export { sanitizeCss } from './css.ts';
+export { fitRoot, parseViewBox } from './fit.ts';
+export { DEFAULT_LIMITS, MAX_NESTED_SVG_DEPTH, resolveLimits } from './limits.ts';
+export { countPathSegments } from './path-segments.ts';
+export { INK_THRESHOLD as RENDER_INK_THRESHOLD } from './pixel-stats.ts';
+export {
+  createRenderPool,
+  type PoolStats,
+  type RenderPool,
+  RenderPoolClosedError,
+  type RenderPoolOptions,
+  RenderQueueFullError,
+} from './pool.ts';
+export {
+  DEFAULT_BACKGROUND as DEFAULT_RENDER_BACKGROUND,
+  DEFAULT_SIZE as DEFAULT_RENDER_SIZE,
+  renderJob,
+} from './render-job.ts';
+export { type SanitizeOptions, type SanitizeResult, sanitizeSvg } from './sanitize.ts';
+export { closeSharedRenderPool, configureSharedRenderPool, renderSvg } from './shared-pool.ts';
+export type {
+  CodeStats,
+  PixelStats,
+  Renderer,
+  RenderLimits,
+  RenderOptions,
+  RenderResult,
+} from './types.ts';

@@ -75,6 +75,7 @@ export type RenderResult =
 
 /** A renderer that isolates every render; bad input costs one result, never the process. */
 export interface Renderer {
-  render(svg: string, opts?: RenderOptions): Promise<RenderResult>;
+  /** Bytes are checked as UTF-8 (invalid → parse_error); a string must be well-formed Unicode. */
+  render(svg: string | Uint8Array, opts?: RenderOptions): Promise<RenderResult>;
   close(): Promise<void>;
 }

@@ -1,0 +1,204 @@
+// Attribute policy of the sanitiser: which attributes survive and in what form.
+// - event handlers (on*) and xml:base go;
+// - href / xlink:href survive only as a same-document "#id" or an allowed data: image
+//   (http, https, file, absolute and relative paths never reach the renderer);
+// - CSS in style="" and url(...) in presentation attributes are cleaned (css.ts);
+// - filter parameters whose cost grows with their value are clamped (filter bombs).
+import type { RenderErrorCode, RubricaError } from '../core/errors.ts';
+import {
+  decodeDataUri,
+  isRasterMime,
+  parseDataUri,
+  rasterDimensions,
+  SVG_MIME,
+} from './data-uri.ts';
+import { MAX_NESTED_SVG_DEPTH } from './limits.ts';
+import type { CodeStats, RenderLimits } from './types.ts';
+
+export type NestedSanitizer = (
+  svg: Uint8Array,
+  depth: number,
+) =>
+  | { ok: true; svg: string; code: CodeStats }
+  | { ok: false; error: RubricaError<RenderErrorCode>; code?: CodeStats };
+
+export interface AttributePolicyOptions {
+  limits: RenderLimits;
+  removed: Set<string>;
+  extent: number;
+  nestedDepth: number;
+  declaredPrefixes: Set<string>;
+  sanitizeNested: NestedSanitizer;
+  sanitizeCss: (css: string, removed: Set<string>) => string;
+}
+
+export interface CleanedAttributes {
+  attrs: Record<string, string>;
+  /** Elements a nested SVG image stands for (counted into <use> expansion). */
+  extraElements: number;
+  /** The id a <use> points at, as a one-entry reference map. */
+  useRef: Map<string, number> | null;
+}
+
+/** Thrown for a limit breach; the walker turns it into a too_large result. */
+export class AttributeLimitError extends Error {}
+
+const NUMBER = /[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?/g;
+// Largest morphology radius kept, as a share of the drawing's extent: the cost of
+// feMorphology in librsvg grows with radius² per pixel.
+const MORPHOLOGY_SHARE = 0.02;
+const MAX_OCTAVES = 10;
+const MAX_KERNEL_CELLS = 49;
+
+function hrefKind(v: string): string {
+  if (/^https?:/i.test(v)) return 'href:http';
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(v);
+  if (scheme) return `href:${scheme[1]!.toLowerCase()}`;
+  if (v.startsWith('/') || v.startsWith('\\')) return 'href:absolute';
+  return 'href:relative';
+}
+
+export class AttributePolicy {
+  private dataBytes = 0;
+
+  constructor(private readonly o: AttributePolicyOptions) {}
+
+  escape(v: string): string {
+    return v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
+  }
+
+  /** Clean attributes of one element; null means the element itself must go. */
+  clean(local: string, raw: Record<string, string>): CleanedAttributes | null {
+    const { removed } = this.o;
+    const attrs: Record<string, string> = {};
+    let extraElements = 0;
+    let useRef: Map<string, number> | null = null;
+    if (local === 'feConvolveMatrix' && this.kernelTooBig(raw.order)) {
+      removed.add('feConvolveMatrix:order');
+      return null;
+    }
+    for (const [name, value] of Object.entries(raw)) {
+      if (typeof value !== 'string') continue;
+      const lower = name.toLowerCase();
+      const colon = name.indexOf(':');
+      const attrLocal = colon >= 0 ? name.slice(colon + 1) : name;
+      const prefix = colon >= 0 ? name.slice(0, colon) : '';
+      if (lower.startsWith('on')) {
+        removed.add('event-handler');
+        continue;
+      }
+      if (lower === 'xml:base') {
+        removed.add('xml:base');
+        continue;
+      }
+      if (prefix && prefix !== 'xmlns' && prefix !== 'xml' && prefix !== 'xlink') {
+        // Editor attributes (inkscape:, sodipodi:) draw nothing; an undeclared prefix
+        // would make the XML namespace-invalid for librsvg.
+        if (!this.o.declaredPrefixes.has(prefix)) continue;
+      }
+      if (attrLocal === 'href') {
+        const kept = this.href(value.trim(), local);
+        if (kept === null) continue;
+        attrs[name] = kept.value;
+        extraElements += kept.extra;
+        if (local === 'use' && kept.value.startsWith('#')) {
+          useRef = new Map([[kept.value.slice(1), 1]]);
+        }
+        continue;
+      }
+      if (lower === 'filterres') {
+        removed.add('filterRes');
+        continue;
+      }
+      let v = value;
+      if (attrLocal === 'style' || /url|@import/i.test(v)) v = this.o.sanitizeCss(v, removed);
+      attrs[name] = this.clamp(local, name, v);
+    }
+    return { attrs, extraElements, useRef };
+  }
+
+  private kernelTooBig(order: string | undefined): boolean {
+    if (!order) return false;
+    const n = (order.match(NUMBER) ?? []).map(Number);
+    const x = n[0] ?? 3;
+    const y = n[1] ?? x;
+    return !(Math.abs(x * y) <= MAX_KERNEL_CELLS);
+  }
+
+  private clampList(v: string, max: number): string {
+    let changed = false;
+    const out = v.replace(NUMBER, (m) => {
+      const n = Number(m);
+      if (Number.isFinite(n) && Math.abs(n) <= max) return m;
+      changed = true;
+      return String(Math.sign(n) * max || 0);
+    });
+    if (changed) this.o.removed.add('filter:clamped');
+    return out;
+  }
+
+  private clamp(local: string, name: string, v: string): string {
+    const { extent } = this.o;
+    if (name === 'stdDeviation' && (local === 'feGaussianBlur' || local === 'feDropShadow')) {
+      return this.clampList(v, extent);
+    }
+    if (name === 'radius' && local === 'feMorphology') {
+      return this.clampList(v, Math.max(extent * MORPHOLOGY_SHARE, 1));
+    }
+    if (name === 'numOctaves' && local === 'feTurbulence') return this.clampList(v, MAX_OCTAVES);
+    return v;
+  }
+
+  private href(v: string, local: string): { value: string; extra: number } | null {
+    const { removed, limits } = this.o;
+    if (v.startsWith('#')) return { value: v, extra: 0 };
+    if (!/^data:/i.test(v)) {
+      removed.add(hrefKind(v));
+      return null;
+    }
+    this.dataBytes += v.length;
+    if (this.dataBytes > limits.maxDataUriBytes) {
+      throw new AttributeLimitError(`data: URIs over ${limits.maxDataUriBytes} bytes`);
+    }
+    const d = parseDataUri(v);
+    if (!d || (local !== 'image' && local !== 'feImage')) {
+      removed.add('href:data');
+      return null;
+    }
+    if (d.mime === SVG_MIME) return this.nestedSvg(decodeDataUri(d));
+    if (!isRasterMime(d.mime)) {
+      removed.add(`data:${d.mime}`);
+      return null;
+    }
+    const head = d.base64 ? Buffer.from(d.payload.slice(0, 65_536), 'base64') : decodeDataUri(d);
+    const dims = rasterDimensions(head);
+    if (!dims) {
+      removed.add('data:unreadable-image');
+      return null;
+    }
+    if (dims.width * dims.height > limits.maxPixels) {
+      removed.add('data:image-too-large');
+      return null;
+    }
+    return { value: v, extra: 0 };
+  }
+
+  private nestedSvg(bytes: Buffer): { value: string; extra: number } | null {
+    const { removed } = this.o;
+    if (this.o.nestedDepth + 1 > MAX_NESTED_SVG_DEPTH) {
+      removed.add('data:svg-too-deep');
+      return null;
+    }
+    const inner = this.o.sanitizeNested(bytes, this.o.nestedDepth + 1);
+    if (!inner.ok) {
+      if (inner.error.code === 'too_large') {
+        throw new AttributeLimitError(`nested SVG image: ${inner.error.message}`);
+      }
+      removed.add('data:svg-invalid');
+      return null;
+    }
+    for (const r of inner.code.removed) removed.add(`nested:${r}`);
+    const value = `data:image/svg+xml;base64,${Buffer.from(inner.svg).toString('base64')}`;
+    return { value, extra: inner.code.expandedElements };
+  }
+}

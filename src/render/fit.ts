@@ -1,0 +1,78 @@
+// Fits the drawing to a square canvas the way CairoSVG's svg2png(output_width=S,
+// output_height=S) does: the root's viewBox (or 0 0 width height) is scaled to fit and
+// centred per preserveAspectRatio (default xMidYMid meet). We rewrite the root's
+// width/height to S and give it a viewBox, so librsvg then draws the same mapping.
+
+// CSS units in px at 96 dpi, as CairoSVG resolves them (1em = 12pt = 16px).
+const UNITS: Record<string, number> = {
+  '': 1,
+  px: 1,
+  pt: 96 / 72,
+  pc: 16,
+  in: 96,
+  cm: 96 / 2.54,
+  mm: 96 / 25.4,
+  q: 96 / 101.6,
+  em: 16,
+  ex: 8,
+};
+
+/** A root length in user units; 0 for percentages or anything unreadable (CairoSVG too). */
+export function rootLength(value: string | undefined): number {
+  if (value === undefined) return 0;
+  const m = /^\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*([a-zA-Z%]*)\s*$/.exec(value);
+  if (!m) return 0;
+  const factor = UNITS[m[2]!.toLowerCase()];
+  const n = Number(m[1]) * (factor ?? 0);
+  return Number.isFinite(n) && n > 0 ? n : 0;
+}
+
+export function parseViewBox(value: string | undefined): [number, number, number, number] | null {
+  if (value === undefined) return null;
+  const parts = value
+    .trim()
+    .split(/[\s,]+/)
+    .map(Number);
+  if (parts.length !== 4 || !parts.every(Number.isFinite)) return null;
+  return parts as [number, number, number, number];
+}
+
+export interface FitResult {
+  /** Attributes to set on the root. */
+  width: string;
+  height: string;
+  viewBox: string;
+  /** The drawing's own viewBox (declared or derived), for CodeStats. */
+  sourceViewBox: [number, number, number, number] | null;
+}
+
+/**
+ * The root attributes that make librsvg map the drawing exactly as CairoSVG does. A valid
+ * viewBox is kept as is. Without one CairoSVG uses (0 0 width height), and when a side is
+ * missing it scales that axis by 1 and centres what is left; that mapping is expressed
+ * here as an equivalent square viewBox so the result matches even in those odd cases.
+ */
+export function fitRoot(attrs: Record<string, string>, size: number): FitResult {
+  const width = rootLength(attrs.width);
+  const height = rootLength(attrs.height);
+  const declared = parseViewBox(attrs.viewBox);
+  const px = String(size);
+  if (declared && declared[2] > 0 && declared[3] > 0) {
+    return { width: px, height: px, viewBox: attrs.viewBox!, sourceViewBox: declared };
+  }
+  const vb: [number, number, number, number] = declared
+    ? [declared[0], declared[1], declared[2] || width, declared[3] || height]
+    : [0, 0, width, height];
+  if (vb[2] > 0 && vb[3] > 0) {
+    return { width: px, height: px, viewBox: vb.join(' '), sourceViewBox: vb };
+  }
+  const sx = vb[2] > 0 ? size / vb[2] : 1;
+  const sy = vb[3] > 0 ? size / vb[3] : 1;
+  const slice = /\bslice\b/.test(attrs.preserveAspectRatio ?? '');
+  const s = slice ? Math.max(sx, sy) : Math.min(sx, sy);
+  const side = size / s;
+  const tx = (side - vb[2]) / 2;
+  const ty = (side - vb[3]) / 2;
+  const synthetic = [vb[0] - tx, vb[1] - ty, side, side].join(' ');
+  return { width: px, height: px, viewBox: synthetic, sourceViewBox: null };
+}

@@ -1,0 +1,283 @@
+// A pool of render worker processes. Each render runs in a child process with a
+// wall-clock limit: a render over its limit gets its worker SIGKILLed and replaced; a
+// worker that dies (signal, abort, out of memory) is replaced and the render it held
+// reports render_crash; a worker whose memory grew past a bound is retired after its
+// current jobs. Bad input never throws; only misuse (closed pool, full queue) does.
+//
+// Why not workerpool: its timeout first asks the worker to clean up and only kills it
+// after a grace period, and since librsvg runs on a libuv thread the worker stays
+// responsive while the runaway render keeps its core busy; it also gives no per-worker
+// hook for memory-based recycling or for pipelining a second job behind the current one.
+import { type ChildProcess, fork } from 'node:child_process';
+import { availableParallelism } from 'node:os';
+import { makeError } from '../core/errors.ts';
+import type { WorkerReply, WorkerRequest } from './protocol.ts';
+import type { Renderer, RenderOptions, RenderResult } from './types.ts';
+import { workerEntry } from './worker-entry.ts';
+
+export interface RenderPoolOptions {
+  /** Worker processes; default: available cores. */
+  workers?: number;
+  /** Default wall-clock limit per render, ms; default 10 000 (a render's own timeoutMs wins). */
+  timeoutMs?: number;
+  /** Renders waiting for a worker before render() throws RenderQueueFullError; default ∞. */
+  maxQueue?: number;
+  /** Jobs sent ahead to one worker so it never waits on IPC; default 2. */
+  pipeline?: number;
+  /** Retire a worker whose resident memory passed this, MB; default 1024. */
+  maxRssMb?: number;
+  /** V8 heap bound for each worker, MB; default 512. */
+  maxOldSpaceMb?: number;
+  /** Options applied to every render unless the call overrides them. */
+  defaults?: RenderOptions;
+}
+
+export interface PoolStats {
+  workers: { pid: number | undefined; inFlight: number; rendered: number; rssMb: number }[];
+  queued: number;
+  spawned: number;
+  killedOnTimeout: number;
+  crashed: number;
+  recycled: number;
+}
+
+export interface RenderPool extends Renderer {
+  stats(): PoolStats;
+}
+
+export class RenderQueueFullError extends Error {
+  override name = 'RenderQueueFullError';
+}
+export class RenderPoolClosedError extends Error {
+  override name = 'RenderPoolClosedError';
+}
+
+interface Task {
+  id: number;
+  svg: string | Uint8Array;
+  opts: RenderOptions;
+  timeoutMs: number;
+  resolve: (r: RenderResult) => void;
+  reject: (e: Error) => void;
+  started: number;
+}
+
+interface Slot {
+  child: ChildProcess;
+  inFlight: Task[];
+  timer: NodeJS.Timeout | null;
+  rendered: number;
+  rss: number;
+  retiring: boolean;
+  dead: boolean;
+  stderrTail: string;
+}
+
+export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
+  const max = Math.max(1, Math.floor(options.workers ?? availableParallelism()));
+  const depth = Math.max(1, Math.floor(options.pipeline ?? 2));
+  const defaultTimeout = options.timeoutMs ?? options.defaults?.timeoutMs ?? 10_000;
+  const maxQueue = options.maxQueue ?? Number.POSITIVE_INFINITY;
+  const maxRss = (options.maxRssMb ?? 1024) * 1024 * 1024;
+  const entry = workerEntry(options.maxOldSpaceMb ?? 512);
+  const slots: Slot[] = [];
+  const queue: Task[] = [];
+  const counters = { spawned: 0, killedOnTimeout: 0, crashed: 0, recycled: 0 };
+  let nextId = 1;
+  let closed = false;
+
+  const spawn = (): Slot => {
+    const child = fork(entry.file, [], {
+      execArgv: entry.execArgv,
+      serialization: 'advanced',
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    });
+    const slot: Slot = {
+      child,
+      inFlight: [],
+      timer: null,
+      rendered: 0,
+      rss: 0,
+      retiring: false,
+      dead: false,
+      stderrTail: '',
+    };
+    counters.spawned++;
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (s: string) => {
+      slot.stderrTail = (slot.stderrTail + s).slice(-2000);
+    });
+    child.on('message', (msg: WorkerReply | { ready: true }) => onReply(slot, msg));
+    child.on('exit', (code, signal) => onExit(slot, code, signal));
+    child.on('error', () => onExit(slot, null, null));
+    slots.push(slot);
+    return slot;
+  };
+
+  const remove = (slot: Slot) => {
+    slot.dead = true;
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.timer = null;
+    const i = slots.indexOf(slot);
+    if (i >= 0) slots.splice(i, 1);
+  };
+
+  const setRef = (slot: Slot) => {
+    // An idle pool must not keep the process alive (renderSvg's shared pool).
+    const busy = slot.inFlight.length > 0;
+    const channel = slot.child.channel as { ref?: () => void; unref?: () => void } | undefined;
+    if (busy) {
+      slot.child.ref();
+      channel?.ref?.();
+    } else {
+      slot.child.unref();
+      channel?.unref?.();
+    }
+  };
+
+  const armTimer = (slot: Slot) => {
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.timer = null;
+    const head = slot.inFlight[0];
+    if (!head) return;
+    head.started = performance.now();
+    slot.timer = setTimeout(() => onTimeout(slot), head.timeoutMs);
+  };
+
+  const send = (slot: Slot, task: Task) => {
+    slot.inFlight.push(task);
+    if (slot.inFlight.length === 1) armTimer(slot);
+    setRef(slot);
+    const req: WorkerRequest = { type: 'render', id: task.id, svg: task.svg, opts: task.opts };
+    slot.child.send(req);
+  };
+
+  const pickSlot = (): Slot | null => {
+    const live = slots.filter((s) => !s.retiring && !s.dead);
+    const idle = live.find((s) => s.inFlight.length === 0);
+    if (idle) return idle;
+    if (slots.length < max) return spawn();
+    let best: Slot | null = null;
+    for (const s of live) {
+      if (s.inFlight.length < depth && (!best || s.inFlight.length < best.inFlight.length))
+        best = s;
+    }
+    return best;
+  };
+
+  const dispatch = () => {
+    while (queue.length > 0 && !closed) {
+      const slot = pickSlot();
+      if (!slot) return;
+      send(slot, queue.shift()!);
+    }
+  };
+
+  /** The head task failed with the worker; jobs queued behind it were not at fault. */
+  const failSlot = (slot: Slot, headResult: (t: Task) => RenderResult) => {
+    const [head, ...rest] = slot.inFlight;
+    slot.inFlight = [];
+    remove(slot);
+    if (head) head.resolve(headResult(head));
+    queue.unshift(...rest);
+    dispatch();
+  };
+
+  const onTimeout = (slot: Slot) => {
+    if (slot.dead) return;
+    counters.killedOnTimeout++;
+    slot.child.kill('SIGKILL');
+    failSlot(slot, (t) => ({
+      ok: false,
+      error: makeError('timeout', `render took longer than ${t.timeoutMs} ms; worker killed`),
+      ms: Math.round(performance.now() - t.started),
+    }));
+  };
+
+  const onExit = (slot: Slot, code: number | null, signal: NodeJS.Signals | null) => {
+    if (slot.dead) return;
+    if (slot.inFlight.length === 0) {
+      remove(slot);
+      dispatch();
+      return;
+    }
+    counters.crashed++;
+    const tail = slot.stderrTail.trim().split('\n').slice(-3).join(' | ');
+    const how = signal ? `signal ${signal}` : `exit code ${code}`;
+    failSlot(slot, (t) => ({
+      ok: false,
+      error: makeError('render_crash', `renderer process died (${how})${tail ? `: ${tail}` : ''}`),
+      ms: Math.round(performance.now() - t.started),
+    }));
+  };
+
+  const onReply = (slot: Slot, msg: WorkerReply | { ready: true }) => {
+    if (slot.dead || !('id' in msg)) return;
+    const task = slot.inFlight[0];
+    if (!task || task.id !== msg.id) return;
+    slot.inFlight.shift();
+    slot.rendered++;
+    slot.rss = msg.rss;
+    const r = msg.result;
+    // Structured clone hands Buffers over as plain Uint8Arrays: re-wrap without copying.
+    if (r.ok && !Buffer.isBuffer(r.png)) {
+      const u8 = r.png as Uint8Array;
+      r.png = Buffer.from(u8.buffer, u8.byteOffset, u8.byteLength);
+    }
+    task.resolve(r);
+    armTimer(slot);
+    if (slot.rss > maxRss) slot.retiring = true;
+    if (slot.retiring && slot.inFlight.length === 0) {
+      counters.recycled++;
+      remove(slot);
+      slot.child.disconnect(); // the worker exits on disconnect
+    } else {
+      setRef(slot);
+    }
+    dispatch();
+  };
+
+  return {
+    render(svg, opts = {}) {
+      if (closed) return Promise.reject(new RenderPoolClosedError('render pool is closed'));
+      if (queue.length >= maxQueue) {
+        return Promise.reject(new RenderQueueFullError(`render queue is full (${maxQueue})`));
+      }
+      const merged: RenderOptions = { ...options.defaults, ...opts };
+      const timeoutMs = merged.timeoutMs ?? defaultTimeout;
+      return new Promise<RenderResult>((resolve, reject) => {
+        queue.push({ id: nextId++, svg, opts: merged, timeoutMs, resolve, reject, started: 0 });
+        dispatch();
+      });
+    },
+    async close() {
+      closed = true;
+      for (const t of queue.splice(0)) t.reject(new RenderPoolClosedError('render pool closed'));
+      const exits = slots.map(
+        (s) =>
+          new Promise<void>((res) =>
+            s.child.exitCode !== null ? res() : s.child.once('exit', () => res()),
+          ),
+      );
+      for (const s of [...slots]) {
+        for (const t of s.inFlight) t.reject(new RenderPoolClosedError('render pool closed'));
+        s.inFlight = [];
+        remove(s);
+        s.child.kill('SIGKILL');
+      }
+      await Promise.all(exits);
+    },
+    stats() {
+      return {
+        workers: slots.map((s) => ({
+          pid: s.child.pid,
+          inFlight: s.inFlight.length,
+          rendered: s.rendered,
+          rssMb: Math.round(s.rss / 1048576),
+        })),
+        queued: queue.length,
+        ...counters,
+      };
+    },
+  };
+}

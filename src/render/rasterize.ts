@@ -1,0 +1,53 @@
+// librsvg (through sharp) turns a sanitised, fitted SVG into pixels; we flatten them on
+// the background, measure them, and encode the PNG the judge will see. Runs inside a
+// render worker. sharp is chosen over resvg-js/skia/CairoSVG: measured faster here,
+// crash-free on 2,000 real icons and flat in memory (docs/rendering.md).
+import sharp from 'sharp';
+import { flattenAndMeasure } from './pixel-stats.ts';
+import type { PixelStats } from './types.ts';
+
+export interface Raster {
+  png: Buffer;
+  width: number;
+  height: number;
+  pixels: PixelStats;
+}
+
+/** zlib level 1: ~3× faster than the default 6 on a 512² icon, files ~20% larger. */
+const PNG_OPTIONS = { compressionLevel: 1, adaptiveFiltering: false, palette: false } as const;
+
+const backgrounds = new Map<string, readonly [number, number, number]>();
+
+/** A CSS colour as RGB, parsed by sharp's own colour parser; throws on an unknown colour. */
+export async function backgroundRgb(color: string): Promise<readonly [number, number, number]> {
+  let rgb = backgrounds.get(color);
+  if (!rgb) {
+    const px = await sharp({ create: { width: 1, height: 1, channels: 3, background: color } })
+      .raw()
+      .toBuffer();
+    rgb = [px[0]!, px[1]!, px[2]!] as const;
+    if (backgrounds.size > 64) backgrounds.clear();
+    backgrounds.set(color, rgb);
+  }
+  return rgb;
+}
+
+export async function rasterize(
+  svg: string,
+  background: readonly [number, number, number],
+  maxPixels: number,
+): Promise<Raster> {
+  const { data, info } = await sharp(Buffer.from(svg), {
+    density: 72, // 1 user unit = 1 px: the root's width/height are the output size
+    limitInputPixels: maxPixels,
+    failOn: 'error',
+  })
+    .ensureAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const { rgb, stats } = flattenAndMeasure(data, info.width, info.height, background);
+  const png = await sharp(rgb, { raw: { width: info.width, height: info.height, channels: 3 } })
+    .png(PNG_OPTIONS)
+    .toBuffer();
+  return { png, width: info.width, height: info.height, pixels: stats };
+}

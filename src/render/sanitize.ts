@@ -1,0 +1,161 @@
+// The sanitiser: SVG text in, a clean SVG text out (or an error value), plus CodeStats.
+// It runs before any renderer sees the file. The document is parsed with fast-xml-parser
+// (no DTD, no external entities, bounded internal entities) and re-serialised from an
+// allowlist of SVG elements: nothing that could reach the network or the file system, run
+// code, or cost unbounded time survives. Every removal is recorded in `code.removed`.
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { makeError, type RenderErrorCode, type RubricaError } from '../core/errors.ts';
+import { sanitizeCss } from './css.ts';
+import { fitRoot } from './fit.ts';
+import { resolveLimits } from './limits.ts';
+import type { CodeStats, RenderLimits } from './types.ts';
+import { ElementWalker, type XNode } from './walker.ts';
+
+export interface SanitizeOptions {
+  limits?: Partial<RenderLimits>;
+  /** When set, the root is fitted to a size×size canvas (see fit.ts). */
+  size?: number;
+  /** Depth of nested data:image/svg+xml documents; 0 for the outer document. */
+  nestedDepth?: number;
+}
+
+export type SanitizeResult =
+  | { ok: true; svg: string; code: CodeStats }
+  | { ok: false; error: RubricaError<RenderErrorCode>; code?: CodeStats };
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+const XLINK_NS = 'http://www.w3.org/1999/xlink';
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+const parsers = new Map<number, XMLParser>();
+function parserFor(maxDepth: number): XMLParser {
+  let p = parsers.get(maxDepth);
+  if (!p) {
+    p = new XMLParser({
+      preserveOrder: true,
+      ignoreAttributes: false,
+      attributeNamePrefix: '',
+      parseTagValue: false,
+      parseAttributeValue: false,
+      trimValues: false,
+      ignoreDeclaration: true,
+      ignorePiTags: true, // drops <?xml-stylesheet href=...?> too
+      htmlEntities: true, // numeric character references and &nbsp; decode to text
+      maxNestedTags: Math.min(maxDepth, 5000),
+      processEntities: {
+        enabled: true,
+        maxEntityCount: 64,
+        maxEntitySize: 4096,
+        maxExpansionDepth: 4,
+        maxTotalExpansions: 1000,
+        maxExpandedLength: 65_536,
+      },
+    });
+    parsers.set(maxDepth, p);
+  }
+  return p;
+}
+
+const fail = (code: RenderErrorCode, message: string): SanitizeResult => ({
+  ok: false,
+  error: makeError(code, message),
+});
+
+function decodeInput(input: string | Uint8Array, maxBytes: number): string | SanitizeResult {
+  if (typeof input !== 'string') {
+    if (input.byteLength > maxBytes) {
+      return fail('too_large', `SVG is ${input.byteLength} bytes; limit ${maxBytes}`);
+    }
+    try {
+      return utf8.decode(input);
+    } catch {
+      return fail('parse_error', 'SVG is not valid UTF-8');
+    }
+  }
+  // Cheap bound first: a UTF-8 byte is at most 3 per UTF-16 unit.
+  if (input.length > maxBytes || Buffer.byteLength(input) > maxBytes) {
+    return fail('too_large', `SVG is over the ${maxBytes}-byte limit`);
+  }
+  if (LONE_SURROGATE.test(input)) return fail('parse_error', 'SVG text holds invalid Unicode');
+  return input;
+}
+
+export function sanitizeSvg(
+  input: string | Uint8Array,
+  opts: SanitizeOptions = {},
+): SanitizeResult {
+  const limits = resolveLimits(opts.limits);
+  const decoded = decodeInput(input, limits.maxBytes);
+  if (typeof decoded !== 'string') return decoded;
+  const text = decoded.charCodeAt(0) === 0xfeff ? decoded.slice(1) : decoded;
+  if (!/<(?:[A-Za-z_][\w.-]*:)?svg[\s/>]/.test(text))
+    return fail('parse_error', 'no <svg> element');
+
+  const valid = XMLValidator.validate(text, { allowBooleanAttributes: false });
+  if (valid !== true) {
+    const e = valid.err;
+    return fail('parse_error', `XML ${e.code} at line ${e.line}, col ${e.col}: ${e.msg}`);
+  }
+  let doc: XNode[];
+  try {
+    doc = parserFor(limits.maxDepth).parse(text) as XNode[];
+  } catch (err) {
+    const msg = err instanceof Error ? err.message : String(err);
+    if (/nested/i.test(msg)) return fail('too_large', `nesting deeper than ${limits.maxDepth}`);
+    return fail('parse_error', msg);
+  }
+
+  const rootNode = doc.find((n) => !('#text' in n));
+  const rootTag = rootNode ? Object.keys(rootNode).find((k) => k !== ':@') : undefined;
+  if (!rootNode || !rootTag || rootTag.replace(/^.*:/, '') !== 'svg') {
+    return fail('parse_error', `root element is <${rootTag ?? 'none'}>, not <svg>`);
+  }
+
+  const removed = new Set<string>();
+  if (/<!DOCTYPE/i.test(text)) removed.add('doctype');
+  if (/<!ENTITY/i.test(text)) removed.add('entity');
+  const rootAttrs = { ...((rootNode[':@'] as Record<string, string> | undefined) ?? {}) };
+  const fitted = fitRoot(rootAttrs, opts.size ?? 0);
+  if (opts.size) {
+    rootAttrs.width = fitted.width;
+    rootAttrs.height = fitted.height;
+    rootAttrs.viewBox = fitted.viewBox;
+  }
+  // librsvg draws nothing outside the SVG namespace, CairoSVG ignores namespaces: model
+  // output often omits xmlns, so the defaults are declared to draw what CairoSVG draws.
+  const prefix = rootTag.includes(':') ? rootTag.slice(0, rootTag.indexOf(':')) : '';
+  if (prefix === '' && !rootAttrs.xmlns) rootAttrs.xmlns = SVG_NS;
+  if (!rootAttrs['xmlns:xlink'] && /\bxlink:/.test(text)) rootAttrs['xmlns:xlink'] = XLINK_NS;
+
+  const extent = fitted.sourceViewBox
+    ? Math.max(Math.abs(fitted.sourceViewBox[2]), Math.abs(fitted.sourceViewBox[3]), 1)
+    : 1000;
+  const walker = new ElementWalker({
+    limits,
+    removed,
+    extent,
+    nestedDepth: opts.nestedDepth ?? 0,
+    declaredPrefixes: new Set(
+      Object.keys(rootAttrs)
+        .filter((k) => k.startsWith('xmlns:'))
+        .map((k) => k.slice(6)),
+    ),
+    sanitizeNested: (svg, depth) => sanitizeSvg(svg, { limits, nestedDepth: depth }),
+    sanitizeCss,
+  });
+  const walked = walker.walkRoot(rootTag, (rootNode[rootTag] as XNode[]) ?? [], rootAttrs);
+  const code: CodeStats = {
+    bytes: Buffer.byteLength(text),
+    elements: walker.elements,
+    maxDepth: walker.maxDepthSeen,
+    pathSegments: walker.pathSegments,
+    expandedElements: walked.ok ? walked.expanded : walker.elements,
+    texts: walker.texts,
+    strokedShapes: walker.strokedShapes,
+    removed: [...removed],
+    viewBox: fitted.sourceViewBox,
+  };
+  if (!walked.ok) return { ok: false, error: walked.error, code };
+  return { ok: true, svg: walked.svg, code };
+}

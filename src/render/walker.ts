@@ -1,0 +1,198 @@
+// Walks fast-xml-parser's ordered tree and re-serialises it from an allowlist, measuring
+// the code (elements, depth, segments, texts, strokes) and enforcing the input limits on
+// the way. Attribute-level policy (hrefs, CSS, filter clamps) lives in attributes.ts.
+import { makeError, type RenderErrorCode, type RubricaError } from '../core/errors.ts';
+import {
+  AttributePolicy,
+  AttributeLimitError as LimitError,
+  type NestedSanitizer,
+} from './attributes.ts';
+import { countPathSegments, countPointSegments } from './path-segments.ts';
+import type { RenderLimits } from './types.ts';
+import { expandedCount, mergeRefs, type RefNode } from './use-expansion.ts';
+
+/** A node of fast-xml-parser's preserveOrder output. */
+export type XNode = Record<string, unknown>;
+
+// SVG elements that draw or define something drawable. Everything else (script,
+// foreignObject, animation, SVG fonts, editor metadata, HTML) is dropped with its subtree.
+const ALLOWED = new Set([
+  'svg', 'g', 'defs', 'symbol', 'use', 'switch', 'a', 'title', 'desc', 'view', 'style',
+  'path', 'rect', 'circle', 'ellipse', 'line', 'polyline', 'polygon', 'image',
+  'text', 'tspan', 'textPath', 'tref',
+  'clipPath', 'mask', 'pattern', 'marker', 'linearGradient', 'radialGradient', 'stop',
+  'filter', 'feBlend', 'feColorMatrix', 'feComponentTransfer', 'feComposite',
+  'feConvolveMatrix', 'feDiffuseLighting', 'feDisplacementMap', 'feDistantLight',
+  'feDropShadow', 'feFlood', 'feFuncA', 'feFuncB', 'feFuncG', 'feFuncR', 'feGaussianBlur',
+  'feImage', 'feMerge', 'feMergeNode', 'feMorphology', 'feOffset', 'fePointLight',
+  'feSpecularLighting', 'feSpotLight', 'feTile', 'feTurbulence',
+]); // biome-ignore format: a list reads better in rows
+
+const TEXT_ELEMENTS = new Set(['text', 'tspan', 'textPath', 'tref']);
+const SHAPES = new Set(['path', 'rect', 'circle', 'ellipse', 'line', 'polyline', 'polygon']);
+
+export interface WalkerOptions {
+  limits: RenderLimits;
+  removed: Set<string>;
+  /** Largest side of the drawing in user units: the scale for clamping filter sizes. */
+  extent: number;
+  nestedDepth: number;
+  declaredPrefixes: Set<string>;
+  sanitizeNested: NestedSanitizer;
+  sanitizeCss: (css: string, removed: Set<string>) => string;
+}
+
+interface Paint {
+  fill: string | undefined;
+  stroke: string | undefined;
+}
+
+export type WalkResult =
+  | { ok: true; svg: string; expanded: number }
+  | { ok: false; error: RubricaError<RenderErrorCode> };
+
+export function escapeText(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+function styleProp(style: string | undefined, prop: string): string | undefined {
+  if (!style) return undefined;
+  const m = new RegExp(`(?:^|;)\\s*${prop}\\s*:\\s*([^;!]+)`, 'i').exec(style);
+  return m ? m[1]!.trim() : undefined;
+}
+
+export class ElementWalker {
+  elements = 0;
+  maxDepthSeen = 0;
+  pathSegments = 0;
+  strokedShapes = 0;
+  texts: string[] = [];
+  private readonly out: string[] = [];
+  private readonly byId = new Map<string, RefNode>();
+  private readonly attrs: AttributePolicy;
+
+  constructor(private readonly o: WalkerOptions) {
+    this.attrs = new AttributePolicy(o);
+  }
+
+  walkRoot(tag: string, children: XNode[], attrs: Record<string, string>): WalkResult {
+    try {
+      const root = this.element(
+        tag,
+        children,
+        attrs,
+        1,
+        { fill: undefined, stroke: undefined },
+        false,
+      );
+      if (!root) throw new LimitError('root removed');
+      const exp = expandedCount(root, this.byId, this.o.limits.maxUseExpansion);
+      if (!exp.ok) {
+        const why = exp.reason === 'cycle' ? 'a <use> reference cycle' : 'too many elements';
+        return this.error(
+          'too_large',
+          `<use> expansion: ${why} (limit ${this.o.limits.maxUseExpansion})`,
+        );
+      }
+      return { ok: true, svg: this.out.join(''), expanded: exp.total };
+    } catch (err) {
+      if (err instanceof LimitError) return this.error('too_large', err.message);
+      throw err;
+    }
+  }
+
+  private error(code: RenderErrorCode, message: string): WalkResult {
+    return { ok: false, error: makeError(code, message) };
+  }
+
+  private element(
+    tag: string,
+    children: XNode[],
+    rawAttrs: Record<string, string>,
+    depth: number,
+    inherited: Paint,
+    inText: boolean,
+  ): RefNode | null {
+    const colon = tag.indexOf(':');
+    const local = colon >= 0 ? tag.slice(colon + 1) : tag;
+    if (!ALLOWED.has(local) || (colon >= 0 && !this.o.declaredPrefixes.has(tag.slice(0, colon)))) {
+      this.o.removed.add(local);
+      return null;
+    }
+    const { limits } = this.o;
+    if (++this.elements > limits.maxElements) {
+      throw new LimitError(`more than ${limits.maxElements} elements`);
+    }
+    if (depth > this.maxDepthSeen) this.maxDepthSeen = depth;
+    if (depth > limits.maxDepth) throw new LimitError(`nesting deeper than ${limits.maxDepth}`);
+
+    const cleaned = this.attrs.clean(local, rawAttrs);
+    if (cleaned === null) return null; // the policy dropped the whole element
+    const a = cleaned.attrs;
+    this.countGeometry(local, a);
+    const paint: Paint = {
+      fill: styleProp(a.style, 'fill') ?? a.fill ?? inherited.fill,
+      stroke: styleProp(a.style, 'stroke') ?? a.stroke ?? inherited.stroke,
+    };
+    if (SHAPES.has(local) && paint.stroke && paint.stroke !== 'none') {
+      if (paint.fill === 'none' || local === 'line') this.strokedShapes++;
+    }
+
+    let open = `<${tag}`;
+    for (const [k, v] of Object.entries(a)) open += ` ${k}="${this.attrs.escape(v)}"`;
+    this.out.push(open);
+    const node: RefNode = { count: 1 + cleaned.extraElements, refs: cleaned.useRef };
+    const textHere = inText || TEXT_ELEMENTS.has(local);
+    let any = false;
+    if (local === 'style') {
+      const css = children.map((c) => (typeof c['#text'] === 'string' ? c['#text'] : '')).join('');
+      const clean = this.o.sanitizeCss(css, this.o.removed);
+      if (clean) this.out.push('>', escapeText(clean));
+      any = clean.length > 0;
+    } else {
+      for (const child of children) {
+        const t = child['#text'];
+        if (t !== undefined) {
+          const s = String(t);
+          if (!any) this.out.push('>');
+          any = true;
+          this.out.push(escapeText(s));
+          if (textHere && s.trim()) this.texts.push(s.trim());
+          continue;
+        }
+        const childTag = Object.keys(child).find((k) => k !== ':@');
+        if (!childTag) continue;
+        if (!any) this.out.push('>');
+        any = true;
+        const sub = this.element(
+          childTag,
+          (child[childTag] as XNode[]) ?? [],
+          (child[':@'] as Record<string, string> | undefined) ?? {},
+          depth + 1,
+          paint,
+          textHere,
+        );
+        if (sub) {
+          node.count += sub.count;
+          node.refs = mergeRefs(node.refs, sub.refs);
+        }
+      }
+    }
+    this.out.push(any ? `</${tag}>` : '/>');
+    if (a.id) this.byId.set(a.id, node);
+    return node;
+  }
+
+  private countGeometry(local: string, a: Record<string, string>): void {
+    let n = 0;
+    if (local === 'path' && a.d) n = countPathSegments(a.d);
+    else if ((local === 'polyline' || local === 'polygon') && a.points) {
+      n = countPointSegments(a.points, local === 'polygon');
+    } else if (local === 'line') n = 1;
+    if (n === 0) return;
+    this.pathSegments += n;
+    if (this.pathSegments > this.o.limits.maxPathSegments) {
+      throw new LimitError(`more than ${this.o.limits.maxPathSegments} path segments`);
+    }
+  }
+}

@@ -1,0 +1,23 @@
+// Where the render worker lives and how to start it. From source the worker is a .ts file
+// run through tsx's loader, resolved from this package (not the caller's cwd) so the CLI
+// works from any directory.
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+export interface WorkerEntry {
+  file: string;
+  execArgv: string[];
+}
+
+export function workerEntry(maxOldSpaceMb: number): WorkerEntry {
+  const url = new URL(
+    import.meta.url.endsWith('.ts') ? './worker.ts' : './worker.js',
+    import.meta.url,
+  );
+  const execArgv = [`--max-old-space-size=${Math.max(64, Math.floor(maxOldSpaceMb))}`];
+  if (url.pathname.endsWith('.ts')) {
+    const tsx = createRequire(import.meta.url).resolve('tsx');
+    execArgv.push('--import', pathToFileURL(tsx).href);
+  }
+  return { file: fileURLToPath(url), execArgv };
+}

@@ -1,0 +1,35 @@
+// Entry point of a render worker process (forked by pool.ts). It renders one job at a
+// time, in arrival order, and answers each with the result and its resident memory so
+// the parent can recycle a worker that grew. It dies with its parent.
+import sharp from 'sharp';
+import { makeError } from '../core/errors.ts';
+import type { WorkerReply, WorkerRequest } from './protocol.ts';
+import { renderJob } from './render-job.ts';
+import type { RenderResult } from './types.ts';
+
+// One libvips thread per worker: parallelism comes from the number of workers, and a
+// worker must not use more than the one core the pool sized it for.
+sharp.concurrency(1);
+sharp.cache(false);
+
+let chain: Promise<void> = Promise.resolve();
+
+process.on('message', (msg: WorkerRequest) => {
+  if (msg?.type !== 'render') return;
+  chain = chain.then(async () => {
+    let result: RenderResult;
+    try {
+      result = await renderJob(msg.svg, msg.opts);
+    } catch (err) {
+      // A bug, not bad input (renderJob turns bad input into values): still answer, so
+      // the caller gets a result and the worker stays usable.
+      const message = `internal error: ${err instanceof Error ? err.message : String(err)}`;
+      result = { ok: false, error: makeError('render_error', message), ms: 0 };
+    }
+    const reply: WorkerReply = { id: msg.id, result, rss: process.memoryUsage.rss() };
+    process.send?.(reply);
+  });
+});
+
+process.on('disconnect', () => process.exit(0));
+process.send?.({ ready: true });
