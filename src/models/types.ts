@@ -38,14 +38,32 @@ export interface CallOptions {
 }
 
 export interface ModelCallError {
-  code: 'http_error' | 'timeout' | 'invalid_answer' | 'network' | 'aborted';
+  /**
+   * http_error: the server answered 4xx/5xx (`status` set); timeout: no answer in time;
+   * invalid_answer: the text held no JSON or it failed the schema; network: no connection;
+   * bad_response: a 2xx whose body was not a chat response (malformed JSON, no choices);
+   * aborted: the caller's signal fired.
+   */
+  code: 'http_error' | 'timeout' | 'invalid_answer' | 'network' | 'bad_response' | 'aborted';
   message: string;
   status?: number;
 }
 
+/** Why the model stopped: `length` means the answer was cut at the token limit. */
+export type FinishReason = 'stop' | 'length' | 'content-filter' | 'tool-calls' | 'error' | 'other';
+
 export type ModelResult<T> =
-  | { ok: true; value: T; raw: string; usage: Usage }
-  | { ok: false; error: ModelCallError; raw?: string; usage: Usage };
+  | {
+      ok: true;
+      value: T;
+      raw: string;
+      /** Summed over every attempt, failed ones included (they cost tokens too). */
+      usage: Usage;
+      finishReason?: FinishReason;
+      /** HTTP attempts made (1 when the first one succeeded). */
+      attempts?: number;
+    }
+  | { ok: false; error: ModelCallError; raw?: string; usage: Usage; attempts?: number };
 
 export interface ModelClient {
   readonly spec: ModelSpec;

@@ -1,0 +1,21 @@
+// Setup errors of the models room. A wrong model spec, a missing key or a bad price file is
+// a configuration mistake found before any call is made, so it is thrown (the CLI turns it
+// into a usage error, exit 2); failures of calls themselves are values (ModelResult).
+
+export type ModelConfigErrorCode =
+  | 'bad_spec' // not `provider:model`
+  | 'unknown_provider' // provider not one of PROVIDERS
+  | 'missing_base_url' // openai-compatible without --<role>-base-url / RUBRICA_<ROLE>_BASE_URL
+  | 'missing_api_key' // a hosted provider and no key anywhere
+  | 'bad_base_url' // not an http(s) URL
+  | 'bad_prices'; // price override unreadable or malformed
+
+export class ModelConfigError extends Error {
+  override name = 'ModelConfigError';
+  constructor(
+    readonly code: ModelConfigErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
