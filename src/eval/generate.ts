@@ -1,0 +1,145 @@
+// Policy sampling: n completions per prompt from any provider, appended to a rollouts
+// JSONL that `eval` and `score` read. Resumable: ids already answered are skipped, while a
+// failed call is written as an error line and tried again on the next run (the last line
+// of an id wins). A failed call never stops the run.
+import { addUsage, emptyUsage, type Usage } from '../core/usage.ts';
+import type { ChatMessage, FinishReason, ModelClient } from '../models/types.ts';
+import { type JsonlOutput, openJsonlOutput, runJsonl } from '../store/jsonl.ts';
+import { type PromptLine, readRolloutsFile } from './run-inputs.ts';
+
+/** Used when no --system file is given: asks for one SVG in a fenced block, nothing else. */
+export const DEFAULT_POLICY_SYSTEM =
+  'You are an expert vector illustrator. Draw what the user describes as one complete, ' +
+  'self-contained SVG document (use a viewBox; no external images, fonts or scripts). ' +
+  'Answer with the SVG code in a ```svg code block.';
+
+export interface GenerateOptions {
+  prompts: readonly PromptLine[];
+  client: ModelClient;
+  /** Samples per prompt (GRPO's G; the paper evaluates with 8). */
+  n: number;
+  /** The rollouts file; appended to, never truncated. */
+  out: string;
+  /** System prompt; null sends none. Default {@link DEFAULT_POLICY_SYSTEM}. */
+  system?: string | null;
+  temperature?: number;
+  maxTokens?: number;
+  /** Calls in flight at once. Default 8. */
+  concurrency?: number;
+  signal?: AbortSignal;
+  /** Called after each line is written, in input order. */
+  onLine?: (line: GeneratedLine) => void;
+}
+
+export interface GeneratedLine {
+  id: string;
+  prompt_id: string;
+  prompt: string;
+  sample: number;
+  model: string;
+  usage: Usage;
+  completion?: string;
+  finish_reason?: FinishReason;
+  error?: { code: string; message: string };
+}
+
+export interface GenerateSummary {
+  /** Samples asked for: prompts × n. */
+  planned: number;
+  /** Already answered before this run. */
+  skipped: number;
+  written: number;
+  ok: number;
+  failed: number;
+  failedByCode: Record<string, number>;
+  truncated: number;
+  usage: Usage;
+  /** Bytes of a torn last line removed from the output before appending. */
+  repairedBytes: number;
+}
+
+interface SampleTask {
+  id: string;
+  prompt_id: string;
+  prompt: string;
+  sample: number;
+}
+
+export function sampleId(promptId: string, k: number): string {
+  return `${promptId}#${k}`;
+}
+
+export async function generateRollouts(opts: GenerateOptions): Promise<GenerateSummary> {
+  const tasks: SampleTask[] = opts.prompts.flatMap((p) =>
+    Array.from({ length: opts.n }, (_, k) => ({
+      id: sampleId(p.id, k),
+      prompt_id: p.id,
+      prompt: p.prompt,
+      sample: k,
+    })),
+  );
+  const raw = openJsonlOutput(opts.out);
+  // Only answered ids count as done: an id whose last line is an error is asked again.
+  const existing = await readRolloutsFile(opts.out);
+  const answered = new Set(existing.ok ? existing.value.rollouts.map((r) => r.id) : []);
+  const out: JsonlOutput = {
+    path: raw.path,
+    done: answered,
+    repairedBytes: raw.repairedBytes,
+    append: (record) => raw.append(record),
+    close: () => raw.close(),
+  };
+  const system = opts.system === undefined ? DEFAULT_POLICY_SYSTEM : opts.system;
+  const summary: GenerateSummary = {
+    planned: tasks.length,
+    skipped: 0,
+    written: 0,
+    ok: 0,
+    failed: 0,
+    failedByCode: {},
+    truncated: 0,
+    usage: emptyUsage(),
+    repairedBytes: raw.repairedBytes,
+  };
+
+  const sampleOne = async (task: SampleTask): Promise<GeneratedLine> => {
+    const messages: ChatMessage[] = [];
+    if (system) messages.push({ role: 'system', content: system });
+    messages.push({ role: 'user', content: task.prompt });
+    const res = await opts.client.generateText(messages, {
+      temperature: opts.temperature ?? 1.0,
+      maxTokens: opts.maxTokens ?? 4096,
+      signal: opts.signal,
+    });
+    const base = { ...task, model: opts.client.spec.id, usage: res.usage };
+    if (!res.ok) return { ...base, error: { code: res.error.code, message: res.error.message } };
+    const line: GeneratedLine = { ...base, completion: res.value };
+    if (res.finishReason) line.finish_reason = res.finishReason;
+    return line;
+  };
+
+  try {
+    const result = await runJsonl<SampleTask, GeneratedLine>({
+      inputs: tasks,
+      out,
+      concurrency: opts.concurrency ?? 8,
+      process: sampleOne,
+      onWritten: (line) => {
+        summary.usage = addUsage(summary.usage, line.usage);
+        if (line.error) {
+          summary.failed++;
+          summary.failedByCode[line.error.code] = (summary.failedByCode[line.error.code] ?? 0) + 1;
+        } else {
+          summary.ok++;
+          if (line.finish_reason === 'length') summary.truncated++;
+        }
+        opts.onLine?.(line);
+      },
+    });
+    summary.written = result.written;
+    summary.skipped = result.skippedDone;
+  } finally {
+    out.close();
+  }
+  return summary;
+}
