@@ -3,9 +3,8 @@
 // carries its group's statistics and its advantage A_i = (R_i − mean) / (std + ε).
 import type { ScoreRecord } from '../core/record.ts';
 import type { RolloutInput } from '../pipeline/types.ts';
+import { GRPO_EPSILON, groupAdvantages, sampleStd } from '../reward/grpo.ts';
 import type { GroupStats } from './schemas.ts';
-
-export const ADVANTAGE_EPS = 1e-6;
 
 export function groupKey(item: RolloutInput): string {
   if (item.prompt_id) return item.prompt_id;
@@ -16,13 +15,14 @@ export function groupKey(item: RolloutInput): string {
 
 /**
  * Stats per group over the rewards exactly as returned (an unscoreable rollout counts with
- * reward 0, as the trainer sees it). std is the unbiased (n − 1) estimate, matching verl's
- * GRPO (torch.std); a group of one has std 0 and advantage 0.
+ * reward 0, as the trainer sees it). std is the sample (n − 1) estimate and the advantage is
+ * the reward room's groupAdvantages, which follows verl's GRPO; for a group of one verl uses
+ * mean 0 / std 1, so its advantage is R/(1+ε) while the reported stats stay descriptive.
  */
 export function groupStats(
   items: RolloutInput[],
   records: ScoreRecord[],
-  eps = ADVANTAGE_EPS,
+  eps = GRPO_EPSILON,
 ): Array<{ group: GroupStats; advantage: number }> {
   const members = new Map<string, number[]>();
   items.forEach((item, i) => {
@@ -34,22 +34,18 @@ export function groupStats(
   const out = new Array<{ group: GroupStats; advantage: number }>(items.length);
   for (const [key, idx] of members) {
     const rewards = idx.map((i) => records[i]!.reward);
-    const n = rewards.length;
-    const mean = rewards.reduce((a, b) => a + b, 0) / n;
-    const variance = n > 1 ? rewards.reduce((a, r) => a + (r - mean) ** 2, 0) / (n - 1) : 0;
-    const std = Math.sqrt(variance);
     const group: GroupStats = {
       key,
-      size: n,
-      mean,
-      std,
+      size: rewards.length,
+      mean: rewards.reduce((a, b) => a + b, 0) / rewards.length,
+      std: sampleStd(rewards),
       min: Math.min(...rewards),
       max: Math.max(...rewards),
     };
-    for (const i of idx) {
-      const advantage = n > 1 ? (records[i]!.reward - mean) / (std + eps) : 0;
-      out[i] = { group, advantage };
-    }
+    const advantages = groupAdvantages(rewards, eps);
+    idx.forEach((i, k) => {
+      out[i] = { group, advantage: advantages[k]! };
+    });
   }
   return out;
 }
