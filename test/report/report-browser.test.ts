@@ -61,15 +61,16 @@ describe('report.html in chromium', () => {
     expect(html).toContain('Content-Security-Policy');
     expect(html).not.toMatch(/<link\b|<script\s+src|<iframe|@import/i);
     // Every URL-bearing attribute in the live DOM is a data: URI or a same-page anchor.
-    const refs = await page.evaluate(() => {
-      const out: string[] = [];
-      for (const el of Array.from(document.querySelectorAll('*'))) {
-        for (const a of Array.from(el.attributes)) {
+    // Page scripts are strings: this project compiles without the DOM typings.
+    const refs = await page.evaluate<string[]>(`(() => {
+      const out = [];
+      for (const el of document.querySelectorAll('*')) {
+        for (const a of el.attributes) {
           if (/^(src|srcset|href|xlink:href|action|poster|data)$/i.test(a.name)) out.push(a.value);
         }
       }
       return out;
-    });
+    })()`);
     expect(refs.length).toBeGreaterThan(0);
     expect(refs.filter((v) => !v.startsWith('data:') && !v.startsWith('#'))).toEqual([]);
   });
@@ -82,8 +83,8 @@ describe('report.html in chromium', () => {
   it('shows every picture, decoded', async () => {
     const imgs = page.locator('article.card img');
     expect(await imgs.count()).toBe(fixture.withImage.length);
-    const widths = await imgs.evaluateAll((els) =>
-      els.map((e) => (e as HTMLImageElement).complete && (e as HTMLImageElement).naturalWidth),
+    const widths = await page.evaluate<(number | false)[]>(
+      `Array.from(document.querySelectorAll('article.card img'), (e) => e.complete && e.naturalWidth)`,
     );
     expect(widths.every((w) => typeof w === 'number' && w > 0)).toBe(true);
     // Cards without a picture say why.
@@ -99,9 +100,7 @@ describe('report.html in chromium', () => {
   });
 
   it('keeps model-written text as text', async () => {
-    expect(
-      await page.evaluate(() => (window as unknown as { __xss?: number }).__xss),
-    ).toBeUndefined();
+    expect(await page.evaluate<unknown>('window.__xss')).toBeUndefined();
     expect(await page.locator('section.prompt h3').first().textContent()).toBe(XSS_PROMPT);
     // The hostile rationale is shown literally inside its <details>.
     const why = page.locator('details.why').first();
