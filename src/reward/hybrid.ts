@@ -337,8 +337,12 @@ export function createHybridRewarder(config: HybridConfig, opts: HybridRewarderO
       batch.map((w) => w.item),
       config,
     ).then(
-      (records) => batch.forEach((w, i) => w.resolve(records[i]!)),
-      (err) => batch.forEach((w) => w.reject(err)),
+      (records) => {
+        for (const [i, w] of batch.entries()) w.resolve(records[i]!);
+      },
+      (err) => {
+        for (const w of batch) w.reject(err);
+      },
     );
   };
 

@@ -4,6 +4,7 @@ export * from './load.ts';
 export * from './presets.ts';
 export * from './prompt-file.ts';
 export * from './schema.ts';
+export * from './summary.ts';
 export * from './synth.ts';
 export * from './universal.ts';
 export * from './validate.ts';

@@ -1,0 +1,82 @@
+// Run summaries: counts by status and reason, tokens and cost. A judge failure is
+// counted apart from a bad drawing, so a flaky judge never reads as a weak policy.
+import type { ScoreRecord } from '../core/record.ts';
+import { addUsage, emptyUsage, type Usage } from '../core/usage.ts';
+
+export interface ScoreSummary {
+  total: number;
+  ok: number;
+  unscoreable: number;
+  /** Unscoreable rollouts by reason (no_svg, parse_error, blank, judge_error, no_rubric, …). */
+  byReason: Record<string, number>;
+  /** Mean reward over ok records; null when none. */
+  meanRewardOk: number | null;
+  /** Mean reward over all records except judge_error / no_rubric / scorer_error (not the policy's fault). */
+  meanRewardPolicy: number | null;
+  cached: number;
+  usage: Usage;
+}
+
+const NOT_POLICY = new Set(['judge_error', 'no_rubric', 'scorer_error']);
+
+export function summariseScores(records: Iterable<ScoreRecord>): ScoreSummary {
+  const s: ScoreSummary = {
+    total: 0,
+    ok: 0,
+    unscoreable: 0,
+    byReason: {},
+    meanRewardOk: null,
+    meanRewardPolicy: null,
+    cached: 0,
+    usage: emptyUsage(),
+  };
+  let okSum = 0;
+  let polSum = 0;
+  let polN = 0;
+  for (const r of records) {
+    s.total++;
+    s.usage = addUsage(s.usage, r.usage);
+    if (r.cached) s.cached++;
+    if (r.status === 'ok') {
+      s.ok++;
+      okSum += r.reward;
+    } else {
+      s.unscoreable++;
+      const reason = r.reason ?? 'unknown';
+      s.byReason[reason] = (s.byReason[reason] ?? 0) + 1;
+    }
+    if (r.status === 'ok' || !NOT_POLICY.has(r.reason ?? '')) {
+      polSum += r.reward;
+      polN++;
+    }
+  }
+  s.meanRewardOk = s.ok ? okSum / s.ok : null;
+  s.meanRewardPolicy = polN ? polSum / polN : null;
+  return s;
+}
+
+export function formatUsage(u: Usage): string {
+  const cost =
+    u.costUsd === null ? 'cost unknown (no price for a model)' : `$${u.costUsd.toFixed(4)}`;
+  return `${u.calls} model calls, ${u.inputTokens} input + ${u.outputTokens} output tokens, ${cost}`;
+}
+
+export function formatScoreSummary(s: ScoreSummary): string {
+  const lines = [
+    `scored ${s.total}: ${s.ok} ok, ${s.unscoreable} unscoreable, ${s.cached} from cache`,
+  ];
+  const reasons = Object.entries(s.byReason).sort((a, b) => b[1] - a[1]);
+  if (reasons.length)
+    lines.push(`unscoreable by reason: ${reasons.map(([k, n]) => `${k} ${n}`).join(', ')}`);
+  if (s.byReason.judge_error) {
+    lines.push(`note: ${s.byReason.judge_error} judge errors are judge failures, not bad drawings`);
+  }
+  if (s.meanRewardOk !== null) lines.push(`mean reward (ok only): ${s.meanRewardOk.toFixed(4)}`);
+  if (s.meanRewardPolicy !== null) {
+    lines.push(
+      `mean reward (policy failures as 0, judge/rubric failures left out): ${s.meanRewardPolicy.toFixed(4)}`,
+    );
+  }
+  lines.push(formatUsage(s.usage));
+  return lines.join('\n');
+}
