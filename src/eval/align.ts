@@ -20,7 +20,7 @@ import { pearson, spearman } from './stats/correlation.ts';
 import { type GroupScores, groupedGamma } from './stats/gamma.ts';
 import type { LineIssue } from './stats/jsonl.ts';
 import { kendallTauB } from './stats/kendall.ts';
-import { fmt, fmtInterval, formatTable, pct } from './stats/text-table.ts';
+import { fmt, fmtInterval, formatTable } from './stats/text-table.ts';
 
 export interface AlignOptions extends BootstrapOptions {
   /** Reward picked from eval records (default "universal"); filters score lines when given. */
@@ -288,7 +288,6 @@ export function formatAlignReport(report: AlignReport): string {
           ['exact match incl. ties', fmtInterval(p.exact)],
           ['agree / disagree / predicted tie', `${p.agree} / ${p.disagree} / ${p.predicted_ties}`],
           ['human ties also tied by prediction', `${p.both_tie} of ${p.human_ties}`],
-          ['agreement rate', pct(p.agreement.estimate)],
         ],
         ['left', 'left'],
       ),

@@ -1,7 +1,9 @@
 // The list of subcommands. Each module exports `register(program, setExit)`.
 import type { Command } from 'commander';
+import { register as alignCommand } from './align.ts';
+import { register as compareCommand } from './compare.ts';
 import { register as exportCommand } from './export.ts';
 
 export type RegisterCommand = (program: Command, setExit: (code: number) => void) => void;
 
-export const commands: RegisterCommand[] = [exportCommand];
+export const commands: RegisterCommand[] = [exportCommand, alignCommand, compareCommand];

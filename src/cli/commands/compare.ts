@@ -1,0 +1,46 @@
+// `rubrica compare DIR_A DIR_B …`: the paper-style table of several eval runs and their
+// per-prompt win / tie / loss. Thin: load the run directories, call eval/compare, print.
+import { compareRuns, DEFAULT_TIE_EPSILON, formatComparison } from '../../eval/compare.ts';
+import { loadRunDir, type RunDir } from '../../eval/stats/run-dir.ts';
+import { numberFlag } from './align.ts';
+import type { RegisterCommand } from './index.ts';
+
+interface CompareFlags {
+  json?: boolean;
+  reward?: string;
+  tieEpsilon?: string;
+}
+
+export const register: RegisterCommand = (program, setExit) => {
+  program
+    .command('compare')
+    .description('compare eval runs: paper-style table and per-prompt win/tie/loss')
+    .argument('<dirs...>', 'eval output directories (each with results.jsonl, summary.json)')
+    .option('--json', 'print the comparison as JSON')
+    .option('--reward <key>', 'reward to compare (default universal)')
+    .option(
+      '--tie-epsilon <x>',
+      `per-prompt mean rewards this close tie (default ${DEFAULT_TIE_EPSILON})`,
+    )
+    .action(async (dirs: string[], flags: CompareFlags) => {
+      const tieEpsilon = numberFlag('--tie-epsilon', flags.tieEpsilon, 0);
+      const runs: RunDir[] = [];
+      for (const dir of dirs) {
+        const loaded = await loadRunDir(dir);
+        if ('code' in loaded) {
+          process.stderr.write(`rubrica compare: ${loaded.code}: ${loaded.message}\n`);
+          setExit(1);
+        } else {
+          runs.push(loaded);
+          for (const i of loaded.issues) {
+            process.stderr.write(`rubrica compare: ${i.file}:${i.line} ${i.code} ${i.message}\n`);
+          }
+        }
+      }
+      if (runs.length === 0) return;
+      const comparison = compareRuns(runs, { reward: flags.reward, tieEpsilon });
+      process.stdout.write(
+        `${flags.json ? JSON.stringify(comparison, null, 2) : formatComparison(comparison)}\n`,
+      );
+    });
+};

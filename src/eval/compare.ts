@@ -1,0 +1,214 @@
+// Comparing eval runs the way the paper's tables do: one row per run (rubric score over
+// rendered samples and over all samples, render success, tokens, per-axis means, hybrid terms)
+// and, for every pair of runs, per-prompt win / tie / loss with the non-tie win rate.
+import type { Interval } from './stats/bootstrap.ts';
+import type { RunDir } from './stats/run-dir.ts';
+import { fmt, fmtInterval, formatTable, pct } from './stats/text-table.ts';
+import { isGraderError, type RewardSummary } from './summary.ts';
+import type { EvalRecord } from './types.ts';
+
+export const DEFAULT_COMPARE_REWARD = 'universal';
+/** Per-prompt mean rewards closer than this are a tie (one point on a 0–100 scale). */
+export const DEFAULT_TIE_EPSILON = 0.01;
+
+export interface CompareOptions {
+  reward?: string;
+  tieEpsilon?: number;
+}
+
+export interface CompareRow {
+  run: string;
+  dir: string;
+  /** Samples carrying the compared reward (0 when the run lacks it). */
+  n: number;
+  prompts: number;
+  score_rendered: Interval | null;
+  score_all: Interval | null;
+  render_success_rate: number | null;
+  mean_tokens: number | null;
+  p90_tokens: number | null;
+  axes: Record<string, number | null>;
+  /** Mean hybrid reward and its terms' means, when the run was scored with "hybrid". */
+  hybrid: { reward: number | null; terms: Record<string, number | null> } | null;
+  summary_source: RunDir['summary_source'];
+}
+
+export interface PairwiseRuns {
+  a: string;
+  b: string;
+  /** Prompts both runs scored. */
+  prompts: number;
+  /** a's per-prompt mean beat b's by more than the epsilon. */
+  wins: number;
+  ties: number;
+  losses: number;
+  /** wins / (wins + losses); null when every shared prompt tied. */
+  win_rate: number | null;
+  only_a: number;
+  only_b: number;
+}
+
+export interface Comparison {
+  reward: string;
+  tie_epsilon: number;
+  rows: CompareRow[];
+  /** Axis columns, in first-seen order over runs. */
+  axes: string[];
+  hybrid_terms: string[];
+  pairwise: PairwiseRuns[];
+}
+
+/** Mean reward per prompt (failures count their 0; grader errors left out). */
+export function promptMeans(records: readonly EvalRecord[], reward: string): Map<string, number> {
+  const acc = new Map<string, { sum: number; n: number }>();
+  for (const r of records) {
+    const s = r.scores?.[reward];
+    if (!s || isGraderError(s)) continue;
+    const a = acc.get(r.prompt_id) ?? { sum: 0, n: 0 };
+    a.sum += Number.isFinite(s.reward) ? s.reward : 0;
+    a.n++;
+    acc.set(r.prompt_id, a);
+  }
+  return new Map([...acc].map(([k, a]) => [k, a.sum / a.n]));
+}
+
+export function pairwiseRuns(
+  a: { label: string; means: ReadonlyMap<string, number> },
+  b: { label: string; means: ReadonlyMap<string, number> },
+  tieEpsilon = DEFAULT_TIE_EPSILON,
+): PairwiseRuns {
+  let wins = 0;
+  let ties = 0;
+  let losses = 0;
+  let onlyA = 0;
+  for (const [prompt, ma] of a.means) {
+    const mb = b.means.get(prompt);
+    if (mb === undefined) {
+      onlyA++;
+      continue;
+    }
+    // The 1e-12 keeps differences that are the epsilon up to floating error ties.
+    const d = ma - mb;
+    if (d > tieEpsilon + 1e-12) wins++;
+    else if (d < -tieEpsilon - 1e-12) losses++;
+    else ties++;
+  }
+  const prompts = wins + ties + losses;
+  return {
+    a: a.label,
+    b: b.label,
+    prompts,
+    wins,
+    ties,
+    losses,
+    win_rate: wins + losses > 0 ? wins / (wins + losses) : null,
+    only_a: onlyA,
+    only_b: b.means.size - prompts,
+  };
+}
+
+function row(run: RunDir, reward: string): CompareRow {
+  const s: RewardSummary | undefined = run.summary.rewards[reward];
+  const hybrid = run.summary.rewards.hybrid;
+  return {
+    run: run.label,
+    dir: run.dir,
+    n: s?.n ?? 0,
+    prompts: s?.prompts ?? 0,
+    score_rendered: s?.score_rendered ?? null,
+    score_all: s?.score_all ?? null,
+    render_success_rate: s?.render_success_rate ?? null,
+    mean_tokens: s?.output_tokens.mean ?? null,
+    p90_tokens: s?.output_tokens.p90 ?? null,
+    axes: Object.fromEntries(Object.entries(s?.axes ?? {}).map(([k, v]) => [k, v.mean])),
+    hybrid: hybrid
+      ? {
+          reward: hybrid.score_all.estimate,
+          terms: Object.fromEntries(hybrid.criteria.map((c) => [c.key, c.mean])),
+        }
+      : null,
+    summary_source: run.summary_source,
+  };
+}
+
+/** Distinct labels: runs sharing a name are told apart by their directories. */
+function labels(runs: readonly RunDir[]): string[] {
+  const names = runs.map((r) => r.label);
+  return names.map((n, i) => (names.indexOf(n) !== names.lastIndexOf(n) ? runs[i]!.dir : n));
+}
+
+export function compareRuns(runs: readonly RunDir[], opts: CompareOptions = {}): Comparison {
+  const reward = opts.reward ?? DEFAULT_COMPARE_REWARD;
+  const eps = opts.tieEpsilon ?? DEFAULT_TIE_EPSILON;
+  const names = labels(runs);
+  const rows = runs.map((r, i) => ({ ...row(r, reward), run: names[i]! }));
+  const means = runs.map((r, i) => ({ label: names[i]!, means: promptMeans(r.records, reward) }));
+  const pairwise: PairwiseRuns[] = [];
+  for (let i = 0; i < runs.length; i++) {
+    for (let j = i + 1; j < runs.length; j++)
+      pairwise.push(pairwiseRuns(means[i]!, means[j]!, eps));
+  }
+  const axes = [...new Set(rows.flatMap((r) => Object.keys(r.axes)))];
+  const hybridTerms = [...new Set(rows.flatMap((r) => Object.keys(r.hybrid?.terms ?? {})))];
+  return { reward, tie_epsilon: eps, rows, axes, hybrid_terms: hybridTerms, pairwise };
+}
+
+/** The comparison as two text tables. */
+export function formatComparison(c: Comparison): string {
+  const ci = (i: Interval | null) => (i ? fmtInterval(i) : '—');
+  const header = [
+    'run',
+    'n',
+    'rubric (rendered)',
+    'rubric (all)',
+    'render %',
+    'tokens',
+    'p90 tokens',
+    ...c.axes,
+    ...(c.hybrid_terms.length > 0 ? ['hybrid', ...c.hybrid_terms.map((t) => `hybrid:${t}`)] : []),
+  ];
+  const rows = c.rows.map((r) => [
+    r.run,
+    String(r.n),
+    ci(r.score_rendered),
+    ci(r.score_all),
+    pct(r.render_success_rate),
+    fmt(r.mean_tokens, 0),
+    fmt(r.p90_tokens, 0),
+    ...c.axes.map((a) => fmt(r.axes[a])),
+    ...(c.hybrid_terms.length > 0
+      ? [fmt(r.hybrid?.reward), ...c.hybrid_terms.map((t) => fmt(r.hybrid?.terms[t]))]
+      : []),
+  ]);
+  const out = [`reward: ${c.reward}  (rubric score mean [95% CI]; axes over scored samples)`];
+  out.push(formatTable(header, rows));
+  const missing = c.rows.filter((r) => r.n === 0).map((r) => r.run);
+  if (missing.length > 0) out.push(`no "${c.reward}" scores in: ${missing.join(', ')}`);
+  const recomputed = c.rows.filter((r) => r.summary_source === 'recomputed').map((r) => r.run);
+  if (recomputed.length > 0) {
+    out.push(
+      `summary recomputed from results.jsonl (summary.json missing or stale): ${recomputed.join(', ')}`,
+    );
+  }
+  if (c.pairwise.length > 0) {
+    out.push('', `per-prompt mean reward, tie when |Δ| ≤ ${c.tie_epsilon}`);
+    out.push(
+      formatTable(
+        ['A vs B', 'prompts', 'win', 'tie', 'loss', 'non-tie win rate (A)'],
+        c.pairwise.map((p) => [
+          `${p.a} vs ${p.b}`,
+          String(p.prompts),
+          String(p.wins),
+          String(p.ties),
+          String(p.losses),
+          pct(p.win_rate),
+        ]),
+      ),
+    );
+    const partial = c.pairwise.filter((p) => p.only_a + p.only_b > 0);
+    for (const p of partial) {
+      out.push(`${p.a} vs ${p.b}: ${p.only_a} prompts only in ${p.a}, ${p.only_b} only in ${p.b}`);
+    }
+  }
+  return out.join('\n');
+}
