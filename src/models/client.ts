@@ -84,6 +84,9 @@ function schemaOutput(jsonSchema: unknown, name: string): OutputInterface<string
   };
 }
 
+/** JSON Schemas already derived from zod schemas (judges reuse one schema for every call). */
+const schemaCache = new WeakMap<object, unknown>();
+
 /** Waits `ms`, or less if the caller aborts (p-retry then reports the abort). */
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
@@ -240,7 +243,11 @@ export function createModelClient(
       schemaName: string,
       opts: CallOptions = {},
     ) {
-      const jsonSchema = await zodSchema(schema).jsonSchema;
+      let jsonSchema = schemaCache.get(schema);
+      if (jsonSchema === undefined) {
+        jsonSchema = await zodSchema(schema).jsonSchema;
+        schemaCache.set(schema, jsonSchema);
+      }
       const parse: Parse<T> = (text) => {
         const found = extractJson(text);
         if (!found.ok) return { ok: false, message: found.reason };

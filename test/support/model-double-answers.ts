@@ -57,7 +57,10 @@ export function jsonAnswer(
 
 type Schema = Record<string, unknown>;
 
-/** What to put at a leaf of the schema; `path` is the property path, e.g. ['items', 0, 'score']. */
+/**
+ * What to put at a leaf of the schema; `path` is the property path, e.g. ['items', 0, 'score'].
+ * Return undefined for the default: `true`, `"text for <path>"`, or 3/4 of a number's range.
+ */
 export type LeafFiller = (
   kind: 'string' | 'number' | 'integer' | 'boolean',
   path: (string | number)[],
@@ -107,7 +110,7 @@ export function fillSchema(schema: Schema, leaf: LeafFiller = defaultLeaf): unkn
       return Array.from({ length: n }, (_, i) => walk(item, [...path, i], depth + 1));
     }
     if (type === 'string' || type === 'number' || type === 'integer' || type === 'boolean') {
-      return leaf(type, path, s);
+      return leaf(type, path, s) ?? defaultLeaf(type, path, s);
     }
     return null;
   };

@@ -214,8 +214,10 @@ describe('fillSchema', () => {
         { key: 'a', score: 0.3 },
         { key: 'a', score: 0.3 },
       ],
-      note: undefined,
-      ok: undefined,
+      note: 'text for note',
+      ok: true,
     });
+    expect(fillSchema({ type: 'integer', minimum: 2, maximum: 9 })).toBe(2);
+    expect(fillSchema({ type: 'number', minimum: 0, maximum: 1 })).toBe(0.75);
   });
 });
