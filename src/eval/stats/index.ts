@@ -1,4 +1,14 @@
 // Statistics for evaluation and human alignment: correlations, γ within groups, bootstrap CIs.
+
+export {
+  type AbsoluteRating,
+  DEFAULT_ALIGN_REWARD,
+  type HumanJudgements,
+  type PairwiseVote,
+  type Predictions,
+  parseHuman,
+  parsePredictions,
+} from './align-input.ts';
 export {
   type BootstrapOptions,
   bootstrapCI,
@@ -23,4 +33,5 @@ export {
 } from './jsonl.ts';
 export { kendallTauB, type PairCounts, pairCounts } from './kendall.ts';
 export { seededRandom } from './prng.ts';
+export { loadRunDir, type RunDir, type RunDirError } from './run-dir.ts';
 export { type Align, fmt, fmtInterval, formatTable, pct } from './text-table.ts';
