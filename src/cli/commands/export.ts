@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { exportVerl } from '../../export/verl.ts';
 import { UsageError } from '../usage-error.ts';
+import { registerSft } from './export-sft.ts';
 import type { RegisterCommand } from './index.ts';
 
 export const register: RegisterCommand = (program, setExit) => {
@@ -11,6 +12,7 @@ export const register: RegisterCommand = (program, setExit) => {
     .command('export')
     .description("write rubrica data in a trainer's dataset format");
   registerVerl(group, setExit);
+  registerSft(group, setExit);
 };
 
 function readText(path: string, flag: string): string {
