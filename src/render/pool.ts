@@ -11,6 +11,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { makeError } from '../core/errors.ts';
+import { resolveLimits } from './limits.ts';
 import type { WorkerReply, WorkerRequest } from './protocol.ts';
 import type { Renderer, RenderOptions, RenderResult } from './types.ts';
 import { workerEntry } from './worker-entry.ts';
@@ -245,6 +246,13 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
       }
       const merged: RenderOptions = { ...options.defaults, ...opts };
       const timeoutMs = merged.timeoutMs ?? defaultTimeout;
+      // An oversized file is refused here: no need to copy 20 MB to a worker to say no.
+      const maxBytes = resolveLimits(merged.limits).maxBytes;
+      const bytes = typeof svg === 'string' ? svg.length : svg.byteLength;
+      if (bytes > maxBytes && (typeof svg !== 'string' || Buffer.byteLength(svg) > maxBytes)) {
+        const error = makeError('too_large', `SVG is over the ${maxBytes}-byte limit`);
+        return Promise.resolve({ ok: false, error, ms: 0 });
+      }
       return new Promise<RenderResult>((resolve, reject) => {
         queue.push({ id: nextId++, svg, opts: merged, timeoutMs, resolve, reject, started: 0 });
         dispatch();

@@ -1,0 +1,290 @@
+// Hostile SVG documents for the sandbox tests, built in code so nothing huge is stored.
+// `planted` paths point at files a test writes: their colour must never reach a picture.
+import type { RenderOptions } from '../../src/render/index.ts';
+
+export const PLANT_RGB = [255, 0, 255] as const; // magenta: absent from the clean drawings
+
+const NS = 'xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"';
+/** A small dark square so a clean result is a real, non-blank picture. */
+const MARK = '<rect x="40" y="40" width="20" height="20" fill="#234"/>';
+
+export function doc(inner: string, attrs = 'viewBox="0 0 100 100"'): string {
+  return `<svg ${NS} ${attrs}>${MARK}${inner}</svg>`;
+}
+
+export interface Planted {
+  dir: string;
+  png: string; // absolute path of a magenta PNG
+  svg: string; // absolute path of an SVG holding a magenta rect with id "p"
+  secret: string; // absolute path of a text file
+  secretText: string;
+  httpBase: string; // loopback server that counts requests
+}
+
+export interface HostileCase {
+  name: string;
+  svg: string | Uint8Array;
+  /**
+   * Allowed outcomes: 'ok' (a safe picture) and/or error codes. Filter bombs are clamped
+   * to a cost of well under a second here, but on a heavily loaded machine may still meet
+   * the wall-clock limit: 'timeout' is the pool doing its job, so it is allowed for them.
+   */
+  expect: string[];
+  /** Things the sanitiser must report as removed (when the outcome is ok). */
+  removed?: string[];
+  /** Render options for this case (e.g. a larger byte limit, to reach a later limit). */
+  opts?: RenderOptions;
+  /** A word the error message must contain, naming the limit that stopped it. */
+  because?: string;
+}
+
+function entityBomb(): string {
+  let decl = '<!ENTITY lol0 "lollollollollollollollollollol">';
+  for (let i = 1; i <= 9; i++) decl += `<!ENTITY lol${i} "${`&lol${i - 1};`.repeat(10)}">`;
+  return `<?xml version="1.0"?><!DOCTYPE svg [${decl}]>${doc('<text x="1" y="20">&lol9;</text>')}`;
+}
+
+function quadraticBlowup(): string {
+  const big = 'A'.repeat(50_000);
+  return `<!DOCTYPE svg [<!ENTITY a "${big}">]>${doc(`<text y="20">${'&a;'.repeat(2000)}</text>`)}`;
+}
+
+function useFanOut(levels: number, fan: number): string {
+  let defs = '<g id="l0"><rect width="1" height="1"/></g>';
+  for (let i = 1; i <= levels; i++) {
+    defs += `<g id="l${i}">${`<use href="#l${i - 1}"/>`.repeat(fan)}</g>`;
+  }
+  return doc(`<defs>${defs}</defs><use href="#l${levels}"/>`);
+}
+
+function nestedDataSvg(levels: number, innermost: string): string {
+  let svg = innermost;
+  for (let i = 0; i < levels; i++) {
+    const uri = `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`;
+    svg = doc(`<image width="100" height="100" href="${uri}"/>`);
+  }
+  return svg;
+}
+
+/** A PNG header declaring 100000×100000 pixels (the body is irrelevant: never decoded). */
+function pngBombUri(): string {
+  const head = Buffer.alloc(33);
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(head, 0);
+  head.writeUInt32BE(13, 8);
+  head.write('IHDR', 12, 'latin1');
+  head.writeUInt32BE(100_000, 16);
+  head.writeUInt32BE(100_000, 20);
+  head[24] = 8;
+  head[25] = 2;
+  return `data:image/png;base64,${head.toString('base64')}`;
+}
+
+export function hostileCases(p: Planted): HostileCase[] {
+  const magentaSvg = `<svg ${NS} viewBox="0 0 10 10"><rect id="p" width="10" height="10" fill="#f0f"/></svg>`;
+  const img = (href: string) => doc(`<image x="0" y="0" width="100" height="100" href="${href}"/>`);
+  const ximg = (href: string) => doc(`<image width="100" height="100" xlink:href="${href}"/>`);
+  return [
+    { name: 'entity bomb (billion laughs)', svg: entityBomb(), expect: ['ok', 'parse_error'] },
+    { name: 'entity quadratic blowup', svg: quadraticBlowup(), expect: ['ok', 'parse_error'] },
+    {
+      name: 'XXE file read',
+      svg: `<!DOCTYPE svg [<!ENTITY xxe SYSTEM "file://${p.secret}">]>${doc('<text y="20">&xxe;</text>')}`,
+      expect: ['ok', 'parse_error'],
+    },
+    {
+      name: 'XXE parameter entity',
+      svg: `<!DOCTYPE svg [<!ENTITY % x SYSTEM "${p.httpBase}/dtd"> %x;]>${doc('')}`,
+      expect: ['ok', 'parse_error'],
+    },
+    { name: 'image http', svg: img(`${p.httpBase}/a.png`), expect: ['ok'], removed: ['href:http'] },
+    { name: 'image file://', svg: img(`file://${p.png}`), expect: ['ok'], removed: ['href:file'] },
+    { name: 'image absolute path', svg: img(p.png), expect: ['ok'], removed: ['href:absolute'] },
+    {
+      name: 'image relative path',
+      svg: img('planted.png'),
+      expect: ['ok'],
+      removed: ['href:relative'],
+    },
+    {
+      name: 'xlink:href relative',
+      svg: ximg('./planted.png'),
+      expect: ['ok'],
+      removed: ['href:relative'],
+    },
+    {
+      name: 'use of an external SVG',
+      svg: doc(`<use href="planted.svg#p"/><use xlink:href="file://${p.svg}#p"/>`),
+      expect: ['ok'],
+      removed: ['href:relative', 'href:file'],
+    },
+    {
+      name: 'feImage of a planted file',
+      svg: doc(
+        `<filter id="f"><feImage href="${p.png}"/></filter><rect width="100" height="100" filter="url(#f)"/>`,
+      ),
+      expect: ['ok'],
+      removed: ['href:absolute'],
+    },
+    {
+      name: 'CSS @import and url()',
+      svg: doc(
+        `<style>@import url(${p.httpBase}/x.css); @import "planted.css"; .p{fill:url(planted.svg#p)} .b{background-image:url("${p.httpBase}/b.png")}</style><rect class="b p" width="10" height="10" style="fill:url(file://${p.svg}#p)"/>`,
+      ),
+      expect: ['ok'],
+      removed: ['css:@import', 'css:url'],
+    },
+    {
+      name: 'CSS escapes hiding url() and @import',
+      svg: doc(
+        `<style>@im\\70 ort "${p.httpBase}/e.css"; .q{fill:u\\72l(planted.svg#p)}</style><circle class="q" cx="5" cy="5" r="5"/>`,
+      ),
+      expect: ['ok'],
+      removed: ['css:@import', 'css:url'],
+    },
+    {
+      name: 'xml-stylesheet processing instruction',
+      svg: `<?xml-stylesheet href="${p.httpBase}/pi.css" type="text/css"?>${doc('')}`,
+      expect: ['ok'],
+    },
+    {
+      name: 'script and event handlers',
+      svg: doc(
+        `<script>fetch('${p.httpBase}/js')</script><rect width="5" height="5" onload="fetch('${p.httpBase}/on')"/>`,
+      ),
+      expect: ['ok'],
+      removed: ['script', 'event-handler'],
+    },
+    {
+      name: 'foreignObject',
+      svg: doc(
+        `<foreignObject width="100" height="100"><div xmlns="http://www.w3.org/1999/xhtml"><img src="${p.png}"/></div></foreignObject>`,
+      ),
+      expect: ['ok'],
+      removed: ['foreignObject'],
+    },
+    {
+      name: '100000×100000 canvas',
+      svg: `<svg ${NS} width="100000" height="100000"><circle cx="50000" cy="50000" r="40000" fill="#234"/></svg>`,
+      expect: ['ok'],
+    },
+    {
+      name: 'path of 10^6 segments (byte limit raised to reach the segment limit)',
+      svg: doc(`<path d="M0 0l${' 1 1'.repeat(1_000_000)}"/>`),
+      opts: { limits: { maxBytes: 8 * 1024 * 1024 } },
+      expect: ['too_large'],
+      because: 'segments',
+    },
+    {
+      name: 'path of 10^6 segments (default limits)',
+      svg: doc(`<path d="M0 0${' L1 1'.repeat(1_000_000)}"/>`),
+      expect: ['too_large'],
+    },
+    {
+      name: 'many paths: 200,000 segments in 1 MB',
+      svg: doc(`<path d="M0 0l${' 1 1'.repeat(100_000)}"/>`.repeat(2)),
+      expect: ['too_large'],
+      because: 'segments',
+    },
+    {
+      name: '20,000 nested groups',
+      svg: doc(`${'<g>'.repeat(20_000)}<rect width="1" height="1"/>${'</g>'.repeat(20_000)}`),
+      expect: ['too_large'],
+      because: 'nesting',
+    },
+    {
+      name: '20 MB file of small circles',
+      svg: doc('<circle cx="5" cy="5" r="1"/>'.repeat(700_000)),
+      expect: ['too_large'],
+      because: 'byte',
+    },
+    {
+      name: '30,000 small circles in 1 MB (element limit)',
+      svg: doc('<circle cx="5" cy="5" r="1"/>'.repeat(30_000)),
+      expect: ['too_large'],
+      because: 'elements',
+    },
+    {
+      name: '<use> cycle',
+      svg: doc('<g id="a"><use href="#b"/></g><g id="b"><use xlink:href="#a"/></g>'),
+      expect: ['too_large'],
+      because: 'cycle',
+    },
+    { name: '<use> self reference', svg: doc('<use id="s" href="#s"/>'), expect: ['too_large'] },
+    {
+      name: '<use> exponential fan-out',
+      svg: useFanOut(9, 10),
+      expect: ['too_large'],
+      because: 'expansion',
+    },
+    {
+      name: 'filter bomb: huge blur',
+      svg: doc(
+        '<filter id="b" x="-10000%" y="-10000%" width="20000%" height="20000%"><feGaussianBlur stdDeviation="1e9"/></filter><circle cx="50" cy="50" r="30" filter="url(#b)"/>',
+      ),
+      expect: ['ok', 'timeout'],
+      removed: ['filter:clamped'],
+    },
+    {
+      name: 'filter bomb: morphology radius 9999',
+      svg: doc(
+        '<filter id="m"><feMorphology operator="dilate" radius="9999"/></filter><circle cx="50" cy="50" r="30" filter="url(#m)"/>',
+      ),
+      expect: ['ok', 'timeout'],
+      removed: ['filter:clamped'],
+    },
+    {
+      name: 'filter bomb: huge convolution kernel',
+      svg: doc(
+        `<filter id="c"><feConvolveMatrix order="300" kernelMatrix="${'1 '.repeat(90_000)}"/></filter><rect width="100" height="100" filter="url(#c)"/>`,
+      ),
+      expect: ['ok', 'timeout'],
+      removed: ['feConvolveMatrix:order'],
+    },
+    {
+      name: 'filter bomb: turbulence octaves',
+      svg: doc(
+        '<filter id="t"><feTurbulence baseFrequency="0.05" numOctaves="1000000"/></filter><rect width="100" height="100" filter="url(#t)"/>',
+      ),
+      expect: ['ok', 'timeout'],
+      removed: ['filter:clamped'],
+    },
+    {
+      name: 'nested data: SVG recursion',
+      svg: nestedDataSvg(6, magentaSvg),
+      expect: ['ok'],
+      removed: ['nested:nested:data:svg-too-deep'],
+    },
+    {
+      name: 'nested data: SVG with an external image',
+      svg: nestedDataSvg(1, img(`file://${p.png}`)),
+      expect: ['ok'],
+      removed: ['nested:href:file'],
+    },
+    {
+      name: 'data: PNG declaring 10^10 pixels',
+      svg: img(pngBombUri()),
+      expect: ['ok'],
+      removed: ['data:image-too-large'],
+    },
+    {
+      name: 'invalid UTF-8',
+      svg: Buffer.concat([
+        Buffer.from(doc('<text y="9">')),
+        Buffer.from([0xc3, 0x28, 0xff]),
+        Buffer.from('</text></svg>'),
+      ]),
+      expect: ['parse_error'],
+    },
+    { name: 'lone surrogate', svg: doc('<text y="9">\ud800</text>'), expect: ['parse_error'] },
+    {
+      name: 'NaN and Infinity geometry',
+      svg: doc(
+        '<rect x="NaN" y="Infinity" width="-Infinity" height="1e400"/><circle cx="1e308" cy="-1e308" r="1e308"/><path d="M NaN 0 L Infinity 1e999 Z"/><g transform="scale(1e308) rotate(NaN)"><rect width="1" height="1"/></g>',
+      ),
+      expect: ['ok', 'render_error'],
+    },
+    { name: 'not XML', svg: '<svg><g></svg>', expect: ['parse_error'] },
+    { name: 'root is not svg', svg: '<html><svg/></html>', expect: ['parse_error'] },
+    { name: 'empty', svg: '', expect: ['parse_error'] },
+  ];
+}
