@@ -3,7 +3,13 @@ import type { Command } from 'commander';
 import { register as alignCommand } from './align.ts';
 import { register as compareCommand } from './compare.ts';
 import { register as exportCommand } from './export.ts';
+import { register as modelsCommand } from './models.ts';
 
 export type RegisterCommand = (program: Command, setExit: (code: number) => void) => void;
 
-export const commands: RegisterCommand[] = [exportCommand, alignCommand, compareCommand];
+export const commands: RegisterCommand[] = [
+  exportCommand,
+  alignCommand,
+  compareCommand,
+  modelsCommand,
+];
