@@ -136,10 +136,16 @@ export function createServer(opts: ServerOptions): OpenAPIHono {
       metrics.inFlight.inc(items.length);
       const t0 = performance.now();
       try {
-        const records = await opts.scorer.scoreBatch(items, {
-          ...scoreOpts,
-          signal: c.req.raw.signal,
-        });
+        let records: ScoreRecord[];
+        try {
+          records = await opts.scorer.scoreBatch(items, { ...scoreOpts, signal: c.req.raw.signal });
+        } catch (err) {
+          // A request asking for something this server cannot do (e.g. reward "hybrid"
+          // without a hybrid rewarder) is the caller's error, not the server's.
+          if ((err as Error)?.name !== 'ScorerConfigError') throw err;
+          const code = (err as { code?: string }).code ?? 'unsupported';
+          return { ok: false, response: c.json(errorBody(code, (err as Error).message), 400) };
+        }
         if (records.length !== items.length) {
           throw new Error(`scorer returned ${records.length} records for ${items.length} rollouts`);
         }

@@ -100,6 +100,13 @@ export function createFakeScorer(): FakeScorer {
     },
     async scoreBatch(items, opts) {
       scorer.calls.push({ items, opts });
+      if (opts?.reward === 'hybrid') {
+        // What the real scorer does when no hybrid rewarder is configured.
+        throw Object.assign(new Error('reward "hybrid" needs a hybrid rewarder'), {
+          name: 'ScorerConfigError',
+          code: 'hybrid_unavailable',
+        });
+      }
       if (gate) await gate;
       return items.map((i) => fakeRecord(i, opts?.reward ?? 'ruler'));
     },

@@ -42,9 +42,9 @@ describe('POST /v1/rewards', () => {
     expect(a.std).toBeCloseTo(std, 10);
     expect(results[2].advantage).toBeCloseTo((0.6 - 0.8 / 3) / (std + 1e-6), 6);
     expect(results[3]).toMatchObject({ status: 'unscoreable', reason: 'no_svg', reward: 0 });
-    // A group of one has no spread: advantage 0.
+    // A group of one: verl's rule (mean 0, std 1) gives R / (1 + ε).
     expect(results[1].group).toMatchObject({ key: 'B', size: 1, std: 0 });
-    expect(results[1].advantage).toBe(0);
+    expect(results[1].advantage).toBeCloseTo(0.9 / (1 + 1e-6), 12);
     // Prompt text groups after whitespace normalisation.
     expect(results[4].group.key).toBe('prompt:a red fox');
     expect(results[5].group.size).toBe(2);
@@ -60,6 +60,15 @@ describe('POST /v1/rewards', () => {
     expect(res.status).toBe(200);
     const { results } = await read(res);
     expect(results[0]).toMatchObject({ status: 'unscoreable', reason: 'no_rubric', reward: 0 });
+  });
+
+  it('a reward the server cannot give is a 400 naming it, not a 500', async () => {
+    const app = createServer({ scorer: createFakeScorer() });
+    const items = [{ id: 'x', prompt_id: 'p', completion: 'reward=1' }];
+    const res = await app.request('/v1/rewards', post({ items, reward: 'hybrid' }));
+    expect(res.status).toBe(400);
+    expect((await read(res)).error).toMatchObject({ code: 'hybrid_unavailable' });
+    expect((await read(await app.request('/healthz'))).in_flight).toBe(0);
   });
 
   it('refuses malformed requests with a readable 400', async () => {
