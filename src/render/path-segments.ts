@@ -4,11 +4,15 @@
 const PARAMS: Record<string, number> = { m: 2, l: 2, t: 2, h: 1, v: 1, c: 6, s: 4, q: 4, a: 7 };
 const TOKEN = /([MmLlHhVvCcSsQqTtAaZz])|([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)/g;
 
-/** Segments in an SVG path `d`: one per complete parameter group, one per closepath. */
+/**
+ * Drawn segments in an SVG path `d`: one per complete parameter group (the pen-moving
+ * first pair of a moveto excluded), one per closepath.
+ */
 export function countPathSegments(d: string): number {
   let segments = 0;
   let per = 0;
   let have = 0;
+  let moving = false; // the first pair after M/m moves the pen and draws nothing
   TOKEN.lastIndex = 0;
   for (let m = TOKEN.exec(d); m !== null; m = TOKEN.exec(d)) {
     const cmd = m[1];
@@ -19,13 +23,15 @@ export function countPathSegments(d: string): number {
         per = 0;
       } else {
         per = PARAMS[lower] ?? 0;
+        moving = lower === 'm';
       }
       have = 0;
       continue;
     }
     if (per === 0) continue;
     if (++have === per) {
-      segments++;
+      if (moving) moving = false;
+      else segments++;
       have = 0;
     }
   }

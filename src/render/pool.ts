@@ -16,6 +16,8 @@ import type { WorkerReply, WorkerRequest } from './protocol.ts';
 import type { Renderer, RenderOptions, RenderResult } from './types.ts';
 import { workerEntry } from './worker-entry.ts';
 
+const BOOT_TIMEOUT_MS = 60_000;
+
 export interface RenderPoolOptions {
   /** Worker processes; default: available cores. */
   workers?: number;
@@ -71,6 +73,9 @@ interface Slot {
   rss: number;
   retiring: boolean;
   dead: boolean;
+  /** Set when the worker reported it has loaded; time limits run from then on. */
+  ready: boolean;
+  bootTimer: NodeJS.Timeout | null;
   stderrTail: string;
 }
 
@@ -101,8 +106,18 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
       rss: 0,
       retiring: false,
       dead: false,
+      ready: false,
+      bootTimer: null,
       stderrTail: '',
     };
+    // A cold worker loads TypeScript and libvips first (seconds on a loaded machine);
+    // that must not eat a render's limit, but a worker that never boots is a crash.
+    slot.bootTimer = setTimeout(() => {
+      if (slot.ready || slot.dead) return;
+      slot.child.kill('SIGKILL');
+      onExit(slot, null, 'SIGKILL');
+    }, BOOT_TIMEOUT_MS);
+    slot.bootTimer.unref(); // pending renders keep the process alive, not this timer
     counters.spawned++;
     child.stderr?.setEncoding('utf8');
     child.stderr?.on('data', (s: string) => {
@@ -117,6 +132,7 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
 
   const remove = (slot: Slot) => {
     slot.dead = true;
+    if (slot.bootTimer) clearTimeout(slot.bootTimer);
     if (slot.timer) clearTimeout(slot.timer);
     slot.timer = null;
     const i = slots.indexOf(slot);
@@ -126,21 +142,16 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
   const setRef = (slot: Slot) => {
     // An idle pool must not keep the process alive (renderSvg's shared pool).
     const busy = slot.inFlight.length > 0;
-    const channel = slot.child.channel as { ref?: () => void; unref?: () => void } | undefined;
-    if (busy) {
-      slot.child.ref();
-      channel?.ref?.();
-    } else {
-      slot.child.unref();
-      channel?.unref?.();
-    }
+    type Refable = { ref?: () => void; unref?: () => void } | null | undefined;
+    const handles: Refable[] = [slot.child, slot.child.channel as Refable, slot.child.stderr];
+    for (const h of handles) (busy ? h?.ref : h?.unref)?.call(h);
   };
 
   const armTimer = (slot: Slot) => {
     if (slot.timer) clearTimeout(slot.timer);
     slot.timer = null;
     const head = slot.inFlight[0];
-    if (!head) return;
+    if (!head || !slot.ready) return;
     head.started = performance.now();
     slot.timer = setTimeout(() => onTimeout(slot), head.timeoutMs);
   };
@@ -191,7 +202,7 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
     failSlot(slot, (t) => ({
       ok: false,
       error: makeError('timeout', `render took longer than ${t.timeoutMs} ms; worker killed`),
-      ms: Math.round(performance.now() - t.started),
+      ms: t.started ? Math.round(performance.now() - t.started) : 0,
     }));
   };
 
@@ -208,12 +219,18 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
     failSlot(slot, (t) => ({
       ok: false,
       error: makeError('render_crash', `renderer process died (${how})${tail ? `: ${tail}` : ''}`),
-      ms: Math.round(performance.now() - t.started),
+      ms: t.started ? Math.round(performance.now() - t.started) : 0,
     }));
   };
 
   const onReply = (slot: Slot, msg: WorkerReply | { ready: true }) => {
-    if (slot.dead || !('id' in msg)) return;
+    if (slot.dead) return;
+    if (!('id' in msg)) {
+      slot.ready = true;
+      if (slot.bootTimer) clearTimeout(slot.bootTimer);
+      armTimer(slot);
+      return;
+    }
     const task = slot.inFlight[0];
     if (!task || task.id !== msg.id) return;
     slot.inFlight.shift();

@@ -1,0 +1,93 @@
+// Kill-safety of the render pool with real worker processes: a render over its limit is
+// killed and the next one works; a worker killed from outside is replaced; jobs queued
+// behind a failed one are not lost; memory-based recycling; queue bound; idle pools do not
+// keep a process alive.
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { fluentEmoji } from '../../test/support/corpus.ts';
+import {
+  createRenderPool,
+  type RenderPool,
+  RenderPoolClosedError,
+  RenderQueueFullError,
+} from './pool.ts';
+
+const icons = fluentEmoji(8);
+// A costly but legitimate drawing: a large canvas with blurred, overlapping shapes.
+const heavy = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><filter id="b"><feGaussianBlur stdDeviation="3"/><feMorphology operator="dilate" radius="1"/></filter>${Array.from({ length: 40 }, (_, i) => `<circle cx="${(i * 7) % 100}" cy="${(i * 13) % 100}" r="30" fill="#${(i * 99991).toString(16).slice(-6).padStart(6, '3')}" opacity=".5" filter="url(#b)"/>`).join('')}</svg>`;
+
+let pool: RenderPool | undefined;
+afterEach(async () => {
+  await pool?.close();
+  pool = undefined;
+});
+
+describe('render pool', () => {
+  it('kills a render over its time limit and the next render works', async () => {
+    pool = createRenderPool({ workers: 1 });
+    expect((await pool.render(icons[0]!.svg)).ok).toBe(true); // warm: the limit excludes boot
+    const pid = pool.stats().workers[0]!.pid;
+    const slow = await pool.render(heavy, { size: 2048, timeoutMs: 20 });
+    expect(slow.ok).toBe(false);
+    if (!slow.ok) expect(slow.error.code).toBe('timeout');
+    expect(pool.stats().killedOnTimeout).toBe(1);
+    const next = await pool.render(icons[1]!.svg);
+    expect(next.ok).toBe(true);
+    expect(pool.stats().workers[0]!.pid).not.toBe(pid);
+  });
+
+  it('replaces a worker killed from outside; jobs queued behind it still render', async () => {
+    pool = createRenderPool({ workers: 1, pipeline: 3 });
+    expect((await pool.render(icons[0]!.svg)).ok).toBe(true);
+    const pid = pool.stats().workers[0]!.pid!;
+    const doomed = pool.render(heavy, { size: 2048 });
+    const behind = [pool.render(icons[2]!.svg), pool.render(icons[3]!.svg)];
+    expect(pool.stats().workers[0]!.inFlight).toBe(3);
+    process.kill(pid, 'SIGKILL');
+    const r = await doomed;
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.error.code).toBe('render_crash');
+      expect(r.error.message).toContain('SIGKILL');
+    }
+    for (const b of await Promise.all(behind)) expect(b.ok).toBe(true);
+    expect(pool.stats().crashed).toBe(1);
+    expect((await pool.render(icons[4]!.svg)).ok).toBe(true);
+  });
+
+  it('recycles a worker whose memory passed the bound, without losing renders', async () => {
+    pool = createRenderPool({ workers: 1, maxRssMb: 1 });
+    const rs = await Promise.all(icons.slice(0, 3).map((i) => pool!.render(i.svg)));
+    for (const r of rs) expect(r.ok).toBe(true);
+    expect(pool.stats().recycled).toBeGreaterThanOrEqual(1);
+  });
+
+  it('bounds the queue and refuses work once closed', async () => {
+    pool = createRenderPool({ workers: 1, pipeline: 1, maxQueue: 1 });
+    const a = pool.render(icons[0]!.svg); // sent to the worker
+    const b = pool.render(icons[1]!.svg); // waits in the queue
+    await expect(pool.render(icons[2]!.svg)).rejects.toBeInstanceOf(RenderQueueFullError);
+    expect((await a).ok && (await b).ok).toBe(true);
+    await pool.close();
+    await expect(pool.render(icons[0]!.svg)).rejects.toBeInstanceOf(RenderPoolClosedError);
+  });
+
+  it('an idle shared pool does not keep the process alive', async () => {
+    const index = fileURLToPath(new URL('./index.ts', import.meta.url));
+    const script = `import { renderSvg } from ${JSON.stringify(index)};
+      const r = await renderSvg(${JSON.stringify(icons[0]!.svg)});
+      console.log(r.ok ? 'rendered' : r.error.code);`;
+    const t0 = performance.now();
+    const out = await new Promise<string>((resolve, reject) => {
+      execFile(
+        process.execPath,
+        ['--import', 'tsx', '--input-type=module', '-e', script],
+        { timeout: 30_000 },
+        (err, stdout) => (err ? reject(err) : resolve(stdout)),
+      );
+    });
+    expect(out.trim()).toBe('rendered');
+    expect(performance.now() - t0).toBeLessThan(30_000);
+  });
+});

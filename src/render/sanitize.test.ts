@@ -1,0 +1,131 @@
+// The sanitiser on its own: what it keeps, what it removes, what it measures, how it fits
+// the root. Fast, in-process tests; the rendering sandbox is tested in test/hostile.
+import { describe, expect, it } from 'vitest';
+import { fluentEmoji } from '../../test/support/corpus.ts';
+import { sanitizeCss } from './css.ts';
+import { fitRoot } from './fit.ts';
+import { countPathSegments, countPointSegments } from './path-segments.ts';
+import { sanitizeSvg } from './sanitize.ts';
+
+const NS = 'xmlns="http://www.w3.org/2000/svg"';
+
+describe('sanitizeSvg', () => {
+  it('keeps every real icon and its drawing, and changes only the root size', () => {
+    for (const icon of fluentEmoji(60)) {
+      const r = sanitizeSvg(icon.svg, { size: 512 });
+      expect(r.ok, icon.name).toBe(true);
+      if (!r.ok) continue;
+      expect(r.code.removed).toEqual([]);
+      expect(r.code.viewBox).toEqual([0, 0, 32, 32]);
+      expect(r.svg).toContain('width="512" height="512" viewBox="0 0 32 32"');
+      const paths = icon.svg.match(/<path /g)?.length ?? 0;
+      expect(r.svg.match(/<path /g)?.length ?? 0).toBe(paths);
+    }
+  });
+
+  it('measures texts, strokes, segments, depth and <use> expansion', () => {
+    const svg = `<svg ${NS} viewBox="0 0 10 10"><defs><g id="d"><rect width="1" height="1"/><circle r="1"/></g></defs>
+      <g stroke="#000"><path d="M0 0 L1 1 2 2 C1 1 2 2 3 3 Z" fill="none"/><line x2="5"/><polygon points="0,0 1,0 1,1"/></g>
+      <use href="#d"/><use href="#d"/><text x="1">Cat <tspan>Hat</tspan></text></svg>`;
+    const r = sanitizeSvg(svg);
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.code.texts).toEqual(['Cat', 'Hat']);
+    expect(r.code.strokedShapes).toBe(2); // the unfilled path and the line
+    expect(r.code.pathSegments).toBe(4 + 1 + 3);
+    expect(r.code.elements).toBe(13);
+    expect(r.code.expandedElements).toBe(13 + 2 * 3);
+    expect(r.code.maxDepth).toBe(4);
+  });
+
+  it('counts path segments per parameter group, implicit repeats included', () => {
+    expect(countPathSegments('M0 0 L1 1 2 2 3 3')).toBe(3);
+    expect(countPathSegments('m0 0h1v1h-1z')).toBe(4);
+    expect(countPathSegments('M0,0 A1 1 0 0 1 2 2 1 1 0 0 1 3 3')).toBe(2);
+    expect(countPathSegments('M.5.5.5.5')).toBe(1);
+    expect(countPointSegments('0,0 1,0 1,1', true)).toBe(3);
+  });
+
+  it('removes scripts, handlers, foreign content and external references', () => {
+    const svg = `<svg ${NS} xmlns:xlink="http://www.w3.org/1999/xlink"><script>x()</script>
+      <a href="https://example.com"><rect onclick="x()" width="1" height="1"/></a>
+      <image xlink:href="../etc/passwd"/><use href="#ok"/><rect id="ok" fill="url(#g)" stroke="url(x.svg#g)"/>
+      <foreignObject><p/></foreignObject><animate attributeName="href" to="http://x"/></svg>`;
+    const r = sanitizeSvg(svg);
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.code.removed.sort()).toEqual(
+      [
+        'animate',
+        'css:url',
+        'event-handler',
+        'foreignObject',
+        'href:http',
+        'href:relative',
+        'script',
+      ].sort(),
+    );
+    expect(r.svg).toContain('<use href="#ok"/>');
+    expect(r.svg).toContain('fill="url(#g)"');
+    expect(r.svg).toContain('stroke="none"');
+    expect(r.svg).not.toMatch(/script|onclick|passwd|example\.com|foreignObject|animate/);
+  });
+
+  it('keeps data: raster images within limits and rejects over-budget data', () => {
+    const png1x1 =
+      'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+    const ok = sanitizeSvg(`<svg ${NS}><image href="${png1x1}" width="1" height="1"/></svg>`);
+    expect(ok.ok && ok.svg.includes(png1x1)).toBe(true);
+    const tooBig = sanitizeSvg(`<svg ${NS}><image href="${png1x1}"/></svg>`, {
+      limits: { maxDataUriBytes: 50 },
+    });
+    expect(tooBig.ok ? 'ok' : tooBig.error.code).toBe('too_large');
+    const html = sanitizeSvg(`<svg ${NS}><image href="data:text/html,<b>x</b>"/></svg>`);
+    expect(html.ok && html.code.removed).toEqual(['data:text/html']);
+  });
+
+  it('rejects malformed XML and non-SVG roots as parse_error', () => {
+    for (const bad of ['<svg>', '<svg><g></svg>', '<svg a="1" a="2"/>', 'hello', '<html/>']) {
+      const r = sanitizeSvg(bad);
+      expect(r.ok ? 'ok' : r.error.code, bad).toBe('parse_error');
+    }
+  });
+
+  it('adds the SVG namespace model output often forgets', () => {
+    const r = sanitizeSvg('<svg viewBox="0 0 4 4"><use xlink:href="#a"/><rect id="a"/></svg>');
+    expect(r.ok && r.svg).toMatch(
+      /^<svg viewBox="0 0 4 4" xmlns="http:\/\/www\.w3\.org\/2000\/svg" xmlns:xlink=/,
+    );
+  });
+});
+
+describe('sanitizeCss', () => {
+  it('drops @import and non-local url(), also behind comments and escapes', () => {
+    const removed = new Set<string>();
+    const css = sanitizeCss(
+      '@import "a.css"; @im/**/port url(b.css); .a{fill:url(#g)} .b{fill:url( "http://x" )} .c{fill:\\75 rl(y)}',
+      removed,
+    );
+    expect(css).not.toMatch(/import|http|y\)/);
+    expect(css).toContain('url(#g)');
+    expect([...removed].sort()).toEqual(['css:@import', 'css:url']);
+  });
+});
+
+describe('fitRoot (CairoSVG output_width/output_height semantics)', () => {
+  it('keeps a valid viewBox and sets the output size', () => {
+    expect(fitRoot({ viewBox: '0 0 100 50', width: '10' }, 512)).toMatchObject({
+      width: '512',
+      height: '512',
+      viewBox: '0 0 100 50',
+    });
+  });
+  it('derives the viewBox from width/height in physical units', () => {
+    const f = fitRoot({ width: '1in', height: '48pt' }, 256);
+    expect(f.viewBox).toBe('0 0 96 64');
+  });
+  it('centres a drawing with no size at 1:1, as CairoSVG does', () => {
+    expect(fitRoot({}, 512).viewBox).toBe('-256 -256 512 512');
+    expect(fitRoot({ width: '100' }, 512).viewBox).toBe('-206 -256 512 512');
+  });
+});
