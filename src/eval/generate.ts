@@ -27,6 +27,8 @@ export interface GenerateOptions {
   /** Calls in flight at once. Default 8. */
   concurrency?: number;
   signal?: AbortSignal;
+  /** Called once before sampling: samples to ask for now, and samples planned in all. */
+  onStart?: (todo: number, planned: number) => void;
   /** Called after each line is written, in input order. */
   onLine?: (line: GeneratedLine) => void;
 }
@@ -118,6 +120,7 @@ export async function generateRollouts(opts: GenerateOptions): Promise<GenerateS
     return line;
   };
 
+  opts.onStart?.(tasks.filter((t) => !answered.has(t.id)).length, tasks.length);
   try {
     const result = await runJsonl<SampleTask, GeneratedLine>({
       inputs: tasks,

@@ -1,0 +1,255 @@
+// `rubrica eval`: evaluate a policy (sampled now with --policy) or existing outputs
+// (--rollouts) on a prompt set with the universal rubric and, with --rubrics, the instance
+// rubrics; writes DIR/results.jsonl, images/, summary.json and report.html. Thin: parse
+// flags, gather inputs, call runEval, print the headline numbers.
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
+import { addUsage, emptyUsage, type Usage } from '../../core/usage.ts';
+import { generateRollouts } from '../../eval/generate.ts';
+import { type EvalRunResult, runEval } from '../../eval/run.ts';
+import { type RolloutLine, readPromptsFile, readRolloutsFile } from '../../eval/run-inputs.ts';
+import { judgeNotice } from '../../eval/run-judge.ts';
+import { createModelClient } from '../../models/client.ts';
+import { inspectCompletion } from '../../pipeline/inspect.ts';
+import { createRenderPool } from '../../render/pool.ts';
+import { createRunProgress } from '../../store/progress.ts';
+import { UsageError } from '../usage-error.ts';
+import {
+  formatGenerateSummary,
+  parseTemperature,
+  readSystemFlag,
+  type SamplingFlags,
+} from './generate.ts';
+import type { RegisterCommand } from './index.ts';
+import { asUsage, parseCount, parseMode } from './rubric.ts';
+
+interface EvalFlags extends SamplingFlags {
+  prompts: string;
+  rollouts?: string;
+  judge: string;
+  rubrics?: string;
+  out: string;
+  run?: string;
+  n?: string;
+  mode?: string;
+  judgeBaseUrl?: string;
+  concurrency?: string;
+  cache: boolean | string;
+}
+
+const fail = (setExit: (code: number) => void, message: string) => {
+  process.stderr.write(`rubrica: ${message}\n`);
+  setExit(1);
+};
+
+function printResult(r: EvalRunResult, dir: string): void {
+  const s = r.summary;
+  const lines = [
+    `eval ${s.run}: ${s.records} rollouts over ${s.prompts} prompts (${r.scored} scored now, ${r.resumed} kept from an earlier run)`,
+  ];
+  for (const kind of s.kinds) {
+    const k = s.rewards[kind];
+    if (!k) continue;
+    const fmt = (v: number | null) => (v === null ? '–' : v.toFixed(3));
+    const iv = (i: typeof k.score_all) => `${fmt(i.estimate)} [${fmt(i.low)}, ${fmt(i.high)}]`;
+    if (kind === s.kinds[0]) {
+      lines.push(
+        `  render success   ${k.render_success_rate === null ? '–' : `${(k.render_success_rate * 100).toFixed(1)}%`} (${k.rendered} of ${k.n})`,
+      );
+      const failed = Object.entries(k.unscoreable)
+        .map(([c, n]) => `${c} ${n}`)
+        .join(', ');
+      lines.push(`  failed           ${failed || 'none'}`);
+    }
+    lines.push(
+      `  ${kind.padEnd(16)} rendered ${iv(k.score_rendered)} · all samples ${iv(k.score_all)}`,
+    );
+    const notJudged = Object.entries(k.grader_errors)
+      .map(([c, n]) => `${c} ${n}`)
+      .join(', ');
+    if (notJudged) lines.push(`  ${''.padEnd(16)} not judged: ${notJudged}`);
+  }
+  const u = s.usage.judge;
+  lines.push(
+    `  judge            ${s.judge.spec}: ${u.calls} calls, ${u.inputTokens}+${u.outputTokens} tokens, ${u.costUsd === null ? 'cost unknown' : `$${u.costUsd.toFixed(4)}`}`,
+  );
+  lines.push(
+    `wrote ${join(dir, 'results.jsonl')}, summary.json, report.html and images/ (${r.records.filter((x) => x.image).length} PNGs)`,
+  );
+  lines.push(`open ${resolve(r.paths.report)}`);
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+async function evaluate(flags: EvalFlags, setExit: (code: number) => void): Promise<void> {
+  if ((flags.policy === undefined) === (flags.rollouts === undefined)) {
+    throw new UsageError(
+      'give exactly one of --policy SPEC (sample now) or --rollouts FILE (existing outputs)',
+    );
+  }
+  if (flags.rubrics !== undefined && !existsSync(flags.rubrics)) {
+    throw new UsageError(`--rubrics file not found: ${flags.rubrics}`);
+  }
+  const concurrency = parseCount('--concurrency', flags.concurrency, 8);
+  const mode = parseMode(flags.mode);
+  const judge = asUsage(() =>
+    createModelClient(flags.judge, {
+      role: 'judge',
+      baseUrl: flags.judgeBaseUrl,
+      concurrency: concurrency * 6,
+    }),
+  );
+  const prompts = await readPromptsFile(flags.prompts);
+  if (!prompts.ok) return fail(setExit, prompts.error.message);
+  for (const i of prompts.issues) fail(setExit, `${i.file}:${i.line}: ${i.message}`);
+  await mkdir(flags.out, { recursive: true });
+
+  const settings: Record<string, string | number | boolean | null> = {
+    prompts: flags.prompts,
+    rubrics: flags.rubrics ?? null,
+    'judge mode': mode,
+    concurrency,
+    cache:
+      flags.cache === false ? 'off' : typeof flags.cache === 'string' ? flags.cache : 'default',
+  };
+  let rolloutsFile = flags.rollouts;
+  let policy: { model: string; usage: Usage } | undefined;
+  if (flags.policy !== undefined) {
+    const n = parseCount('--n', flags.n, 1);
+    const temperature = parseTemperature(flags.temperature);
+    const maxTokens = parseCount('--max-tokens', flags.maxTokens, 4096);
+    const client = asUsage(() =>
+      createModelClient(flags.policy!, {
+        role: 'policy',
+        baseUrl: flags.policyBaseUrl,
+        concurrency,
+      }),
+    );
+    rolloutsFile = join(flags.out, 'rollouts.jsonl');
+    let progress = createRunProgress('generate', 0);
+    const g = await generateRollouts({
+      prompts: prompts.value,
+      client,
+      n,
+      out: rolloutsFile,
+      system: await readSystemFlag(flags.system),
+      temperature,
+      maxTokens,
+      concurrency,
+      onStart: (todo) => {
+        progress = createRunProgress('generate', todo);
+      },
+      onLine: (l) => progress.tick(l.usage),
+    }).finally(() => progress.stop());
+    process.stdout.write(`${formatGenerateSummary(g, rolloutsFile)}\n`);
+    if (g.failed > 0) setExit(1);
+    policy = { model: client.spec.id, usage: g.usage };
+    Object.assign(settings, { policy: client.spec.id, n, temperature, 'max tokens': maxTokens });
+  }
+  settings.rollouts = rolloutsFile!;
+
+  const read = await readRolloutsFile(rolloutsFile!);
+  if (!read.ok) return fail(setExit, read.error.message);
+  for (const i of read.issues) fail(setExit, `${i.file}:${i.line}: ${i.message}`);
+  const notices: string[] = [];
+  if (read.value.errors.length) {
+    notices.push(
+      `${read.value.errors.length} rollouts have no completion (the policy call failed) and are not evaluated: ${read.value.errors
+        .slice(0, 5)
+        .map((e) => `${e.id} (${e.error.code})`)
+        .join(', ')}${read.value.errors.length > 5 ? ', …' : ''}`,
+    );
+  }
+  const known = new Set(prompts.value.map((p) => p.id));
+  const rollouts: RolloutLine[] = [];
+  const orphans: string[] = [];
+  for (const r of read.value.rollouts) {
+    if ((r.prompt_id && known.has(r.prompt_id)) || r.prompt) rollouts.push(r);
+    else orphans.push(r.id);
+  }
+  if (orphans.length)
+    notices.push(
+      `${orphans.length} rollouts name a prompt_id missing from ${flags.prompts} and carry no prompt text; skipped: ${orphans.slice(0, 5).join(', ')}${orphans.length > 5 ? ', …' : ''}`,
+    );
+  for (const n of notices) process.stderr.write(`rubrica: ${n}\n`);
+
+  const renderer = createRenderPool();
+  let progress = createRunProgress('eval', 0);
+  try {
+    const result = await runEval({
+      prompts: prompts.value,
+      rollouts,
+      outDir: flags.out,
+      run: flags.run ?? basename(resolve(flags.out)),
+      judge,
+      judgeBaseUrl: judge.baseUrl,
+      rubrics: flags.rubrics,
+      renderer,
+      inspect: inspectCompletion,
+      cache:
+        flags.cache === false ? false : typeof flags.cache === 'string' ? flags.cache : undefined,
+      mode,
+      concurrency,
+      settings,
+      policy,
+      notices,
+      onStart: (todo) => {
+        progress = createRunProgress('eval', todo);
+      },
+      onRecord: (r) =>
+        progress.tick(Object.values(r.scores).reduce((u, s) => addUsage(u, s.usage), emptyUsage())),
+    });
+    progress.stop();
+    printResult(result, flags.out);
+    if (result.probe && !result.probe.reachable) {
+      process.stdout.write(`\n${judgeNotice(judge.spec, result.probe)}\n`);
+    }
+  } finally {
+    progress.stop();
+    await renderer.close();
+  }
+}
+
+export const register: RegisterCommand = (program, setExit) => {
+  program
+    .command('eval')
+    .description(
+      'evaluate a policy or existing rollouts: universal rubric (+ instance rubrics), summary, report.html',
+    )
+    .requiredOption('--prompts <file>', 'prompts.jsonl: lines {"id","prompt"}')
+    .option('--policy <spec>', 'sample the rollouts now from this policy, provider:model')
+    .option(
+      '--rollouts <file>',
+      'evaluate existing rollouts: lines {"id","prompt_id" or "prompt","completion"}',
+    )
+    .requiredOption('--judge <spec>', 'judge VLM, provider:model (e.g. ollama:qwen3-vl:8b)')
+    .option(
+      '--rubrics <file>',
+      'rubrics.jsonl from `rubric synth`: also score with the instance rubrics ("ruler")',
+    )
+    .requiredOption(
+      '--out <dir>',
+      'run directory (results.jsonl, images/, summary.json, report.html)',
+    )
+    .option(
+      '--run <name>',
+      'run name shown in reports and compare tables (default: the directory name)',
+    )
+    .option('--mode <mode>', 'judge mode: joint | per-item (default joint)')
+    .option(
+      '--judge-base-url <url>',
+      'judge base URL (else RUBRICA_JUDGE_BASE_URL, else provider default)',
+    )
+    .option('--concurrency <n>', 'rollouts in flight at once (default 8)')
+    .option('--cache <file>', 'answer cache (default .rubrica/cache.sqlite)')
+    .option('--no-cache', 'do not read or write the answer cache')
+    .option('--n <n>', 'with --policy: samples per prompt (default 1)')
+    .option('--system <file>', 'with --policy: system prompt file ("none" for no system message)')
+    .option('--temperature <t>', 'with --policy: sampling temperature (default 1.0)')
+    .option('--max-tokens <n>', 'with --policy: completion token limit (default 4096)')
+    .option(
+      '--policy-base-url <url>',
+      'with --policy: base URL (else RUBRICA_POLICY_BASE_URL, else provider default)',
+    )
+    .action((flags: EvalFlags) => evaluate(flags, setExit));
+};

@@ -1,0 +1,64 @@
+// Pictures of an eval run: one inspection (artifact → render → checks) per rollout, shared
+// by every reward that scores it so nothing renders twice, and the PNG saved under
+// DIR/images/<id>.png for the report and for people to look at.
+import { createHash } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Inspection, InspectOptions } from '../pipeline/types.ts';
+
+export type InspectFn = (completion: string, opts: InspectOptions) => Promise<Inspection>;
+
+/** `<id>.png` when the id is a safe file name, else a sanitised name plus a short hash. */
+export function imageFileName(id: string): string {
+  if (/^[A-Za-z0-9_#=+-][A-Za-z0-9._#=+-]{0,150}$/.test(id)) return `${id}.png`;
+  const safe = id
+    .replace(/[^A-Za-z0-9._#=+-]+/g, '_')
+    .slice(0, 100)
+    .replace(/^\.+/, '_');
+  const hash = createHash('sha256').update(id).digest('hex').slice(0, 10);
+  return `${safe}-${hash}.png`;
+}
+
+/**
+ * Wraps an inspect function so concurrent and repeated calls for the same (prompt,
+ * completion) share one inspection while a rollout is being scored. Each rollout holds
+ * its key from `hold` to `release`, so memory stays bounded by the rollouts in flight.
+ */
+export function sharedInspections(inner: InspectFn) {
+  const entries = new Map<string, { refs: number; value: Promise<Inspection> | null }>();
+  const keyOf = (prompt: string | undefined, completion: string) =>
+    `${prompt ?? ''}\u0000${completion}`;
+  const inspect: InspectFn = (completion, opts) => {
+    const key = keyOf(opts.prompt, completion);
+    const entry = entries.get(key);
+    if (!entry) return inner(completion, opts);
+    entry.value ??= inner(completion, opts);
+    return entry.value;
+  };
+  return {
+    inspect,
+    hold(prompt: string | undefined, completion: string): void {
+      const key = keyOf(prompt, completion);
+      const entry = entries.get(key) ?? { refs: 0, value: null };
+      entry.refs++;
+      entries.set(key, entry);
+    },
+    /** The inspection made while the key was held (made now if no scorer asked for one). */
+    get(prompt: string | undefined, completion: string, opts: InspectOptions): Promise<Inspection> {
+      return inspect(completion, { ...opts, prompt });
+    },
+    release(prompt: string | undefined, completion: string): void {
+      const key = keyOf(prompt, completion);
+      const entry = entries.get(key);
+      if (entry && --entry.refs <= 0) entries.delete(key);
+    },
+  };
+}
+
+/** Saves a rendered PNG; returns its path relative to the run directory. */
+export async function saveImage(dir: string, id: string, png: Buffer): Promise<string> {
+  const rel = `images/${imageFileName(id)}`;
+  await mkdir(join(dir, 'images'), { recursive: true });
+  await writeFile(join(dir, rel), png);
+  return rel;
+}

@@ -1,0 +1,222 @@
+// runEval: one evaluation run. Every rollout is inspected once (artifact → render →
+// checks), scored with the universal rubric (the paper's evaluation metric) and, when
+// rubrics are given, with its instance rubric ("ruler"); results are appended to
+// DIR/results.jsonl as they finish (crash-safe, resumable), then compacted, summarised
+// (summary.json) and shown (report.html). A judge that cannot be reached does not stop the
+// run: rollouts are still rendered and checked and come out "not judged".
+import { rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ScoreRecord } from '../core/record.ts';
+import { addUsage, emptyUsage, type Usage } from '../core/usage.ts';
+import type { ModelClient } from '../models/types.ts';
+import { createRolloutScorer } from '../pipeline/score.ts';
+import type { JudgeMode, RewardKind, RolloutInput } from '../pipeline/types.ts';
+import type { Renderer } from '../render/types.ts';
+import type { RubricRecord } from '../rubric/schema.ts';
+import { type JsonlOutput, openJsonlOutput, runJsonl } from '../store/jsonl.ts';
+import { type InspectFn, saveImage, sharedInspections } from './run-images.ts';
+import type { PromptLine, RolloutLine } from './run-inputs.ts';
+import { type JudgeProbe, probeJudge, unreachableJudge } from './run-judge.ts';
+import { writeRunReport } from './run-report.ts';
+import { readResults } from './run-results.ts';
+import { GRADER_ERROR_REASONS, type RunSummary, summarizeRun } from './summary.ts';
+import type { EvalRecord } from './types.ts';
+
+export interface EvalRunOptions {
+  prompts: readonly PromptLine[];
+  rollouts: readonly RolloutLine[];
+  outDir: string;
+  /** Run name (model / checkpoint); default the directory's name. */
+  run: string;
+  judge: ModelClient;
+  /** The judge's base URL, probed before the run; omit to skip the probe. */
+  judgeBaseUrl?: string;
+  probeTimeoutMs?: number;
+  /** Kept instance rubrics (records or a rubrics.jsonl path): adds the "ruler" reward. */
+  rubrics?: readonly RubricRecord[] | string;
+  renderer: Renderer;
+  inspect: InspectFn;
+  /** Cache file, or false for none. Default: the scorer's default file. */
+  cache?: string | false;
+  mode?: JudgeMode;
+  /** Rollouts in flight at once. Default 8. */
+  concurrency?: number;
+  /** Extra settings recorded in summary.json and the report (flags, sources). */
+  settings?: Record<string, string | number | boolean | null>;
+  /** Policy usage when the rollouts were sampled for this run. */
+  policy?: { model: string; usage: Usage };
+  /** Lines for the report's notice box (e.g. input lines that were skipped). */
+  notices?: string[];
+  onStart?: (todo: number, total: number) => void;
+  onRecord?: (record: EvalRecord) => void;
+}
+
+export interface EvalRunResult {
+  records: EvalRecord[];
+  summary: EvalSummaryFile;
+  probe: JudgeProbe | null;
+  /** Rollouts scored by this invocation (the rest were already done). */
+  scored: number;
+  resumed: number;
+  paths: { results: string; summary: string; report: string; images: string };
+}
+
+export interface EvalSummaryFile extends RunSummary {
+  run: string;
+  created_at: string;
+  kinds: string[];
+  judge: {
+    spec: string;
+    base_url: string | null;
+    reachable: boolean | null;
+    probe: JudgeProbe | null;
+  };
+  usage: { judge: Usage; policy: { model: string; usage: Usage } | null };
+  settings: Record<string, string | number | boolean | null>;
+  elapsed_ms: number;
+}
+
+function isDone(record: EvalRecord, kinds: readonly string[]): boolean {
+  return kinds.every((k) => {
+    const s = record.scores[k];
+    // A grader failure is not a verdict on the drawing: such records are scored again.
+    return (
+      s !== undefined &&
+      !(s.status === 'unscoreable' && GRADER_ERROR_REASONS.includes(s.reason ?? ''))
+    );
+  });
+}
+
+function promptIdOf(r: RolloutLine, byText: Map<string, string>): string {
+  if (r.prompt_id) return r.prompt_id;
+  if (r.prompt && byText.has(r.prompt)) return byText.get(r.prompt)!;
+  const hash = r.id.lastIndexOf('#');
+  return hash > 0 ? r.id.slice(0, hash) : r.id;
+}
+
+export async function runEval(opts: EvalRunOptions): Promise<EvalRunResult> {
+  const t0 = performance.now();
+  const kinds: RewardKind[] = opts.rubrics ? ['universal', 'ruler'] : ['universal'];
+  const paths = {
+    results: join(opts.outDir, 'results.jsonl'),
+    summary: join(opts.outDir, 'summary.json'),
+    report: join(opts.outDir, 'report.html'),
+    images: join(opts.outDir, 'images'),
+  };
+
+  const probe = opts.judgeBaseUrl ? await probeJudge(opts.judgeBaseUrl, opts.probeTimeoutMs) : null;
+  const judge =
+    probe && !probe.reachable
+      ? unreachableJudge(opts.judge.spec, `${opts.judge.spec.id} at ${probe.url} (${probe.detail})`)
+      : opts.judge;
+
+  const promptText = new Map(opts.prompts.map((p) => [p.id, p.prompt]));
+  const byText = new Map(opts.prompts.map((p) => [p.prompt, p.id]));
+  const inputs = opts.rollouts.map((r) => {
+    const prompt_id = promptIdOf(r, byText);
+    return {
+      id: r.id,
+      prompt_id,
+      prompt: r.prompt ?? promptText.get(prompt_id) ?? null,
+      completion: r.completion,
+    };
+  });
+
+  const previous = await readResults(paths.results);
+  const done = new Set([...previous.values()].filter((r) => isDone(r, kinds)).map((r) => r.id));
+  const raw = openJsonlOutput(paths.results);
+  const out: JsonlOutput = { ...raw, done, append: (r) => raw.append(r), close: () => raw.close() };
+  const todo = inputs.filter((r) => !done.has(r.id)).length;
+  opts.onStart?.(todo, inputs.length);
+
+  const shared = sharedInspections(opts.inspect);
+  const scorer = await createRolloutScorer({
+    rubrics: opts.rubrics,
+    judge,
+    renderer: opts.renderer,
+    inspect: shared.inspect,
+    cache: opts.cache,
+    reward: 'universal',
+    mode: opts.mode,
+    concurrency: opts.concurrency ?? 8,
+  });
+
+  const scoreOne = async (input: RolloutInput & { prompt_id: string }): Promise<EvalRecord> => {
+    const prompt = input.prompt ?? undefined;
+    shared.hold(prompt, input.completion);
+    try {
+      const scores: Record<string, ScoreRecord> = {};
+      for (const kind of kinds) {
+        const [s] = await scorer.scoreBatch([input], { reward: kind, mode: opts.mode });
+        if (s) scores[kind] = s;
+      }
+      const record: EvalRecord = {
+        id: input.id,
+        prompt_id: input.prompt_id,
+        prompt: input.prompt ?? '',
+        run: opts.run,
+        scores,
+        completion: input.completion,
+      };
+      const inspection = await shared.get(prompt, input.completion, { renderer: opts.renderer });
+      if (inspection.render?.ok)
+        record.image = await saveImage(opts.outDir, input.id, inspection.render.png);
+      return record;
+    } finally {
+      shared.release(prompt, input.completion);
+    }
+  };
+
+  let scored = 0;
+  try {
+    const result = await runJsonl({
+      inputs,
+      out,
+      concurrency: opts.concurrency ?? 8,
+      process: scoreOne,
+      onWritten: (record) => opts.onRecord?.(record),
+    });
+    scored = result.written;
+  } finally {
+    out.close();
+    await scorer.close();
+  }
+
+  // Compact: one line per rollout, in input order (resumed runs appended newer lines).
+  const latest = await readResults(paths.results);
+  const records = inputs
+    .map((r) => latest.get(r.id))
+    .filter((r): r is EvalRecord => r !== undefined);
+  const tmp = `${paths.results}.tmp`;
+  await writeFile(tmp, records.map((r) => `${JSON.stringify(r)}\n`).join(''));
+  await rename(tmp, paths.results);
+
+  let judgeUsage = emptyUsage();
+  for (const r of records)
+    for (const s of Object.values(r.scores)) judgeUsage = addUsage(judgeUsage, s.usage);
+  const summary: EvalSummaryFile = {
+    ...summarizeRun(records),
+    run: opts.run,
+    created_at: new Date().toISOString(),
+    kinds,
+    judge: {
+      spec: opts.judge.spec.id,
+      base_url: opts.judgeBaseUrl ?? null,
+      reachable: probe ? probe.reachable : null,
+      probe,
+    },
+    usage: { judge: judgeUsage, policy: opts.policy ?? null },
+    settings: opts.settings ?? {},
+    elapsed_ms: Math.round(performance.now() - t0),
+  };
+  await writeFile(paths.summary, `${JSON.stringify(summary, null, 2)}\n`);
+  await writeRunReport({
+    dir: opts.outDir,
+    file: paths.report,
+    records,
+    prompts: opts.prompts,
+    summary,
+    notices: opts.notices ?? [],
+  });
+  return { records, summary, probe, scored, resumed: inputs.length - todo, paths };
+}
