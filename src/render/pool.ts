@@ -143,7 +143,8 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
     // An idle pool must not keep the process alive (renderSvg's shared pool).
     const busy = slot.inFlight.length > 0;
     type Refable = { ref?: () => void; unref?: () => void } | null | undefined;
-    const handles: Refable[] = [slot.child, slot.child.channel as Refable, slot.child.stderr];
+    const stderr = slot.child.stderr as Refable;
+    const handles: Refable[] = [slot.child, slot.child.channel as Refable, stderr];
     for (const h of handles) (busy ? h?.ref : h?.unref)?.call(h);
   };
 
