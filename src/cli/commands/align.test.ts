@@ -1,0 +1,98 @@
+// `rubrica align` as a user runs it: a child process reading real files.
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { main } from '../main.ts';
+
+const BIN = new URL('../../../bin/rubrica.js', import.meta.url).pathname;
+
+/** The real process, once: bin → tsx → main. */
+function spawnCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [BIN, ...args], (err, stdout, stderr) => {
+      const code = err ? ((err as { code?: number }).code ?? 1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** In-process through the same `main` the binary calls (spawning tsx per case is slow). */
+async function runCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+    stdout += String(chunk);
+    return true;
+  });
+  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+    stderr += String(chunk);
+    return true;
+  });
+  try {
+    const code = await main(['node', 'rubrica', ...args]);
+    return { code, stdout, stderr };
+  } finally {
+    out.mockRestore();
+    err.mockRestore();
+  }
+}
+
+let dir: string;
+const jsonl = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).join('\n');
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'rubrica-align-cli-'));
+  // Two triplets: γ = (1 + 0)/(3 + 2) = 0.2 (see src/eval/align.test.ts for the hand count).
+  const pred = { a1: 0.9, a2: 0.5, a3: 0.1, b1: 0.2, b2: 0.2, b3: 0.8 };
+  const human = [80, 60, 70, 10, 30, 20];
+  await writeFile(
+    join(dir, 'pred.jsonl'),
+    jsonl(Object.entries(pred).map(([id, score]) => ({ id, score }))),
+  );
+  await writeFile(
+    join(dir, 'human.jsonl'),
+    jsonl([
+      ...Object.keys(pred).map((id, i) => ({ id, group: id[0], score: human[i] })),
+      { group: 'A', a: 'a1', b: 'a2', winner: 'a' },
+      { group: 'A', a: 'a2', b: 'a3', winner: 'b' },
+      { id: 'ghost', group: 'G', score: 1 },
+    ]),
+  );
+  await writeFile(join(dir, 'strangers.jsonl'), jsonl([{ id: 'nobody', score: 3 }]));
+});
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('rubrica align', () => {
+  it('prints the statistics as JSON, reproducibly for a seed', async () => {
+    const args = ['align', '--pred', join(dir, 'pred.jsonl'), '--human', join(dir, 'human.jsonl')];
+    const r = await spawnCli([...args, '--json', '--resamples', '300', '--seed', '4']);
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect(report.bootstrap).toEqual({ resamples: 300, seed: 4, level: 0.95 });
+    expect(report.absolute.items).toBe(6);
+    expect(report.absolute.gamma.estimate).toBeCloseTo(0.2, 12);
+    expect(report.pairwise).toMatchObject({ votes: 2, agree: 1, disagree: 1 });
+    expect(report.unmatched_human).toEqual(['ghost']);
+    const text = await runCli([...args, '--resamples', '300', '--seed', '4']);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/γ within groups \(pooled\)\s+0\.200/);
+    expect(text.stdout).toContain('unmatched human ids (no prediction): 1: ghost');
+  });
+
+  it('exits 1 when nothing matches or a file is missing, 2 on bad flags', async () => {
+    const human = join(dir, 'human.jsonl');
+    const none = await runCli(['align', '--pred', join(dir, 'strangers.jsonl'), '--human', human]);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain('no human judgement matched a prediction');
+    const missing = await runCli(['align', '--pred', join(dir, 'nope.jsonl'), '--human', human]);
+    expect(missing.code).toBe(1);
+    const bad = await runCli(['align', '--pred', human, '--human', human, '--seed', '-3']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--seed must be an integer');
+  });
+});
