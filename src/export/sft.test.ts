@@ -4,10 +4,17 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { asyncBufferFromFile, parquetReadObjects } from 'hyparquet';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fluentEmoji } from '../../test/support/corpus.ts';
 import { loadDwtSystemPrompt } from './dwt-prompt.ts';
-import { assistantContent, type SftRollout, type SftScore, sftExamples } from './sft.ts';
+import {
+  assistantContent,
+  type SftRollout,
+  type SftScore,
+  sftExamples,
+  writeSftParquet,
+} from './sft.ts';
 
 const [apple, cat, sun] = fluentEmoji(3).map((c) => c.svg);
 
@@ -140,6 +147,25 @@ describe('sftExamples', () => {
   it('skips a rollout whose prompt text is unknown', () => {
     const { summary } = sftExamples(rollouts, scores, { minReward: 0 });
     expect(summary.skipped.no_prompt).toBe(1);
+  });
+});
+
+describe('parquet output (for verl SFT)', () => {
+  it('writes a messages column that reads back as the same examples', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rubrica-sftpq-'));
+    try {
+      const { examples } = sftExamples(rollouts, scores, {
+        minReward: 0,
+        system: 'You draw SVG.',
+        prompts: new Map([['p2', 'a cat face']]),
+      });
+      const file = join(dir, 'sft.parquet');
+      writeSftParquet(file, examples);
+      const back = await parquetReadObjects({ file: await asyncBufferFromFile(file) });
+      expect(back).toEqual(examples.map((e) => ({ messages: e.messages })));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -4,6 +4,7 @@
 // LLaMA-Factory (sharegpt format with the openai-style tags) read. This is Reason-SVG's
 // rejection-sampling route to DwT data, and best-of-n distillation for RULER rewards.
 import { writeFileSync } from 'node:fs';
+import { parquetWriteFile } from 'hyparquet-writer';
 import { z } from 'zod';
 import { extractArtifact } from '../artifact/extract.ts';
 import { readJsonlInputs } from '../store/jsonl.ts';
@@ -202,6 +203,33 @@ export function exportSft(files: SftFiles, opts: SftOptions): SftSummary {
     prompts = new Map(p.items.map((x) => [x.id, x.prompt]));
   }
   const { examples, summary } = sftExamples(rollouts.items, scores.items, { ...opts, prompts });
-  writeFileSync(files.out, examples.map((e) => `${JSON.stringify(e)}\n`).join(''));
+  if (files.out.endsWith('.parquet')) writeSftParquet(files.out, examples);
+  else writeFileSync(files.out, examples.map((e) => `${JSON.stringify(e)}\n`).join(''));
   return { ...summary, badLines };
+}
+
+const utf8 = (name: string) =>
+  ({ name, type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'OPTIONAL' }) as const;
+
+/** One `messages` column, a LIST of {content, role} structs laid out as pyarrow writes it. */
+const SFT_SCHEMA = [
+  { name: 'root', num_children: 1 },
+  { name: 'messages', repetition_type: 'OPTIONAL', converted_type: 'LIST', num_children: 1 },
+  { name: 'list', repetition_type: 'REPEATED', num_children: 1 },
+  { name: 'element', repetition_type: 'OPTIONAL', num_children: 2 },
+  utf8('content'),
+  utf8('role'),
+] as const;
+
+/**
+ * verl's SFT trainer reads parquet (`data.multiturn.messages_key=messages`), so `--out x.parquet`
+ * writes the same examples as a parquet file instead of JSONL.
+ */
+export function writeSftParquet(file: string, examples: readonly SftExample[]): void {
+  parquetWriteFile({
+    filename: file,
+    columnData: [{ name: 'messages', data: examples.map((e) => e.messages) }],
+    schema: SFT_SCHEMA.map((e) => ({ ...e })),
+    createdBy: 'rubrica export sft',
+  });
 }

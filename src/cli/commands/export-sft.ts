@@ -22,7 +22,10 @@ export function registerSft(group: Command, setExit: (code: number) => void): vo
     .requiredOption('--rollouts <file>', 'rollouts.jsonl (from `rubrica generate`)')
     .requiredOption('--scores <file>', 'scores.jsonl (from `rubrica score`)')
     .requiredOption('--min-reward <r>', 'keep rollouts with status ok and reward ≥ r')
-    .requiredOption('--out <file>', 'JSONL file to write, e.g. sft.jsonl')
+    .requiredOption(
+      '--out <file>',
+      'file to write: sft.jsonl (chat-messages JSONL) or sft.parquet (a messages column, for verl)',
+    )
     .option('--system <file>', 'text file put as the system message of every example')
     .option('--dwt', 'use the shipped Drawing-with-Thought prompt as the system message')
     .option('--prompts <file>', 'prompts.jsonl, for rollouts that carry only a prompt_id')
