@@ -140,8 +140,9 @@ describe('summarizeRun', () => {
   });
 
   it('bootstraps over prompts, not samples', () => {
-    // Rendered units: icon/1 [.8,.6] and illus/3 [0,.4] (icon/2 has none). Two equal-sized
-    // prompts can only resample to means .7, .45 or .2.
+    // Units: icon/1 [.8,.6], icon/2 [] (nothing rendered but the judge error), illus/3 [0,.4].
+    // Any resample's rendered mean is a mix of two equal-sized prompts: .7, .45 or .2 (a
+    // resample of icon/2 alone has no mean and is dropped).
     const possible = [0.7, 0.45, 0.2];
     for (const v of [u.score_rendered.low!, u.score_rendered.high!]) {
       expect(possible.some((p) => Math.abs(p - v) < 1e-12)).toBe(true);

@@ -126,8 +126,16 @@ function pooledMean(groups: readonly (readonly number[])[]): number | null {
   return n > 0 ? sum / n : null;
 }
 
-function meanInterval(byPrompt: Map<string, number[]>, opts: Required<BootstrapOptions>): Interval {
-  const units = [...byPrompt.values()].filter((g) => g.length > 0);
+/**
+ * Every prompt is a unit, including those with no value here (e.g. nothing rendered): how many
+ * samples land in the denominator is part of the uncertainty of a ratio like the rendered mean.
+ */
+function meanInterval(
+  byPrompt: Map<string, number[]>,
+  prompts: ReadonlySet<string>,
+  opts: Required<BootstrapOptions>,
+): Interval {
+  const units = [...prompts].map((p) => byPrompt.get(p) ?? []);
   return bootstrapCI(units, pooledMean, opts);
 }
 
@@ -216,8 +224,8 @@ export function summarizeReward(
     prompts: prompts.size,
     rendered: renderedCount,
     render_success_rate: share(renderedCount, scored.length),
-    score_rendered: meanInterval(rendered, opts),
-    score_all: meanInterval(all, opts),
+    score_rendered: meanInterval(rendered, prompts, opts),
+    score_all: meanInterval(all, prompts, opts),
     axes,
     criteria: [...critAcc].map(([key, a]) => ({
       key,
