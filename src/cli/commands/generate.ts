@@ -4,6 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { type GenerateSummary, generateRollouts } from '../../eval/generate.ts';
 import { readPromptsFile } from '../../eval/run-inputs.ts';
+import { loadDwtSystemPrompt } from '../../export/dwt-prompt.ts';
 import { createModelClient } from '../../models/client.ts';
 import { createRunProgress } from '../../store/progress.ts';
 import { UsageError } from '../usage-error.ts';
@@ -57,6 +58,7 @@ interface GenerateFlags extends SamplingFlags {
   n?: string;
   out: string;
   concurrency?: string;
+  dwt?: boolean;
 }
 
 async function generate(flags: GenerateFlags, setExit: (code: number) => void): Promise<void> {
@@ -64,7 +66,10 @@ async function generate(flags: GenerateFlags, setExit: (code: number) => void): 
   const concurrency = parseCount('--concurrency', flags.concurrency, 8);
   const temperature = parseTemperature(flags.temperature);
   const maxTokens = parseCount('--max-tokens', flags.maxTokens, 4096);
-  const system = await readSystemFlag(flags.system);
+  if (flags.dwt && flags.system !== undefined)
+    throw new UsageError('give --system or --dwt, not both');
+  // --dwt: Reason-SVG's Drawing-with-Thought prompt (six stages, then the SVG).
+  const system = flags.dwt ? loadDwtSystemPrompt().text : await readSystemFlag(flags.system);
   const client = asUsage(() =>
     createModelClient(flags.policy, { role: 'policy', baseUrl: flags.policyBaseUrl, concurrency }),
   );
@@ -111,6 +116,7 @@ export const register: RegisterCommand = (program, setExit) => {
       '--system <file>',
       'system prompt file ("none": no system message; default asks for one SVG)',
     )
+    .option('--dwt', 'Drawing-with-Thought: send prompts/dwt/system.md as the system prompt')
     .option('--temperature <t>', 'sampling temperature (default 1.0)')
     .option('--max-tokens <n>', 'completion token limit (default 4096)')
     .option(
