@@ -106,6 +106,37 @@ describe('openai', () => {
   });
 });
 
+describe('google', () => {
+  it('sends inline PNG data and a response schema to generateContent, retries a 503', async () => {
+    double.enqueue(
+      { status: 503 },
+      jsonAnswer(
+        { items: [{ key: 'style', score: 0.6 }] },
+        { usage: { inputTokens: 2000, outputTokens: 400 } },
+      ),
+    );
+    const c = createModelClient('google:gemini-2.5-flash', {
+      role: 'judge',
+      baseUrl: double.googleUrl,
+      env: { GOOGLE_GENERATIVE_AI_API_KEY: 'g-key' },
+      ...fast,
+    });
+    const r = await c.generateObject(messages(), items, 'scores');
+    expect(r).toMatchObject({
+      ok: true,
+      value: { items: [{ key: 'style', score: 0.6 }] },
+      attempts: 2,
+    });
+    expect(r.usage.costUsd).toBeCloseTo((2000 * 0.3 + 400 * 2.5) / 1e6, 12);
+    const req = double.requests[1]!;
+    expect(req).toMatchObject({ api: 'google', model: 'gemini-2.5-flash', images: [png] });
+    expect(req.headers['x-goog-api-key']).toBe('g-key');
+    expect(req.messages[0]).toMatchObject({ role: 'system', text: 'Score each item.' });
+    expect(req.body.generationConfig).toMatchObject({ responseMimeType: 'application/json' });
+    expect(req.schema).toMatchObject({ type: 'object', required: ['items'] });
+  });
+});
+
 describe('keys and setup', () => {
   it('sends VLLM_API_KEY to vLLM and no key to a bare local server', async () => {
     double.script(() => ({ content: 'ok' }));

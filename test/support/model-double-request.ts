@@ -1,13 +1,13 @@
-// Reads a raw chat request (OpenAI-compatible or Anthropic Messages) into one neutral shape
+// Reads a raw chat request (OpenAI-compatible, Anthropic Messages or Gemini generateContent) into one neutral shape
 // the test double's scripts can inspect: messages, prompt text, images, the JSON schema asked for.
 
-export type DoubleApi = 'openai' | 'anthropic';
+export type DoubleApi = 'openai' | 'anthropic' | 'google';
 
 export interface DoubleMessage {
   role: string;
   /** All text parts of the message joined with newlines. */
   text: string;
-  /** Images as `data:` URIs (Anthropic base64 blocks are turned back into data URIs). */
+  /** Images as `data:` URIs (Anthropic / Gemini base64 parts are turned back into data URIs). */
   images: string[];
 }
 
@@ -28,7 +28,10 @@ export interface DoubleRequest {
   images: string[];
   /** OpenAI `response_format` as sent, if any. */
   responseFormat?: unknown;
-  /** The JSON Schema the client asked the answer to follow (response_format, output_config or json tool). */
+  /**
+   * The schema the client asked the answer to follow: OpenAI response_format, Anthropic
+   * output_config or json tool (JSON Schema), Gemini generationConfig.responseSchema (OpenAPI).
+   */
   schema?: Record<string, unknown>;
   /** The schema's name, when the protocol carries one. */
   schemaName?: string;
@@ -55,6 +58,12 @@ function readParts(content: unknown, api: DoubleApi): { text: string; images: st
       const url = isObject(iu) ? iu.url : iu;
       if (typeof url === 'string') images.push(url);
     }
+    if (api === 'google') {
+      if (typeof part.text === 'string') texts.push(part.text);
+      const inline = part.inlineData;
+      if (isObject(inline))
+        images.push(`data:${String(inline.mimeType)};base64,${String(inline.data)}`);
+    }
     if (api === 'anthropic' && part.type === 'image' && isObject(part.source)) {
       const s = part.source;
       if (s.type === 'base64') images.push(`data:${String(s.media_type)};base64,${String(s.data)}`);
@@ -64,6 +73,20 @@ function readParts(content: unknown, api: DoubleApi): { text: string; images: st
   return { text: texts.join('\n'), images };
 }
 
+/** Gemini puts the model in the path (`/v1beta/models/<model>:generateContent`) and the turns in `contents`. */
+function readGoogle(body: Json, path: string): { model: string; messages: DoubleMessage[] } {
+  const messages: DoubleMessage[] = [];
+  const sys = body.systemInstruction;
+  if (isObject(sys)) messages.push({ role: 'system', ...readParts(sys.parts, 'google') });
+  for (const c of Array.isArray(body.contents) ? body.contents : []) {
+    if (!isObject(c)) continue;
+    const role = c.role === 'model' ? 'assistant' : String(c.role ?? 'user');
+    messages.push({ role, ...readParts(c.parts, 'google') });
+  }
+  const m = /\/models\/(.+):generateContent$/.exec(path.split('?')[0] ?? '');
+  return { model: m?.[1] ?? '', messages };
+}
+
 export function readRequest(
   index: number,
   api: DoubleApi,
@@ -71,6 +94,24 @@ export function readRequest(
   headers: Record<string, string>,
   body: Json,
 ): DoubleRequest {
+  if (api === 'google') {
+    const { model, messages } = readGoogle(body, path);
+    const req: DoubleRequest = {
+      index,
+      api,
+      path,
+      headers,
+      body,
+      model,
+      stream: false,
+      messages,
+      text: messages.map((m) => m.text).join('\n\n'),
+      images: messages.flatMap((m) => m.images),
+    };
+    const gc = body.generationConfig;
+    if (isObject(gc) && isObject(gc.responseSchema)) req.schema = gc.responseSchema;
+    return req;
+  }
   const messages: DoubleMessage[] = [];
   if (api === 'anthropic' && body.system !== undefined) {
     messages.push({ role: 'system', ...readParts(body.system, api) });

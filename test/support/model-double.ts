@@ -1,5 +1,6 @@
 // A loopback test double for model services: a real HTTP server on 127.0.0.1 speaking the
-// OpenAI-compatible chat protocol (JSON and SSE), Anthropic's Messages API and GET /v1/models.
+// OpenAI-compatible chat protocol (JSON and SSE), Anthropic's Messages API, Gemini's
+// generateContent and GET /v1/models.
 // Each test scripts its answers and faults; every request is recorded for assertions.
 // It lives with the tests and is never a default anywhere in shipped code.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -31,8 +32,10 @@ export interface ModelDoubleOptions {
 }
 
 export interface ModelDouble {
-  /** Base URL ending in /v1, e.g. http://127.0.0.1:43121/v1. */
+  /** Base URL ending in /v1, e.g. http://127.0.0.1:43121/v1 (OpenAI-compatible, Anthropic). */
   readonly url: string;
+  /** Base URL for the Gemini API (`google:` specs), ending in /v1beta. */
+  readonly googleUrl: string;
   /** Every chat request received, in arrival order. */
   readonly requests: DoubleRequest[];
   /** Faults the injector chose, by request index. */
@@ -83,11 +86,11 @@ function defaultUsage(req: DoubleRequest, content: string): DoubleUsage {
 
 function errorBody(api: DoubleApi, status: number): string {
   const message = `model double: scripted status ${status}`;
-  return JSON.stringify(
-    api === 'anthropic'
-      ? { type: 'error', error: { type: 'api_error', message } }
-      : { error: { message, type: 'server_error', code: status } },
-  );
+  if (api === 'anthropic')
+    return JSON.stringify({ type: 'error', error: { type: 'api_error', message } });
+  if (api === 'google')
+    return JSON.stringify({ error: { code: status, message, status: 'UNAVAILABLE' } });
+  return JSON.stringify({ error: { message, type: 'server_error', code: status } });
 }
 
 function openaiBody(req: DoubleRequest, r: ContentReply, u: DoubleUsage) {
@@ -129,6 +132,23 @@ function anthropicBody(req: DoubleRequest, r: ContentReply, u: DoubleUsage) {
     stop_reason: stop,
     stop_sequence: null,
     usage: { input_tokens: u.inputTokens, output_tokens: u.outputTokens },
+  };
+}
+
+function googleBody(r: ContentReply, u: DoubleUsage) {
+  return {
+    candidates: [
+      {
+        index: 0,
+        content: { role: 'model', parts: [{ text: r.content }] },
+        finishReason: r.finishReason === 'length' ? 'MAX_TOKENS' : 'STOP',
+      },
+    ],
+    usageMetadata: {
+      promptTokenCount: u.inputTokens,
+      candidatesTokenCount: u.outputTokens,
+      totalTokenCount: u.inputTokens + u.outputTokens,
+    },
   };
 }
 
@@ -238,7 +258,12 @@ export async function startModelDouble(options: ModelDoubleOptions = {}): Promis
       res.end(errorBody(api, 400));
       return;
     }
-    const out = api === 'openai' ? openaiBody(req, reply, usage) : anthropicBody(req, reply, usage);
+    const out =
+      api === 'openai'
+        ? openaiBody(req, reply, usage)
+        : api === 'google'
+          ? googleBody(reply, usage)
+          : anthropicBody(req, reply, usage);
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify(out));
   };
@@ -263,7 +288,9 @@ export async function startModelDouble(options: ModelDoubleOptions = {}): Promis
           ? 'openai'
           : path === '/v1/messages'
             ? 'anthropic'
-            : undefined;
+            : /^\/v1beta\/models\/.+:generateContent$/.test(path ?? '')
+              ? 'google'
+              : undefined;
     if (!api) {
       res.writeHead(404, { 'content-type': 'application/json' });
       res.end('{"error":{"message":"model double: no such route"}}');
@@ -284,6 +311,7 @@ export async function startModelDouble(options: ModelDoubleOptions = {}): Promis
 
   return {
     url: `http://127.0.0.1:${port}/v1`,
+    googleUrl: `http://127.0.0.1:${port}/v1beta`,
     requests,
     injected,
     get inFlight() {
