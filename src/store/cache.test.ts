@@ -9,18 +9,22 @@ import { openCache } from './cache.ts';
 
 const writer = new URL('../../test/score/support/cache-writer.ts', import.meta.url).pathname;
 
+/** Runs one writer; resolves with its exit code and the [first, last] write times it printed. */
 function runWriter(
   path: string,
   who: string,
   count: number,
   startAt: number,
-): Promise<number | null> {
+): Promise<{ code: number | null; span: [number, number] }> {
   return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, ['--import', 'tsx', writer, path, who, String(count)], {
-      stdio: 'inherit',
+    const args = ['--import', 'tsx', writer, path, who, String(count), String(startAt)];
+    const p = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    p.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
     });
     p.on('error', reject);
-    p.on('exit', (code) => resolve(code));
+    p.on('exit', (code) => resolve({ code, span: JSON.parse(out || '[0,0]') as [number, number] }));
   });
 }
 
@@ -50,7 +54,10 @@ describe('openCache', () => {
       runWriter(path, 'a', 3000, startAt),
       runWriter(path, 'b', 3000, startAt),
     ]);
-    expect([a, b]).toEqual([0, 0]);
+    expect([a.code, b.code]).toEqual([0, 0]);
+    // The two writers really wrote at the same time.
+    expect(a.span[0]).toBeLessThan(b.span[1]);
+    expect(b.span[0]).toBeLessThan(a.span[1]);
     const c = openCache(path);
     expect(c.count('judge')).toBe(3000);
     for (let k = 0; k < 3000; k++) {

@@ -7,6 +7,7 @@ const cache = openCache(path!);
 const count = Number(countText);
 // Start at an agreed wall-clock time so the two writers really overlap.
 while (Date.now() < Number(startAt)) await new Promise((r) => setTimeout(r, 2));
+const first = Date.now();
 for (let i = 0; i < count; i++) {
   // Both writers insert the same keys in opposite orders so they collide constantly.
   const k = who === 'a' ? i : count - 1 - i;
@@ -14,3 +15,4 @@ for (let i = 0; i < count; i++) {
   if (cache.get<{ k: number }>('judge', `key-${k}`)?.k !== k) process.exit(3);
 }
 cache.close();
+process.stdout.write(JSON.stringify([first, Date.now()]));

@@ -1,0 +1,174 @@
+// `rubrica rubric synth`: write one rubric per prompt (RULER's two-step authoring, then
+// the ideal-SVG filter), appending rubrics.jsonl line by line with crash-safe resume.
+// Thin: parse flags, build the models/renderer/cache, call rubric/synth, print a summary.
+import { z } from 'zod';
+import { createJudge } from '../../judge/judge.ts';
+import { createModelClient } from '../../models/client.ts';
+import { ModelConfigError } from '../../models/errors.ts';
+import { inspectCompletion } from '../../pipeline/inspect.ts';
+import { createRenderPool } from '../../render/pool.ts';
+import { isPresetName, PRESETS } from '../../rubric/presets.ts';
+import type { RubricRecord } from '../../rubric/schema.ts';
+import { formatSynthSummary, summariseRubrics } from '../../rubric/summary.ts';
+import { createRubricSynthesizer, DEFAULT_MIN_IDEAL } from '../../rubric/synth.ts';
+import { type AnswerCache, DEFAULT_CACHE_PATH, openCache } from '../../store/cache.ts';
+import { openJsonlOutput, readJsonlInputs, runJsonl } from '../../store/jsonl.ts';
+import { createRunProgress } from '../../store/progress.ts';
+import { UsageError } from '../usage-error.ts';
+import type { RegisterCommand } from './index.ts';
+
+/** Input ids may be numbers in hand-written files; they are compared as strings. */
+export const IdSchema = z.union([z.string().min(1), z.number()]).transform(String);
+
+const PromptLine = z.object({ id: IdSchema, prompt: z.string().min(1) });
+
+export function parseCount(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1)
+    throw new UsageError(`${name} must be an integer ≥ 1, got "${raw}"`);
+  return n;
+}
+
+export function parseUnit(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0 || n > 1)
+    throw new UsageError(`${name} must be in [0,1], got "${raw}"`);
+  return n;
+}
+
+export function parseMode(raw: string | undefined): 'joint' | 'per-item' {
+  if (raw === undefined || raw === 'joint' || raw === 'per-item') return raw ?? 'joint';
+  throw new UsageError(`--mode must be joint or per-item, got "${raw}"`);
+}
+
+/** Model config problems (bad spec, bad URL, missing key) are usage errors: exit 2. */
+export function asUsage<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (err) {
+    if (err instanceof ModelConfigError) throw new UsageError(err.message);
+    throw err;
+  }
+}
+
+export function openCacheFlag(flags: { cache: boolean | string }): AnswerCache | null {
+  if (flags.cache === false) return null;
+  return openCache(typeof flags.cache === 'string' ? flags.cache : DEFAULT_CACHE_PATH);
+}
+
+interface SynthFlags {
+  in: string;
+  out: string;
+  author?: string;
+  judge: string;
+  preset: string;
+  minIdeal?: string;
+  concurrency?: string;
+  mode?: string;
+  authorBaseUrl?: string;
+  judgeBaseUrl?: string;
+  cache: boolean | string;
+}
+
+async function synth(flags: SynthFlags, setExit: (code: number) => void): Promise<void> {
+  if (!isPresetName(flags.preset)) {
+    throw new UsageError(`--preset must be one of ${PRESETS.join(', ')}, got "${flags.preset}"`);
+  }
+  const preset = flags.preset;
+  if (preset !== 'universal' && !flags.author)
+    throw new UsageError(`--author is required for preset ${preset}`);
+  const minIdeal = parseUnit('--min-ideal', flags.minIdeal, DEFAULT_MIN_IDEAL);
+  const concurrency = parseCount('--concurrency', flags.concurrency, 4);
+  const mode = parseMode(flags.mode);
+  const author = flags.author
+    ? asUsage(() =>
+        createModelClient(flags.author!, {
+          role: 'author',
+          baseUrl: flags.authorBaseUrl,
+          concurrency,
+        }),
+      )
+    : undefined;
+  const judgeClient = asUsage(() =>
+    createModelClient(flags.judge, {
+      role: 'judge',
+      baseUrl: flags.judgeBaseUrl,
+      concurrency: concurrency * 6,
+    }),
+  );
+  const { items, errors } = readJsonlInputs(flags.in, PromptLine);
+  for (const e of errors) process.stderr.write(`rubrica: ${flags.in}:${e.line}: ${e.message}\n`);
+  if (errors.length) setExit(1);
+
+  const cache = openCacheFlag(flags);
+  const renderer = createRenderPool();
+  const out = openJsonlOutput(flags.out);
+  if (out.repairedBytes)
+    process.stderr.write(`rubrica: repaired a torn last line in ${flags.out}\n`);
+  const synthesizer = createRubricSynthesizer({
+    author,
+    judge: createJudge({ client: judgeClient, mode, cache }),
+    renderer,
+    inspect: inspectCompletion,
+    preset,
+    minIdeal,
+    cache,
+  });
+  const written: RubricRecord[] = [];
+  const todo = items.filter((i) => !out.done.has(i.id)).length;
+  const progress = createRunProgress('rubrics', todo);
+  try {
+    const r = await runJsonl({
+      inputs: items,
+      out,
+      concurrency,
+      process: (it) => synthesizer.synthesize(it),
+      onWritten: (rec) => {
+        written.push(rec);
+        progress.tick(rec.usage);
+      },
+    });
+    progress.stop();
+    if (r.skippedDone)
+      process.stdout.write(`skipped ${r.skippedDone} prompts already in ${flags.out}\n`);
+    if (r.skippedDuplicate)
+      process.stdout.write(`skipped ${r.skippedDuplicate} repeated ids in ${flags.in}\n`);
+    process.stdout.write(`${formatSynthSummary(summariseRubrics(written))}\n`);
+  } finally {
+    progress.stop();
+    out.close();
+    cache?.close();
+    await renderer.close();
+  }
+}
+
+export const register: RegisterCommand = (program, setExit) => {
+  const rubric = program.command('rubric').description('instance rubrics (RULER)');
+  rubric
+    .command('synth')
+    .description('write one rubric per prompt: ideal SVG, rubric, ideal-SVG filter')
+    .requiredOption('--in <file>', 'prompts.jsonl: lines {"id","prompt",…}')
+    .requiredOption('--out <file>', 'rubrics.jsonl (appended; ids already there are skipped)')
+    .option('--author <spec>', 'author model, provider:model (not needed for --preset universal)')
+    .requiredOption('--judge <spec>', 'judge VLM for the filter, provider:model')
+    .option('--preset <name>', `rubric preset: ${PRESETS.join(' | ')}`, 'ruler')
+    .option(
+      '--min-ideal <x>',
+      `keep a rubric when its ideal SVG scores ≥ x (default ${DEFAULT_MIN_IDEAL})`,
+    )
+    .option('--mode <mode>', 'judge mode: joint | per-item (default joint)')
+    .option('--concurrency <n>', 'prompts in flight at once (default 4)')
+    .option(
+      '--author-base-url <url>',
+      'author base URL (else RUBRICA_AUTHOR_BASE_URL, else provider default)',
+    )
+    .option(
+      '--judge-base-url <url>',
+      'judge base URL (else RUBRICA_JUDGE_BASE_URL, else provider default)',
+    )
+    .option('--cache <file>', `answer cache (default ${DEFAULT_CACHE_PATH})`)
+    .option('--no-cache', 'do not read or write the answer cache')
+    .action((flags: SynthFlags) => synth(flags, setExit));
+};

@@ -1,0 +1,153 @@
+// `rubrica score`: score rollouts with rubrics and a VLM judge, appending scores.jsonl in
+// input order with crash-safe resume. Thin: parse flags, build the scorer, run, summarise.
+import { existsSync } from 'node:fs';
+import { z } from 'zod';
+import type { ScoreRecord } from '../../core/record.ts';
+import { createModelClient } from '../../models/client.ts';
+import { inspectCompletion } from '../../pipeline/inspect.ts';
+import { createRolloutScorer, ScorerConfigError } from '../../pipeline/score.ts';
+import type { RewardKind } from '../../pipeline/types.ts';
+import { createRenderPool } from '../../render/pool.ts';
+import { formatScoreSummary, summariseScores } from '../../reward/summary.ts';
+import { DROP_AXES, isDropAxis } from '../../reward/weighted.ts';
+import { openJsonlOutput, readJsonlInputs, runJsonl } from '../../store/jsonl.ts';
+import { createRunProgress } from '../../store/progress.ts';
+import { UsageError } from '../usage-error.ts';
+import type { RegisterCommand } from './index.ts';
+import { asUsage, IdSchema, openCacheFlag, parseCount, parseMode } from './rubric.ts';
+
+const RolloutLine = z.object({
+  id: IdSchema,
+  prompt_id: IdSchema.nullish(),
+  prompt: z.string().nullish(),
+  completion: z.string(),
+});
+
+const REWARDS: RewardKind[] = ['ruler', 'universal', 'rubric-s', 'hybrid'];
+
+interface ScoreFlags {
+  rubrics?: string;
+  in: string;
+  out: string;
+  judge: string;
+  mode?: string;
+  reward: string;
+  dropAxis?: string;
+  blank: string;
+  concurrency?: string;
+  judgeBaseUrl?: string;
+  cache: boolean | string;
+}
+
+async function score(flags: ScoreFlags, setExit: (code: number) => void): Promise<void> {
+  if (!(REWARDS as string[]).includes(flags.reward)) {
+    throw new UsageError(`--reward must be one of ${REWARDS.join(', ')}, got "${flags.reward}"`);
+  }
+  const reward = flags.reward as RewardKind;
+  if (flags.dropAxis !== undefined && !isDropAxis(flags.dropAxis)) {
+    throw new UsageError(
+      `--drop-axis must be one of ${DROP_AXES.join(', ')}, got "${flags.dropAxis}"`,
+    );
+  }
+  if (flags.blank !== 'zero' && flags.blank !== 'judge') {
+    throw new UsageError(`--blank must be zero or judge, got "${flags.blank}"`);
+  }
+  if (flags.rubrics !== undefined && !existsSync(flags.rubrics)) {
+    throw new UsageError(`--rubrics file not found: ${flags.rubrics}`);
+  }
+  const mode = parseMode(flags.mode);
+  const concurrency = parseCount('--concurrency', flags.concurrency, 8);
+  const client = asUsage(() =>
+    createModelClient(flags.judge, {
+      role: 'judge',
+      baseUrl: flags.judgeBaseUrl,
+      concurrency: concurrency * 6,
+    }),
+  );
+  const { items, errors } = readJsonlInputs(flags.in, RolloutLine);
+  for (const e of errors) process.stderr.write(`rubrica: ${flags.in}:${e.line}: ${e.message}\n`);
+  if (errors.length) setExit(1);
+
+  const cache = openCacheFlag(flags);
+  const renderer = createRenderPool();
+  let scorer: Awaited<ReturnType<typeof createRolloutScorer>>;
+  try {
+    scorer = await createRolloutScorer({
+      rubrics: flags.rubrics,
+      judge: client,
+      renderer,
+      inspect: inspectCompletion,
+      cache: cache ?? false,
+      reward,
+      mode,
+      dropAxis: flags.dropAxis as Parameters<typeof createRolloutScorer>[0]['dropAxis'],
+      concurrency,
+      blankPolicy: flags.blank,
+    });
+  } catch (err) {
+    cache?.close();
+    await renderer.close();
+    if (err instanceof ScorerConfigError) throw new UsageError(err.message);
+    throw err;
+  }
+  const out = openJsonlOutput(flags.out);
+  if (out.repairedBytes)
+    process.stderr.write(`rubrica: repaired a torn last line in ${flags.out}\n`);
+  const written: ScoreRecord[] = [];
+  const progress = createRunProgress('score', items.filter((i) => !out.done.has(i.id)).length);
+  try {
+    const r = await runJsonl({
+      inputs: items,
+      out,
+      concurrency,
+      process: async (it) => (await scorer.scoreBatch([it]))[0]!,
+      onWritten: (rec) => {
+        written.push(rec);
+        progress.tick(rec.usage);
+      },
+    });
+    progress.stop();
+    if (r.skippedDone)
+      process.stdout.write(`skipped ${r.skippedDone} rollouts already in ${flags.out}\n`);
+    if (r.skippedDuplicate)
+      process.stdout.write(`skipped ${r.skippedDuplicate} repeated ids in ${flags.in}\n`);
+    process.stdout.write(`${formatScoreSummary(summariseScores(written))}\n`);
+  } finally {
+    progress.stop();
+    out.close();
+    await scorer.close();
+    cache?.close();
+    await renderer.close();
+  }
+}
+
+export const register: RegisterCommand = (program, setExit) => {
+  program
+    .command('score')
+    .description('score rollouts: render, judge against rubrics, weigh into rewards')
+    .option(
+      '--rubrics <file>',
+      'rubrics.jsonl from `rubric synth` (not needed for --reward universal)',
+    )
+    .requiredOption(
+      '--in <file>',
+      'rollouts.jsonl: lines {"id","prompt_id" or "prompt","completion"}',
+    )
+    .requiredOption(
+      '--out <file>',
+      'scores.jsonl (appended in input order; ids already there are skipped)',
+    )
+    .requiredOption('--judge <spec>', 'judge VLM, provider:model')
+    .option('--mode <mode>', 'judge mode: joint | per-item (default joint)')
+    .option('--reward <kind>', `reward: ${REWARDS.join(' | ')}`, 'ruler')
+    .option('--drop-axis <axis>', `leave one axis out: ${DROP_AXES.join(' | ')}`)
+    .option('--blank <policy>', 'blank pictures: zero (no judge call) | judge', 'zero')
+    .option('--concurrency <n>', 'rollouts in flight at once (default 8)')
+    .option(
+      '--judge-base-url <url>',
+      'judge base URL (else RUBRICA_JUDGE_BASE_URL, else provider default)',
+    )
+    .option('--cache <file>', 'answer cache (default .rubrica/cache.sqlite)')
+    .option('--no-cache', 'do not read or write the answer cache')
+    .action((flags: ScoreFlags) => score(flags, setExit));
+};
