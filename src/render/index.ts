@@ -12,6 +12,13 @@ export {
   type RenderPoolOptions,
   RenderQueueFullError,
 } from './pool.ts';
+export { isRenderBackground } from './rasterize.ts';
+export {
+  type FileRenderReport,
+  outputNames,
+  type RenderFilesOptions,
+  renderFiles,
+} from './render-files.ts';
 export {
   DEFAULT_BACKGROUND as DEFAULT_RENDER_BACKGROUND,
   DEFAULT_SIZE as DEFAULT_RENDER_SIZE,

@@ -289,6 +289,7 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
         for (const t of s.inFlight) t.reject(new RenderPoolClosedError('render pool closed'));
         s.inFlight = [];
         remove(s);
+        s.child.ref(); // an unref'd child's exit event would not keep close() awaited
         s.child.kill('SIGKILL');
       }
       await Promise.all(exits);

@@ -32,6 +32,16 @@ export async function backgroundRgb(color: string): Promise<readonly [number, nu
   return rgb;
 }
 
+/** True when `color` is a colour the renderer understands (CLI flag validation). */
+export async function isRenderBackground(color: string): Promise<boolean> {
+  try {
+    await backgroundRgb(color);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export async function rasterize(
   svg: string,
   background: readonly [number, number, number],

@@ -1,0 +1,120 @@
+// `rubrica render`: SVG file(s) → PNG file(s) through the isolated render pool.
+//   rubrica render <file|-> --out <png> [--size N] [--background COLOR] [--json]
+//   rubrica render a.svg b.svg … --out-dir DIR [--json]
+// Exit 0 when every input rendered, 1 when any could not be, 2 for usage errors.
+import { availableParallelism } from 'node:os';
+import type { Command } from 'commander';
+import {
+  createRenderPool,
+  DEFAULT_RENDER_BACKGROUND,
+  DEFAULT_RENDER_SIZE,
+  type FileRenderReport,
+  isRenderBackground,
+  renderFiles,
+} from '../../render/index.ts';
+import { UsageError } from '../usage-error.ts';
+import type { RegisterCommand } from './index.ts';
+
+interface Flags {
+  out?: string;
+  outDir?: string;
+  size: string;
+  background: string;
+  json?: boolean;
+  timeout?: string;
+  workers?: string;
+}
+
+function positiveInt(name: string, v: string | undefined, max: number): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1 || n > max) {
+    throw new UsageError(`--${name} must be an integer from 1 to ${max}, got "${v}"`);
+  }
+  return n;
+}
+
+function jsonLine(r: FileRenderReport): string {
+  const res = r.result;
+  if (!res.ok) {
+    const code = 'code' in res ? res.code : undefined;
+    return JSON.stringify({
+      input: r.input,
+      ok: false,
+      error: res.error,
+      ms: res.ms,
+      svg_stats: code,
+    });
+  }
+  return JSON.stringify({
+    input: r.input,
+    ok: true,
+    out: r.out,
+    width: res.width,
+    height: res.height,
+    ms: res.ms,
+    png_bytes: res.png.length,
+    pixels: res.pixels,
+    svg_stats: res.code,
+  });
+}
+
+function humanLine(r: FileRenderReport): string {
+  const res = r.result;
+  if (!res.ok) return `✗ ${r.input}: ${res.error.code}: ${res.error.message}`;
+  return `✓ ${r.input} → ${r.out ?? '(not written)'} ${res.width}×${res.height} ${res.ms} ms`;
+}
+
+async function run(inputs: string[], f: Flags, setExit: (code: number) => void): Promise<void> {
+  if (inputs.length === 0) throw new UsageError('give at least one SVG file (or - for stdin)');
+  if (f.out && f.outDir) throw new UsageError('use either --out or --out-dir, not both');
+  if (f.out && inputs.length > 1) throw new UsageError('--out takes one input; use --out-dir');
+  if (!f.out && !f.outDir && !f.json)
+    throw new UsageError('say where to write: --out or --out-dir');
+  if (inputs.filter((i) => i === '-').length > 1)
+    throw new UsageError('stdin (-) can be read once');
+  const size = positiveInt('size', f.size, 4096)!;
+  const timeoutMs = positiveInt('timeout', f.timeout, 600_000);
+  const workers = positiveInt('workers', f.workers, 256);
+  if (!(await isRenderBackground(f.background))) {
+    throw new UsageError(`--background: not a colour: "${f.background}"`);
+  }
+
+  const pool = createRenderPool({
+    workers: workers ?? Math.min(availableParallelism(), inputs.length),
+    timeoutMs,
+  });
+  try {
+    const reports = await renderFiles(
+      inputs,
+      {
+        renderer: pool,
+        outDir: f.outDir ?? null,
+        outFile: f.out,
+        render: { size, background: f.background },
+      },
+      (r) => {
+        if (f.json) process.stdout.write(`${jsonLine(r)}\n`);
+        else if (!r.result.ok || inputs.length > 1) process.stdout.write(`${humanLine(r)}\n`);
+      },
+    );
+    if (reports.some((r) => !r.result.ok)) setExit(1);
+  } finally {
+    await pool.close();
+  }
+}
+
+export const register: RegisterCommand = (program: Command, setExit) => {
+  program
+    .command('render')
+    .description('render SVG file(s) to PNG in isolated workers (512×512 on white by default)')
+    .argument('<files...>', 'SVG files, or - for standard input')
+    .option('-o, --out <png>', 'PNG to write (one input)')
+    .option('-d, --out-dir <dir>', 'directory for one <name>.png per input')
+    .option('-s, --size <n>', 'square output side in px', String(DEFAULT_RENDER_SIZE))
+    .option('-b, --background <color>', 'CSS colour under the drawing', DEFAULT_RENDER_BACKGROUND)
+    .option('--json', 'print one JSON line per input')
+    .option('--timeout <ms>', 'wall-clock limit per render (default 10000)')
+    .option('--workers <n>', 'worker processes (default: cores)')
+    .action(async (files: string[], flags: Flags) => run(files, flags, setExit));
+};

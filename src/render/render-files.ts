@@ -1,0 +1,103 @@
+// Renders many SVG files to PNG files through one pool: the library behind
+// `rubrica render a.svg b.svg … --out-dir DIR`. Files are read as bytes (so invalid UTF-8
+// is caught), rendered with bounded concurrency, and reported in input order. One bad
+// file never stops the rest: an unreadable file is a result with code `read_error`.
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { basename, extname, join } from 'node:path';
+import pLimit from 'p-limit';
+import type { Renderer, RenderOptions, RenderResult } from './types.ts';
+
+export interface FileRenderReport {
+  input: string;
+  /** PNG written, when rendered and an output was asked for. */
+  out: string | null;
+  result: RenderResult | { ok: false; error: { code: 'read_error'; message: string }; ms: number };
+}
+
+export interface RenderFilesOptions {
+  renderer: Renderer;
+  /** Directory for `<name>.png` per input; null writes nothing (unless outFile). */
+  outDir: string | null;
+  /** Exact PNG path for a single input (`rubrica render x.svg --out x.png`). */
+  outFile?: string;
+  render?: RenderOptions;
+  /** Jobs read and in flight at once; default 8. */
+  concurrency?: number;
+  /** How to read "-"; default: standard input. */
+  readStdin?: () => Promise<Buffer>;
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const c of stream) chunks.push(Buffer.isBuffer(c) ? c : Buffer.from(c));
+  return Buffer.concat(chunks);
+}
+
+/** PNG names after the inputs; a repeated name gets -2, -3… so nothing is overwritten. */
+export function outputNames(inputs: string[]): string[] {
+  const used = new Map<string, number>();
+  return inputs.map((input) => {
+    const stem = input === '-' ? 'stdin' : basename(input, extname(input)) || 'out';
+    const n = (used.get(stem) ?? 0) + 1;
+    used.set(stem, n);
+    return n === 1 ? `${stem}.png` : `${stem}-${n}.png`;
+  });
+}
+
+/** Calls `onReport` once per input, in input order, as soon as its turn is ready. */
+export async function renderFiles(
+  inputs: string[],
+  opts: RenderFilesOptions,
+  onReport: (r: FileRenderReport, index: number) => void,
+): Promise<FileRenderReport[]> {
+  if (opts.outFile && inputs.length !== 1) throw new Error('outFile takes exactly one input');
+  if (opts.outDir) await mkdir(opts.outDir, { recursive: true });
+  const names = outputNames(inputs);
+  const limit = pLimit(Math.max(1, opts.concurrency ?? 8));
+  const reports: (FileRenderReport | undefined)[] = new Array(inputs.length);
+  let next = 0;
+  const flush = () => {
+    while (next < inputs.length && reports[next]) {
+      onReport(reports[next]!, next);
+      next++;
+    }
+  };
+  await Promise.all(
+    inputs.map((input, i) =>
+      limit(async () => {
+        reports[i] = await renderOne(input, names[i]!, opts);
+        flush();
+      }),
+    ),
+  );
+  return reports as FileRenderReport[];
+}
+
+async function renderOne(
+  input: string,
+  name: string,
+  opts: RenderFilesOptions,
+): Promise<FileRenderReport> {
+  let bytes: Buffer;
+  try {
+    bytes =
+      input === '-'
+        ? await (opts.readStdin ?? (() => readAll(process.stdin)))()
+        : await readFile(input);
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    return {
+      input,
+      out: null,
+      result: { ok: false, error: { code: 'read_error', message }, ms: 0 },
+    };
+  }
+  const result = await opts.renderer.render(bytes, opts.render);
+  let out: string | null = null;
+  const target = opts.outFile ?? (opts.outDir ? join(opts.outDir, name) : null);
+  if (result.ok && target) {
+    out = target;
+    await writeFile(out, result.png);
+  }
+  return { input, out, result };
+}
