@@ -4,6 +4,8 @@ import { register as alignCommand } from './align.ts';
 import { register as compareCommand } from './compare.ts';
 import { register as exportCommand } from './export.ts';
 import { register as modelsCommand } from './models.ts';
+import { register as renderCommand } from './render.ts';
+import { register as serveCommand } from './serve.ts';
 
 export type RegisterCommand = (program: Command, setExit: (code: number) => void) => void;
 
@@ -12,4 +14,6 @@ export const commands: RegisterCommand[] = [
   alignCommand,
   compareCommand,
   modelsCommand,
+  renderCommand,
+  serveCommand,
 ];
