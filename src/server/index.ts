@@ -2,8 +2,8 @@
 export {
   type Admission,
   createAdmission,
-  DEFAULT_LIMITS,
-  resolveLimits,
+  DEFAULT_LIMITS as DEFAULT_SERVER_LIMITS,
+  resolveLimits as resolveServerLimits,
   type ServerLimits,
 } from './admission.ts';
 export { createServer, type ServerOptions } from './app.ts';
