@@ -115,13 +115,19 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   else map.set(key, [value]);
 }
 
+/** One prompt's contribution to a pooled mean, summed once so a resample costs O(prompts). */
+interface PromptSum {
+  sum: number;
+  n: number;
+}
+
 /** Mean of every value of the resampled prompts (a cluster bootstrap over prompts). */
-function pooledMean(groups: readonly (readonly number[])[]): number | null {
+function pooledMean(units: readonly PromptSum[]): number | null {
   let sum = 0;
   let n = 0;
-  for (const g of groups) {
-    for (const v of g) sum += v;
-    n += g.length;
+  for (const u of units) {
+    sum += u.sum;
+    n += u.n;
   }
   return n > 0 ? sum / n : null;
 }
@@ -135,7 +141,10 @@ function meanInterval(
   prompts: ReadonlySet<string>,
   opts: Required<BootstrapOptions>,
 ): Interval {
-  const units = [...prompts].map((p) => byPrompt.get(p) ?? []);
+  const units = [...prompts].map((p) => {
+    const values = byPrompt.get(p) ?? [];
+    return { sum: values.reduce((a, b) => a + b, 0), n: values.length };
+  });
   return bootstrapCI(units, pooledMean, opts);
 }
 

@@ -25,6 +25,32 @@ describe('groupedGamma', () => {
     });
   });
 
+  it('matches a hand-worked 2×3 contingency table (one group)', () => {
+    // Counts, rows x = 1,2; columns y = 1,2,3:   x=1: 10  5  5    x=2: 2  8  10
+    // C = 10·(8+10) + 5·10 = 230; D = 5·(2+8) + 5·2 = 60; γ = (230−60)/(230+60) = 17/29.
+    const table = [
+      [1, 1, 10],
+      [1, 2, 5],
+      [1, 3, 5],
+      [2, 1, 2],
+      [2, 2, 8],
+      [2, 3, 10],
+    ];
+    const x: number[] = [];
+    const y: number[] = [];
+    for (const [xi, yi, count] of table) {
+      for (let k = 0; k < count!; k++) {
+        x.push(xi!);
+        y.push(yi!);
+      }
+    }
+    const r = groupedGamma([{ x, y }]);
+    expect(r.concordant).toBe(230);
+    expect(r.discordant).toBe(60);
+    expect(r.pooled).toBeCloseTo(17 / 29, 12);
+    expect(r.meanPerGroup).toBeCloseTo(17 / 29, 12);
+  });
+
   it('is 1 when every group is ordered the same way, −1 when reversed', () => {
     const same = groupedGamma([
       { x: [1, 2, 3], y: [10, 20, 30] },
