@@ -4,7 +4,7 @@
 // DIR/results.jsonl as they finish (crash-safe, resumable), then compacted, summarised
 // (summary.json) and shown (report.html). A judge that cannot be reached does not stop the
 // run: rollouts are still rendered and checked and come out "not judged".
-import { rename, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ScoreRecord } from '../core/record.ts';
 import { addUsage, emptyUsage, type Usage } from '../core/usage.ts';
@@ -122,6 +122,7 @@ export async function runEval(opts: EvalRunOptions): Promise<EvalRunResult> {
     };
   });
 
+  await mkdir(opts.outDir, { recursive: true });
   const previous = await readResults(paths.results);
   const done = new Set([...previous.values()].filter((r) => isDone(r, kinds)).map((r) => r.id));
   const raw = openJsonlOutput(paths.results);

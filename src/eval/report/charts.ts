@@ -200,15 +200,23 @@ function tokenHistogram(records: EvalRecord[], kinds: string[]): ChartSpec {
         mark: { type: 'rule', strokeDash: [4, 3], color: '#343a40' },
         encoding: { x: { field: 'tokens', type: 'quantitative' } },
       },
-      {
-        data: { values: marks },
-        mark: { type: 'text', align: 'left', dx: 3, dy: -4, baseline: 'bottom', color: '#343a40' },
+      // One text layer per marker, at different heights, so close values stay legible.
+      ...marks.map((m, i) => ({
+        data: { values: [m] },
+        mark: {
+          type: 'text',
+          align: 'left',
+          dx: 3,
+          dy: -4 - 13 * i,
+          baseline: 'bottom',
+          color: '#343a40',
+        },
         encoding: {
           x: { field: 'tokens', type: 'quantitative' },
           y: { value: 0 },
           text: { field: 'label' },
         },
-      },
+      })),
     ],
   } as unknown as TopLevelSpec;
   return {
