@@ -205,6 +205,48 @@ describe('compareRuns', () => {
   });
 });
 
+describe('compareRuns by prompt set', () => {
+  const mk = (run: string, rewards: Record<string, number>): RunDir => {
+    const records = Object.entries(rewards).map(([p, r]) => rec(run, p, { universal: score(r) }));
+    return {
+      dir: `/runs/${run}`,
+      label: run,
+      records,
+      summary: summarizeRun(records, { resamples: 50 }),
+      summary_source: 'summary.json',
+      issues: [],
+    };
+  };
+  const x = mk('x', { 'icon/1': 0.5, 'icon/2': 0.5, 'ill/1': 0.2 });
+  const y = mk('y', { 'icon/1': 0.7, 'icon/2': 0.4, 'ill/1': 0.6 });
+
+  it('adds one comparison per set when the runs span several', () => {
+    const c = compareRuns([x, y]);
+    expect(c.set).toBeNull();
+    // icon/1 .5<.7 loss, icon/2 .5>.4 win, ill/1 .2<.6 loss.
+    expect(c.pairwise[0]).toMatchObject({ wins: 1, ties: 0, losses: 2 });
+    expect(Object.keys(c.sets)).toEqual(['icon', 'ill']);
+    expect(c.sets.icon!.pairwise[0]).toMatchObject({ wins: 1, losses: 1, win_rate: 0.5 });
+    expect(c.sets.ill!.pairwise[0]).toMatchObject({ wins: 0, losses: 1, prompts: 1 });
+    expect(c.sets.icon!.rows[0]!.score_all!.estimate).toBeCloseTo(0.5, 12);
+    expect(c.sets.ill!.rows[1]!.score_all!.estimate).toBeCloseTo(0.6, 12);
+    const text = formatComparison(c);
+    expect(text).toContain('reward: universal, all prompts');
+    expect(text).toContain('== prompt set icon ==');
+    expect(text).toContain('reward: universal, prompt set ill');
+  });
+
+  it('compares one set on request, and has no per-set blocks for a single set', () => {
+    const only = compareRuns([x, y], { set: 'ill' });
+    expect(only.set).toBe('ill');
+    expect(only.sets).toEqual({});
+    expect(only.rows.map((r) => r.n)).toEqual([1, 1]);
+    expect(compareRuns([x, y], { set: 'nope' }).rows[0]!.n).toBe(0);
+    const one = mk('z', { 'icon/1': 0.1 });
+    expect(compareRuns([one, one]).sets).toEqual({});
+  });
+});
+
 describe('loadRunDir', () => {
   it('recomputes a stale summary and reports bad lines', async () => {
     const dir = join(root, 'stale');

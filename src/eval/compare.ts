@@ -4,7 +4,7 @@
 import type { Interval } from './stats/bootstrap.ts';
 import type { RunDir } from './stats/run-dir.ts';
 import { fmt, fmtInterval, formatTable, pct } from './stats/text-table.ts';
-import { isGraderError, type RewardSummary } from './summary.ts';
+import { defaultSetOf, isGraderError, NO_SET, type RewardSummary } from './summary.ts';
 import type { EvalRecord } from './types.ts';
 
 export const DEFAULT_COMPARE_REWARD = 'universal';
@@ -14,6 +14,8 @@ export const DEFAULT_TIE_EPSILON = 0.01;
 export interface CompareOptions {
   reward?: string;
   tieEpsilon?: number;
+  /** Compare only this prompt set (see summary `sets`); default: all, plus one block per set. */
+  set?: string;
 }
 
 export interface CompareRow {
@@ -51,11 +53,15 @@ export interface PairwiseRuns {
 export interface Comparison {
   reward: string;
   tie_epsilon: number;
+  /** The prompt set compared; null for all prompts. */
+  set: string | null;
   rows: CompareRow[];
   /** Axis columns, in first-seen order over runs. */
   axes: string[];
   hybrid_terms: string[];
   pairwise: PairwiseRuns[];
+  /** When comparing all prompts and the runs span two or more prompt sets: one per set. */
+  sets: Record<string, Comparison>;
 }
 
 /** Mean reward per prompt (failures count their 0; grader errors left out). */
@@ -107,9 +113,16 @@ export function pairwiseRuns(
   };
 }
 
-function row(run: RunDir, reward: string): CompareRow {
-  const s: RewardSummary | undefined = run.summary.rewards[reward];
-  const hybrid = run.summary.rewards.hybrid;
+/** The run's reward summaries for all prompts, or for one prompt set ({} if it has none). */
+function rewardsOf(run: RunDir, set: string | null): Record<string, RewardSummary> {
+  if (set === null) return run.summary.rewards;
+  return run.summary.sets?.[set]?.rewards ?? {};
+}
+
+function row(run: RunDir, reward: string, set: string | null): CompareRow {
+  const rewards = rewardsOf(run, set);
+  const s: RewardSummary | undefined = rewards[reward];
+  const hybrid = rewards.hybrid;
   return {
     run: run.label,
     dir: run.dir,
@@ -137,12 +150,19 @@ function labels(runs: readonly RunDir[]): string[] {
   return names.map((n, i) => (names.indexOf(n) !== names.lastIndexOf(n) ? runs[i]!.dir : n));
 }
 
-export function compareRuns(runs: readonly RunDir[], opts: CompareOptions = {}): Comparison {
-  const reward = opts.reward ?? DEFAULT_COMPARE_REWARD;
-  const eps = opts.tieEpsilon ?? DEFAULT_TIE_EPSILON;
+function compareView(
+  runs: readonly RunDir[],
+  reward: string,
+  eps: number,
+  set: string | null,
+): Comparison {
   const names = labels(runs);
-  const rows = runs.map((r, i) => ({ ...row(r, reward), run: names[i]! }));
-  const means = runs.map((r, i) => ({ label: names[i]!, means: promptMeans(r.records, reward) }));
+  const rows = runs.map((r, i) => ({ ...row(r, reward, set), run: names[i]! }));
+  const inSet = (r: EvalRecord) => set === null || (defaultSetOf(r) ?? NO_SET) === set;
+  const means = runs.map((r, i) => ({
+    label: names[i]!,
+    means: promptMeans(r.records.filter(inSet), reward),
+  }));
   const pairwise: PairwiseRuns[] = [];
   for (let i = 0; i < runs.length; i++) {
     for (let j = i + 1; j < runs.length; j++)
@@ -150,11 +170,45 @@ export function compareRuns(runs: readonly RunDir[], opts: CompareOptions = {}):
   }
   const axes = [...new Set(rows.flatMap((r) => Object.keys(r.axes)))];
   const hybridTerms = [...new Set(rows.flatMap((r) => Object.keys(r.hybrid?.terms ?? {})))];
-  return { reward, tie_epsilon: eps, rows, axes, hybrid_terms: hybridTerms, pairwise };
+  return {
+    reward,
+    tie_epsilon: eps,
+    set,
+    rows,
+    axes,
+    hybrid_terms: hybridTerms,
+    pairwise,
+    sets: {},
+  };
 }
 
-/** The comparison as two text tables. */
+/**
+ * Compares runs over all prompts and, when they span two or more prompt sets (the paper's
+ * Illustration / Icon benchmarks), once per set too; or over one set with `opts.set`.
+ * Sets are those of the summaries (`summary.sets`, named by `set` or the prompt_id prefix).
+ */
+export function compareRuns(runs: readonly RunDir[], opts: CompareOptions = {}): Comparison {
+  const reward = opts.reward ?? DEFAULT_COMPARE_REWARD;
+  const eps = opts.tieEpsilon ?? DEFAULT_TIE_EPSILON;
+  if (opts.set !== undefined) return compareView(runs, reward, eps, opts.set);
+  const overall = compareView(runs, reward, eps, null);
+  const names = [...new Set(runs.flatMap((r) => Object.keys(r.summary.sets ?? {})))].sort();
+  if (names.length >= 2) {
+    for (const name of names) overall.sets[name] = compareView(runs, reward, eps, name);
+  }
+  return overall;
+}
+
+/** The comparison as text tables: all prompts first, then one block per prompt set. */
 export function formatComparison(c: Comparison): string {
+  const blocks = [formatView(c)];
+  for (const [name, view] of Object.entries(c.sets)) {
+    blocks.push(`== prompt set ${name} ==\n${formatView(view)}`);
+  }
+  return blocks.join('\n\n');
+}
+
+function formatView(c: Comparison): string {
   const ci = (i: Interval | null) => (i ? fmtInterval(i) : '—');
   const header = [
     'run',
@@ -180,7 +234,10 @@ export function formatComparison(c: Comparison): string {
       ? [fmt(r.hybrid?.reward), ...c.hybrid_terms.map((t) => fmt(r.hybrid?.terms[t]))]
       : []),
   ]);
-  const out = [`reward: ${c.reward}  (rubric score mean [95% CI]; axes over scored samples)`];
+  const scope = c.set === null ? 'all prompts' : `prompt set ${c.set}`;
+  const out = [
+    `reward: ${c.reward}, ${scope}  (rubric score mean [95% CI]; axes over scored samples)`,
+  ];
   out.push(formatTable(header, rows));
   const missing = c.rows.filter((r) => r.n === 0).map((r) => r.run);
   if (missing.length > 0) out.push(`no "${c.reward}" scores in: ${missing.join(', ')}`);

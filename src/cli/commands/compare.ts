@@ -9,6 +9,7 @@ interface CompareFlags {
   json?: boolean;
   reward?: string;
   tieEpsilon?: string;
+  set?: string;
 }
 
 export const register: RegisterCommand = (program, setExit) => {
@@ -18,6 +19,7 @@ export const register: RegisterCommand = (program, setExit) => {
     .argument('<dirs...>', 'eval output directories (each with results.jsonl, summary.json)')
     .option('--json', 'print the comparison as JSON')
     .option('--reward <key>', 'reward to compare (default universal)')
+    .option('--set <name>', 'compare one prompt set only (default: all, then each set)')
     .option(
       '--tie-epsilon <x>',
       `per-prompt mean rewards this close tie (default ${DEFAULT_TIE_EPSILON})`,
@@ -38,7 +40,7 @@ export const register: RegisterCommand = (program, setExit) => {
         }
       }
       if (runs.length === 0) return;
-      const comparison = compareRuns(runs, { reward: flags.reward, tieEpsilon });
+      const comparison = compareRuns(runs, { reward: flags.reward, tieEpsilon, set: flags.set });
       process.stdout.write(
         `${flags.json ? JSON.stringify(comparison, null, 2) : formatComparison(comparison)}\n`,
       );
