@@ -10,6 +10,7 @@ import type { ChecksSummary, ScoreRecord } from '../core/record.ts';
 import { emptyUsage, type Usage } from '../core/usage.ts';
 import { createJudge, type Judge } from '../judge/judge.ts';
 import type { ModelClient } from '../models/types.ts';
+import { createRenderPool } from '../render/pool.ts';
 import type { Renderer } from '../render/types.ts';
 import { type DropAxis, weightedReward } from '../reward/weighted.ts';
 import { indexRubrics, type RubricIndex } from '../rubric/load.ts';
@@ -52,12 +53,15 @@ export type BlankPolicy = 'zero' | 'judge';
 export interface RolloutScorerOptions {
   /** Kept rubrics, as records or the path of a rubrics.jsonl. Not needed for `universal`. */
   rubrics?: readonly RubricRecord[] | string;
-  /** A model client, or a `provider:model` spec turned into one by `createClient`. */
-  judge: ModelClient | string;
+  /**
+   * A model client, or a `provider:model` spec turned into one by `createClient`.
+   * Needed for every reward but `hybrid`.
+   */
+  judge?: ModelClient | string;
   /** Builds a client from a spec (the models room's createModelClient, configured by the caller). */
   createClient?: (spec: string) => ModelClient;
-  /** The renderer to use (the caller keeps ownership). */
-  renderer: Renderer;
+  /** The renderer to use (the caller keeps ownership). Default: a render pool owned and closed by the scorer. */
+  renderer?: Renderer;
   /** Completion → artifact → render → checks (the pipeline's inspectCompletion). */
   inspect: InspectFn;
   /** A cache file path, an open cache, or false to bypass. Default `.rubrica/cache.sqlite`. */
@@ -111,13 +115,13 @@ export async function createRolloutScorer(opts: RolloutScorerOptions): Promise<R
   if (INSTANCE_PRESETS[defaultReward] && !opts.rubrics) {
     throw new ScorerConfigError('no_rubrics', `reward ${defaultReward} needs rubrics (--rubrics)`);
   }
-  let client: ModelClient;
+  let client: ModelClient | null = null;
   if (typeof opts.judge === 'string') {
     if (!opts.createClient) {
       throw new ScorerConfigError('no_judge_client', 'a judge spec needs createClient');
     }
     client = opts.createClient(opts.judge);
-  } else {
+  } else if (opts.judge) {
     client = opts.judge;
   }
   const rubrics: RubricIndex = indexRubrics(opts.rubrics ?? []);
@@ -130,11 +134,12 @@ export async function createRolloutScorer(opts: RolloutScorerOptions): Promise<R
       ownsCache = true;
     }
   }
+  const renderer: Renderer = opts.renderer ?? createRenderPool();
   const judges = new Map<JudgeMode, Judge>();
   const judgeFor = (mode: JudgeMode) => {
     let j = judges.get(mode);
     if (!j) {
-      j = createJudge({ client, mode, cache });
+      j = createJudge({ client: client!, mode, cache });
       judges.set(mode, j);
     }
     return j;
@@ -163,15 +168,17 @@ export async function createRolloutScorer(opts: RolloutScorerOptions): Promise<R
         promptText = r.prompt;
         base.prompt_id = base.prompt_id ?? r.id;
       }
-    } else if (reward === 'universal') {
+    } else {
+      // universal and hybrid read the prompt text: from the rollout, else from the rubrics
+      // file's line for its prompt_id.
       promptText =
         promptText ?? (rollout.prompt_id ? (rubrics.promptOf(rollout.prompt_id) ?? null) : null);
-      if (promptText !== null) items = universalItems();
+      if (reward === 'universal' && promptText !== null) items = universalItems();
     }
 
     const inspection = await opts.inspect(rollout.completion, {
       prompt: promptText ?? undefined,
-      renderer: opts.renderer,
+      renderer,
     });
     const renderMs = inspection.render?.ms ?? null;
     const unscoreable = (
@@ -281,11 +288,15 @@ export async function createRolloutScorer(opts: RolloutScorerOptions): Promise<R
     async close() {
       await opts.hybrid?.close?.();
       if (ownsCache) cache?.close();
+      if (!opts.renderer) await renderer.close();
     },
   };
 }
 
 function checkReward(reward: RewardKind, opts: RolloutScorerOptions): void {
+  if (reward !== 'hybrid' && !opts.judge) {
+    throw new ScorerConfigError('no_judge_client', `reward ${reward} needs a judge model`);
+  }
   if (reward === 'hybrid' && !opts.hybrid) {
     throw new ScorerConfigError(
       'hybrid_unavailable',

@@ -218,7 +218,7 @@ describe('createRolloutScorer', () => {
   });
 
   it('per-item mode from the batch options', async () => {
-    double.script((req) => jsonAnswer({ reasoning: 'ok', score: 0.5 }));
+    double.script(() => jsonAnswer({ reasoning: 'ok', score: 0.5 }));
     const s = await scorer();
     const [rec] = await s.scoreBatch(
       [{ id: 'p', prompt_id: 'bike', completion: fenced(ICONS[8]!) }],

@@ -12,6 +12,7 @@ import { formatScoreSummary, summariseScores } from '../../reward/summary.ts';
 import { DROP_AXES, isDropAxis } from '../../reward/weighted.ts';
 import { openJsonlOutput, readJsonlInputs, runJsonl } from '../../store/jsonl.ts';
 import { createRunProgress } from '../../store/progress.ts';
+import { addHybridFlags, type HybridFlags, hybridFromFlags } from '../hybrid-flags.ts';
 import { UsageError } from '../usage-error.ts';
 import type { RegisterCommand } from './index.ts';
 import { asUsage, IdSchema, openCacheFlag, parseCount, parseMode } from './rubric.ts';
@@ -25,11 +26,11 @@ const RolloutLine = z.object({
 
 const REWARDS: RewardKind[] = ['ruler', 'universal', 'rubric-s', 'hybrid'];
 
-interface ScoreFlags {
+interface ScoreFlags extends HybridFlags {
   rubrics?: string;
   in: string;
   out: string;
-  judge: string;
+  judge?: string;
   mode?: string;
   reward: string;
   dropAxis?: string;
@@ -57,13 +58,20 @@ async function score(flags: ScoreFlags, setExit: (code: number) => void): Promis
   }
   const mode = parseMode(flags.mode);
   const concurrency = parseCount('--concurrency', flags.concurrency, 8);
-  const client = asUsage(() =>
-    createModelClient(flags.judge, {
-      role: 'judge',
-      baseUrl: flags.judgeBaseUrl,
-      concurrency: concurrency * 6,
-    }),
-  );
+  if (reward !== 'hybrid' && !flags.judge)
+    throw new UsageError(`--judge is required for --reward ${reward}`);
+  const judgeSpec = flags.judge;
+  const client = judgeSpec
+    ? asUsage(() =>
+        createModelClient(judgeSpec, {
+          role: 'judge',
+          baseUrl: flags.judgeBaseUrl,
+          concurrency: concurrency * 6,
+        }),
+      )
+    : undefined;
+  // Loads CLIP / connects scorers only when the hybrid reward was asked for.
+  const hybrid = reward === 'hybrid' ? await hybridFromFlags(flags) : undefined;
   const { items, errors } = readJsonlInputs(flags.in, RolloutLine);
   for (const e of errors) process.stderr.write(`rubrica: ${flags.in}:${e.line}: ${e.message}\n`);
   if (errors.length) setExit(1);
@@ -83,10 +91,12 @@ async function score(flags: ScoreFlags, setExit: (code: number) => void): Promis
       dropAxis: flags.dropAxis as Parameters<typeof createRolloutScorer>[0]['dropAxis'],
       concurrency,
       blankPolicy: flags.blank,
+      hybrid,
     });
   } catch (err) {
     cache?.close();
     await renderer.close();
+    await hybrid?.close();
     if (err instanceof ScorerConfigError) throw new UsageError(err.message);
     throw err;
   }
@@ -122,7 +132,7 @@ async function score(flags: ScoreFlags, setExit: (code: number) => void): Promis
 }
 
 export const register: RegisterCommand = (program, setExit) => {
-  program
+  const cmd = program
     .command('score')
     .description('score rollouts: render, judge against rubrics, weigh into rewards')
     .option(
@@ -137,7 +147,7 @@ export const register: RegisterCommand = (program, setExit) => {
       '--out <file>',
       'scores.jsonl (appended in input order; ids already there are skipped)',
     )
-    .requiredOption('--judge <spec>', 'judge VLM, provider:model')
+    .option('--judge <spec>', 'judge VLM, provider:model (not needed for --reward hybrid)')
     .option('--mode <mode>', 'judge mode: joint | per-item (default joint)')
     .option('--reward <kind>', `reward: ${REWARDS.join(' | ')}`, 'ruler')
     .option('--drop-axis <axis>', `leave one axis out: ${DROP_AXES.join(' | ')}`)
@@ -148,6 +158,6 @@ export const register: RegisterCommand = (program, setExit) => {
       'judge base URL (else RUBRICA_JUDGE_BASE_URL, else provider default)',
     )
     .option('--cache <file>', 'answer cache (default .rubrica/cache.sqlite)')
-    .option('--no-cache', 'do not read or write the answer cache')
-    .action((flags: ScoreFlags) => score(flags, setExit));
+    .option('--no-cache', 'do not read or write the answer cache');
+  addHybridFlags(cmd).action((flags: ScoreFlags) => score(flags, setExit));
 };
