@@ -1,0 +1,269 @@
+// npm run bench:render [-- --files N] — rubrica's whole per-rollout render path against
+// CairoSVG (the papers' renderer) on the same real corpus (Fluent Emoji, MIT).
+//   rubrica: completion text → extractArtifact (```svg fence) → sanitise → render in an
+//            isolated worker → pixel stats (+ checks when the checks room exports them) →
+//            PNG → base64 data: URI for the judge; with 1 and 2 worker processes.
+//   CairoSVG: svg2png(output_width=512, output_height=512, background_color='white'),
+//            render only, in 1 and 2 Python processes (Debian python3-cairosvg).
+// Prints files/s, the ratio, p50/p99 latency and peak RSS (parent + workers). The goal in
+// issue 2 is ≥ 1.5× CairoSVG's render-only throughput per core. This is a benchmark, not
+// a test: nothing is asserted, figures are printed as measured.
+import { spawn } from 'node:child_process';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pLimit from 'p-limit';
+import { createRenderPool } from '../src/render/index.ts';
+import { fluentEmoji } from '../test/support/corpus.ts';
+
+interface Row {
+  label: string;
+  /** Mean ms per file spent in each step of the path (rubrica rows only). */
+  steps?: Record<string, number>;
+  files: number;
+  failed: number;
+  wallS: number;
+  latMs: number[];
+  peakRssMb: number;
+}
+
+const arg = (name: string, dflt: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : dflt;
+};
+const N = Number(arg('files', '1000'));
+const WORKERS = arg('workers', '1,2').split(',').map(Number);
+const SIZE = 512;
+
+const quantile = (xs: number[], q: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? Number.NaN;
+};
+
+/** Peak resident set of a live process, from /proc (Linux); 0 when unavailable. */
+function vmHwmMb(pid: number | undefined): number {
+  if (!pid) return 0;
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+type Extract = (completion: string) => { found: boolean; svg?: string };
+type Checks = ((...args: unknown[]) => unknown) | null;
+
+async function loadSteps(): Promise<{ extract: Extract; checks: Checks; checksName: string }> {
+  const artifact = (await import('../src/artifact/index.ts')) as Record<string, unknown>;
+  const extract = artifact.extractArtifact as Extract | undefined;
+  if (!extract) throw new Error('src/artifact does not export extractArtifact');
+  const checksRoom = (await import('../src/checks/index.ts')) as Record<string, unknown>;
+  for (const name of ['runChecks', 'computeChecks', 'checkAll']) {
+    if (typeof checksRoom[name] === 'function') {
+      return { extract, checks: checksRoom[name] as Checks, checksName: name };
+    }
+  }
+  return { extract, checks: null, checksName: '' };
+}
+
+async function rubrica(completions: string[], workers: number): Promise<Row> {
+  const { extract, checks } = await loadSteps();
+  const pool = createRenderPool({ workers });
+  // Warm up: boot every worker (tsx + libvips load) and let V8 optimise; not timed.
+  const limit = pLimit(workers * 4);
+  await Promise.all(
+    completions.slice(0, workers * 8).map((c) => limit(() => pool.render(extract(c).svg!))),
+  );
+  const lat: number[] = [];
+  let failed = 0;
+  let judgeBytes = 0;
+  const steps = { extract: 0, render_in_worker: 0, wait_and_ipc: 0, checks: 0, base64: 0 };
+  const t0 = performance.now();
+  await Promise.all(
+    completions.map((c) =>
+      limit(async () => {
+        const t = performance.now();
+        const art = extract(c);
+        const t1 = performance.now();
+        steps.extract += t1 - t;
+        if (!art.found || !art.svg) {
+          failed++;
+          return;
+        }
+        const r = await pool.render(art.svg, { size: SIZE });
+        const t2 = performance.now();
+        steps.render_in_worker += r.ms;
+        steps.wait_and_ipc += t2 - t1 - r.ms;
+        if (!r.ok) {
+          failed++;
+          return;
+        }
+        if (checks) checks({ artifact: art, render: r });
+        const t3 = performance.now();
+        steps.checks += t3 - t2;
+        const dataUri = `data:image/png;base64,${r.png.toString('base64')}`;
+        judgeBytes += dataUri.length;
+        steps.base64 += performance.now() - t3;
+        lat.push(performance.now() - t);
+      }),
+    ),
+  );
+  const wallS = (performance.now() - t0) / 1000;
+  const workersPeak = pool.stats().workers.reduce((s, w) => s + vmHwmMb(w.pid), 0);
+  const parentPeak = process.resourceUsage().maxRSS / 1024;
+  await pool.close();
+  if (judgeBytes === 0) failed = completions.length;
+  for (const k of Object.keys(steps) as (keyof typeof steps)[]) steps[k] /= completions.length;
+  return {
+    steps,
+    label: `rubrica, ${workers} worker${workers > 1 ? 's' : ''}`,
+    files: completions.length,
+    failed,
+    wallS,
+    latMs: lat,
+    peakRssMb: parentPeak + workersPeak,
+  };
+}
+
+const PY = `
+import sys, json, time, resource, cairosvg
+files = json.load(open(sys.argv[1]))[int(sys.argv[2]):int(sys.argv[3])]
+render = lambda s: cairosvg.svg2png(bytestring=s.encode('utf-8'), output_width=${SIZE},
+                                    output_height=${SIZE}, background_color='white')
+for s in files[:8]:
+    render(s)  # warm up, not timed
+lat, errors = [], 0
+t0 = time.perf_counter()
+for s in files:
+    t = time.perf_counter()
+    try:
+        render(s)
+    except Exception:
+        errors += 1
+    lat.append((time.perf_counter() - t) * 1000)
+wall = time.perf_counter() - t0
+print(json.dumps({'wall': wall, 'lat': lat, 'errors': errors,
+                  'maxrss_kb': resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}))
+`;
+
+function runPython(
+  file: string,
+  lo: number,
+  hi: number,
+): Promise<{ wall: number; lat: number[]; errors: number; maxrss_kb: number }> {
+  return new Promise((resolve, reject) => {
+    const p = spawn('/usr/bin/python3', ['-c', PY, file, String(lo), String(hi)]);
+    let out = '';
+    let err = '';
+    p.stdout.on('data', (d) => {
+      out += d;
+    });
+    p.stderr.on('data', (d) => {
+      err += d;
+    });
+    p.on('close', (code) =>
+      code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`CairoSVG bench failed: ${err}`)),
+    );
+  });
+}
+
+async function cairo(svgs: string[], procs: number): Promise<Row> {
+  const file = join(tmpdir(), `rubrica-bench-${process.pid}.json`);
+  writeFileSync(file, JSON.stringify(svgs));
+  try {
+    const per = Math.ceil(svgs.length / procs);
+    const parts = await Promise.all(
+      Array.from({ length: procs }, (_, i) =>
+        runPython(file, i * per, Math.min(svgs.length, (i + 1) * per)),
+      ),
+    );
+    return {
+      label: `CairoSVG, ${procs} process${procs > 1 ? 'es' : ''}`,
+      files: svgs.length,
+      failed: parts.reduce((s, p) => s + p.errors, 0),
+      wallS: Math.max(...parts.map((p) => p.wall)),
+      latMs: parts.flatMap((p) => p.lat),
+      peakRssMb: parts.reduce((s, p) => s + p.maxrss_kb / 1024, 0),
+    };
+  } finally {
+    rmSync(file, { force: true });
+  }
+}
+
+function print(rows: Row[]): void {
+  const head = ['run', 'files', 'failed', 'wall s', 'files/s', 'p50 ms', 'p99 ms', 'peak RSS MB'];
+  const body = rows.map((r) => [
+    r.label,
+    String(r.files),
+    String(r.failed),
+    r.wallS.toFixed(2),
+    (r.files / r.wallS).toFixed(1),
+    quantile(r.latMs, 0.5).toFixed(1),
+    quantile(r.latMs, 0.99).toFixed(1),
+    r.peakRssMb.toFixed(0),
+  ]);
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  console.log(line(head));
+  for (const b of body) console.log(line(b));
+}
+
+async function main(): Promise<void> {
+  const icons = fluentEmoji(N);
+  const svgs = icons.map((i) => i.svg);
+  const completions = icons.map(
+    (i) =>
+      `Here is a flat icon for "${i.name.replace(/-/g, ' ')}":\n\n\`\`\`svg\n${i.svg}\n\`\`\`\n`,
+  );
+  const { checksName } = await loadSteps();
+  console.log(
+    `rubrica bench:render — ${svgs.length} Fluent Emoji at ${SIZE}×${SIZE} on white; ` +
+      `rubrica path: extract → sanitise → render → pixel stats${checksName ? ` → ${checksName}` : ' (no checks room export found)'} → base64 data URI`,
+  );
+  const rows: Row[] = [];
+  for (const w of WORKERS) {
+    rows.push(await cairo(svgs, w));
+    // Fresh text per run: the tokenizer's line cache must not give a later run free hits.
+    rows.push(
+      await rubrica(
+        completions.map((c) => `Run ${w}. ${c}`),
+        w,
+      ),
+    );
+  }
+  print(rows);
+  for (const r of rows) {
+    if (!r.steps) continue;
+    const parts = Object.entries(r.steps).map(([k, v]) => `${k} ${v.toFixed(2)}`);
+    console.log(`${r.label}: mean ms per file: ${parts.join(', ')}`);
+  }
+  for (const w of WORKERS) {
+    const c = rows.find((r) => r.label.startsWith('CairoSVG') && r.label.includes(` ${w} `));
+    const o = rows.find((r) => r.label.startsWith('rubrica') && r.label.includes(` ${w} `));
+    if (c && o) {
+      const ratio = o.files / o.wallS / (c.files / c.wallS);
+      console.log(
+        `ratio at ${w}: rubrica / CairoSVG throughput = ${ratio.toFixed(2)}× (goal ≥ 1.5×)`,
+      );
+    }
+  }
+  console.log(
+    JSON.stringify({
+      bench: 'render',
+      rows: rows.map((r) => ({
+        label: r.label,
+        files: r.files,
+        failed: r.failed,
+        files_per_s: r.files / r.wallS,
+        p50_ms: quantile(r.latMs, 0.5),
+        p99_ms: quantile(r.latMs, 0.99),
+        peak_rss_mb: r.peakRssMb,
+        steps_ms: r.steps,
+      })),
+    }),
+  );
+}
+
+await main();
