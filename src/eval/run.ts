@@ -112,7 +112,10 @@ export async function runEval(opts: EvalRunOptions): Promise<EvalRunResult> {
 
   const promptText = new Map(opts.prompts.map((p) => [p.id, p.prompt]));
   const byText = new Map(opts.prompts.map((p) => [p.prompt, p.id]));
-  const inputs = opts.rollouts.map((r) => {
+  const seen = new Set<string>();
+  // One rollout per id (the first): results.jsonl holds one record per id.
+  const unique = opts.rollouts.filter((r) => !seen.has(r.id) && seen.add(r.id));
+  const inputs = unique.map((r) => {
     const prompt_id = promptIdOf(r, byText);
     return {
       id: r.id,
