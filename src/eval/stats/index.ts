@@ -1,4 +1,6 @@
-// Statistics for evaluation and human alignment: correlations, γ within groups, bootstrap CIs.
+// Statistics for evaluation and human alignment: correlations, γ within groups, bootstrap CIs,
+// and the readers behind `align` / `compare`. Text-formatting and JSONL helpers stay internal
+// (import them from their files inside the eval room).
 
 export {
   type AbsoluteRating,
@@ -13,25 +15,20 @@ export {
   type BootstrapOptions,
   bootstrapCI,
   bootstrapOptions,
+  DEFAULT_LEVEL,
+  DEFAULT_RESAMPLES,
+  DEFAULT_SEED,
   type Interval,
 } from './bootstrap.ts';
-export { isConstant, pearson, spearman } from './correlation.ts';
+export { pearson, spearman } from './correlation.ts';
 export {
   type DistributionSummary,
-  describe,
+  describe as describeDistribution,
   type HistogramBin,
-  histogram,
   TOKEN_BIN_EDGES,
 } from './distribution.ts';
 export { type GammaResult, type GroupScores, groupedGamma } from './gamma.ts';
-export {
-  type JsonLine,
-  type LineIssue,
-  type LineIssueCode,
-  readJsonLines,
-  zodMessage,
-} from './jsonl.ts';
+export type { LineIssue, LineIssueCode } from './jsonl.ts';
 export { kendallTauB, type PairCounts, pairCounts } from './kendall.ts';
 export { seededRandom } from './prng.ts';
 export { loadRunDir, type RunDir, type RunDirError } from './run-dir.ts';
-export { type Align, fmt, fmtInterval, formatTable, pct } from './text-table.ts';
