@@ -5,7 +5,6 @@ import { register as compareCommand } from './compare.ts';
 import { register as exportCommand } from './export.ts';
 import { register as modelsCommand } from './models.ts';
 import { register as renderCommand } from './render.ts';
-import { register as serveCommand } from './serve.ts';
 
 export type RegisterCommand = (program: Command, setExit: (code: number) => void) => void;
 
@@ -15,5 +14,4 @@ export const commands: RegisterCommand[] = [
   compareCommand,
   modelsCommand,
   renderCommand,
-  serveCommand,
 ];
