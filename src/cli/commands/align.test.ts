@@ -1,6 +1,6 @@
 // `rubrica align` as a user runs it: a child process reading real files.
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -68,6 +68,22 @@ afterAll(async () => {
 });
 
 describe('rubrica align', () => {
+  it('reads an eval output directory as its results.jsonl', async () => {
+    const run = join(dir, 'run');
+    await mkdir(run);
+    const records = ['a1', 'a2', 'a3'].map((id, i) => ({
+      id,
+      prompt_id: 'A',
+      run: 'm',
+      scores: { universal: { id, reward: [0.9, 0.5, 0.1][i], status: 'ok' } },
+    }));
+    await writeFile(join(run, 'results.jsonl'), jsonl(records));
+    const r = await runCli(['align', '--pred', run, '--human', join(dir, 'human.jsonl'), '--json']);
+    expect(r.code).toBe(0);
+    // Group A alone: C=2, D=1 → γ = 1/3.
+    expect(JSON.parse(r.stdout).absolute.gamma.estimate).toBeCloseTo(1 / 3, 12);
+  });
+
   it('prints the statistics as JSON, reproducibly for a seed', async () => {
     const args = ['align', '--pred', join(dir, 'pred.jsonl'), '--human', join(dir, 'human.jsonl')];
     const r = await spawnCli([...args, '--json', '--resamples', '300', '--seed', '4']);
@@ -91,6 +107,10 @@ describe('rubrica align', () => {
     expect(none.stderr).toContain('no human judgement matched a prediction');
     const missing = await runCli(['align', '--pred', join(dir, 'nope.jsonl'), '--human', human]);
     expect(missing.code).toBe(1);
+    // A directory without results.jsonl is a missing file too.
+    const emptyDir = await runCli(['align', '--pred', dir, '--human', human]);
+    expect(emptyDir.code).toBe(1);
+    expect(emptyDir.stderr).toContain('results.jsonl');
     const bad = await runCli(['align', '--pred', human, '--human', human, '--seed', '-3']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--seed must be an integer');

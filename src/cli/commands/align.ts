@@ -1,6 +1,7 @@
 // `rubrica align`: how well predicted scores agree with people (ρ, r, τ-b, γ within groups,
 // pairwise agreement), each with a bootstrap CI. Thin: read files, call eval/align, print.
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { align, formatAlignReport } from '../../eval/align.ts';
 import { DEFAULT_RESAMPLES, DEFAULT_SEED } from '../../eval/stats/bootstrap.ts';
 import { UsageError } from '../usage-error.ts';
@@ -32,9 +33,14 @@ interface AlignFlags {
   tieEpsilon?: string;
 }
 
+/** Reads a JSONL file; an eval output directory stands for its results.jsonl. */
 async function readOrReport(path: string, setExit: (code: number) => void): Promise<string | null> {
   try {
-    return await readFile(path, 'utf8');
+    const isDir = await stat(path).then(
+      (s) => s.isDirectory(),
+      () => false,
+    );
+    return await readFile(isDir ? join(path, 'results.jsonl') : path, 'utf8');
   } catch (err) {
     process.stderr.write(`rubrica align: cannot read ${path}: ${(err as Error).message}\n`);
     setExit(1);
@@ -48,7 +54,7 @@ export const register: RegisterCommand = (program, setExit) => {
     .description('agreement of predicted scores with human ratings or pairwise votes')
     .requiredOption(
       '--pred <file>',
-      'predictions: rubrica score lines, results.jsonl, or {id, score}',
+      'predictions: rubrica score lines, results.jsonl (or its eval DIR), or {id, score}',
     )
     .requiredOption(
       '--human <file>',
