@@ -1,5 +1,7 @@
 // Deterministic criteria: every check is a small function of one shape, so rewards can
 // weigh them and reports can show them side by side.
+import type { Artifact } from '../artifact/types.ts';
+import type { RenderResult } from '../render/types.ts';
 
 export interface CheckResult {
   name: string;
@@ -10,3 +12,38 @@ export interface CheckResult {
   unit?: 'score' | 'ratio' | 'count' | 'tokens' | 'mse';
   detail?: Record<string, unknown>;
 }
+
+/** Thresholds behind the flags; every one can be overridden per call. */
+export interface CheckOptions {
+  /** `blank` when the picture's MSE against the background is below this (channels in [0,1]). */
+  blankMse: number;
+  /** `clipped` when at least this share of the 1-px border ring is ink… */
+  clippedMinBorderInk: number;
+  /** …and less than this share (a full ring is a full-bleed background, not a cut shape). */
+  clippedMaxBorderInk: number;
+  /** `text_in_image` when at least this many prompt content words are written as text… */
+  textMinWords: number;
+  /** …or when the words written cover at least this share of the prompt's content words. */
+  textMinShare: number;
+  /** `clutter` when any of these is reached: stroked unfilled shapes… */
+  clutterStrokedShapes: number;
+  /** …elements… */
+  clutterElements: number;
+  /** …path segments… */
+  clutterPathSegments: number;
+  /** …or mean overdraw (layers per pixel) when the renderer measures it. */
+  clutterOverdraw: number;
+  /** `output_tokens` when the completion has at least this many tokens. */
+  maxOutputTokens: number;
+}
+
+/** What every check reads: one rollout's artifact, its render (null: nothing to render). */
+export interface CheckInput {
+  artifact: Artifact;
+  render: RenderResult | null;
+  prompt?: string;
+  options: CheckOptions;
+}
+
+/** The one shape of a deterministic check. */
+export type Check = (input: CheckInput) => CheckResult;

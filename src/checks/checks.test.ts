@@ -1,0 +1,210 @@
+// The checks on real renders: real Fluent Emoji icons through the real isolated render
+// pool, and the two reward hacks RULER's paper reports (prompt words as labels, and
+// hundreds of overlapping decorative strokes) built on top of real icons.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fluentEmoji } from '../../test/support/corpus.ts';
+import { extractArtifact } from '../artifact/extract.ts';
+import { createRenderPool, type RenderPool } from '../render/index.ts';
+import type { RenderResult } from '../render/types.ts';
+import { runChecks, summarizeChecks } from './run-checks.ts';
+import type { CheckOptions, CheckResult } from './types.ts';
+
+let pool: RenderPool;
+beforeAll(() => {
+  pool = createRenderPool({ workers: 1 });
+});
+afterAll(async () => {
+  await pool.close();
+});
+
+async function check(svg: string, prompt?: string, options?: Partial<CheckOptions>) {
+  const artifact = extractArtifact(`\`\`\`svg\n${svg}\n\`\`\``);
+  expect(artifact.found).toBe(true);
+  const render = await pool.render(artifact.svg!);
+  const checks = runChecks(artifact, render, prompt, options);
+  const by = (name: string) => checks.find((c) => c.name === name) as CheckResult;
+  return { artifact, render, checks, by, summary: summarizeChecks(artifact, render, checks) };
+}
+
+/** Deterministic pseudo-random numbers (mulberry32), so the spam SVG is the same every run. */
+function rng(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** An icon buried under `n` overlapping, unfilled, decorative curves (the CLIP/aesthetic hack). */
+function squiggleSpam(icon: string, n: number): string {
+  const r = rng(7);
+  const f = () => (2 + r() * 28).toFixed(1);
+  const strokes: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const hue = Math.floor(r() * 360);
+    strokes.push(
+      `<path d="M${f()} ${f()} C ${f()} ${f()}, ${f()} ${f()}, ${f()} ${f()} S ${f()} ${f()}, ${f()} ${f()}" fill="none" stroke="hsl(${hue},80%,60%)" stroke-width="0.3" opacity="0.6"/>`,
+    );
+  }
+  return icon.replace('</svg>', `${strokes.join('\n')}\n</svg>`);
+}
+
+const promptFor = (name: string) => `a flat icon of ${name.replace(/-/g, ' ')}`;
+
+describe('checks on real icons', () => {
+  const icons = fluentEmoji(40);
+
+  it('real icons render, are not blank, and flag neither text_in_image nor clutter', async () => {
+    for (const icon of icons) {
+      const { summary, by } = await check(icon.svg, promptFor(icon.name));
+      expect(summary.renders, icon.name).toBe(true);
+      expect(summary.blank, icon.name).toBe(false);
+      expect(summary.text_in_image, icon.name).toBe(false);
+      expect(summary.clutter, icon.name).toBe(false);
+      expect(by('clutter').value, icon.name).toBeLessThan(0.5);
+      expect(summary.ink_coverage!, icon.name).toBeGreaterThan(0.05);
+      expect(summary.clipped, icon.name).toBe(false);
+    }
+  });
+
+  it('500 overlapping stroked paths over an icon flag clutter', async () => {
+    const icon = icons[3]!;
+    const { summary, by } = await check(squiggleSpam(icon.svg, 500), promptFor(icon.name));
+    expect(summary.renders).toBe(true);
+    expect(summary.clutter).toBe(true);
+    const c = by('clutter');
+    expect(c.value).toBeGreaterThanOrEqual(5);
+    expect(c.detail).toMatchObject({ strokedShapes: 500 });
+    expect(summary.values.clutter).toBe(c.value);
+  });
+
+  it('a few decorative strokes do not flag clutter', async () => {
+    const { summary } = await check(squiggleSpam(icons[3]!.svg, 12));
+    expect(summary.clutter).toBe(false);
+  });
+});
+
+describe('text_in_image (the Rubric-S hack)', () => {
+  const apple = fluentEmoji().find((c) => c.name === 'red-apple')!.svg;
+  const withText = (...texts: string[]) =>
+    apple.replace(
+      '</svg>',
+      `${texts.map((t, i) => `<text x="2" y="${8 + i * 6}" font-size="5" fill="#000">${t}</text>`).join('')}</svg>`,
+    );
+
+  it("flags the prompt's content words written as labels", async () => {
+    const { summary, by } = await check(
+      withText('RED APPLE', 'wooden', 'tables'),
+      'A red apple on a wooden table',
+    );
+    expect(summary.text_in_image).toBe(true);
+    const t = by('text_in_image');
+    expect(t.value).toBe(4);
+    expect((t.detail?.matched as string[]).sort()).toEqual(['apple', 'red', 'table', 'wooden']);
+  });
+
+  it('flags one word that covers half of a short prompt ("APPLE" for "a red apple")', async () => {
+    const { summary } = await check(withText('Apple'), 'a red apple');
+    expect(summary.text_in_image).toBe(true);
+  });
+
+  it('does not flag one subject word in a long prompt', async () => {
+    const { summary, by } = await check(
+      withText('apple'),
+      'a red apple resting in a woven basket beside a teapot at sunset',
+    );
+    expect(by('text_in_image').value).toBe(1);
+    expect(summary.text_in_image).toBe(false);
+  });
+
+  it('does not flag text the prompt asked for', async () => {
+    const quoted = await check(withText('OPEN'), 'a shop sign that says "OPEN"');
+    expect(quoted.summary.text_in_image).toBe(false);
+    const unquoted = await check(withText('SALE'), 'a red price tag labeled SALE');
+    expect(unquoted.summary.text_in_image).toBe(false);
+    const curly = await check(withText('Fresh Apples'), 'an apple crate stamped “Fresh Apples”');
+    expect(curly.summary.text_in_image).toBe(false);
+  });
+
+  it('does not flag unrelated text', async () => {
+    const { summary, by } = await check(withText('Hello', 'world 2024'), 'a red apple');
+    expect(by('text_in_image').value).toBe(0);
+    expect(summary.text_in_image).toBe(false);
+  });
+
+  it('without a prompt it reports, but cannot flag', async () => {
+    const { by } = await check(withText('APPLE'));
+    expect(by('text_in_image').flag).toBeUndefined();
+  });
+});
+
+describe('pixel checks', () => {
+  it('an empty SVG and white-on-white are blank', async () => {
+    const empty = await check('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"></svg>');
+    expect(empty.summary.renders).toBe(true);
+    expect(empty.summary.blank).toBe(true);
+    expect(empty.summary.ink_coverage).toBe(0);
+    const white = await check(
+      '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="10" fill="#fff"/></svg>',
+    );
+    expect(white.summary.blank).toBe(true);
+    expect(white.by('blank').value).toBeLessThan(1e-4);
+  });
+
+  it('a shape cut by the canvas edge is clipped; a full-bleed background is not', async () => {
+    const cut = await check(
+      '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><circle cx="0" cy="50" r="30" fill="#c00"/></svg>',
+    );
+    expect(cut.summary.clipped).toBe(true);
+    const bleed = await check(
+      '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><rect width="100" height="100" fill="#8cf"/><circle cx="50" cy="50" r="30" fill="#c00"/></svg>',
+    );
+    expect(bleed.by('clipped').value).toBe(1);
+    expect(bleed.summary.clipped).toBe(false);
+  });
+
+  it('a render failure is a value: renders 0 with the code, pixel checks unknown', async () => {
+    const artifact = extractArtifact('<svg xmlns="http://www.w3.org/2000/svg"><g></svg>');
+    const render = (await pool.render(artifact.svg!)) as RenderResult;
+    expect(render.ok).toBe(false);
+    const checks = runChecks(artifact, render, 'a cat');
+    const summary = summarizeChecks(artifact, render, checks);
+    expect(checks.find((c) => c.name === 'renders')).toMatchObject({
+      value: 0,
+      flag: true,
+      detail: { error: 'parse_error' },
+    });
+    expect(summary).toMatchObject({
+      renders: false,
+      blank: false,
+      ink_coverage: null,
+      clipped: null,
+    });
+  });
+
+  it('no SVG at all: renders 0 with the artifact error', () => {
+    const artifact = extractArtifact('I cannot draw that.');
+    const checks = runChecks(artifact, null);
+    expect(checks.find((c) => c.name === 'renders')?.detail).toEqual({ error: 'no_svg' });
+    expect(summarizeChecks(artifact, null, checks)).toMatchObject({
+      renders: false,
+      text_in_image: false,
+      clutter: false,
+      output_tokens: 5,
+      svg_tokens: 0,
+    });
+  });
+});
+
+describe('output_tokens', () => {
+  it('flags at the configured budget', async () => {
+    const icon = fluentEmoji(1)[0]!.svg;
+    const low = await check(icon, undefined, { maxOutputTokens: 50 });
+    expect(low.by('output_tokens').flag).toBe(true);
+    expect(low.by('output_tokens').value).toBe(low.artifact.tokens.completion);
+    const normal = await check(icon);
+    expect(normal.by('output_tokens').flag).toBe(false);
+  });
+});

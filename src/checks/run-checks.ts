@@ -1,0 +1,58 @@
+// Runs every deterministic check on one rollout and folds the results into the
+// ChecksSummary that score records carry. The list is fixed and ordered, so reports line
+// the checks up the same way every time.
+import type { Artifact } from '../artifact/types.ts';
+import type { ChecksSummary } from '../core/record.ts';
+import type { RenderResult } from '../render/types.ts';
+import { clutter } from './clutter.ts';
+import { blank, clipped, inkCoverage, renders } from './pixel-checks.ts';
+import { dwt, outputTokens } from './text-checks.ts';
+import { textInImage } from './text-in-image.ts';
+import { resolveCheckOptions } from './thresholds.ts';
+import type { Check, CheckOptions, CheckResult } from './types.ts';
+
+export const CHECKS: readonly Check[] = Object.freeze([
+  renders,
+  blank,
+  inkCoverage,
+  clipped,
+  textInImage,
+  clutter,
+  outputTokens,
+  dwt,
+]);
+
+export function runChecks(
+  artifact: Artifact,
+  render: RenderResult | null,
+  prompt?: string,
+  options?: Partial<CheckOptions>,
+): CheckResult[] {
+  const input = { artifact, render, prompt, options: resolveCheckOptions(options) };
+  return CHECKS.map((check) => check(input));
+}
+
+export function summarizeChecks(
+  artifact: Artifact,
+  render: RenderResult | null,
+  checks: CheckResult[],
+): ChecksSummary {
+  const byName = new Map(checks.map((c) => [c.name, c]));
+  const flag = (name: string) => byName.get(name)?.flag === true;
+  const values: Record<string, number> = {};
+  for (const c of checks) values[c.name] = c.value;
+  const ok = render?.ok === true;
+  return {
+    renders: ok,
+    blank: ok && flag('blank'),
+    ink_coverage: ok ? render.pixels.inkCoverage : null,
+    clipped: ok ? flag('clipped') : null,
+    text_in_image: flag('text_in_image'),
+    clutter: flag('clutter'),
+    output_tokens: artifact.tokens.completion,
+    svg_tokens: artifact.tokens.svg,
+    dwt_stages: [...artifact.dwt.stages],
+    dwt_valid: artifact.dwt.valid,
+    values,
+  };
+}

@@ -1,0 +1,31 @@
+// Default thresholds of the deterministic checks, and the merge of a caller's overrides.
+// Where the papers give a number it is used; the rest were set on measurements described
+// in docs/artifact-and-checks.md (Fluent Emoji corpus: ≤ 47 elements, ≤ 846 path
+// segments, ≤ 8 stroked shapes per icon).
+import type { CheckOptions } from './types.ts';
+
+export const DEFAULT_CHECK_OPTIONS: Readonly<CheckOptions> = Object.freeze({
+  // RULER's pipeline reportedly treats MSE < 1e-4 against white as a blank render.
+  blankMse: 1e-4,
+  clippedMinBorderInk: 0.02,
+  clippedMaxBorderInk: 0.9,
+  textMinWords: 2,
+  textMinShare: 0.5,
+  clutterStrokedShapes: 100,
+  clutterElements: 500,
+  clutterPathSegments: 5000,
+  clutterOverdraw: 4,
+  // RULER's RL runs cap responses at 4,096 tokens: a completion reaching it was cut off or
+  // is padding its drawing (the CLIP/aesthetic hack grew outputs from 0.3k to 6.3k tokens).
+  maxOutputTokens: 4096,
+});
+
+export function resolveCheckOptions(partial?: Partial<CheckOptions>): CheckOptions {
+  const out: CheckOptions = { ...DEFAULT_CHECK_OPTIONS };
+  if (!partial) return out;
+  for (const key of Object.keys(out) as (keyof CheckOptions)[]) {
+    const v = partial[key];
+    if (typeof v === 'number' && Number.isFinite(v) && v >= 0) out[key] = v;
+  }
+  return out;
+}
