@@ -1,0 +1,218 @@
+// npm run bench:serve — one GRPO step through `rubrica serve`: 128 prompts × 8 rollouts of
+// real SVGs (Fluent Emoji), sent as 128 concurrent requests (one per group), judged by the
+// loopback double at a fixed latency behind a fixed judge concurrency, so the ideal makespan
+// is known: ceil(unique judge calls / concurrency) × latency. A second pass sends the same
+// rollouts again and must be answered from the cache.
+//
+// Flags: --prompts 128 --per-prompt 8 --latency-ms 200 --concurrency 16 --render-workers N
+//        --mode joint|per-item --json
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { rulerRubric } from '../test/score/support/fixtures.ts';
+import { fluentEmoji } from '../test/support/corpus.ts';
+import { type DoubleRequest, startModelDouble } from '../test/support/model-double.ts';
+
+const { values: flags } = parseArgs({
+  options: {
+    prompts: { type: 'string', default: '128' },
+    'per-prompt': { type: 'string', default: '8' },
+    'latency-ms': { type: 'string', default: '200' },
+    concurrency: { type: 'string', default: '16' },
+    'render-workers': { type: 'string' },
+    mode: { type: 'string', default: 'joint' },
+    json: { type: 'boolean', default: false },
+  },
+});
+const P = Number(flags.prompts);
+const G = Number(flags['per-prompt']);
+const LATENCY = Number(flags['latency-ms']);
+const C = Number(flags.concurrency);
+const N = P * G;
+
+/** RSS of a process and all its descendants (render workers), from /proc; MB. */
+function treeRssMb(rootPid: number): { self: number; tree: number } {
+  const children = new Map<number, number[]>();
+  const rss = new Map<number, number>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const status = readFileSync(`/proc/${name}/status`, 'utf8');
+      const ppid = Number(/PPid:\s+(\d+)/.exec(status)?.[1]);
+      const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+      const pid = Number(name);
+      rss.set(pid, kb / 1024);
+      children.set(ppid, [...(children.get(ppid) ?? []), pid]);
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  let tree = 0;
+  const stack = [rootPid];
+  while (stack.length) {
+    const pid = stack.pop()!;
+    tree += rss.get(pid) ?? 0;
+    stack.push(...(children.get(pid) ?? []));
+  }
+  return { self: rss.get(rootPid) ?? 0, tree };
+}
+
+function percentile(sorted: number[], p: number): number {
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[i]!;
+}
+
+async function waitReady(child: ChildProcess): Promise<string> {
+  let log = '';
+  return new Promise((resolve, reject) => {
+    child.stderr!.on('data', (b: Buffer) => {
+      log += b.toString();
+      const m = /"msg":"ready"/.test(log) ? /"url":"(http:[^"]+)"/.exec(log) : null;
+      if (m) resolve(m[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`serve exited ${code}\n${log}`)));
+  });
+}
+
+async function main() {
+  const dir = mkdtempSync(join(tmpdir(), 'rubrica-bench-serve-'));
+  const icons = fluentEmoji(N);
+  const prompts = Array.from({ length: P }, (_, p) => ({
+    id: `p${p}`,
+    prompt: `bench prompt ${p}`,
+  }));
+  const rubrics = join(dir, 'rubrics.jsonl');
+  writeFileSync(
+    rubrics,
+    `${prompts.map((p) => JSON.stringify(rulerRubric(p.id, p.prompt))).join('\n')}\n`,
+  );
+
+  // Every item gets 0.7: the double's work is only the fixed latency.
+  const double = await startModelDouble({
+    handler: (req: DoubleRequest) => {
+      const keys = Object.keys((req.schema?.properties ?? {}) as Record<string, unknown>);
+      const answer = Object.fromEntries(keys.map((k) => [k, { reasoning: 'ok', score: 0.7 }]));
+      return { content: JSON.stringify(answer), delayMs: LATENCY };
+    },
+  });
+  const args = [
+    'bin/rubrica.js',
+    'serve',
+    '--port',
+    '0',
+    '--rubrics',
+    rubrics,
+    '--judge',
+    'openai-compatible:bench-judge',
+  ];
+  args.push(
+    '--judge-base-url',
+    double.url,
+    '--concurrency',
+    String(C),
+    '--mode',
+    String(flags.mode),
+  );
+  args.push('--cache', join(dir, 'cache.sqlite'), '--max-in-flight', String(Math.max(N, 8192)));
+  if (flags['render-workers']) args.push('--render-workers', String(flags['render-workers']));
+  const child = spawn('node', args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  const url = await waitReady(child);
+
+  let peak = { self: 0, tree: 0 };
+  const sampler = setInterval(() => {
+    const now = treeRssMb(child.pid!);
+    peak = { self: Math.max(peak.self, now.self), tree: Math.max(peak.tree, now.tree) };
+  }, 50);
+
+  const requests = prompts.map((p, k) => ({
+    items: Array.from({ length: G }, (_, j) => ({
+      id: `${p.id}#${j}`,
+      prompt_id: p.id,
+      completion: `\`\`\`svg\n${icons[k * G + j]!.svg}\n\`\`\``,
+    })),
+  }));
+
+  const pass = async () => {
+    const latencies: number[] = [];
+    let cached = 0;
+    let ok = 0;
+    const t0 = performance.now();
+    await Promise.all(
+      requests.map(async (body) => {
+        const s = performance.now();
+        const res = await fetch(`${url}/v1/rewards`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+        if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${await res.text()}`);
+        const { results } = (await res.json()) as {
+          results: { status: string; cached: boolean }[];
+        };
+        latencies.push(performance.now() - s);
+        for (const r of results) {
+          if (r.cached) cached++;
+          if (r.status === 'ok') ok++;
+        }
+      }),
+    );
+    const makespan = performance.now() - t0;
+    latencies.sort((a, b) => a - b);
+    return { makespan, ok, cached, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+  };
+
+  const first = await pass();
+  const calls1 = double.requests.length;
+  const second = await pass();
+  const calls2 = double.requests.length - calls1;
+  clearInterval(sampler);
+  child.kill('SIGTERM');
+  await new Promise((r) => child.once('exit', r));
+  await double.close();
+  rmSync(dir, { recursive: true, force: true });
+
+  const ideal = Math.ceil(calls1 / C) * LATENCY;
+  const report = {
+    rollouts: N,
+    prompts: P,
+    per_prompt: G,
+    judge_latency_ms: LATENCY,
+    judge_concurrency: C,
+    mode: flags.mode,
+    ok_first_pass: first.ok,
+    unique_judge_calls: calls1,
+    judge_calls_per_rollout: calls1 / N,
+    ideal_makespan_ms: ideal,
+    makespan_ms: Math.round(first.makespan),
+    ratio_to_ideal: first.makespan / ideal,
+    rollouts_per_s: N / (first.makespan / 1000),
+    p50_request_ms: Math.round(first.p50),
+    p99_request_ms: Math.round(first.p99),
+    second_pass_judge_calls: calls2,
+    second_pass_cache_hits: second.cached,
+    second_pass_makespan_ms: Math.round(second.makespan),
+    second_pass_p50_ms: Math.round(second.p50),
+    second_pass_p99_ms: Math.round(second.p99),
+    peak_rss_server_mb: Math.round(peak.self),
+    peak_rss_with_render_workers_mb: Math.round(peak.tree),
+  };
+  if (flags.json) {
+    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    return;
+  }
+  const goal = (pass: boolean) => (pass ? 'ok' : 'MISSED');
+  const lines = [
+    `rubrica serve: ${N} rollouts (${P} prompts × ${G}), judge double ${LATENCY} ms, concurrency ${C}, ${flags.mode}`,
+    `  makespan            ${report.makespan_ms} ms  (ideal ${ideal} ms, ratio ${report.ratio_to_ideal.toFixed(3)}; goal ≤ 1.05: ${goal(report.ratio_to_ideal <= 1.05)})`,
+    `  throughput          ${report.rollouts_per_s.toFixed(1)} rollouts/s; ${first.ok}/${N} scored ok`,
+    `  judge calls         ${calls1} (${report.judge_calls_per_rollout.toFixed(3)} per rollout; goal ≤ 1: ${goal(report.judge_calls_per_rollout <= 1)})`,
+    `  per-request latency p50 ${report.p50_request_ms} ms, p99 ${report.p99_request_ms} ms`,
+    `  second pass         ${calls2} judge calls (goal 0: ${goal(calls2 === 0)}), ${second.cached} cache hits, makespan ${report.second_pass_makespan_ms} ms`,
+    `  peak RSS            server ${report.peak_rss_server_mb} MB, with render workers ${report.peak_rss_with_render_workers_mb} MB (goal ≤ 512: ${goal(report.peak_rss_with_render_workers_mb <= 512)})`,
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+await main();

@@ -1,0 +1,196 @@
+// `rubrica serve`: the reward service for RL trainers (verl, OpenRLHF, TRL, or plain HTTP).
+// Thin: parse flags, build the scorer (judge client, render pool, inspection, cache), start
+// the server, and on SIGTERM/SIGINT drain in-flight requests before closing everything.
+import { existsSync, readFileSync } from 'node:fs';
+import { pino } from 'pino';
+import { createModelClient } from '../../models/client.ts';
+import { parseModelSpec } from '../../models/spec.ts';
+import { inspectCompletion } from '../../pipeline/inspect.ts';
+import { createRolloutScorer } from '../../pipeline/score.ts';
+import type { JudgeMode, RewardKind, RolloutScorer } from '../../pipeline/types.ts';
+import { createRenderPool } from '../../render/pool.ts';
+import { parseRubricsJsonl } from '../../rubric/load.ts';
+import { startServer } from '../../server/start.ts';
+import { addHybridFlags, type HybridFlags, hybridFromFlags } from '../hybrid-flags.ts';
+import { UsageError } from '../usage-error.ts';
+import type { RegisterCommand } from './index.ts';
+
+const REWARDS: RewardKind[] = ['ruler', 'universal', 'rubric-s', 'hybrid'];
+const MODES: JudgeMode[] = ['joint', 'per-item'];
+
+function int(name: string, min: number) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min)
+      throw new UsageError(`${name} must be an integer ≥ ${min}`);
+    return n;
+  };
+}
+
+export const register: RegisterCommand = (program) => {
+  const cmd = program
+    .command('serve')
+    .description('serve rubric rewards over HTTP for RL trainers (verl, OpenRLHF, TRL)')
+    .option('--host <host>', 'address to bind (loopback by default)', '127.0.0.1')
+    .option('--port <port>', 'port (0 = any free port)', int('--port', 0), 8787)
+    .option('--rubrics <file>', 'rubrics.jsonl from `rubrica rubric synth` (kept rubrics are used)')
+    .option(
+      '--judge <spec>',
+      'judge model, e.g. vllm:Qwen/Qwen3-VL-8B-Instruct (not needed for hybrid)',
+    )
+    .option(
+      '--judge-base-url <url>',
+      'judge base URL (else RUBRICA_JUDGE_BASE_URL, else provider default)',
+    )
+    .option('--mode <mode>', 'joint | per-item', 'joint')
+    .option('--reward <kind>', 'ruler | universal | rubric-s | hybrid', 'ruler')
+    .option('--token <token>', 'require Authorization: Bearer <token> (else RUBRICA_TOKEN)')
+    .option('--concurrency <n>', 'judge calls in flight at once', int('--concurrency', 1), 32)
+    .option(
+      '--render-workers <n>',
+      'render worker processes (default: cores)',
+      int('--render-workers', 1),
+    )
+    .option('--judge-timeout <ms>', 'per judge attempt, ms', int('--judge-timeout', 1), 120_000)
+    .option(
+      '--judge-retries <n>',
+      'judge retries after the first attempt',
+      int('--judge-retries', 0),
+      4,
+    )
+    .option('--cache <file>', 'SQLite answer cache', '.rubrica/cache.sqlite')
+    .option('--no-cache', 'do not read or write the answer cache')
+    .option('--max-items <n>', 'most rollouts in one request', int('--max-items', 1), 4096)
+    .option(
+      '--max-in-flight <n>',
+      'most rollouts scored at once (503 above)',
+      int('--max-in-flight', 1),
+      8192,
+    )
+    .option('--max-body-mb <n>', 'largest request body, MB', int('--max-body-mb', 1), 64)
+    .option('--log-level <level>', 'pino level: fatal|error|warn|info|debug', 'info');
+  addHybridFlags(cmd).action((o) => serve(o));
+};
+
+interface ServeFlags extends HybridFlags {
+  host: string;
+  port: number;
+  rubrics?: string;
+  judge?: string;
+  judgeBaseUrl?: string;
+  mode: JudgeMode;
+  reward: RewardKind;
+  token?: string;
+  concurrency: number;
+  renderWorkers?: number;
+  judgeTimeout: number;
+  judgeRetries: number;
+  cache: string | false;
+  maxItems: number;
+  maxInFlight: number;
+  maxBodyMb: number;
+  logLevel: string;
+}
+
+async function serve(o: ServeFlags): Promise<void> {
+  if (!REWARDS.includes(o.reward))
+    throw new UsageError(`--reward must be one of ${REWARDS.join(', ')}`);
+  if (!MODES.includes(o.mode)) throw new UsageError(`--mode must be one of ${MODES.join(', ')}`);
+  const needsRubrics = o.reward === 'ruler' || o.reward === 'rubric-s';
+  if (needsRubrics && !o.rubrics) throw new UsageError(`--reward ${o.reward} needs --rubrics`);
+  if (o.rubrics && !existsSync(o.rubrics))
+    throw new UsageError(`--rubrics: no such file: ${o.rubrics}`);
+  if (o.reward !== 'hybrid' && !o.judge)
+    throw new UsageError(`--judge is required for --reward ${o.reward}`);
+  if (o.judge) {
+    try {
+      parseModelSpec(o.judge);
+    } catch (err) {
+      throw new UsageError(`--judge: ${(err as Error).message}`);
+    }
+  }
+  const log = pino(
+    { level: o.logLevel, base: { svc: 'rubrica' } },
+    pino.destination({ dest: 2, sync: true }),
+  );
+  if (o.rubrics) {
+    const { rubrics, errors } = parseRubricsJsonl(readFileSync(o.rubrics, 'utf8'));
+    const kept = rubrics.filter((r) => r.kept).length;
+    log.info(
+      { file: o.rubrics, kept, dropped: rubrics.length - kept, unreadable: errors.length },
+      'rubrics loaded',
+    );
+  }
+
+  // Loads CLIP / connects image scorers only when the hybrid reward was asked for.
+  const hybrid = o.reward === 'hybrid' ? await hybridFromFlags(o) : undefined;
+  const judge = o.judge
+    ? createModelClient(o.judge, {
+        role: 'judge',
+        baseUrl: o.judgeBaseUrl,
+        concurrency: o.concurrency,
+        timeoutMs: o.judgeTimeout,
+        maxRetries: o.judgeRetries,
+      })
+    : undefined;
+  const renderer = createRenderPool(o.renderWorkers ? { workers: o.renderWorkers } : {});
+  let inner: RolloutScorer;
+  try {
+    inner = await createRolloutScorer({
+      rubrics: o.rubrics,
+      judge,
+      renderer,
+      inspect: inspectCompletion,
+      cache: o.cache,
+      reward: o.reward,
+      mode: o.mode,
+      hybrid,
+      // Enough rollouts in the pipeline to keep every judge slot and render worker busy.
+      concurrency: Math.max(32, 2 * o.concurrency + 4 * (o.renderWorkers ?? 2)),
+    });
+  } catch (err) {
+    await renderer.close();
+    await hybrid?.close?.();
+    throw new UsageError((err as Error).message);
+  }
+  const scorer: RolloutScorer = {
+    scoreBatch: (items, opts) => inner.scoreBatch(items, opts),
+    async close() {
+      await inner.close();
+      await renderer.close();
+    },
+  };
+
+  const token: string | undefined = o.token ?? (process.env.RUBRICA_TOKEN || undefined);
+  const server = await startServer({
+    scorer,
+    token,
+    host: o.host,
+    port: o.port,
+    logger: log,
+    limits: {
+      maxItemsPerRequest: o.maxItems,
+      maxInFlight: o.maxInFlight,
+      maxBodyBytes: o.maxBodyMb * 1024 * 1024,
+    },
+  });
+  log.info(
+    { url: server.url, judge: o.judge, reward: o.reward, mode: o.mode, auth: Boolean(token) },
+    'ready',
+  );
+  await new Promise<void>((resolve) => {
+    const stop = (signal: NodeJS.Signals) => {
+      process.off('SIGTERM', stop);
+      process.off('SIGINT', stop);
+      server.close(signal).then(resolve, (err) => {
+        log.error({ err }, 'shutdown failed');
+        process.exitCode = 1;
+        resolve();
+      });
+    };
+    process.on('SIGTERM', stop);
+    process.on('SIGINT', stop);
+  });
+  // Everything is closed; a lingering keep-alive socket must not hold the process open.
+  setTimeout(() => process.exit(process.exitCode ?? 0), 3000).unref();
+}
