@@ -5,8 +5,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inspectLite } from '../../test/scorers/support/inspect-lite.ts';
 import { type TinyClipSpec, writeTinyClip } from '../../test/scorers/support/tiny-clip.ts';
+import { inspectCompletion } from '../pipeline/inspect.ts';
 import { createRenderPool } from '../render/pool.ts';
 import type { Renderer } from '../render/types.ts';
 import { parseAestheticHead } from '../scorers/aesthetic-head.ts';
@@ -80,7 +80,7 @@ async function items(...completions: [string, string | null][]): Promise<HybridI
       id: `r${i}`,
       prompt_id: 'p',
       prompt,
-      inspection: await inspectLite(completion, renderer),
+      inspection: await inspectCompletion(completion, { prompt: prompt ?? undefined, renderer }),
     })),
   );
 }

@@ -9,8 +9,8 @@ import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hybridFromFlags, hybridPlan } from '../../src/cli/hybrid-flags.ts';
 import { UsageError } from '../../src/cli/usage-error.ts';
+import { inspectCompletion } from '../../src/pipeline/inspect.ts';
 import { createRenderPool, type RenderPool } from '../../src/render/pool.ts';
-import { inspectLite } from './support/inspect-lite.ts';
 import { type TinyClipSpec, writeTinyClip } from './support/tiny-clip.ts';
 
 const spec: TinyClipSpec = {
@@ -84,7 +84,7 @@ describe('hybridPlan', () => {
 describe('hybridFromFlags', () => {
   it('builds CLIP + LAION head scorers from files and scores a rollout', async () => {
     const rewarder = await hybridFromFlags({ clipModel: clipDir, aestheticWeights: headFile });
-    const inspection = await inspectLite(RED, renderer);
+    const inspection = await inspectCompletion(RED, { prompt: 'a red circle', renderer });
     const r = await rewarder.score({ rollout: { id: 'x' }, prompt: 'a red circle', inspection });
     expect(r.status).toBe('ok');
     expect(r.criteria.map((c) => c.rationale?.split(' ')[0])).toEqual([
@@ -103,7 +103,7 @@ describe('hybridFromFlags', () => {
       scorerName: 'http:stand-in',
       scorerRange: '0,2',
     });
-    const inspection = await inspectLite(RED, renderer);
+    const inspection = await inspectCompletion(RED, { prompt: 'a red circle', renderer });
     const r = await rewarder.score({ rollout: { id: 'x' }, prompt: 'a red circle', inspection });
     expect(r.status).toBe('ok');
     const aes = r.criteria.find((c) => c.key === 'aesthetic')!;
