@@ -6,7 +6,7 @@ import { runChecks, summarizeChecks } from '../checks/run-checks.ts';
 import type { CheckOptions } from '../checks/types.ts';
 import { makeError } from '../core/errors.ts';
 import type { RenderResult } from '../render/types.ts';
-import type { InspectOptions, Inspection } from './types.ts';
+import type { Inspection, InspectOptions } from './types.ts';
 
 export interface InspectCompletionOptions extends InspectOptions {
   /** Overrides of the check thresholds (see DEFAULT_CHECK_OPTIONS). */
@@ -43,4 +43,50 @@ async function renderSafely(opts: InspectOptions, svg: string): Promise<RenderRe
       ms: performance.now() - started,
     };
   }
+}
+
+/**
+ * The plain-JSON view of an Inspection (`rubrica inspect --json`): no PNG bytes; `render` is
+ * always an object (with `skipped: true` and the artifact's error when nothing was
+ * rendered) so scripts can read `render.ok` and `render.error.code` unconditionally;
+ * checks keyed by name.
+ */
+export function inspectionToJson(ins: Inspection): Record<string, unknown> {
+  const a = ins.artifact;
+  const r = ins.render;
+  let render: Record<string, unknown>;
+  if (r === null) {
+    render = { ok: false, skipped: true, error: a.error ?? null };
+  } else if (r.ok) {
+    render = {
+      ok: true,
+      width: r.width,
+      height: r.height,
+      ms: r.ms,
+      png_bytes: r.png.length,
+      pixels: r.pixels,
+      svg_stats: r.code,
+    };
+  } else {
+    render = { ok: false, error: r.error, ms: r.ms, svg_stats: r.code ?? null };
+  }
+  const checks: Record<string, unknown> = {};
+  for (const c of ins.checks) {
+    const { name, ...rest } = c;
+    checks[name] = rest;
+  }
+  return {
+    artifact: {
+      found: a.found,
+      svg: a.svg ?? null,
+      error: a.error ?? null,
+      source: a.source ?? null,
+      reasoning: a.reasoning,
+      dwt: a.dwt,
+      tokens: a.tokens,
+    },
+    render,
+    checks,
+    summary: ins.summary,
+  };
 }

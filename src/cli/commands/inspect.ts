@@ -1,0 +1,126 @@
+// `rubrica inspect`: one completion → extracted SVG, reasoning, DwT stages, tokens, render
+// and deterministic checks.
+//   rubrica inspect <completion-file|-> [--prompt TEXT] [--json] [--size N]
+//                   [--background COLOR] [--out PNG] [--timeout MS]
+// A completion with no SVG, a truncated one or an unrenderable one is a result (exit 0);
+// only an unreadable file (1) or bad flags (2) exit non-zero.
+import { readFile, writeFile } from 'node:fs/promises';
+import type { Command } from 'commander';
+import { inspectCompletion, inspectionToJson } from '../../pipeline/inspect.ts';
+import type { Inspection } from '../../pipeline/types.ts';
+import {
+  createRenderPool,
+  DEFAULT_RENDER_BACKGROUND,
+  DEFAULT_RENDER_SIZE,
+  isRenderBackground,
+} from '../../render/index.ts';
+import { UsageError } from '../usage-error.ts';
+import type { RegisterCommand } from './index.ts';
+
+interface Flags {
+  prompt?: string;
+  json?: boolean;
+  size: string;
+  background: string;
+  out?: string;
+  timeout?: string;
+}
+
+function intFlag(name: string, v: string | undefined, max: number): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1 || n > max) {
+    throw new UsageError(`--${name} must be an integer from 1 to ${max}, got "${v}"`);
+  }
+  return n;
+}
+
+async function readInput(file: string): Promise<string> {
+  if (file !== '-') return readFile(file, 'utf8');
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+const yesNo = (flag: boolean | undefined) => (flag ? 'YES' : 'no');
+
+function summaryText(file: string, ins: Inspection): string {
+  const { artifact: a, render: r, summary: s } = ins;
+  const by = new Map(ins.checks.map((c) => [c.name, c]));
+  const lines = [`inspect ${file === '-' ? '(stdin)' : file}`];
+  const t = a.tokens;
+  const tokens = `${t.completion} tokens (svg ${t.svg}, reasoning ${t.reasoning}${t.estimated ? ', estimated' : ''})`;
+  lines.push(
+    a.found
+      ? `  artifact  found, ${a.source}; ${tokens}`
+      : `  artifact  not found: ${a.error?.code}: ${a.error?.message}; ${tokens}`,
+  );
+  const d = a.dwt;
+  lines.push(
+    `  dwt       ${d.stages.length}/6 stages${d.stages.length ? ` (${d.stages.join(', ')})` : ''}; ${d.valid ? 'valid' : 'not valid'}`,
+  );
+  if (r === null) lines.push('  render    skipped (nothing to render)');
+  else if (r.ok) lines.push(`  render    ok, ${r.width}×${r.height} in ${Math.round(r.ms)} ms`);
+  else lines.push(`  render    failed: ${r.error.code}: ${r.error.message}`);
+  const v = (name: string) => by.get(name)?.value ?? 0;
+  if (r?.ok) {
+    lines.push(
+      `  pixels    blank ${yesNo(s.blank)} (mse ${v('blank').toExponential(2)}), ink ${pct(v('ink_coverage'))}, clipped ${yesNo(s.clipped ?? false)} (border ink ${pct(v('clipped'))})`,
+    );
+  }
+  const matched = (by.get('text_in_image')?.detail?.matched as string[] | undefined) ?? [];
+  lines.push(
+    `  hacks     text_in_image ${yesNo(s.text_in_image)} (${matched.length ? matched.join(', ') : 'no prompt words written'}${by.get('text_in_image')?.flag === undefined ? '; no prompt/code to compare' : ''}), clutter ${yesNo(s.clutter)} (${v('clutter').toFixed(2)} of threshold)`,
+  );
+  lines.push(
+    `  length    output_tokens ${s.output_tokens}${by.get('output_tokens')?.flag ? ' (at or over the budget)' : ''}`,
+  );
+  return `${lines.join('\n')}\n`;
+}
+
+async function run(file: string, f: Flags, setExit: (code: number) => void): Promise<void> {
+  const size = intFlag('size', f.size, 4096)!;
+  const timeoutMs = intFlag('timeout', f.timeout, 600_000);
+  if (!(await isRenderBackground(f.background))) {
+    throw new UsageError(`--background: not a colour: "${f.background}"`);
+  }
+  let completion: string;
+  try {
+    completion = await readInput(file);
+  } catch (err) {
+    process.stderr.write(`rubrica: cannot read ${file}: ${(err as Error).message}\n`);
+    setExit(1);
+    return;
+  }
+  const pool = createRenderPool({ workers: 1, timeoutMs });
+  try {
+    const ins = await inspectCompletion(completion, {
+      renderer: pool,
+      prompt: f.prompt,
+      render: { size, background: f.background },
+    });
+    if (f.out && ins.render?.ok) await writeFile(f.out, ins.render.png);
+    process.stdout.write(
+      f.json ? `${JSON.stringify(inspectionToJson(ins))}\n` : summaryText(file, ins),
+    );
+  } finally {
+    await pool.close();
+  }
+}
+
+export const register: RegisterCommand = (program: Command, setExit) => {
+  program
+    .command('inspect')
+    .description(
+      'extract the SVG from a model completion, render it and run the deterministic checks',
+    )
+    .argument('<completion>', 'completion text file, or - for standard input')
+    .option('-p, --prompt <text>', 'the prompt (needed for text_in_image)')
+    .option('--json', 'print one JSON object')
+    .option('-s, --size <n>', 'square render side in px', String(DEFAULT_RENDER_SIZE))
+    .option('-b, --background <color>', 'CSS colour under the drawing', DEFAULT_RENDER_BACKGROUND)
+    .option('-o, --out <png>', 'also write the rendered PNG here')
+    .option('--timeout <ms>', 'wall-clock limit for the render (default 10000)')
+    .action(async (file: string, flags: Flags) => run(file, flags, setExit));
+};

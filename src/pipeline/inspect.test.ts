@@ -1,0 +1,111 @@
+// inspectCompletion end to end: real completions, the real isolated render pool, checks.
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRenderPool, type RenderPool } from '../render/index.ts';
+import { inspectCompletion, inspectionToJson } from './inspect.ts';
+
+const fixture = (name: string) =>
+  readFileSync(new URL(`../artifact/fixtures/${name}`, import.meta.url), 'utf8');
+
+let pool: RenderPool;
+beforeAll(() => {
+  pool = createRenderPool({ workers: 1 });
+});
+afterAll(async () => {
+  await pool.close();
+});
+
+describe('inspectCompletion', () => {
+  it('renders the answer SVG of every realistic completion that has one', async () => {
+    const found = [
+      'qwen-think-fence.txt',
+      'deepseek-lone-close.txt',
+      'gpt-prose-fence.txt',
+      'html-page-fence.txt',
+      'html-page-bare.txt',
+      'answer-tags.txt',
+      'dwt-headings.txt',
+      'dwt-numbered-think.txt',
+      'qwen-nothink-dwt.txt',
+      'several-svgs.txt',
+      'nested-svg.txt',
+      'unclosed-fence.txt',
+      'bare-inline.txt',
+    ];
+    for (const name of found) {
+      const ins = await inspectCompletion(fixture(name), { renderer: pool, prompt: 'an icon' });
+      expect(ins.artifact.found, name).toBe(true);
+      expect(ins.render?.ok, name).toBe(true);
+      expect(ins.summary.renders, name).toBe(true);
+      expect(ins.summary.blank, name).toBe(false);
+      expect(ins.summary.text_in_image, name).toBe(false);
+      expect(ins.summary.clutter, name).toBe(false);
+      expect(ins.summary.output_tokens, name).toBe(ins.artifact.tokens.completion);
+    }
+  });
+
+  it('upper-case tags are extracted but are not SVG to an XML parser', async () => {
+    const ins = await inspectCompletion(fixture('crlf-uppercase.txt'), { renderer: pool });
+    expect(ins.artifact.found).toBe(true);
+    expect(ins.render?.ok).toBe(false);
+    expect(ins.render && !ins.render.ok && ins.render.error.code).toBe('parse_error');
+  });
+
+  it('no answer: nothing is rendered, the artifact error says why', async () => {
+    for (const [name, code] of [
+      ['truncated.txt', 'truncated'],
+      ['reasoning-only.txt', 'no_svg'],
+      ['empty.txt', 'no_svg'],
+    ] as const) {
+      const ins = await inspectCompletion(fixture(name), { renderer: pool });
+      expect(ins.render, name).toBeNull();
+      expect(ins.artifact.error?.code, name).toBe(code);
+      expect(ins.summary.renders, name).toBe(false);
+      const json = inspectionToJson(ins) as { render: { ok: boolean; error: { code: string } } };
+      expect(json.render.ok).toBe(false);
+      expect(json.render.error.code).toBe(code);
+    }
+  });
+
+  it('DwT stages flow into the summary', async () => {
+    const ins = await inspectCompletion(fixture('dwt-headings.txt'), { renderer: pool });
+    expect(ins.summary.dwt_valid).toBe(true);
+    expect(ins.summary.dwt_stages).toHaveLength(6);
+  });
+
+  it('honours render options (size, background)', async () => {
+    const ins = await inspectCompletion(fixture('bare-inline.txt'), {
+      renderer: pool,
+      render: { size: 64, background: '#000000' },
+    });
+    expect(ins.render?.ok && [ins.render.width, ins.render.height]).toEqual([64, 64]);
+  });
+
+  it('a renderer that rejects (closed pool) becomes a render_error value, not a throw', async () => {
+    const closed = createRenderPool({ workers: 1 });
+    await closed.close();
+    const ins = await inspectCompletion(fixture('bare-inline.txt'), { renderer: closed });
+    expect(ins.render?.ok).toBe(false);
+    expect(ins.render && !ins.render.ok && ins.render.error.code).toBe('render_error');
+    expect(ins.summary.renders).toBe(false);
+  });
+
+  it('JSON view carries the numbers behind the flags, without PNG bytes', async () => {
+    const ins = await inspectCompletion(fixture('gpt-prose-fence.txt'), {
+      renderer: pool,
+      prompt: 'a cat face',
+    });
+    const json = inspectionToJson(ins);
+    const text = JSON.stringify(json);
+    expect(text.length).toBeLessThan(20_000);
+    expect(json).toMatchObject({
+      artifact: { found: true, source: 'fence_svg', error: null },
+      render: { ok: true, width: 512, height: 512 },
+      checks: {
+        blank: { flag: false, unit: 'mse' },
+        text_in_image: { flag: false, value: 0 },
+        clutter: { flag: false },
+      },
+    });
+  });
+});
