@@ -90,6 +90,20 @@ describe('inspectCompletion', () => {
     expect(ins.summary.renders).toBe(false);
   });
 
+  it('bundled examples: the hacks are flagged on exactly the rollouts that carry them', async () => {
+    const lines = readFileSync(new URL('../../examples/rollouts.jsonl', import.meta.url), 'utf8');
+    const flagged: Record<string, string[]> = { text_in_image: [], clutter: [], blank: [] };
+    for (const line of lines.trim().split('\n')) {
+      const r = JSON.parse(line) as { id: string; prompt: string; completion: string };
+      const ins = await inspectCompletion(r.completion, { renderer: pool, prompt: r.prompt });
+      if (ins.summary.text_in_image) flagged.text_in_image!.push(r.id);
+      if (ins.summary.clutter) flagged.clutter!.push(r.id);
+      if (ins.summary.blank) flagged.blank!.push(r.id);
+    }
+    // examples/README.md: p08#1 writes the prompt's words, p03#1 is 320 decorative strokes.
+    expect(flagged).toEqual({ text_in_image: ['p08#1'], clutter: ['p03#1'], blank: [] });
+  });
+
   it('JSON view carries the numbers behind the flags, without PNG bytes', async () => {
     const ins = await inspectCompletion(fixture('gpt-prose-fence.txt'), {
       renderer: pool,
