@@ -37,10 +37,40 @@ describe('countTokens', () => {
       icons.join('\r\n'),
       `Intro\n\n\`\`\`svg\n${icons.slice(0, 5).join('\n')}\n\`\`\`\n  trailing\n\tTab\n`,
       'é\u0301 line\n\u0301combining at line start\n日本語\n  x\n',
+      'a>\n \n<b\n\t\n c\n\u00a0\nd\n   ',
     ];
     for (const t of texts) {
       expect(t.length).toBeLessThan(EXACT_TOKEN_CHARS);
       expect(countTokens(t)).toBe(whole(t));
+    }
+  });
+
+  it('equals tokenizing the whole text at once on random whitespace-heavy text (fuzz)', () => {
+    const alphabet = [
+      '\n',
+      ' ',
+      '  ',
+      '\t',
+      '\r',
+      '\r\n',
+      'a',
+      'Ab',
+      '<',
+      '/>',
+      '1',
+      '\u00a0',
+      '\u3000',
+      '日',
+    ];
+    let seed = 12345;
+    const next = () => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed;
+    };
+    for (let round = 0; round < 200; round++) {
+      let t = '';
+      for (let i = 0; i < 300; i++) t += alphabet[next() % alphabet.length];
+      expect(countTokens(t), JSON.stringify(t)).toBe(whole(t));
     }
   });
 

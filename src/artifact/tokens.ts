@@ -49,11 +49,12 @@ export interface TokenCount {
 }
 
 /**
- * Counts tokens, splitting the text where a "\n" is followed by a non-space character.
- * Qwen's pre-tokenizer regex never joins a newline with a following non-space character
- * into one pre-token (and no special token contains a newline), so BPE never merges
- * across such a point: the sum over pieces equals the count of the whole text exactly
- * (tests check this on real completions).
+ * Counts tokens, splitting the text into pieces after each "\n" whose following run of
+ * whitespace holds no further line break. Qwen's pre-tokenizer regex ends every pre-token
+ * that contains a line break at the last break of its whitespace run, and no special token
+ * contains one, so BPE never merges across such a point: the sum over pieces equals the
+ * count of the whole text exactly (tests check this on real completions). Indented code
+ * splits line by line, which is what makes the per-line cache pay.
  */
 export function countTokensDetailed(text: string): TokenCount {
   if (text.length === 0) return { tokens: 0, estimated: false };
@@ -75,15 +76,17 @@ export function countTokens(text: string): number {
   return countTokensDetailed(text).tokens;
 }
 
-/** End of the piece starting at `from`: just after the next "\n" followed by non-space. */
+/** Whitespace other than line breaks (JS \s, as in the tokenizer's regex). */
+const INLINE_SPACE = /[^\S\r\n]*/y;
+
+/** End of the piece starting at `from`: just after the next "\n" that ends a pre-token. */
 function findCut(text: string, from: number, limit: number): number {
   let i = text.indexOf('\n', from);
   while (i !== -1 && i + 1 < limit) {
-    const next = text.charCodeAt(i + 1);
-    // space, tab, CR, LF, FF, VT: whitespace keeps the newline inside its pre-token.
-    if (next !== 32 && next !== 9 && next !== 13 && next !== 10 && next !== 12 && next !== 11) {
-      return i + 1;
-    }
+    INLINE_SPACE.lastIndex = i + 1;
+    INLINE_SPACE.exec(text);
+    const next = text.charCodeAt(INLINE_SPACE.lastIndex);
+    if (next !== 10 && next !== 13) return i + 1;
     i = text.indexOf('\n', i + 1);
   }
   return limit;
