@@ -25,11 +25,14 @@ function rewardTiles(kind: string, r: RewardSummary, primary: boolean): Headline
       value: f3(r.score_rendered.estimate),
       hint: ci(r.score_rendered),
     },
-    {
-      label: `${kind} score · all samples`,
-      value: f3(r.score_all.estimate),
-      hint: `${ci(r.score_all)}; failures count 0`,
-    },
+    // With nothing judged, "all samples" would be the failures' zeros alone: say so instead.
+    r.score_rendered.estimate === null
+      ? { label: `${kind} score · all samples`, value: '–', hint: 'no rollout was judged' }
+      : {
+          label: `${kind} score · all samples`,
+          value: f3(r.score_all.estimate),
+          hint: `${ci(r.score_all)}; failures count 0`,
+        },
   ];
   if (graderErrors > 0) {
     tiles.push({

@@ -63,7 +63,7 @@ function printResult(r: EvalRunResult, dir: string): void {
       lines.push(`  failed           ${failed || 'none'}`);
     }
     lines.push(
-      `  ${kind.padEnd(16)} rendered ${iv(k.score_rendered)} · all samples ${iv(k.score_all)}`,
+      `  ${kind.padEnd(16)} rendered ${iv(k.score_rendered)} · all samples ${k.score_rendered.estimate === null ? '– (nothing judged)' : iv(k.score_all)}`,
     );
     const notJudged = Object.entries(k.grader_errors)
       .map(([c, n]) => `${c} ${n}`)
