@@ -4,9 +4,12 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Command } from 'commander';
 import { asyncBufferFromFile, parquetReadObjects } from 'hyparquet';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fluentEmoji } from '../../test/support/corpus.ts';
+import { registerSft } from '../cli/commands/export-sft.ts';
+import { UsageError } from '../cli/usage-error.ts';
 import { loadDwtSystemPrompt } from './dwt-prompt.ts';
 import {
   assistantContent,
@@ -217,17 +220,30 @@ describe('rubrica export sft (CLI)', () => {
     }
   });
 
-  it('exits 2 on bad flags and 1 when nothing passes', () => {
+  it('refuses bad flags (usage errors, exit 2) and sets exit 1 when nothing passes', async () => {
+    // In-process through commander, like main.ts does; one spawned run above covers the binary.
+    const parse = async (...args: string[]) => {
+      const group = new Command('export').exitOverride();
+      let exit = 0;
+      registerSft(group, (c) => {
+        exit = Math.max(exit, c);
+      });
+      await group.parseAsync(['sft', ...args], { from: 'user' });
+      return exit;
+    };
     const r = write('r2.jsonl', rollouts);
     const s = write('s2.jsonl', scores);
     const out = join(dir, 'none.jsonl');
-    expect(run('--rollouts', r, '--scores', s, '--min-reward', 'high', '--out', out).status).toBe(
-      2,
-    );
-    expect(
-      run('--rollouts', join(dir, 'missing'), '--scores', s, '--min-reward', '0', '--out', out)
-        .status,
-    ).toBe(2);
-    expect(run('--rollouts', r, '--scores', s, '--min-reward', '2', '--out', out).status).toBe(1);
+    await expect(
+      parse('--rollouts', r, '--scores', s, '--min-reward', 'high', '--out', out),
+    ).rejects.toThrow(UsageError);
+    await expect(
+      parse('--rollouts', join(dir, 'missing'), '--scores', s, '--min-reward', '0', '--out', out),
+    ).rejects.toThrow(/no such file/);
+    await expect(
+      parse('--rollouts', r, '--scores', s, '--min-reward', '0', '--out', out, '--content', 'html'),
+    ).rejects.toThrow(/--content/);
+    expect(await parse('--rollouts', r, '--scores', s, '--min-reward', '2', '--out', out)).toBe(1);
+    expect(readFileSync(out, 'utf8')).toBe('');
   });
 });
