@@ -11,6 +11,7 @@ import { emptyUsage, type Usage } from '../core/usage.ts';
 import { createJudge, type Judge } from '../judge/judge.ts';
 import type { ModelClient } from '../models/types.ts';
 import { createRenderPool } from '../render/pool.ts';
+import { inspectCompletion } from './inspect.ts';
 import type { Renderer } from '../render/types.ts';
 import { type DropAxis, weightedReward } from '../reward/weighted.ts';
 import { indexRubrics, type RubricIndex } from '../rubric/load.ts';
@@ -62,8 +63,8 @@ export interface RolloutScorerOptions {
   createClient?: (spec: string) => ModelClient;
   /** The renderer to use (the caller keeps ownership). Default: a render pool owned and closed by the scorer. */
   renderer?: Renderer;
-  /** Completion → artifact → render → checks (the pipeline's inspectCompletion). */
-  inspect: InspectFn;
+  /** Completion → artifact → render → checks. Default: the pipeline's inspectCompletion. */
+  inspect?: InspectFn;
   /** A cache file path, an open cache, or false to bypass. Default `.rubrica/cache.sqlite`. */
   cache?: string | false | AnswerCache;
   reward?: RewardKind;
@@ -135,6 +136,7 @@ export async function createRolloutScorer(opts: RolloutScorerOptions): Promise<R
     }
   }
   const renderer: Renderer = opts.renderer ?? createRenderPool();
+  const inspect: InspectFn = opts.inspect ?? inspectCompletion;
   const judges = new Map<JudgeMode, Judge>();
   const judgeFor = (mode: JudgeMode) => {
     let j = judges.get(mode);
@@ -176,7 +178,7 @@ export async function createRolloutScorer(opts: RolloutScorerOptions): Promise<R
       if (reward === 'universal' && promptText !== null) items = universalItems();
     }
 
-    const inspection = await opts.inspect(rollout.completion, {
+    const inspection = await inspect(rollout.completion, {
       prompt: promptText ?? undefined,
       renderer,
     });

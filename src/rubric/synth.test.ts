@@ -11,7 +11,7 @@ import {
   judgeClient,
   schemaKeys,
 } from '../../test/score/support/fixtures.ts';
-import { inspectStandIn as inspectCompletion } from '../../test/score/support/inspect-standin.ts';
+import { inspectCompletion } from '../pipeline/inspect.ts';
 import { fluentEmoji } from '../../test/support/corpus.ts';
 import {
   type DoubleReply,

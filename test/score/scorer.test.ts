@@ -22,7 +22,7 @@ import {
   rulerRubric,
   schemaKeys,
 } from './support/fixtures.ts';
-import { inspectStandIn as inspectCompletion } from './support/inspect-standin.ts';
+import { inspectCompletion } from '../../src/pipeline/inspect.ts';
 
 const ICONS = fluentEmoji(60).map((c) => c.svg);
 const fenced = (svg: string, prose = 'Here is the SVG:') => `${prose}\n\`\`\`svg\n${svg}\n\`\`\``;

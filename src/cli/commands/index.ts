@@ -8,6 +8,8 @@ import { register as generateCommand } from './generate.ts';
 import { register as inspectCommand } from './inspect.ts';
 import { register as modelsCommand } from './models.ts';
 import { register as renderCommand } from './render.ts';
+import { register as rubricCommand } from './rubric.ts';
+import { register as scoreCommand } from './score.ts';
 import { register as serveCommand } from './serve.ts';
 
 export type RegisterCommand = (program: Command, setExit: (code: number) => void) => void;
@@ -22,4 +24,6 @@ export const commands: RegisterCommand[] = [
   serveCommand,
   generateCommand,
   evalCommand,
+  rubricCommand,
+  scoreCommand,
 ];
