@@ -6,6 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { inspectCompletion } from '../../src/pipeline/inspect.ts';
 import {
   createRolloutScorer,
   type RolloutScorerOptions,
@@ -13,6 +14,7 @@ import {
 } from '../../src/pipeline/score.ts';
 import type { RolloutInput } from '../../src/pipeline/types.ts';
 import { createRenderPool, type RenderPool } from '../../src/render/pool.ts';
+import { getPreset } from '../../src/rubric/presets.ts';
 import { fluentEmoji } from '../support/corpus.ts';
 import { jsonAnswer, type ModelDouble, startModelDouble } from '../support/model-double.ts';
 import {
@@ -22,7 +24,6 @@ import {
   rulerRubric,
   schemaKeys,
 } from './support/fixtures.ts';
-import { inspectCompletion } from '../../src/pipeline/inspect.ts';
 
 const ICONS = fluentEmoji(60).map((c) => c.svg);
 const fenced = (svg: string, prose = 'Here is the SVG:') => `${prose}\n\`\`\`svg\n${svg}\n\`\`\``;
@@ -256,6 +257,37 @@ describe('createRolloutScorer', () => {
     expect(double.requests.at(-1)!.text).toContain(PROMPT_A);
     await s.close();
     await withFile.close();
+  });
+
+  it('rubric-s: the −2 text penalty subtracts without growing the denominator', async () => {
+    const skel = getPreset('rubric-s').items;
+    const rs = {
+      ...rulerRubric('fox-s', PROMPT_A),
+      preset: 'rubric-s' as const,
+      items: skel.map((it) => ({
+        key: it.key,
+        axis: it.axis,
+        title: it.title,
+        description: it.focus,
+        weight: it.weight,
+        bands: ['0.9-1.0', '0.7-0.8', '0.4-0.6', '0.1-0.3', '0'].map((range) => ({
+          range,
+          guide: range,
+        })),
+      })),
+    };
+    // Penalty fully present: (5+5+5+5+4 − 2·1) / 24 = 22/24. A ruler rubric for the same
+    // prompt exists too; reward rubric-s must pick the rubric-s one.
+    double.script((req) => jsonAnswer(jointAnswer(schemaKeys(req), [1, 1, 1, 1, 1, 1])));
+    const s = await scorer({ rubrics: [...RUBRICS, rs], reward: 'rubric-s', renderer: undefined });
+    const [rec] = await s.scoreBatch([
+      { id: 'rs', prompt: PROMPT_A, completion: fenced(ICONS[11]!) },
+    ]);
+    expect(schemaKeys(double.requests[0]!)).toEqual(skel.map((i) => i.key));
+    expect(rec).toMatchObject({ status: 'ok', reward_kind: 'rubric-s', prompt_id: 'fox-s' });
+    expect(rec!.reward).toBeCloseTo(22 / 24, 12);
+    expect(rec!.criteria.at(-1)).toMatchObject({ key: 'text_penalty', weight: -2, score: 1 });
+    await s.close();
   });
 
   it('refuses configurations that cannot work', async () => {
