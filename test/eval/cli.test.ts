@@ -1,12 +1,15 @@
-// The `generate` and `eval` commands as a user runs them (a child process), against the
-// loopback model double as policy and judge, and against a judge that is not there.
+// The `generate` and `eval` commands as a user runs them, against the loopback model
+// double as policy and judge, and against a judge that is not there. The README command
+// runs as a child process; the others call the CLI's main() in this process (same code
+// path after argv, without paying the interpreter start-up each time).
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { main } from '../../src/cli/main.ts';
 import {
   fillSchema,
   jsonAnswer,
@@ -42,6 +45,29 @@ async function rubrica(
       stderr: e.stderr ?? '',
       ms: performance.now() - t0,
     };
+  }
+}
+
+/** Runs the CLI's main() in-process, capturing what it prints. */
+async function inProcess(
+  args: string[],
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+    stdout += String(chunk);
+    return true;
+  });
+  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+    stderr += String(chunk);
+    return true;
+  });
+  try {
+    const code = await main(['node', 'rubrica', ...args]);
+    return { code, stdout, stderr };
+  } finally {
+    out.mockRestore();
+    err.mockRestore();
   }
 }
 
@@ -99,7 +125,7 @@ describe('rubrica eval / generate', () => {
 
   it('samples with --policy, then judges, in one command', async () => {
     const out = join(dir, 'policy');
-    const r = await rubrica([
+    const r = await inProcess([
       'eval',
       '--prompts',
       examples('prompts.jsonl'),
@@ -133,7 +159,7 @@ describe('rubrica eval / generate', () => {
 
   it('generate writes rollouts and its usage ledger', async () => {
     const out = join(dir, 'rollouts.jsonl');
-    const r = await rubrica([
+    const r = await inProcess([
       'generate',
       '--prompts',
       examples('prompts.jsonl'),
@@ -154,7 +180,7 @@ describe('rubrica eval / generate', () => {
   });
 
   it('refuses bad flag combinations with exit code 2', async () => {
-    const both = await rubrica([
+    const both = await inProcess([
       'eval',
       '--prompts',
       examples('prompts.jsonl'),
