@@ -143,6 +143,8 @@ export async function loadClipModel(opts: ClipModelOptions): Promise<ClipModel> 
       if (missing.length > 0) {
         const embs = await queue(async () => {
           const inputs = tokenizer(missing, { padding: true, truncation: true });
+          // transformers.js feeds the session only the inputs it declares (some CLIP exports
+          // have no attention_mask: they pool at the end-of-text token).
           const out = (await textModel(inputs)) as { text_embeds: TensorLike };
           return rows(out.text_embeds);
         });

@@ -103,6 +103,19 @@ describe('CLIP semantic scorer', () => {
     expect(results[2]?.ok).toBe(true);
   });
 
+  it('works with a text tower exported without attention_mask', async () => {
+    const idsOnly = await loadClipModel({
+      model: writeTinyClip(join(dir, 'ids-only'), { ...spec, textInputs: 'ids-only' }),
+    });
+    try {
+      const [r] = await createClipSemanticScorer(idsOnly).score([await png(RED)], ['a red apple']);
+      const want = cosine(handImageEmbed(spec, RED), handTextEmbed(spec, 'a red apple'));
+      expect(r?.ok && r.value).toBeCloseTo(want, 5);
+    } finally {
+      await idsOnly.close();
+    }
+  });
+
   it('refuses a missing model folder with model_load and never goes to the network', async () => {
     const err = await loadClipModel({ model: join(dir, 'no-such-model') }).catch((e) => e);
     expect(err).toBeInstanceOf(ClipLoadError);

@@ -32,6 +32,11 @@ export interface TinyClipSpec {
   imageSize: number;
   imageMean: [number, number, number];
   imageStd: [number, number, number];
+  /**
+   * `ids-only` writes a text tower with no attention_mask input (plain mean over all tokens),
+   * like exports of CLIP that pool at the end-of-text token; default `ids-and-mask`.
+   */
+  textInputs?: 'ids-and-mask' | 'ids-only';
 }
 
 export const PAD = '<pad>';
@@ -54,6 +59,30 @@ function tokenTable(spec: TinyClipSpec): number[] {
 
 function textGraph(spec: TinyClipSpec): Uint8Array {
   const V = Object.keys(spec.words).length + 2;
+  if (spec.textInputs === 'ids-only') {
+    return encodeModel({
+      name: 'tiny_clip_text_ids_only',
+      inputs: [valueInfo('input_ids', INT64, ['batch', 'seq'])],
+      outputs: [valueInfo('text_embeds', FLOAT, ['batch', spec.dim])],
+      initializers: [
+        floatTensor('token_table', [V, spec.hidden], tokenTable(spec)),
+        floatTensor('w_text', [spec.hidden, spec.dim], spec.textProjection),
+      ],
+      nodes: [
+        node('Gather', ['token_table', 'input_ids'], ['tok'], [{ name: 'axis', i: 0 }]),
+        node(
+          'ReduceMean',
+          ['tok'],
+          ['pooled'],
+          [
+            { name: 'axes', ints: [1] },
+            { name: 'keepdims', i: 0 },
+          ],
+        ),
+        node('MatMul', ['pooled', 'w_text'], ['text_embeds']),
+      ],
+    });
+  }
   return encodeModel({
     name: 'tiny_clip_text',
     inputs: [
