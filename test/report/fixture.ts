@@ -106,7 +106,14 @@ export async function buildFixture(dir: string): Promise<ReportFixture> {
       prompt_id: promptId,
       prompt,
       run: 'fixture',
-      scores: { universal: score },
+      scores: {
+        universal: score,
+        // A second reward that disagrees with the first, for the reward-kind filter.
+        ruler:
+          score.status === 'ok'
+            ? { ...scored(id, promptId, i + 5, 'ruler'), reward: 1 - score.reward }
+            : { ...score, reward_kind: 'ruler' },
+      },
       completion: `\`\`\`svg\n${icons[i]!.svg}\n\`\`\` <script>window.__xss=4</script>`,
     };
     if (score.checks.renders) {

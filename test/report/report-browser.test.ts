@@ -27,7 +27,7 @@ beforeAll(async () => {
   html = await renderReport({
     title: 'fixture <run>',
     records: fixture.records,
-    kinds: ['universal'],
+    kinds: ['universal', 'ruler'],
     images: await loadThumbnails(dir, fixture.records),
     headline: [{ label: 'render success', value: '81%', hint: '13 of 16' }],
     settings: { judge: 'ollama:qwen3-vl:8b', concurrency: 4, cache: true },
@@ -147,6 +147,15 @@ describe('report.html in chromium', () => {
         .map((r) => r.prompt_id),
     );
     expect(sections).toBe(promptsWithHigh.size);
+    // Under the other reward the same range selects other cards.
+    await page.locator('select[name=kind]').selectOption('ruler');
+    const highRuler = fixture.records.filter((r) => {
+      const s = r.scores.ruler!;
+      return s.reason !== 'judge_error' && s.reward >= 0.5;
+    }).length;
+    expect(highRuler).not.toBe(high);
+    expect(await visibleCards()).toBe(highRuler);
+    await page.locator('select[name=kind]').selectOption('universal');
     await page.locator('input[name=min]').fill('0');
     expect(await visibleCards()).toBe(total);
   });
