@@ -4,9 +4,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fluentEmoji } from '../../test/support/corpus.ts';
 import { extractArtifact } from '../artifact/extract.ts';
-import { createRenderPool, type RenderPool } from '../render/index.ts';
+import { createRenderPool, type RenderPool, sanitizeSvg } from '../render/index.ts';
 import type { RenderResult } from '../render/types.ts';
+import { clutter } from './clutter.ts';
 import { runChecks, summarizeChecks } from './run-checks.ts';
+import { resolveCheckOptions } from './thresholds.ts';
 import type { CheckOptions, CheckResult } from './types.ts';
 
 let pool: RenderPool;
@@ -69,6 +71,30 @@ describe('checks on real icons', () => {
     }
   });
 
+  it('no icon of the whole corpus (3,174) comes near the clutter thresholds', () => {
+    // Code-only: clutter reads CodeStats, here from the real sanitiser without rasterising.
+    let worst = 0;
+    const artifact = extractArtifact(''); // clutter reads only the render's CodeStats
+    for (const icon of fluentEmoji()) {
+      const s = sanitizeSvg(icon.svg);
+      expect(s.ok, icon.name).toBe(true);
+      if (!s.ok) continue;
+      const render: RenderResult = {
+        ok: true,
+        png: Buffer.alloc(0),
+        width: 0,
+        height: 0,
+        ms: 0,
+        code: s.code,
+        pixels: { mseVsBackground: 0, inkCoverage: 0, borderInk: 0, overdraw: 0 },
+      };
+      const c = clutter({ artifact, render, options: resolveCheckOptions() });
+      worst = Math.max(worst, c.value);
+    }
+    expect(worst).toBeGreaterThan(0.05);
+    expect(worst).toBeLessThan(0.2);
+  });
+
   it('500 overlapping stroked paths over an icon flag clutter', async () => {
     const icon = icons[3]!;
     const { summary, by } = await check(squiggleSpam(icon.svg, 500), promptFor(icon.name));
@@ -126,6 +152,13 @@ describe('text_in_image (the Rubric-S hack)', () => {
     expect(unquoted.summary.text_in_image).toBe(false);
     const curly = await check(withText('Fresh Apples'), 'an apple crate stamped “Fresh Apples”');
     expect(curly.summary.text_in_image).toBe(false);
+  });
+
+  it('does not read <title>/<desc> (not drawn) as text in the image', async () => {
+    const titled = apple.replace('>', '><title>Red apple</title><desc>A red apple icon</desc>');
+    const { summary, by } = await check(titled, 'a red apple');
+    expect(by('text_in_image').value).toBe(0);
+    expect(summary.text_in_image).toBe(false);
   });
 
   it('does not flag unrelated text', async () => {
