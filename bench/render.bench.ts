@@ -1,7 +1,7 @@
 // npm run bench:render [-- --files N] — rubrica's whole per-rollout render path against
 // CairoSVG (the papers' renderer) on the same real corpus (Fluent Emoji, MIT).
 //   rubrica: completion text → extractArtifact (```svg fence) → sanitise → render in an
-//            isolated worker → pixel stats (+ checks when the checks room exports them) →
+//            isolated worker → pixel stats → runChecks →
 //            PNG → base64 data: URI for the judge; with 1 and 2 worker processes.
 //   CairoSVG: svg2png(output_width=512, output_height=512, background_color='white'),
 //            render only, in 1 and 2 Python processes (Debian python3-cairosvg).
@@ -13,6 +13,8 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
+import { extractArtifact } from '../src/artifact/index.ts';
+import { runChecks } from '../src/checks/index.ts';
 import { createRenderPool } from '../src/render/index.ts';
 import { fluentEmoji } from '../test/support/corpus.ts';
 
@@ -32,6 +34,7 @@ const arg = (name: string, dflt: string) => {
   return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : dflt;
 };
 const N = Number(arg('files', '1000'));
+const CHILD = process.argv.includes('--child-rubrica') ? Number(arg('child-rubrica', '1')) : 0;
 const WORKERS = arg('workers', '1,2').split(',').map(Number);
 const SIZE = 512;
 
@@ -51,47 +54,43 @@ function vmHwmMb(pid: number | undefined): number {
   }
 }
 
-type Extract = (completion: string) => { found: boolean; svg?: string };
-type Checks = ((...args: unknown[]) => unknown) | null;
-
-async function loadSteps(): Promise<{ extract: Extract; checks: Checks; checksName: string }> {
-  const artifact = (await import('../src/artifact/index.ts')) as Record<string, unknown>;
-  const extract = artifact.extractArtifact as Extract | undefined;
-  if (!extract) throw new Error('src/artifact does not export extractArtifact');
-  const checksRoom = (await import('../src/checks/index.ts')) as Record<string, unknown>;
-  for (const name of ['runChecks', 'computeChecks', 'checkAll']) {
-    if (typeof checksRoom[name] === 'function') {
-      return { extract, checks: checksRoom[name] as Checks, checksName: name };
-    }
-  }
-  return { extract, checks: null, checksName: '' };
-}
-
-async function rubrica(completions: string[], workers: number): Promise<Row> {
-  const { extract, checks } = await loadSteps();
+/**
+ * `whole`: the per-rollout path from completion text. Otherwise the render path alone
+ * (SVG text → sanitise → render → stats → PNG → base64), to compare renderer with renderer.
+ */
+async function rubrica(
+  inputs: string[],
+  prompts: string[],
+  workers: number,
+  whole: boolean,
+): Promise<Row> {
+  const completions = inputs;
+  const extract = extractArtifact;
   const pool = createRenderPool({ workers });
-  // Warm up: boot every worker (tsx + libvips load) and let V8 optimise; not timed.
+  // Warm up, not timed: boot every worker (tsx + libvips), load the tokenizer. Warm-up
+  // text differs from the timed completions so no timed file hits a cache.
   const limit = pLimit(workers * 4);
-  await Promise.all(
-    completions.slice(0, workers * 8).map((c) => limit(() => pool.render(extract(c).svg!))),
-  );
+  const warm = fluentEmoji(workers * 8 + 7).slice(-workers * 8);
+  if (whole) extract('warm-up\n```svg\n<svg xmlns="http://www.w3.org/2000/svg"><rect/></svg>\n```');
+  await Promise.all(warm.map((i) => limit(() => pool.render(`${i.svg}<!-- warm -->`))));
   const lat: number[] = [];
   let failed = 0;
   let judgeBytes = 0;
   const steps = { extract: 0, render_in_worker: 0, wait_and_ipc: 0, checks: 0, base64: 0 };
   const t0 = performance.now();
   await Promise.all(
-    completions.map((c) =>
+    completions.map((c, i) =>
       limit(async () => {
         const t = performance.now();
-        const art = extract(c);
+        const art = whole ? extract(c) : null;
+        const svg = whole ? art?.svg : c;
         const t1 = performance.now();
         steps.extract += t1 - t;
-        if (!art.found || !art.svg) {
+        if (!svg) {
           failed++;
           return;
         }
-        const r = await pool.render(art.svg, { size: SIZE });
+        const r = await pool.render(svg, { size: SIZE });
         const t2 = performance.now();
         steps.render_in_worker += r.ms;
         steps.wait_and_ipc += t2 - t1 - r.ms;
@@ -99,7 +98,7 @@ async function rubrica(completions: string[], workers: number): Promise<Row> {
           failed++;
           return;
         }
-        if (checks) checks({ artifact: art, render: r });
+        if (art) runChecks(art, r, prompts[i]);
         const t3 = performance.now();
         steps.checks += t3 - t2;
         const dataUri = `data:image/png;base64,${r.png.toString('base64')}`;
@@ -117,7 +116,7 @@ async function rubrica(completions: string[], workers: number): Promise<Row> {
   for (const k of Object.keys(steps) as (keyof typeof steps)[]) steps[k] /= completions.length;
   return {
     steps,
-    label: `rubrica, ${workers} worker${workers > 1 ? 's' : ''}`,
+    label: `rubrica ${whole ? 'whole path' : 'render only'}, ${workers} worker${workers > 1 ? 's' : ''}`,
     files: completions.length,
     failed,
     wallS,
@@ -210,28 +209,57 @@ function print(rows: Row[]): void {
   for (const b of body) console.log(line(b));
 }
 
+/**
+ * Each rubrica configuration runs in a fresh process, so the tokenizer's caches give no
+ * run a head start and peak RSS is that configuration's own.
+ */
+function rubricaInChild(workers: number, whole: boolean): Promise<Row> {
+  const self = new URL(import.meta.url).pathname;
+  const args = ['--import', 'tsx', self, '--child-rubrica', String(workers), '--files', String(N)];
+  if (!whole) args.push('--render-only');
+  return new Promise((resolve, reject) => {
+    const p = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    p.stdout.on('data', (d) => {
+      out += d;
+    });
+    p.on('close', (code) =>
+      code === 0
+        ? resolve(JSON.parse(out) as Row)
+        : reject(new Error(`rubrica run exited ${code}`)),
+    );
+  });
+}
+
+function corpus(): { svgs: string[]; prompts: string[]; completions: string[] } {
+  const icons = fluentEmoji(N);
+  const prompts = icons.map((i) => `a flat icon of ${i.name.replace(/-/g, ' ')}`);
+  const completions = icons.map(
+    (i, k) => `Here is ${prompts[k]}:\n\n\`\`\`svg\n${i.svg}\n\`\`\`\n`,
+  );
+  return { svgs: icons.map((i) => i.svg), prompts, completions };
+}
+
 async function main(): Promise<void> {
+  if (CHILD > 0) {
+    const { prompts, completions, svgs } = corpus();
+    const whole = !process.argv.includes('--render-only');
+    const row = await rubrica(whole ? completions : svgs, prompts, CHILD, whole);
+    process.stdout.write(JSON.stringify(row));
+    return;
+  }
   const icons = fluentEmoji(N);
   const svgs = icons.map((i) => i.svg);
-  const completions = icons.map(
-    (i) =>
-      `Here is a flat icon for "${i.name.replace(/-/g, ' ')}":\n\n\`\`\`svg\n${i.svg}\n\`\`\`\n`,
-  );
-  const { checksName } = await loadSteps();
   console.log(
     `rubrica bench:render — ${svgs.length} Fluent Emoji at ${SIZE}×${SIZE} on white; ` +
-      `rubrica path: extract → sanitise → render → pixel stats${checksName ? ` → ${checksName}` : ' (no checks room export found)'} → base64 data URI`,
+      'rubrica path: extractArtifact → sanitise → render → pixel stats → runChecks → base64 data URI',
   );
   const rows: Row[] = [];
   for (const w of WORKERS) {
     rows.push(await cairo(svgs, w));
     // Fresh text per run: the tokenizer's line cache must not give a later run free hits.
-    rows.push(
-      await rubrica(
-        completions.map((c) => `Run ${w}. ${c}`),
-        w,
-      ),
-    );
+    rows.push(await rubricaInChild(w, false));
+    rows.push(await rubricaInChild(w, true));
   }
   print(rows);
   for (const r of rows) {
@@ -241,12 +269,10 @@ async function main(): Promise<void> {
   }
   for (const w of WORKERS) {
     const c = rows.find((r) => r.label.startsWith('CairoSVG') && r.label.includes(` ${w} `));
-    const o = rows.find((r) => r.label.startsWith('rubrica') && r.label.includes(` ${w} `));
-    if (c && o) {
-      const ratio = o.files / o.wallS / (c.files / c.wallS);
-      console.log(
-        `ratio at ${w}: rubrica / CairoSVG throughput = ${ratio.toFixed(2)}× (goal ≥ 1.5×)`,
-      );
+    const ours = rows.filter((r) => r.label.startsWith('rubrica') && r.label.includes(` ${w} `));
+    for (const o of c ? ours : []) {
+      const ratio = o.files / o.wallS / (c!.files / c!.wallS);
+      console.log(`${o.label} / ${c!.label}: ${ratio.toFixed(2)}× throughput (goal ≥ 1.5×)`);
     }
   }
   console.log(

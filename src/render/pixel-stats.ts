@@ -11,6 +11,14 @@ export interface Flattened {
   stats: PixelStats;
 }
 
+function inked(rgb: Uint8Array, o: number, br: number, bg: number, bb: number): boolean {
+  return (
+    Math.abs(rgb[o]! - br) > INK_THRESHOLD ||
+    Math.abs(rgb[o + 1]! - bg) > INK_THRESHOLD ||
+    Math.abs(rgb[o + 2]! - bb) > INK_THRESHOLD
+  );
+}
+
 export function flattenAndMeasure(
   rgba: Uint8Array,
   width: number,
@@ -20,28 +28,31 @@ export function flattenAndMeasure(
   const n = width * height;
   const rgb = Buffer.allocUnsafe(n * 3);
   const [br, bgG, bb] = bg;
+  // Whole pixels as little-endian words (A in the top byte): one load per pixel, and the
+  // common cases — fully transparent or fully opaque — need no per-channel arithmetic.
+  const aligned = rgba.byteOffset % 4 === 0;
+  const words = aligned
+    ? new Uint32Array(rgba.buffer, rgba.byteOffset, n)
+    : new Uint32Array(Uint8Array.from(rgba.subarray(0, n * 4)).buffer);
   let sq = 0;
   let ink = 0;
-  let borderInk = 0;
-  let border = 0;
-  for (let p = 0, i = 0, o = 0; p < n; p++, i += 4, o += 3) {
-    const a = rgba[i + 3]!;
-    let r: number;
-    let g: number;
-    let b: number;
-    if (a === 255) {
-      r = rgba[i]!;
-      g = rgba[i + 1]!;
-      b = rgba[i + 2]!;
-    } else if (a === 0) {
-      r = br;
-      g = bgG;
-      b = bb;
-    } else {
+  for (let p = 0, o = 0; p < n; p++, o += 3) {
+    const w = words[p]!;
+    const a = w >>> 24;
+    if (a === 0) {
+      rgb[o] = br;
+      rgb[o + 1] = bgG;
+      rgb[o + 2] = bb;
+      continue;
+    }
+    let r = w & 0xff;
+    let g = (w >>> 8) & 0xff;
+    let b = (w >>> 16) & 0xff;
+    if (a !== 255) {
       const ia = 255 - a;
-      r = ((rgba[i]! * a + br * ia) / 255 + 0.5) | 0;
-      g = ((rgba[i + 1]! * a + bgG * ia) / 255 + 0.5) | 0;
-      b = ((rgba[i + 2]! * a + bb * ia) / 255 + 0.5) | 0;
+      r = ((r * a + br * ia) / 255 + 0.5) | 0;
+      g = ((g * a + bgG * ia) / 255 + 0.5) | 0;
+      b = ((b * a + bb * ia) / 255 + 0.5) | 0;
     }
     rgb[o] = r;
     rgb[o + 1] = g;
@@ -49,23 +60,33 @@ export function flattenAndMeasure(
     const dr = r - br;
     const dg = g - bgG;
     const db = b - bb;
-    if (dr === 0 && dg === 0 && db === 0) {
-      if (isBorder(p, width, height)) border++;
-      continue;
-    }
+    if ((dr | dg | db) === 0) continue;
     sq += dr * dr + dg * dg + db * db;
-    const visible =
+    if (
       dr > INK_THRESHOLD ||
       dr < -INK_THRESHOLD ||
       dg > INK_THRESHOLD ||
       dg < -INK_THRESHOLD ||
       db > INK_THRESHOLD ||
-      db < -INK_THRESHOLD;
-    if (visible) ink++;
-    if (isBorder(p, width, height)) {
-      border++;
-      if (visible) borderInk++;
+      db < -INK_THRESHOLD
+    ) {
+      ink++;
     }
+  }
+  // The 1-px border ring, walked once on its own (2·(w+h)−4 pixels, not n).
+  let border = 0;
+  let borderInk = 0;
+  const visit = (x: number, y: number) => {
+    border++;
+    if (inked(rgb, (y * width + x) * 3, br, bgG, bb)) borderInk++;
+  };
+  for (let x = 0; x < width; x++) {
+    visit(x, 0);
+    if (height > 1) visit(x, height - 1);
+  }
+  for (let y = 1; y < height - 1; y++) {
+    visit(0, y);
+    if (width > 1) visit(width - 1, y);
   }
   return {
     rgb,
@@ -76,9 +97,4 @@ export function flattenAndMeasure(
       overdraw: 0,
     },
   };
-}
-
-function isBorder(p: number, width: number, height: number): boolean {
-  const x = p % width;
-  return x === 0 || x === width - 1 || p < width || p >= (height - 1) * width;
 }
