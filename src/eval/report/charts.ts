@@ -62,7 +62,7 @@ function rewardHistogram(records: EvalRecord[], kinds: string[]): ChartSpec {
   };
   const spec = {
     data: { values },
-    facet: { row: { field: 'kind', type: 'nominal', title: null } },
+    facet: { row: { field: 'kind', type: 'nominal', title: null, sort: kinds } },
     spec: { width: 380, height: 120, ...layer },
   } as unknown as TopLevelSpec;
   return { id: 'reward', title: 'Reward distribution', spec, note };
@@ -83,7 +83,8 @@ function statusBars(records: EvalRecord[], kinds: string[]): ChartSpec {
       y: { field: 'status', type: 'nominal', title: null, sort: '-x' },
       x: { aggregate: 'count', type: 'quantitative', title: 'rollouts' },
       color: { field: 'outcome', type: 'nominal', scale: outcomeScale, title: null },
-      row: kinds.length > 1 ? { field: 'kind', type: 'nominal', title: null } : undefined,
+      row:
+        kinds.length > 1 ? { field: 'kind', type: 'nominal', title: null, sort: kinds } : undefined,
     },
   } as unknown as TopLevelSpec;
   return {
