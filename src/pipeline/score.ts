@@ -9,9 +9,9 @@ import type { UnscoreableReason } from '../core/errors.ts';
 import type { ChecksSummary, ScoreRecord } from '../core/record.ts';
 import { emptyUsage, type Usage } from '../core/usage.ts';
 import { createJudge, type Judge } from '../judge/judge.ts';
+import { createModelClient, type ModelClientOptions } from '../models/client.ts';
 import type { ModelClient } from '../models/types.ts';
 import { createRenderPool } from '../render/pool.ts';
-import { inspectCompletion } from './inspect.ts';
 import type { Renderer } from '../render/types.ts';
 import { type DropAxis, weightedReward } from '../reward/weighted.ts';
 import { indexRubrics, type RubricIndex } from '../rubric/load.ts';
@@ -20,6 +20,7 @@ import type { RubricItem, RubricRecord } from '../rubric/schema.ts';
 import type { InspectFn } from '../rubric/synth.ts';
 import { universalItems } from '../rubric/universal.ts';
 import { type AnswerCache, DEFAULT_CACHE_PATH, openCache } from '../store/cache.ts';
+import { inspectCompletion } from './inspect.ts';
 import type {
   Inspection,
   JudgeMode,
@@ -59,8 +60,8 @@ export interface RolloutScorerOptions {
    * Needed for every reward but `hybrid`.
    */
   judge?: ModelClient | string;
-  /** Builds a client from a spec (the models room's createModelClient, configured by the caller). */
-  createClient?: (spec: string) => ModelClient;
+  /** Options for the judge client built from a spec (base URL, key, timeout, retries, concurrency). */
+  judgeOptions?: Omit<ModelClientOptions, 'role'>;
   /** The renderer to use (the caller keeps ownership). Default: a render pool owned and closed by the scorer. */
   renderer?: Renderer;
   /** Completion → artifact → render → checks. Default: the pipeline's inspectCompletion. */
@@ -80,7 +81,7 @@ export interface RolloutScorerOptions {
 export class ScorerConfigError extends Error {
   override name = 'ScorerConfigError';
   constructor(
-    readonly code: 'hybrid_unavailable' | 'no_rubrics' | 'no_judge_client',
+    readonly code: 'hybrid_unavailable' | 'no_rubrics' | 'no_judge',
     message: string,
   ) {
     super(message);
@@ -118,10 +119,8 @@ export async function createRolloutScorer(opts: RolloutScorerOptions): Promise<R
   }
   let client: ModelClient | null = null;
   if (typeof opts.judge === 'string') {
-    if (!opts.createClient) {
-      throw new ScorerConfigError('no_judge_client', 'a judge spec needs createClient');
-    }
-    client = opts.createClient(opts.judge);
+    // A bad spec, URL or missing key throws the models room's ModelConfigError.
+    client = createModelClient(opts.judge, { ...opts.judgeOptions, role: 'judge' });
   } else if (opts.judge) {
     client = opts.judge;
   }
@@ -297,7 +296,7 @@ export async function createRolloutScorer(opts: RolloutScorerOptions): Promise<R
 
 function checkReward(reward: RewardKind, opts: RolloutScorerOptions): void {
   if (reward !== 'hybrid' && !opts.judge) {
-    throw new ScorerConfigError('no_judge_client', `reward ${reward} needs a judge model`);
+    throw new ScorerConfigError('no_judge', `reward ${reward} needs a judge model`);
   }
   if (reward === 'hybrid' && !opts.hybrid) {
     throw new ScorerConfigError(

@@ -11,7 +11,6 @@ import {
   judgeClient,
   schemaKeys,
 } from '../../test/score/support/fixtures.ts';
-import { inspectCompletion } from '../pipeline/inspect.ts';
 import { fluentEmoji } from '../../test/support/corpus.ts';
 import {
   type DoubleReply,
@@ -21,6 +20,8 @@ import {
   startModelDouble,
 } from '../../test/support/model-double.ts';
 import { createJudge } from '../judge/judge.ts';
+import { createModelClient } from '../models/client.ts';
+import { inspectCompletion } from '../pipeline/inspect.ts';
 import { createRenderPool, type RenderPool } from '../render/pool.ts';
 import { type AnswerCache, openCache } from '../store/cache.ts';
 import { getPreset } from './presets.ts';
@@ -177,6 +178,26 @@ describe('createRubricSynthesizer (ruler)', () => {
     expect(second.usage.calls).toBe(0);
     expect({ ...second, usage: null }).toEqual({ ...first, usage: null });
     cache.close();
+  });
+});
+
+describe("with the paper's kind of author (Anthropic Messages API)", () => {
+  it('authors the ideal and the rubric through anthropic:… and keeps it', async () => {
+    scriptAuthor(fencedIcon, goodRubric);
+    judgeScores([0.95, 0.95, 0.95, 0.95, 0.95, 0.95]);
+    const claude = createModelClient('anthropic:claude-opus-4-6', {
+      role: 'author',
+      baseUrl: author.url,
+      env: { ANTHROPIC_API_KEY: 'sk-ant-test' },
+      retryBaseMs: 1,
+      maxRetries: 1,
+    });
+    const r = await synth({ author: claude }).synthesize({ id: 'c1', prompt: PROMPT });
+    expect(r).toMatchObject({ kept: true, author: 'anthropic:claude-opus-4-6' });
+    expect(author.requests.map((q) => q.api)).toEqual(['anthropic', 'anthropic']);
+    // Step 2 carried the rubric schema (as the forced json tool the AI SDK uses).
+    expect(author.requests[1]!.schema).toMatchObject({ type: 'object', required: ['items'] });
+    expect(author.requests[0]!.schema).toBeUndefined();
   });
 });
 
