@@ -8,9 +8,10 @@ Protocol (docs/reason-svg.md):
     GET /healthz  {"ok": true, "model": "..."}
 
 The HTTP layer uses only the standard library. The model part runs only where its packages
-are installed (a GPU machine with torch + the `hpsv2` package, or `open_clip_torch` for the
-CLIP cosine); they are imported lazily, when the first request needs them, so `--stand-in`
-(a deterministic stand-in used by rubrica's CI to test the HTTP layer) needs nothing.
+are installed (a GPU machine with torch + Pillow + the `hpsv2` package, or `open_clip_torch`
+for the CLIP cosine); they are imported lazily, when the first request needs them, so
+`--stand-in` (a deterministic stand-in used by rubrica's CI to test the HTTP layer) needs
+nothing. The model classes are not exercised in rubrica's CI (no torch, no weights there).
 
     python3 scorer_server.py --model hpsv2 --port 8790          # HPSv2.1 (pip install hpsv2)
     python3 scorer_server.py --model open-clip --port 8790      # CLIP ViT-L/14 cosine
@@ -50,24 +51,46 @@ def stand_in_scores(images, prompts):
 
 
 class Hpsv2Model:
-    """HPSv2.1 (Wu et al.): needs torch and the `hpsv2` package; downloads its checkpoint once."""
+    """HPSv2 / HPSv2.1 (Wu et al.): needs torch, Pillow and the `hpsv2` package.
+
+    `hpsv2.score()` reloads its checkpoint on every call, which is far too slow for a reward
+    service, so the model is built once here with the package's own open_clip fork and
+    checkpoint (downloaded from the xswu/HPSv2 hub repo on first use unless a path is given).
+    Score = image_features . text_features, as the package computes it (about 0.2-0.35).
+    """
 
     name = "hpsv2"
 
-    def __init__(self, version):
-        import hpsv2  # noqa: F401  (lazy: only where the package is installed)
+    def __init__(self, version, checkpoint=None):
+        import huggingface_hub
+        import torch
+        from hpsv2.src.open_clip import create_model_and_transforms, get_tokenizer
+        from hpsv2.utils import hps_version_map
         from PIL import Image
 
-        self._hpsv2 = hpsv2
+        self._torch = torch
         self._image = Image
-        self._version = version
+        self._device = "cuda" if torch.cuda.is_available() else "cpu"
+        model, _, preprocess = create_model_and_transforms(
+            "ViT-H-14", "laion2B-s32B-b79K", precision="amp", device=self._device, jit=False, output_dict=True
+        )
+        path = checkpoint or huggingface_hub.hf_hub_download("xswu/HPSv2", hps_version_map[version])
+        model.load_state_dict(torch.load(path, map_location=self._device)["state_dict"])
+        model.eval()
+        self._model = model
+        self._preprocess = preprocess
+        self._tokenizer = get_tokenizer("ViT-H-14")
 
     def __call__(self, images, prompts):
-        out = []
-        for png, prompt in zip(images, prompts):
-            img = self._image.open(io.BytesIO(png)).convert("RGB")
-            out.append(float(self._hpsv2.score(img, prompt, hps_version=self._version)[0]))
-        return out
+        torch = self._torch
+        pixels = torch.stack(
+            [self._preprocess(self._image.open(io.BytesIO(p)).convert("RGB")) for p in images]
+        ).to(self._device)
+        text = self._tokenizer(prompts).to(self._device)
+        with torch.no_grad(), torch.autocast(device_type=self._device, enabled=self._device == "cuda"):
+            out = self._model(pixels, text)
+            scores = (out["image_features"] * out["text_features"]).sum(dim=-1)
+        return [float(x) for x in scores]
 
 
 class OpenClipModel:
@@ -199,7 +222,8 @@ def main(argv=None):
     ap.add_argument("--host", default="127.0.0.1")
     ap.add_argument("--port", type=int, default=8790, help="0 picks a free port (printed on stdout)")
     ap.add_argument("--model", choices=["hpsv2", "open-clip"], default="hpsv2")
-    ap.add_argument("--hps-version", default="v2.1")
+    ap.add_argument("--hps-version", default="v2.1", help="v2.0 or v2.1")
+    ap.add_argument("--hps-checkpoint", help="local HPS checkpoint (.pt); default: download from xswu/HPSv2")
     ap.add_argument("--clip-arch", default="ViT-L-14")
     ap.add_argument("--clip-pretrained", default="openai")
     ap.add_argument("--stand-in", action="store_true", help="deterministic stand-in model (tests)")
@@ -212,7 +236,7 @@ def main(argv=None):
         model = stand_in_scores
         model.name = "stand-in"
     elif args.model == "hpsv2":
-        model = LazyModel(lambda: Hpsv2Model(args.hps_version), "hpsv2")
+        model = LazyModel(lambda: Hpsv2Model(args.hps_version, args.hps_checkpoint), "hpsv2")
     else:
         model = LazyModel(lambda: OpenClipModel(args.clip_arch, args.clip_pretrained), "open-clip")
 

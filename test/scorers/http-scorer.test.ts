@@ -141,6 +141,32 @@ describe('HTTP scorer against the reference Python server', () => {
   });
 });
 
+describe('reference server without its model packages', () => {
+  it('starts (imports are lazy) and answers each batch with the import error', async () => {
+    const p = spawn(
+      'python3',
+      ['integrations/python/scorer_server.py', '--model', 'hpsv2', '--port', '0', '--quiet'],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    try {
+      const line = await new Promise<string>((resolve) =>
+        createInterface({ input: p.stdout! }).once('line', resolve),
+      );
+      const url = `${/listening on (http:\/\/[^/]+)/.exec(line)![1]}/score`;
+      const scorer = createHttpScorer({ url, name: 'http:hpsv2', retries: 0 });
+      const [r] = await scorer.score(imgs(1), ['a cat']);
+      expect(r).toMatchObject({ ok: false, error: { code: 'http_error' } });
+      expect(r!.ok === false && r!.error.message).toMatch(
+        /HTTP 500: ModuleNotFoundError: .*(hpsv2|torch|huggingface_hub)/,
+      );
+    } finally {
+      p.kill('SIGTERM');
+    }
+  });
+});
+
 describe('HTTP scorer against a scripted loopback double', () => {
   let server: Server;
   let url: string;
