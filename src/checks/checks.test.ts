@@ -128,7 +128,12 @@ describe('text_in_image (the Rubric-S hack)', () => {
     expect(summary.text_in_image).toBe(true);
     const t = by('text_in_image');
     expect(t.value).toBe(4);
-    expect((t.detail?.matched as string[]).sort()).toEqual(['apple', 'red', 'table', 'wooden']);
+    expect([...((t.detail?.matched ?? []) as string[])].sort()).toEqual([
+      'apple',
+      'red',
+      'table',
+      'wooden',
+    ]);
   });
 
   it('flags one word that covers half of a short prompt ("APPLE" for "a red apple")', async () => {
