@@ -4,5 +4,10 @@
 import { register } from 'tsx/esm/api';
 
 register();
+// `rubrica … | head` closes the pipe early: that is the reader's choice, not an error.
+process.stdout.on('error', (err) => {
+  if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw err;
+});
 const { main } = await import('../src/cli/main.ts');
 process.exitCode = await main(process.argv);
