@@ -2,6 +2,7 @@
 // Thin: parse flags, build the scorer (judge client, render pool, inspection, cache), start
 // the server, and on SIGTERM/SIGINT drain in-flight requests before closing everything.
 import { existsSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { pino } from 'pino';
 import { createModelClient } from '../../models/client.ts';
 import { parseModelSpec } from '../../models/spec.ts';
@@ -15,6 +16,8 @@ import { addHybridFlags, type HybridFlags, hybridFromFlags } from '../hybrid-fla
 import { UsageError } from '../usage-error.ts';
 import type { RegisterCommand } from './index.ts';
 
+const WARM_UP =
+  '```svg\n<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 8 8"><rect width="8" height="8" fill="#c33"/></svg>\n```';
 const REWARDS: RewardKind[] = ['ruler', 'universal', 'rubric-s', 'hybrid'];
 const MODES: JudgeMode[] = ['joint', 'per-item'];
 
@@ -153,6 +156,12 @@ async function serve(o: ServeFlags): Promise<void> {
     await hybrid?.close?.();
     throw new UsageError((err as Error).message);
   }
+  // Load the tokenizer and start every render worker before saying "ready", so the first
+  // training batch does not pay for them (seconds on a cold start).
+  const workers = o.renderWorkers ?? availableParallelism();
+  await Promise.all(
+    Array.from({ length: workers }, () => inspectCompletion(WARM_UP, { renderer })),
+  );
   const scorer: RolloutScorer = {
     scoreBatch: (items, opts) => inner.scoreBatch(items, opts),
     async close() {
