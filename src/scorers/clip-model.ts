@@ -4,6 +4,7 @@
 // preprocessor_config.json). Embeddings come back L2-normalised, ready for cosines and for
 // the LAION aesthetic head, which was trained on normalised ViT-L/14 image embeddings.
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import pLimit from 'p-limit';
 import { makeError, type RubricaError } from '../core/errors.ts';
@@ -67,8 +68,10 @@ export async function loadClipModel(opts: ClipModelOptions): Promise<ClipModel> 
   const allowRemote = opts.allowRemote === true;
   tf.env.allowRemoteModels = allowRemote;
   tf.env.allowLocalModels = true;
-  const looksLikePath = isAbsolute(opts.model) || opts.model.startsWith('.');
-  const id = allowRemote && !looksLikePath ? opts.model : resolve(opts.model);
+  // A folder that exists is always used from disk; otherwise, with allowRemote, the string is a
+  // Hugging Face model id (e.g. Xenova/clip-vit-large-patch14) fetched into the library cache.
+  const onDisk = existsSync(opts.model) || isAbsolute(opts.model) || opts.model.startsWith('.');
+  const id = allowRemote && !onDisk ? opts.model : resolve(opts.model);
   let parts: Awaited<ReturnType<typeof loadParts>>;
   try {
     parts = await loadParts(tf, id);
