@@ -29,16 +29,28 @@ function getTokenizer(): QwenTokenizer {
  */
 export const EXACT_TOKEN_CHARS = 128 * 1024;
 
-/** Per-line cache: completion, SVG and reasoning share most lines, so each is tokenized once. */
-const lineCache = new Map<string, number>();
-const LINE_CACHE_MAX = 20_000;
+/**
+ * Per-piece cache: completion, SVG and reasoning share most lines, so each is tokenized
+ * once. Bounded by characters, not entries, so long hostile lines cannot pin memory
+ * (at most ~8 M characters are held; pieces over 64 Ki characters are not kept).
+ */
+const pieceCache = new Map<string, number>();
+const CACHE_MAX_CHARS = 8 * 1024 * 1024;
+const CACHE_MAX_PIECE = 64 * 1024;
+let cachedChars = 0;
 
 function countPiece(piece: string): number {
-  const hit = lineCache.get(piece);
+  const hit = pieceCache.get(piece);
   if (hit !== undefined) return hit;
   const n = getTokenizer().encode(piece, { add_special_tokens: false }).length;
-  if (lineCache.size >= LINE_CACHE_MAX) lineCache.clear();
-  lineCache.set(piece, n);
+  if (piece.length <= CACHE_MAX_PIECE) {
+    if (cachedChars + piece.length > CACHE_MAX_CHARS) {
+      pieceCache.clear();
+      cachedChars = 0;
+    }
+    pieceCache.set(piece, n);
+    cachedChars += piece.length;
+  }
   return n;
 }
 
