@@ -182,6 +182,18 @@ describe('rubrica score', () => {
       const r = await runHere([...base, ...bad]);
       expect(r.code, bad.join(' ')).toBe(2);
     }
+    const rubrics = join(dir, 'rubrics.jsonl');
+    writeFileSync(rubrics, `${JSON.stringify(rulerRubric('cat', 'a cat'))}\n{"id":"broken"}\n`);
+    const out2 = join(dir, 'out2.jsonl');
+    const warned = await runHere([
+      ...base.slice(0, 4),
+      out2,
+      ...base.slice(5),
+      '--rubrics',
+      rubrics,
+    ]);
+    expect(warned.stderr).toMatch(/rubrics\.jsonl:2: .*\(line ignored\)/);
+    expect(readFileSync(out2, 'utf8')).toContain('"reason":"no_svg"');
   });
 });
 

@@ -1,6 +1,6 @@
 // `rubrica score`: score rollouts with rubrics and a VLM judge, appending scores.jsonl in
 // input order with crash-safe resume. Thin: parse flags, build the scorer, run, summarise.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { ScoreRecord } from '../../core/record.ts';
 import { createModelClient } from '../../models/client.ts';
@@ -10,6 +10,7 @@ import type { RewardKind } from '../../pipeline/types.ts';
 import { createRenderPool } from '../../render/pool.ts';
 import { formatScoreSummary, summariseScores } from '../../reward/summary.ts';
 import { DROP_AXES, isDropAxis } from '../../reward/weighted.ts';
+import { parseRubricsJsonl } from '../../rubric/load.ts';
 import { openJsonlOutput, readJsonlInputs, runJsonl } from '../../store/jsonl.ts';
 import { createRunProgress } from '../../store/progress.ts';
 import { addHybridFlags, type HybridFlags, hybridFromFlags } from '../hybrid-flags.ts';
@@ -56,6 +57,12 @@ async function score(flags: ScoreFlags, setExit: (code: number) => void): Promis
   if (flags.rubrics !== undefined && !existsSync(flags.rubrics)) {
     throw new UsageError(`--rubrics file not found: ${flags.rubrics}`);
   }
+  const rubrics = flags.rubrics
+    ? parseRubricsJsonl(readFileSync(flags.rubrics, 'utf8'))
+    : undefined;
+  for (const e of rubrics?.errors ?? []) {
+    process.stderr.write(`rubrica: ${flags.rubrics}:${e.line}: ${e.message} (line ignored)\n`);
+  }
   const mode = parseMode(flags.mode);
   const concurrency = parseCount('--concurrency', flags.concurrency, 8);
   if (reward !== 'hybrid' && !flags.judge)
@@ -81,7 +88,7 @@ async function score(flags: ScoreFlags, setExit: (code: number) => void): Promis
   let scorer: Awaited<ReturnType<typeof createRolloutScorer>>;
   try {
     scorer = await createRolloutScorer({
-      rubrics: flags.rubrics,
+      rubrics: rubrics?.rubrics,
       judge: client,
       renderer,
       inspect: inspectCompletion,
