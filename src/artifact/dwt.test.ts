@@ -21,6 +21,8 @@ describe('findDwtStages', () => {
     ['6. Final Assembly — layer everything', 'final_assembly'],
     ['[Final assembly]', 'final_assembly'],
     ['final_assembly: put it together', 'final_assembly'],
+    ['| Coordinate calculation | cup at (50, 60) |', 'coordinate_calculation'],
+    ['> **Canvas planning:** 100×100', 'canvas_planning'],
   ])('%s', (line, stage) => {
     expect(stagesOf(line)).toEqual([stage]);
   });

@@ -17,8 +17,8 @@ const STAGE_PATTERNS: [DwtStage, RegExp][] = [
 // Decorations before a label. Every quantifier is bounded and the alternatives are
 // disjoint, so this cannot backtrack badly; it only ever sees the first 200 chars of a line.
 const PREFIX =
-  /^[\s>]{0,12}(?:#{1,6}[ \t]*)?(?:[-*+•][ \t]+)?(?:\*\*|__|\[)?[ \t]*(?:(?:step|stage|phase|part)[ \t]*\d{1,2}[ \t]*[:.)\-–—]?[ \t]*|\(?(?:\d{1,2}|[a-f]|[ivx]{1,4})[.)][ \t]*)?(?:\*\*|__)?[ \t]*/;
-const LABEL_END = /[:(—–=]| - |\*\*|__|\]|\. /;
+  /^[\s>|]{0,12}(?:#{1,6}[ \t]*)?(?:[-*+•][ \t]+)?(?:\*\*|__|\[)?[ \t]*(?:(?:step|stage|phase|part)[ \t]*\d{1,2}[ \t]*[:.)\-–—]?[ \t]*|\(?(?:\d{1,2}|[a-f]|[ivx]{1,4})[.)][ \t]*)?(?:\*\*|__)?[ \t]*/;
+const LABEL_END = /[:(—–=|]| - |\*\*|__|\]|\. /;
 const MAX_LABEL_WORDS = 6;
 
 export interface StageHit {
