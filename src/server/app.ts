@@ -4,12 +4,12 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { bearerAuth } from 'hono/bearer-auth';
-import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import type { Logger } from 'pino';
 import type { ScoreRecord } from '../core/record.ts';
 import type { RolloutInput, RolloutScorer, ScoreBatchOptions } from '../pipeline/types.ts';
 import { type Admission, createAdmission, resolveLimits, type ServerLimits } from './admission.ts';
+import { bodyLimitDrained } from './body-limit.ts';
 import { createServerMetrics, type ServerMetrics } from './metrics.ts';
 import { registerRoutes } from './routes.ts';
 
@@ -101,15 +101,12 @@ export function createServer(opts: ServerOptions): OpenAPIHono {
 
   app.use(
     '/v1/*',
-    bodyLimit({
-      maxSize: limits.maxBodyBytes,
-      onError: (c) => {
-        metrics.rejected.inc({ reason: 'body_too_large' });
-        return c.json(
-          errorBody('body_too_large', `request body over ${limits.maxBodyBytes} bytes`),
-          413,
-        );
-      },
+    bodyLimitDrained(limits.maxBodyBytes, (c) => {
+      metrics.rejected.inc({ reason: 'body_too_large' });
+      return c.json(
+        errorBody('body_too_large', `request body over ${limits.maxBodyBytes} bytes`),
+        413,
+      );
     }),
   );
 
