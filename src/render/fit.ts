@@ -3,6 +3,15 @@
 // centred per preserveAspectRatio (default xMidYMid meet). We rewrite the root's
 // width/height to S and give it a viewBox, so librsvg then draws the same mapping.
 
+/**
+ * sharp's density for rendering. At 96 dpi librsvg resolves physical units (pt, mm, in)
+ * as CairoSVG does (1in = 96 user units; a 12pt font is 16 units). libvips then scales the
+ * root's CSS px by 96/72, so the root gets ¾ of the output size in px (exact for every
+ * size from 1 to 2,100, checked).
+ */
+export const RENDER_DENSITY = 96;
+const ROOT_PX_PER_OUTPUT_PX = 72 / RENDER_DENSITY;
+
 // CSS units in px at 96 dpi, as CairoSVG resolves them (1em = 12pt = 16px).
 const UNITS: Record<string, number> = {
   '': 1,
@@ -38,7 +47,7 @@ export function parseViewBox(value: string | undefined): [number, number, number
 }
 
 export interface FitResult {
-  /** Attributes to set on the root. */
+  /** Attributes to set on the root (width/height: size·¾, see RENDER_DENSITY). */
   width: string;
   height: string;
   viewBox: string;
@@ -56,7 +65,7 @@ export function fitRoot(attrs: Record<string, string>, size: number): FitResult 
   const width = rootLength(attrs.width);
   const height = rootLength(attrs.height);
   const declared = parseViewBox(attrs.viewBox);
-  const px = String(size);
+  const px = String(size * ROOT_PX_PER_OUTPUT_PX);
   if (declared && declared[2] > 0 && declared[3] > 0) {
     return { width: px, height: px, viewBox: attrs.viewBox!, sourceViewBox: declared };
   }

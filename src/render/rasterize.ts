@@ -3,6 +3,7 @@
 // render worker. sharp is chosen over resvg-js/skia/CairoSVG: measured faster here,
 // crash-free on 2,000 real icons and flat in memory (docs/rendering.md).
 import sharp from 'sharp';
+import { RENDER_DENSITY } from './fit.ts';
 import { flattenAndMeasure } from './pixel-stats.ts';
 import type { PixelStats } from './types.ts';
 
@@ -48,7 +49,7 @@ export async function rasterize(
   maxPixels: number,
 ): Promise<Raster> {
   const { data, info } = await sharp(Buffer.from(svg), {
-    density: 72, // 1 user unit = 1 px: the root's width/height are the output size
+    density: RENDER_DENSITY, // physical units as CairoSVG; the fitted root yields size×size
     limitInputPixels: maxPixels,
     failOn: 'error',
   })

@@ -17,7 +17,7 @@ describe('sanitizeSvg', () => {
       if (!r.ok) continue;
       expect(r.code.removed).toEqual([]);
       expect(r.code.viewBox).toEqual([0, 0, 32, 32]);
-      expect(r.svg).toContain('width="512" height="512" viewBox="0 0 32 32"');
+      expect(r.svg).toContain('width="384" height="384" viewBox="0 0 32 32"');
       const paths = icon.svg.match(/<path /g)?.length ?? 0;
       expect(r.svg.match(/<path /g)?.length ?? 0).toBe(paths);
     }
@@ -115,8 +115,8 @@ describe('sanitizeCss', () => {
 describe('fitRoot (CairoSVG output_width/output_height semantics)', () => {
   it('keeps a valid viewBox and sets the output size', () => {
     expect(fitRoot({ viewBox: '0 0 100 50', width: '10' }, 512)).toMatchObject({
-      width: '512',
-      height: '512',
+      width: '384',
+      height: '384',
       viewBox: '0 0 100 50',
     });
   });

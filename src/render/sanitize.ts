@@ -127,6 +127,15 @@ export function sanitizeSvg(
   const prefix = rootTag.includes(':') ? rootTag.slice(0, rootTag.indexOf(':')) : '';
   if (prefix === '' && !rootAttrs.xmlns) rootAttrs.xmlns = SVG_NS;
   if (!rootAttrs['xmlns:xlink'] && /\bxlink:/.test(text)) rootAttrs['xmlns:xlink'] = XLINK_NS;
+  // CairoSVG's text defaults differ from librsvg's (sans-serif 12pt vs serif 12px). Set on
+  // the root as presentation attributes, they apply only where the document says nothing:
+  // any attribute, style="" or <style> rule of its own wins.
+  if (!rootAttrs['font-family'] && !/font-family/i.test(rootAttrs.style ?? '')) {
+    rootAttrs['font-family'] = 'sans-serif';
+  }
+  if (!rootAttrs['font-size'] && !/font-size/i.test(rootAttrs.style ?? '')) {
+    rootAttrs['font-size'] = '12pt'; // 16 user units at the 96 dpi we render at
+  }
 
   const extent = fitted.sourceViewBox
     ? Math.max(Math.abs(fitted.sourceViewBox[2]), Math.abs(fitted.sourceViewBox[3]), 1)
