@@ -188,6 +188,15 @@ describe('extractArtifact edge cases', () => {
     expect(a.svg).toBe(S);
   });
 
+  it('an SVG in inline code after the drawing is a mention, not the answer', () => {
+    const a = extractArtifact(
+      `\`\`\`svg\n${S}\n\`\`\`\nNote: an empty \`<svg></svg>\` draws nothing.`,
+    );
+    expect(a.svg).toBe(S);
+    // …but when it is all there is, it is what the model gave.
+    expect(extractArtifact('Use `<svg></svg>`.').svg).toBe('<svg></svg>');
+  });
+
   it('ignores <svgfoo> and finds a ">" inside a quoted attribute', () => {
     const svg = '<svg data-x="a>b"><text>1 > 0</text></svg>';
     const a = extractArtifact(`<svgfoo> ${svg}`);

@@ -14,6 +14,8 @@ interface Candidate extends Span {
   /** Start of the <svg> tag itself (the span may begin earlier, at an XML prolog). */
   svgStart: number;
   inAnswerTag: boolean;
+  /** Wrapped in inline-code backticks inside prose. */
+  mention: boolean;
 }
 
 export function extractArtifact(completion: string): Artifact {
@@ -37,7 +39,17 @@ export function extractArtifact(completion: string): Artifact {
         while (tag < answerTags.length && answerTags[tag]!.end < el.end) tag++;
         const t = answerTags[tag];
         const inAnswerTag = t !== undefined && t.start <= el.start && el.end <= t.end;
-        candidates.push({ start: el.start, end: el.end, svgStart: el.start, seg, inAnswerTag });
+        // `<svg></svg>` in inline code in prose is a mention ("an empty `<svg/>` shows
+        // nothing"), not a drawing: it only counts when there is nothing else.
+        const mention = seg.kind === 'prose' && text[el.start - 1] === '`' && text[el.end] === '`';
+        candidates.push({
+          start: el.start,
+          end: el.end,
+          svgStart: el.start,
+          seg,
+          inAnswerTag,
+          mention,
+        });
       }
       if (scan.unclosedAt !== -1 && unclosedAt === -1) unclosedAt = scan.unclosedAt + seg.start;
     }
@@ -45,7 +57,8 @@ export function extractArtifact(completion: string): Artifact {
 
   // An <answer> block is the model's declared answer: prefer it over SVGs outside it.
   const tagged = candidates.filter((c) => c.inAnswerTag);
-  const chosen = (tagged.length > 0 ? tagged : candidates).at(-1);
+  const drawings = candidates.filter((c) => !c.mention);
+  const chosen = (tagged.length > 0 ? tagged : drawings.length > 0 ? drawings : candidates).at(-1);
   if (chosen) chosen.start = prologStart(lower, chosen.seg, chosen.svgStart);
 
   const reasoning = regions.reasoning.map((s) => text.slice(s.start, s.end)).join('\n\n');
