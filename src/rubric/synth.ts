@@ -24,7 +24,8 @@ export const DEFAULT_MIN_IDEAL = 0.9;
 export interface SynthOptions {
   /** Needed for every preset but `universal`. */
   author?: ModelClient;
-  judge: Judge;
+  /** Needed for every preset but `universal`. */
+  judge?: Judge;
   renderer: Renderer;
   inspect: InspectFn;
   preset?: PresetName;
@@ -45,10 +46,10 @@ export function createRubricSynthesizer(opts: SynthOptions): RubricSynthesizer {
   const preset = getPreset(opts.preset ?? 'ruler');
   const minIdeal = opts.minIdeal ?? DEFAULT_MIN_IDEAL;
   const cache = opts.cache ?? null;
-  const judgeVersion = `${opts.judge.mode}:${opts.judge.promptVersion}`;
-  if (preset.authored && !opts.author) {
-    throw new Error(`preset ${preset.name} needs an author model`);
+  if (preset.authored && (!opts.author || !opts.judge)) {
+    throw new Error(`preset ${preset.name} needs an author model and a judge`);
   }
+  const judgeVersion = opts.judge ? `${opts.judge.mode}:${opts.judge.promptVersion}` : 'none';
 
   return {
     async synthesize({ id, prompt }, signal) {
@@ -64,7 +65,7 @@ export function createRubricSynthesizer(opts: SynthOptions): RubricSynthesizer {
         items,
         ideal_svg: idealSvg,
         author: opts.author?.spec.id ?? 'none',
-        judge: opts.judge.modelId,
+        judge: opts.judge?.modelId ?? 'none',
         versions: {
           author: preset.authored ? authorVersion(preset) : 'none',
           judge: judgeVersion,
@@ -109,7 +110,7 @@ export function createRubricSynthesizer(opts: SynthOptions): RubricSynthesizer {
       if (!valid.ok) return drop('malformed', valid.message);
       items = valid.items;
 
-      const verdict = await opts.judge.judge({ prompt, items, png, signal });
+      const verdict = await opts.judge!.judge({ prompt, items, png, signal });
       usage = addUsage(usage, verdict.usage);
       if (!verdict.ok) return drop('judge_error', verdict.message);
       const score = weightedReward(verdict.criteria);

@@ -62,7 +62,7 @@ interface SynthFlags {
   in: string;
   out: string;
   author?: string;
-  judge: string;
+  judge?: string;
   preset: string;
   minIdeal?: string;
   concurrency?: string;
@@ -77,8 +77,8 @@ async function synth(flags: SynthFlags, setExit: (code: number) => void): Promis
     throw new UsageError(`--preset must be one of ${PRESETS.join(', ')}, got "${flags.preset}"`);
   }
   const preset = flags.preset;
-  if (preset !== 'universal' && !flags.author)
-    throw new UsageError(`--author is required for preset ${preset}`);
+  if (preset !== 'universal' && (!flags.author || !flags.judge))
+    throw new UsageError(`--author and --judge are required for preset ${preset}`);
   const minIdeal = parseUnit('--min-ideal', flags.minIdeal, DEFAULT_MIN_IDEAL);
   const concurrency = parseCount('--concurrency', flags.concurrency, 4);
   const mode = parseMode(flags.mode);
@@ -91,13 +91,16 @@ async function synth(flags: SynthFlags, setExit: (code: number) => void): Promis
         }),
       )
     : undefined;
-  const judgeClient = asUsage(() =>
-    createModelClient(flags.judge, {
-      role: 'judge',
-      baseUrl: flags.judgeBaseUrl,
-      concurrency: concurrency * 6,
-    }),
-  );
+  const judgeSpec = flags.judge;
+  const judgeClient = judgeSpec
+    ? asUsage(() =>
+        createModelClient(judgeSpec, {
+          role: 'judge',
+          baseUrl: flags.judgeBaseUrl,
+          concurrency: concurrency * 6,
+        }),
+      )
+    : undefined;
   const { items, errors } = readJsonlInputs(flags.in, PromptLine);
   for (const e of errors) process.stderr.write(`rubrica: ${flags.in}:${e.line}: ${e.message}\n`);
   if (errors.length) setExit(1);
@@ -109,7 +112,7 @@ async function synth(flags: SynthFlags, setExit: (code: number) => void): Promis
     process.stderr.write(`rubrica: repaired a torn last line in ${flags.out}\n`);
   const synthesizer = createRubricSynthesizer({
     author,
-    judge: createJudge({ client: judgeClient, mode, cache }),
+    judge: judgeClient ? createJudge({ client: judgeClient, mode, cache }) : undefined,
     renderer,
     inspect: inspectCompletion,
     preset,
@@ -152,7 +155,7 @@ export const register: RegisterCommand = (program, setExit) => {
     .requiredOption('--in <file>', 'prompts.jsonl: lines {"id","prompt",…}')
     .requiredOption('--out <file>', 'rubrics.jsonl (appended; ids already there are skipped)')
     .option('--author <spec>', 'author model, provider:model (not needed for --preset universal)')
-    .requiredOption('--judge <spec>', 'judge VLM for the filter, provider:model')
+    .option('--judge <spec>', 'judge VLM for the filter, provider:model (not needed for universal)')
     .option('--preset <name>', `rubric preset: ${PRESETS.join(' | ')}`, 'ruler')
     .option(
       '--min-ideal <x>',
