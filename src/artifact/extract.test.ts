@@ -197,6 +197,13 @@ describe('extractArtifact edge cases', () => {
     expect(extractArtifact('Use `<svg></svg>`.').svg).toBe('<svg></svg>');
   });
 
+  it('tags inside XML comments are commented-out code', () => {
+    const svg =
+      '<svg viewBox="0 0 9 9"><!-- was: <svg width="9"> --><circle r="4"/><!-- </svg> --></svg>';
+    expect(extractArtifact(`Here:\n${svg}\n`).svg).toBe(svg);
+    expect(extractArtifact(`<!-- ${S} --> nothing else`).error?.code).toBe('no_svg');
+  });
+
   it('ignores <svgfoo> and finds a ">" inside a quoted attribute', () => {
     const svg = '<svg data-x="a>b"><text>1 > 0</text></svg>';
     const a = extractArtifact(`<svgfoo> ${svg}`);
@@ -242,6 +249,8 @@ describe('extractArtifact on hostile sizes', () => {
     ['2 MB of think/answer tags', () => '<think>a</think><answer>'.repeat(90_000)],
     ['2 MB inside one start tag with quotes', () => `<svg a="${'x"y="'.repeat(400_000)}`],
     ['2 MB of "</svg" without ">"', () => `${'</svg   '.repeat(250_000)}`],
+    ['2 MB of comments around tags', () => '<svg><!-- </svg> -->'.repeat(100_000)],
+    ['2 MB after an unclosed comment', () => `<svg><!-- ${'<svg></svg>'.repeat(180_000)}`],
   ];
   for (const [name, make] of cases) {
     it(`${name} extracts quickly`, () => {

@@ -67,7 +67,19 @@ export function scanSvgs(lower: string): SvgScan {
   let pos = seg.start;
   let open = nextOpen(lower, pos, seg.end);
   let close = nextClose(lower, pos, seg.end);
+  let comment = lower.indexOf('<!--', pos);
   while (open !== -1 || close !== null) {
+    const event = Math.min(open === -1 ? seg.end : open, close === null ? seg.end : close[0]);
+    if (comment !== -1 && comment < event) {
+      // Tags inside <!-- … --> are commented-out code, not elements.
+      const end = lower.indexOf('-->', comment + 4);
+      if (end === -1) break; // the rest is one unclosed comment
+      pos = end + 3;
+      if (open !== -1 && open < pos) open = nextOpen(lower, pos, seg.end);
+      if (close !== null && close[0] < pos) close = nextClose(lower, pos, seg.end);
+      comment = lower.indexOf('<!--', pos);
+      continue;
+    }
     if (open !== -1 && (close === null || open < close[0])) {
       const tagEnd = startTagEnd(lower, open + 4, seg.end);
       if (tagEnd === -1) {
@@ -83,11 +95,13 @@ export function scanSvgs(lower: string): SvgScan {
       pos = tagEnd;
       open = nextOpen(lower, pos, seg.end);
       if (close !== null && close[0] < pos) close = nextClose(lower, pos, seg.end);
+      if (comment !== -1 && comment < pos) comment = lower.indexOf('<!--', pos);
     } else if (close !== null) {
       const start = stack.pop();
       if (start !== undefined) matched.push({ start, end: close[1] });
       pos = close[1];
       close = nextClose(lower, pos, seg.end);
+      if (comment !== -1 && comment < pos) comment = lower.indexOf('<!--', pos);
     }
   }
   return { complete: outermost(matched), unclosedAt: stack.length > 0 ? stack[0]! : -1 };
