@@ -33,6 +33,8 @@ export type EmbedResult =
 export interface ClipModel {
   readonly id: string;
   readonly dim: number;
+  /** Work done so far (forward passes, pictures and texts embedded): for tests and benches. */
+  readonly stats: { imagesEmbedded: number; visionPasses: number; textsEmbedded: number };
   embedImages(pngs: Buffer[]): Promise<EmbedResult[]>;
   embedTexts(texts: string[]): Promise<Embedding[]>;
   close(): Promise<void>;
@@ -82,6 +84,8 @@ export async function loadClipModel(opts: ClipModelOptions): Promise<ClipModel> 
   const batchSize = Math.max(1, opts.batchSize ?? 8);
   const images = new BoundedCache<string, Embedding>(opts.cacheEntries ?? 1024);
   const texts = new BoundedCache<string, Embedding>(opts.cacheEntries ?? 1024);
+  const pending = new Map<string, Promise<Embedding | Error>>();
+  const stats = { imagesEmbedded: 0, visionPasses: 0, textsEmbedded: 0 };
   // One forward pass at a time: onnxruntime already spreads a pass over the cores, and
   // overlapping passes only add memory.
   const queue = pLimit(1);
@@ -91,6 +95,8 @@ export async function loadClipModel(opts: ClipModelOptions): Promise<ClipModel> 
     const raws = await Promise.all(pngs.map((p) => tf.RawImage.fromBlob(new Blob([p]))));
     const inputs = await processor(raws);
     const out = (await visionModel(inputs)) as { image_embeds: TensorLike };
+    stats.visionPasses++;
+    stats.imagesEmbedded += pngs.length;
     return rows(out.image_embeds);
   }
 
@@ -99,50 +105,67 @@ export async function loadClipModel(opts: ClipModelOptions): Promise<ClipModel> 
     get dim() {
       return dim;
     },
+    stats,
     async embedImages(pngs) {
-      const results: EmbedResult[] = new Array(pngs.length);
-      const todo = new Map<string, number[]>();
-      pngs.forEach((png, i) => {
-        const key = sha256(png);
+      const keys = pngs.map(sha256);
+      const waits = new Map<string, Promise<Embedding | Error>>();
+      const fresh: string[] = [];
+      const pngOf = new Map<string, Buffer>();
+      keys.forEach((key, i) => {
+        if (waits.has(key) || pngOf.has(key)) return;
         const hit = images.get(key);
-        if (hit) results[i] = { ok: true, embedding: hit };
-        else todo.set(key, [...(todo.get(key) ?? []), i]);
+        // The semantic and aesthetic scorers ask for the same pictures at the same time:
+        // a picture already on its way through the vision tower is waited for, not redone.
+        const inFlight = pending.get(key);
+        if (hit) waits.set(key, Promise.resolve(hit));
+        else if (inFlight) waits.set(key, inFlight);
+        else {
+          fresh.push(key);
+          pngOf.set(key, pngs[i]!);
+        }
       });
-      const keys = [...todo.keys()];
-      for (let start = 0; start < keys.length; start += batchSize) {
-        const chunk = keys.slice(start, start + batchSize);
-        const chunkPngs = chunk.map((k) => pngs[todo.get(k)![0]!]!);
-        const embs = await queue(() => embedImageBatch(chunkPngs)).catch(async () =>
+      for (let start = 0; start < fresh.length; start += batchSize) {
+        const chunk = fresh.slice(start, start + batchSize);
+        const chunkPngs = chunk.map((k) => pngOf.get(k)!);
+        const run = queue(() => embedImageBatch(chunkPngs)).catch(async () =>
           // One undecodable PNG fails the whole batch: retry one by one to isolate it.
           Promise.all(
             chunkPngs.map((p) =>
               queue(() => embedImageBatch([p])).then(
                 (e) => e[0]!,
-                (err: unknown) => err as Error,
+                (err: unknown) => (err instanceof Error ? err : new Error(String(err))),
               ),
             ),
           ),
         );
         chunk.forEach((key, j) => {
-          const e = embs[j]!;
-          for (const i of todo.get(key)!) {
-            if (e instanceof Error) {
-              const code = /input|image|format|unsupported/i.test(e.message)
-                ? 'bad_image'
-                : 'inference';
-              results[i] = { ok: false, error: makeError(code, e.message) };
-            } else {
+          const one = run.then((embs): Embedding | Error => {
+            const e = embs[j]!;
+            if (!(e instanceof Error)) {
               images.set(key, e);
               dim = e.length;
-              results[i] = { ok: true, embedding: e };
             }
-          }
+            pending.delete(key);
+            return e;
+          });
+          pending.set(key, one);
+          waits.set(key, one);
         });
       }
-      return results;
+      const done = await Promise.all(keys.map((k) => waits.get(k)!));
+      return done.map((e): EmbedResult => {
+        if (!(e instanceof Error)) return { ok: true, embedding: e };
+        const code = /input|image|format|unsupported/i.test(e.message) ? 'bad_image' : 'inference';
+        return { ok: false, error: makeError(code, e.message) };
+      });
     },
     async embedTexts(list) {
-      const missing = [...new Set(list.filter((t) => !texts.get(t)))];
+      const found = new Map<string, Embedding>();
+      for (const t of list) {
+        const hit = texts.get(t);
+        if (hit) found.set(t, hit);
+      }
+      const missing = [...new Set(list.filter((t) => !found.has(t)))];
       if (missing.length > 0) {
         const embs = await queue(async () => {
           const inputs = tokenizer(missing, { padding: true, truncation: true });
@@ -151,12 +174,14 @@ export async function loadClipModel(opts: ClipModelOptions): Promise<ClipModel> 
           const out = (await textModel(inputs)) as { text_embeds: TensorLike };
           return rows(out.text_embeds);
         });
+        stats.textsEmbedded += missing.length;
         missing.forEach((t, i) => {
           texts.set(t, embs[i]!);
+          found.set(t, embs[i]!);
           dim = embs[i]!.length;
         });
       }
-      return list.map((t) => texts.get(t)!);
+      return list.map((t) => found.get(t)!);
     },
     async close() {
       await Promise.allSettled([textModel.dispose(), visionModel.dispose()]);

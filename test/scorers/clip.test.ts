@@ -116,6 +116,26 @@ describe('CLIP semantic scorer', () => {
     }
   });
 
+  it('embeds each picture once when the semantic and aesthetic scorers ask together', async () => {
+    const fresh = await loadClipModel({ model: join(dir, 'tiny-clip'), batchSize: 2 });
+    try {
+      const head = parseAestheticHead({ w: [1, 0, 0, 0], b: 2 });
+      if (!head.ok) throw new Error(head.error.message);
+      const sem = createClipSemanticScorer(fresh);
+      const aes = createLaionAestheticScorer(fresh, head.head);
+      const imgs = [await png(RED), await png(BLUE), await png(STRIPES), await png(RED)];
+      const prompts = ['a red apple', 'a red apple', 'stripes', 'a red apple'];
+      const [a, b] = await Promise.all([sem.score(imgs, prompts), aes.score(imgs, prompts)]);
+      expect([...a, ...b].every((r) => r.ok)).toBe(true);
+      // Three distinct pictures, batches of two: two forward passes, no picture twice.
+      expect(fresh.stats).toEqual({ imagesEmbedded: 3, visionPasses: 2, textsEmbedded: 2 });
+      await sem.score(imgs, prompts);
+      expect(fresh.stats.imagesEmbedded).toBe(3); // served from the cache
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('refuses a missing model folder with model_load and never goes to the network', async () => {
     const err = await loadClipModel({ model: join(dir, 'no-such-model') }).catch((e) => e);
     expect(err).toBeInstanceOf(ClipLoadError);
