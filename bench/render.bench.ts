@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import pLimit from 'p-limit';
 import { extractArtifact } from '../src/artifact/index.ts';
 import { runChecks } from '../src/checks/index.ts';
-import { createRenderPool } from '../src/render/index.ts';
+import { createRenderPool, pngDataUri } from '../src/render/index.ts';
 import { fluentEmoji } from '../test/support/corpus.ts';
 
 interface Row {
@@ -101,7 +101,7 @@ async function rubrica(
         if (art) runChecks(art, r, prompts[i]);
         const t3 = performance.now();
         steps.checks += t3 - t2;
-        const dataUri = `data:image/png;base64,${r.png.toString('base64')}`;
+        const dataUri = pngDataUri(r.png);
         judgeBytes += dataUri.length;
         steps.base64 += performance.now() - t3;
         lat.push(performance.now() - t);

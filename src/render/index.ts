@@ -12,7 +12,7 @@ export {
   type RenderPoolOptions,
   RenderQueueFullError,
 } from './pool.ts';
-export { isRenderBackground } from './rasterize.ts';
+export { isRenderBackground, pngDataUri } from './rasterize.ts';
 export {
   type FileRenderReport,
   outputNames,

@@ -33,6 +33,11 @@ export async function backgroundRgb(color: string): Promise<readonly [number, nu
   return rgb;
 }
 
+/** The PNG as the data: URI a judge model receives. */
+export function pngDataUri(png: Uint8Array): string {
+  return `data:image/png;base64,${Buffer.from(png.buffer, png.byteOffset, png.byteLength).toString('base64')}`;
+}
+
 /** True when `color` is a colour the renderer understands (CLI flag validation). */
 export async function isRenderBackground(color: string): Promise<boolean> {
   try {
