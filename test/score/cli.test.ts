@@ -197,6 +197,53 @@ describe('rubrica score', () => {
   });
 });
 
+describe('rubrica score: judge failures', () => {
+  it('counts a failing judge apart from bad drawings; --judge-retries bounds the attempts', async () => {
+    double.script(() => ({ status: 500 }));
+    const input = join(dir, 'in.jsonl');
+    writeFileSync(
+      input,
+      [
+        { id: 'good', prompt: 'a cat', completion: `\`\`\`svg\n${ICONS[1]}\n\`\`\`` },
+        { id: 'bad', prompt: 'a cat', completion: 'no drawing' },
+      ]
+        .map((l) => JSON.stringify(l))
+        .join('\n'),
+    );
+    const out = join(dir, 'out.jsonl');
+    const r = await runHere([
+      'score',
+      '--in',
+      input,
+      '--out',
+      out,
+      '--reward',
+      'universal',
+      '--judge',
+      'openai-compatible:j',
+      '--judge-base-url',
+      double.url,
+      '--judge-retries',
+      '1',
+      '--no-cache',
+    ]);
+    expect(r.code).toBe(0);
+    const recs = readFileSync(out, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
+    expect(recs.map((x) => [x.id, x.reason])).toEqual([
+      ['good', 'judge_error'],
+      ['bad', 'no_svg'],
+    ]);
+    expect(recs[0].usage.calls).toBe(2);
+    expect(double.requests).toHaveLength(2);
+    expect(r.stdout).toContain('note: 1 judge errors are judge failures, not bad drawings');
+    // Only the policy's own failure counts in the policy mean: (0 for no_svg) / 1.
+    expect(r.stdout).toContain('judge/rubric failures left out): 0.0000');
+  });
+});
+
 describe('rubrica rubric synth', () => {
   it('writes one line per prompt with kept/dropped and a summary; re-run skips them', async () => {
     double.script((req) => {

@@ -30,6 +30,24 @@ export function parseCount(name: string, raw: string | undefined, fallback: numb
   return n;
 }
 
+export function parseRetries(raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0)
+    throw new UsageError(`--judge-retries must be an integer ≥ 0, got "${raw}"`);
+  return n;
+}
+
+/** The judge client's timeout and retries from the shared flags (defaults: the client's). */
+export function judgeCallFlags(flags: { judgeTimeout?: string; judgeRetries?: string }) {
+  const out: { timeoutMs?: number; maxRetries?: number } = {};
+  if (flags.judgeTimeout !== undefined)
+    out.timeoutMs = parseCount('--judge-timeout', flags.judgeTimeout, 0);
+  const retries = parseRetries(flags.judgeRetries);
+  if (retries !== undefined) out.maxRetries = retries;
+  return out;
+}
+
 export function parseUnit(name: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined) return fallback;
   const n = Number(raw);
@@ -69,6 +87,8 @@ interface SynthFlags {
   mode?: string;
   authorBaseUrl?: string;
   judgeBaseUrl?: string;
+  judgeTimeout?: string;
+  judgeRetries?: string;
   cache: boolean | string;
 }
 
@@ -98,6 +118,7 @@ async function synth(flags: SynthFlags, setExit: (code: number) => void): Promis
           role: 'judge',
           baseUrl: flags.judgeBaseUrl,
           concurrency: concurrency * 6,
+          ...judgeCallFlags(flags),
         }),
       )
     : undefined;
@@ -171,6 +192,8 @@ export const register: RegisterCommand = (program, setExit) => {
       '--judge-base-url <url>',
       'judge base URL (else RUBRICA_JUDGE_BASE_URL, else provider default)',
     )
+    .option('--judge-timeout <ms>', 'per judge attempt, ms (default 120000)')
+    .option('--judge-retries <n>', 'judge retries after the first attempt (default 4)')
     .option('--cache <file>', `answer cache (default ${DEFAULT_CACHE_PATH})`)
     .option('--no-cache', 'do not read or write the answer cache')
     .action((flags: SynthFlags) => synth(flags, setExit));

@@ -16,7 +16,14 @@ import { createRunProgress } from '../../store/progress.ts';
 import { addHybridFlags, type HybridFlags, hybridFromFlags } from '../hybrid-flags.ts';
 import { UsageError } from '../usage-error.ts';
 import type { RegisterCommand } from './index.ts';
-import { asUsage, IdSchema, openCacheFlag, parseCount, parseMode } from './rubric.ts';
+import {
+  asUsage,
+  IdSchema,
+  judgeCallFlags,
+  openCacheFlag,
+  parseCount,
+  parseMode,
+} from './rubric.ts';
 
 const RolloutLine = z.object({
   id: IdSchema,
@@ -38,6 +45,8 @@ interface ScoreFlags extends HybridFlags {
   blank: string;
   concurrency?: string;
   judgeBaseUrl?: string;
+  judgeTimeout?: string;
+  judgeRetries?: string;
   cache: boolean | string;
 }
 
@@ -74,6 +83,7 @@ async function score(flags: ScoreFlags, setExit: (code: number) => void): Promis
           role: 'judge',
           baseUrl: flags.judgeBaseUrl,
           concurrency: concurrency * 6,
+          ...judgeCallFlags(flags),
         }),
       )
     : undefined;
@@ -164,6 +174,8 @@ export const register: RegisterCommand = (program, setExit) => {
       '--judge-base-url <url>',
       'judge base URL (else RUBRICA_JUDGE_BASE_URL, else provider default)',
     )
+    .option('--judge-timeout <ms>', 'per judge attempt, ms (default 120000)')
+    .option('--judge-retries <n>', 'judge retries after the first attempt (default 4)')
     .option('--cache <file>', 'answer cache (default .rubrica/cache.sqlite)')
     .option('--no-cache', 'do not read or write the answer cache');
   addHybridFlags(cmd).action((flags: ScoreFlags) => score(flags, setExit));
