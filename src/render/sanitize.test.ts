@@ -85,10 +85,25 @@ describe('sanitizeSvg', () => {
   });
 
   it('rejects malformed XML and non-SVG roots as parse_error', () => {
-    for (const bad of ['<svg>', '<svg><g></svg>', '<svg a="1" a="2"/>', 'hello', '<html/>']) {
-      const r = sanitizeSvg(bad);
-      expect(r.ok ? 'ok' : r.error.code, bad).toBe('parse_error');
+    const bad = ['<svg>', '<svg><g></svg>', '<svg a="1" a="2"/>', 'hello', '<html/>'];
+    bad.push('<svg><text>a&nbsp;b</text></svg>'); // HTML entity: an XML error to CairoSVG
+    for (const b of bad) {
+      const r = sanitizeSvg(b);
+      expect(r.ok ? 'ok' : r.error.code, b).toBe('parse_error');
     }
+  });
+
+  it('decodes character references and declared entities', () => {
+    const r = sanitizeSvg(
+      '<!DOCTYPE svg [<!ENTITY c "#c00">]><svg><text fill="&c;">&#65;&#x42;&amp;</text></svg>',
+    );
+    expect(r.ok && r.code.texts).toEqual(['AB&']);
+    expect(r.ok && r.svg).toContain('<text fill="#c00">AB&amp;</text>');
+  });
+
+  it('refuses a root outside the SVG namespace, as CairoSVG does', () => {
+    const r = sanitizeSvg('<svg xmlns="http://www.w3.org/1999/xhtml"><rect/></svg>');
+    expect(r.ok ? 'ok' : r.error.code).toBe('parse_error');
   });
 
   it('adds the SVG namespace model output often forgets', () => {

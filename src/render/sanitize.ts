@@ -57,6 +57,21 @@ function parserFor(maxDepth: number): XMLParser {
   return p;
 }
 
+const XML_ENTITIES = new Set(['lt', 'gt', 'amp', 'quot', 'apos']);
+
+/** The first named entity reference that neither XML nor the document's DTD defines. */
+function findUndefinedEntity(text: string): string | null {
+  if (!text.includes('&')) return null;
+  let declared: Set<string> | null = null;
+  for (const m of text.matchAll(/&([A-Za-z_:][\w.:-]*);/g)) {
+    const name = m[1]!;
+    if (XML_ENTITIES.has(name)) continue;
+    declared ??= new Set([...text.matchAll(/<!ENTITY\s+([^\s%]+)/g)].map((d) => d[1]!));
+    if (!declared.has(name)) return name;
+  }
+  return null;
+}
+
 const fail = (code: RenderErrorCode, message: string): SanitizeResult => ({
   ok: false,
   error: makeError(code, message),
@@ -92,6 +107,11 @@ export function sanitizeSvg(
   if (!/<(?:[A-Za-z_][\w.-]*:)?svg[\s/>]/.test(text))
     return fail('parse_error', 'no <svg> element');
 
+  const undefinedEntity = findUndefinedEntity(text);
+  if (undefinedEntity) {
+    // An XML parser (CairoSVG's, librsvg's) refuses these; the HTML decoder below would not.
+    return fail('parse_error', `undefined entity &${undefinedEntity};`);
+  }
   const valid = XMLValidator.validate(text, { allowBooleanAttributes: false });
   if (valid !== true) {
     const e = valid.err;
@@ -126,6 +146,11 @@ export function sanitizeSvg(
   // output often omits xmlns, so the defaults are declared to draw what CairoSVG draws.
   const prefix = rootTag.includes(':') ? rootTag.slice(0, rootTag.indexOf(':')) : '';
   if (prefix === '' && !rootAttrs.xmlns) rootAttrs.xmlns = SVG_NS;
+  const ns = prefix === '' ? rootAttrs.xmlns : rootAttrs[`xmlns:${prefix}`];
+  if (ns !== undefined && ns.trim() !== SVG_NS) {
+    // CairoSVG refuses such a root ("Root node is {ns}svg"), librsvg draws nothing.
+    return fail('parse_error', `root <svg> is in namespace "${ns}", not SVG`);
+  }
   if (!rootAttrs['xmlns:xlink'] && /\bxlink:/.test(text)) rootAttrs['xmlns:xlink'] = XLINK_NS;
   // CairoSVG's text defaults differ from librsvg's (sans-serif 12pt vs serif 12px). Set on
   // the root as presentation attributes, they apply only where the document says nothing:
