@@ -91,11 +91,9 @@ export class AttributePolicy {
         removed.add('xml:base');
         continue;
       }
-      if (prefix && prefix !== 'xmlns' && prefix !== 'xml' && prefix !== 'xlink') {
-        // Editor attributes (inkscape:, sodipodi:) draw nothing; an undeclared prefix
-        // would make the XML namespace-invalid for librsvg.
-        if (!this.o.declaredPrefixes.has(prefix)) continue;
-      }
+      // Only reached in repair mode (otherwise an undeclared prefix is a parse_error):
+      // an undeclared prefix would make the XML namespace-invalid for librsvg.
+      if (prefix && !this.o.declaredPrefixes.has(prefix)) continue;
       if (attrLocal === 'href') {
         const kept = this.href(value.trim(), local);
         if (kept === null) continue;

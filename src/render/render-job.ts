@@ -34,7 +34,7 @@ export async function renderJob(
     const error = makeError('render_error', `unknown background colour ${opts.background}`);
     return { ok: false, error, ms: ms() };
   }
-  const clean = sanitizeSvg(input, { limits, size });
+  const clean = sanitizeSvg(input, { limits, size, repair: opts.repair === true });
   if (!clean.ok) return { ...clean, ms: ms() };
   try {
     const r = await rasterize(clean.svg, bg, limits.maxPixels);

@@ -85,7 +85,14 @@ describe('sanitizeSvg', () => {
   });
 
   it('rejects malformed XML and non-SVG roots as parse_error', () => {
-    const bad = ['<svg>', '<svg><g></svg>', '<svg a="1" a="2"/>', 'hello', '<html/>'];
+    const bad = [
+      '<svg>',
+      '<svg><g></svg>',
+      '<svg a="1" a="2"/>',
+      'hello',
+      '<html/>',
+      '<svg/><svg/>',
+    ];
     bad.push('<svg><text>a&nbsp;b</text></svg>'); // HTML entity: an XML error to CairoSVG
     for (const b of bad) {
       const r = sanitizeSvg(b);
@@ -107,10 +114,20 @@ describe('sanitizeSvg', () => {
   });
 
   it('adds the SVG namespace model output often forgets', () => {
-    const r = sanitizeSvg('<svg viewBox="0 0 4 4"><use xlink:href="#a"/><rect id="a"/></svg>');
+    const r = sanitizeSvg('<svg viewBox="0 0 4 4"><rect id="a"/></svg>');
     expect(r.ok && r.svg).toMatch(
-      /^<svg viewBox="0 0 4 4" xmlns="http:\/\/www\.w3\.org\/2000\/svg" xmlns:xlink=/,
+      /^<svg viewBox="0 0 4 4" xmlns="http:\/\/www\.w3\.org\/2000\/svg"/,
     );
+  });
+
+  it('refuses an undeclared xlink: prefix like CairoSVG, or repairs it on request', () => {
+    const svg =
+      '<svg viewBox="0 0 4 4"><use xlink:href="#a"/><rect id="a" inkscape:label="x"/></svg>';
+    const strict = sanitizeSvg(svg);
+    expect(strict.ok ? 'ok' : strict.error.message).toMatch(/unbound namespace prefix/);
+    const repaired = sanitizeSvg(svg, { repair: true });
+    expect(repaired.ok && repaired.svg).toContain('xmlns:xlink="http://www.w3.org/1999/xlink"');
+    expect(repaired.ok && repaired.svg).toContain('<use xlink:href="#a"/><rect id="a"/>');
   });
 });
 

@@ -17,6 +17,8 @@ export interface SanitizeOptions {
   size?: number;
   /** Depth of nested data:image/svg+xml documents; 0 for the outer document. */
   nestedDepth?: number;
+  /** Repair namespace slips instead of refusing them (see RenderOptions.repair). */
+  repair?: boolean;
 }
 
 export type SanitizeResult =
@@ -68,6 +70,34 @@ function findUndefinedEntity(text: string): string | null {
     if (XML_ENTITIES.has(name)) continue;
     declared ??= new Set([...text.matchAll(/<!ENTITY\s+([^\s%]+)/g)].map((d) => d[1]!));
     if (!declared.has(name)) return name;
+  }
+  return null;
+}
+
+const prefixOf = (name: string) => {
+  const i = name.indexOf(':');
+  return i > 0 ? name.slice(0, i) : '';
+};
+
+/** A namespace prefix used by an element or attribute but declared nowhere in the file. */
+function findUnboundPrefix(root: XNode, declared: Set<string>): string | null {
+  const stack: XNode[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    for (const key of Object.keys(node)) {
+      if (key === '#text') continue;
+      if (key === ':@') {
+        for (const attr of Object.keys(node[key] as object)) {
+          const p = prefixOf(attr);
+          if (p && !declared.has(p)) return p;
+        }
+        continue;
+      }
+      const p = prefixOf(key);
+      if (p && !declared.has(p)) return p;
+      const children = node[key];
+      if (Array.isArray(children)) stack.push(...(children as XNode[]));
+    }
   }
   return null;
 }
@@ -126,7 +156,9 @@ export function sanitizeSvg(
     return fail('parse_error', msg);
   }
 
-  const rootNode = doc.find((n) => !('#text' in n));
+  const elements = doc.filter((n) => !('#text' in n));
+  if (elements.length > 1) return fail('parse_error', 'junk after the root element');
+  const rootNode = elements[0];
   const rootTag = rootNode ? Object.keys(rootNode).find((k) => k !== ':@') : undefined;
   if (!rootNode || !rootTag || rootTag.replace(/^.*:/, '') !== 'svg') {
     return fail('parse_error', `root element is <${rootTag ?? 'none'}>, not <svg>`);
@@ -151,7 +183,18 @@ export function sanitizeSvg(
     // CairoSVG refuses such a root ("Root node is {ns}svg"), librsvg draws nothing.
     return fail('parse_error', `root <svg> is in namespace "${ns}", not SVG`);
   }
-  if (!rootAttrs['xmlns:xlink'] && /\bxlink:/.test(text)) rootAttrs['xmlns:xlink'] = XLINK_NS;
+  const declared = new Set(['xml', 'xmlns']);
+  for (const m of text.matchAll(/xmlns:([A-Za-z_][\w.-]*)\s*=/g)) declared.add(m[1]!);
+  if (opts.repair) {
+    if (!declared.has('xlink') && /\bxlink:/.test(text)) {
+      rootAttrs['xmlns:xlink'] = XLINK_NS;
+      declared.add('xlink');
+    }
+  } else {
+    const unbound = findUnboundPrefix(rootNode, declared);
+    // An XML parser with namespaces (CairoSVG's, a browser's) refuses the file.
+    if (unbound) return fail('parse_error', `unbound namespace prefix "${unbound}:"`);
+  }
   // CairoSVG's text defaults differ from librsvg's (sans-serif 12pt vs serif 12px). Set on
   // the root as presentation attributes, they apply only where the document says nothing:
   // any attribute, style="" or <style> rule of its own wins.
@@ -170,12 +213,9 @@ export function sanitizeSvg(
     removed,
     extent,
     nestedDepth: opts.nestedDepth ?? 0,
-    declaredPrefixes: new Set(
-      Object.keys(rootAttrs)
-        .filter((k) => k.startsWith('xmlns:'))
-        .map((k) => k.slice(6)),
-    ),
-    sanitizeNested: (svg, depth) => sanitizeSvg(svg, { limits, nestedDepth: depth }),
+    declaredPrefixes: declared,
+    sanitizeNested: (svg, depth) =>
+      sanitizeSvg(svg, { limits, nestedDepth: depth, repair: opts.repair }),
     sanitizeCss,
   });
   const walked = walker.walkRoot(rootTag, (rootNode[rootTag] as XNode[]) ?? [], rootAttrs);

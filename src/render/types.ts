@@ -24,6 +24,12 @@ export interface RenderOptions {
   /** Wall-clock limit for one render, ms; default 10 000. */
   timeoutMs?: number;
   limits?: Partial<RenderLimits>;
+  /**
+   * Repair what an XML parser with namespaces refuses and CairoSVG therefore cannot render:
+   * declare a used-but-undeclared `xlink:` prefix, drop other undeclared-prefix names.
+   * Default false: "renders" means what it means for the papers' renderer.
+   */
+  repair?: boolean;
 }
 
 /** Facts about the SVG code, measured while sanitising (no pixels needed). */

@@ -23,6 +23,7 @@ interface Flags {
   json?: boolean;
   timeout?: string;
   workers?: string;
+  repair?: boolean;
 }
 
 function positiveInt(name: string, v: string | undefined, max: number): number | undefined {
@@ -91,7 +92,7 @@ async function run(inputs: string[], f: Flags, setExit: (code: number) => void):
         renderer: pool,
         outDir: f.outDir ?? null,
         outFile: f.out,
-        render: { size, background: f.background },
+        render: { size, background: f.background, repair: f.repair === true },
       },
       (r) => {
         if (f.json) process.stdout.write(`${jsonLine(r)}\n`);
@@ -116,5 +117,6 @@ export const register: RegisterCommand = (program: Command, setExit) => {
     .option('--json', 'print one JSON line per input')
     .option('--timeout <ms>', 'wall-clock limit per render (default 10000)')
     .option('--workers <n>', 'worker processes (default: cores)')
+    .option('--repair', 'declare a missing xlink namespace instead of refusing the file')
     .action(async (files: string[], flags: Flags) => run(files, flags, setExit));
 };
