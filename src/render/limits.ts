@@ -12,6 +12,7 @@ export const DEFAULT_LIMITS: Readonly<RenderLimits> = Object.freeze({
   maxUseExpansion: 50_000,
   maxPixels: 4096 * 4096,
   maxDataUriBytes: 2 * 1024 * 1024,
+  maxFilteredElements: 64,
 });
 
 /** Nested `data:image/svg+xml` documents are sanitised recursively up to this depth. */

@@ -8,12 +8,14 @@ export interface RenderLimits {
   maxElements: number;
   maxDepth: number;
   maxPathSegments: number;
-  /** Upper bound on elements after expanding <use> references (fan-out, cycles). */
+  /** Upper bound on elements after expanding <use> references and markers (fan-out, cycles). */
   maxUseExpansion: number;
   /** Output pixels (size × size). */
   maxPixels: number;
   /** Bytes of embedded data: images, in total. */
   maxDataUriBytes: number;
+  /** Elements drawn through a filter (each filter pass costs time over its whole region). */
+  maxFilteredElements: number;
 }
 
 export interface RenderOptions {

@@ -61,12 +61,33 @@ function styleProp(style: string | undefined, prop: string): string | undefined 
   return m ? m[1]!.trim() : undefined;
 }
 
+const MARKER_PROPS = ['marker-start', 'marker-mid', 'marker-end', 'marker'];
+
+/**
+ * Markers a shape draws, as references for the <use> expansion count: a marker's content
+ * is drawn once per vertex, so a 100,000-vertex path with a marker-mid is 100,000 copies.
+ */
+function markerRefs(a: Record<string, string>, segments: number): Map<string, number> | null {
+  let refs: Map<string, number> | null = null;
+  for (const prop of MARKER_PROPS) {
+    const v = styleProp(a.style, prop) ?? a[prop];
+    const id = v ? /url\(\s*['"]?#([^'")\s]+)/.exec(v)?.[1] : undefined;
+    if (!id) continue;
+    // Start and end draw once; mid (and the shorthand, which includes mid) per vertex.
+    const times = prop === 'marker-start' || prop === 'marker-end' ? 1 : segments + 1;
+    refs ??= new Map();
+    refs.set(id, (refs.get(id) ?? 0) + times);
+  }
+  return refs;
+}
+
 export class ElementWalker {
   elements = 0;
   maxDepthSeen = 0;
   pathSegments = 0;
   strokedShapes = 0;
   texts: string[] = [];
+  private filtered = 0;
   private readonly out: string[] = [];
   private readonly byId = new Map<string, RefNode>();
   private readonly attrs: AttributePolicy;
@@ -129,7 +150,8 @@ export class ElementWalker {
     const cleaned = this.attrs.clean(local, rawAttrs);
     if (cleaned === null) return null; // the policy dropped the whole element
     const a = cleaned.attrs;
-    this.countGeometry(local, a);
+    const segments = this.countGeometry(local, a);
+    this.countFilter(a);
     const paint: Paint = {
       fill: styleProp(a.style, 'fill') ?? a.fill ?? inherited.fill,
       stroke: styleProp(a.style, 'stroke') ?? a.stroke ?? inherited.stroke,
@@ -141,7 +163,10 @@ export class ElementWalker {
     let open = `<${tag}`;
     for (const [k, v] of Object.entries(a)) open += ` ${k}="${this.attrs.escape(v)}"`;
     this.out.push(open);
-    const node: RefNode = { count: 1 + cleaned.extraElements, refs: cleaned.useRef };
+    const node: RefNode = {
+      count: 1 + cleaned.extraElements,
+      refs: mergeRefs(cleaned.useRef, markerRefs(a, segments)),
+    };
     const textHere = inText || TEXT_ELEMENTS.has(local);
     let any = false;
     if (local === 'style') {
@@ -183,16 +208,26 @@ export class ElementWalker {
     return node;
   }
 
-  private countGeometry(local: string, a: Record<string, string>): void {
+  /** Elements drawn through a filter: each costs a pass over its region of the canvas. */
+  private countFilter(a: Record<string, string>): void {
+    const f = styleProp(a.style, 'filter') ?? a.filter;
+    if (!f || !/url\(/i.test(f)) return;
+    if (++this.filtered > this.o.limits.maxFilteredElements) {
+      throw new LimitError(`more than ${this.o.limits.maxFilteredElements} filtered elements`);
+    }
+  }
+
+  private countGeometry(local: string, a: Record<string, string>): number {
     let n = 0;
     if (local === 'path' && a.d) n = countPathSegments(a.d);
     else if ((local === 'polyline' || local === 'polygon') && a.points) {
       n = countPointSegments(a.points, local === 'polygon');
     } else if (local === 'line') n = 1;
-    if (n === 0) return;
+    if (n === 0) return 0;
     this.pathSegments += n;
     if (this.pathSegments > this.o.limits.maxPathSegments) {
       throw new LimitError(`more than ${this.o.limits.maxPathSegments} path segments`);
     }
+    return n;
   }
 }

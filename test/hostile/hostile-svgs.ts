@@ -249,6 +249,27 @@ export function hostileCases(p: Planted): HostileCase[] {
       removed: ['filter:clamped'],
     },
     {
+      name: 'marker fan-out: 100,000 vertices with a marker',
+      svg: doc(
+        `<marker id="m" markerWidth="9" markerHeight="9"><circle r="3"/><circle r="2"/></marker><path marker-mid="url(#m)" stroke="#000" d="M0 0${' l0.001 0.001'.repeat(100_000)}"/>`,
+      ),
+      expect: ['too_large'],
+      because: 'expansion',
+    },
+    {
+      name: 'filter fan-out: 300 full-canvas blurs',
+      svg: doc(
+        `<filter id="b"><feGaussianBlur stdDeviation="50"/></filter>${'<rect width="100" height="100" filter="url(#b)"/>'.repeat(300)}`,
+      ),
+      expect: ['too_large'],
+      because: 'filtered',
+    },
+    {
+      name: 'dash bomb: 10^10 dashes',
+      svg: doc('<path d="M0 0L1e7 1e7" stroke="#000" stroke-dasharray="0.001"/>'),
+      expect: ['ok', 'timeout'],
+    },
+    {
       name: 'nested data: SVG recursion',
       svg: nestedDataSvg(6, magentaSvg),
       expect: ['ok'],
