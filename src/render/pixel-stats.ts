@@ -19,6 +19,20 @@ function inked(rgb: Uint8Array, o: number, br: number, bg: number, bb: number): 
   );
 }
 
+/** n pixels of the background colour, filled natively (doubling copies), not per pixel. */
+function fillBackground(n: number, bg: readonly [number, number, number]): Buffer {
+  const total = n * 3;
+  if (bg[0] === bg[1] && bg[1] === bg[2]) return Buffer.alloc(total, bg[0]);
+  const rgb = Buffer.allocUnsafe(total);
+  if (total === 0) return rgb;
+  rgb[0] = bg[0];
+  rgb[1] = bg[1];
+  rgb[2] = bg[2];
+  for (let filled = 3; filled < total; filled *= 2)
+    rgb.copyWithin(filled, 0, Math.min(filled, total - filled));
+  return rgb;
+}
+
 export function flattenAndMeasure(
   rgba: Uint8Array,
   width: number,
@@ -26,10 +40,10 @@ export function flattenAndMeasure(
   bg: readonly [number, number, number],
 ): Flattened {
   const n = width * height;
-  const rgb = Buffer.allocUnsafe(n * 3);
   const [br, bgG, bb] = bg;
-  // Whole pixels as little-endian words (A in the top byte): one load per pixel, and the
-  // common cases — fully transparent or fully opaque — need no per-channel arithmetic.
+  const rgb = fillBackground(n, bg);
+  // Whole pixels as little-endian words (A in the top byte): one load per pixel; fully
+  // transparent pixels (often half an icon) keep the prefilled background untouched.
   const aligned = rgba.byteOffset % 4 === 0;
   const words = aligned
     ? new Uint32Array(rgba.buffer, rgba.byteOffset, n)
@@ -38,13 +52,8 @@ export function flattenAndMeasure(
   let ink = 0;
   for (let p = 0, o = 0; p < n; p++, o += 3) {
     const w = words[p]!;
+    if (w < 0x01000000) continue; // alpha 0: background, already there
     const a = w >>> 24;
-    if (a === 0) {
-      rgb[o] = br;
-      rgb[o + 1] = bgG;
-      rgb[o + 2] = bb;
-      continue;
-    }
     let r = w & 0xff;
     let g = (w >>> 8) & 0xff;
     let b = (w >>> 16) & 0xff;

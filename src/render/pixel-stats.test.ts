@@ -1,0 +1,63 @@
+// flattenAndMeasure against a plain per-pixel reference: same pixels, same statistics,
+// for a grey and a coloured background, on real rendered icons and on random alpha.
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { fluentEmoji } from '../../test/support/corpus.ts';
+import { flattenAndMeasure, INK_THRESHOLD } from './pixel-stats.ts';
+
+function reference(rgba: Uint8Array, w: number, h: number, bg: readonly [number, number, number]) {
+  const rgb = Buffer.alloc(w * h * 3);
+  let sq = 0;
+  let ink = 0;
+  let border = 0;
+  let borderInk = 0;
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const i = (y * w + x) * 4;
+      const a = rgba[i + 3]!;
+      let visible = false;
+      for (let c = 0; c < 3; c++) {
+        const v = Math.floor((rgba[i + c]! * a + bg[c]! * (255 - a)) / 255 + 0.5);
+        rgb[(y * w + x) * 3 + c] = v;
+        sq += (v - bg[c]!) ** 2;
+        if (Math.abs(v - bg[c]!) > INK_THRESHOLD) visible = true;
+      }
+      if (visible) ink++;
+      if (x === 0 || y === 0 || x === w - 1 || y === h - 1) {
+        border++;
+        if (visible) borderInk++;
+      }
+    }
+  }
+  return {
+    rgb,
+    mse: sq / (w * h * 3 * 255 * 255),
+    ink: ink / (w * h),
+    borderInk: borderInk / border,
+  };
+}
+
+describe('flattenAndMeasure', () => {
+  const cases: [string, readonly [number, number, number]][] = [
+    ['white', [255, 255, 255]],
+    ['teal', [16, 128, 160]],
+  ];
+  it.each(cases)('matches the reference on a background of %s', async (_name, bg) => {
+    const icon = fluentEmoji(3)[2]!;
+    const real = await sharp(Buffer.from(icon.svg), { density: 96 * 4 })
+      .raw()
+      .toBuffer();
+    const random = new Uint8Array(37 * 23 * 4).map((_, i) => (i * 2654435761) >>> 24);
+    for (const [rgba, w, h] of [
+      [real, info.width, info.height],
+      [random, 37, 23],
+    ] as const) {
+      const got = flattenAndMeasure(rgba, w, h, bg);
+      const want = reference(rgba, w, h, bg);
+      expect(got.rgb.equals(want.rgb)).toBe(true);
+      expect(got.stats.mseVsBackground).toBeCloseTo(want.mse, 12);
+      expect(got.stats.inkCoverage).toBeCloseTo(want.ink, 12);
+      expect(got.stats.borderInk).toBeCloseTo(want.borderInk, 12);
+    }
+  });
+});
