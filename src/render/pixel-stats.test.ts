@@ -44,9 +44,10 @@ describe('flattenAndMeasure', () => {
   ];
   it.each(cases)('matches the reference on a background of %s', async (_name, bg) => {
     const icon = fluentEmoji(3)[2]!;
-    const real = await sharp(Buffer.from(icon.svg), { density: 96 * 4 })
+    const { data: real, info } = await sharp(Buffer.from(icon.svg), { density: 288 })
       .raw()
-      .toBuffer();
+      .toBuffer({ resolveWithObject: true });
+    expect([info.width, info.channels]).toEqual([128, 4]);
     const random = new Uint8Array(37 * 23 * 4).map((_, i) => (i * 2654435761) >>> 24);
     for (const [rgba, w, h] of [
       [real, info.width, info.height],
