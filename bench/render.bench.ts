@@ -71,7 +71,8 @@ async function rubrica(
   // text differs from the timed completions so no timed file hits a cache.
   const limit = pLimit(workers * 4);
   const warm = fluentEmoji(workers * 8 + 7).slice(-workers * 8);
-  if (whole) extract('warm-up\n```svg\n<svg xmlns="http://www.w3.org/2000/svg"><rect/></svg>\n```');
+  if (whole)
+    await extract('warm-up\n```svg\n<svg xmlns="http://www.w3.org/2000/svg"><rect/></svg>\n```');
   await Promise.all(warm.map((i) => limit(() => pool.render(`${i.svg}<!-- warm -->`))));
   const lat: number[] = [];
   let failed = 0;
@@ -82,7 +83,7 @@ async function rubrica(
     completions.map((c, i) =>
       limit(async () => {
         const t = performance.now();
-        const art = whole ? extract(c) : null;
+        const art = whole ? await extract(c) : null;
         const svg = whole ? art?.svg : c;
         const t1 = performance.now();
         steps.extract += t1 - t;

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { fluentEmoji } from '../../test/support/corpus.ts';
-import { extractArtifact } from './extract.ts';
+import { extractArtifact, locateArtifact } from './extract.ts';
 
 const fixture = (name: string) =>
   readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
@@ -17,8 +17,8 @@ function iconIn(text: string, name: string): boolean {
 }
 
 describe('extractArtifact on realistic completions', () => {
-  it('Qwen-style <think> with a draft inside: the fenced SVG after it is the answer', () => {
-    const a = extractArtifact(fixture('qwen-think-fence.txt'));
+  it('Qwen-style <think> with a draft inside: the fenced SVG after it is the answer', async () => {
+    const a = await extractArtifact(fixture('qwen-think-fence.txt'));
     expect(a.found).toBe(true);
     expect(a.source).toBe('fence_svg');
     expect(iconIn(a.svg!, 'hot-beverage')).toBe(true);
@@ -32,7 +32,7 @@ describe('extractArtifact on realistic completions', () => {
   });
 
   it('DeepSeek-style lone </think>: text before it is reasoning; XML prolog and comment kept', () => {
-    const a = extractArtifact(fixture('deepseek-lone-close.txt'));
+    const a = locateArtifact(fixture('deepseek-lone-close.txt'));
     expect(a.found).toBe(true);
     expect(a.source).toBe('fence_xml');
     expect(
@@ -43,7 +43,7 @@ describe('extractArtifact on realistic completions', () => {
   });
 
   it('GPT-style prose around a fence, with `<svg>` mentioned in the prose', () => {
-    const a = extractArtifact(fixture('gpt-prose-fence.txt'));
+    const a = locateArtifact(fixture('gpt-prose-fence.txt'));
     expect(a.found).toBe(true);
     expect(a.source).toBe('fence_svg');
     expect(iconIn(a.svg!, 'cat-face')).toBe(true);
@@ -51,7 +51,7 @@ describe('extractArtifact on realistic completions', () => {
   });
 
   it('CRLF line endings and upper-case tags and fence info', () => {
-    const a = extractArtifact(fixture('crlf-uppercase.txt'));
+    const a = locateArtifact(fixture('crlf-uppercase.txt'));
     expect(a.found).toBe(true);
     expect(a.source).toBe('fence_svg');
     expect(a.svg!.startsWith('<SVG ')).toBe(true);
@@ -59,8 +59,8 @@ describe('extractArtifact on realistic completions', () => {
     expect(a.svg).toContain('\r\n');
   });
 
-  it('no closing </svg> is truncated', () => {
-    const a = extractArtifact(fixture('truncated.txt'));
+  it('no closing </svg> is truncated', async () => {
+    const a = await extractArtifact(fixture('truncated.txt'));
     expect(a.found).toBe(false);
     expect(a.error?.code).toBe('truncated');
     expect(a.svg).toBeUndefined();
@@ -68,26 +68,26 @@ describe('extractArtifact on realistic completions', () => {
   });
 
   it('an SVG inside an HTML page, fenced and bare', () => {
-    const fenced = extractArtifact(fixture('html-page-fence.txt'));
+    const fenced = locateArtifact(fixture('html-page-fence.txt'));
     expect(fenced.source).toBe('fence_html');
     expect(iconIn(fenced.svg!, 'house')).toBe(true);
     expect(fenced.svg).not.toContain('<body');
     expect(fenced.dwt.stages).toEqual([]); // "<style>" in the page is not a DwT stage
-    const bare = extractArtifact(fixture('html-page-bare.txt'));
+    const bare = locateArtifact(fixture('html-page-bare.txt'));
     expect(bare.source).toBe('html_page');
     expect(iconIn(bare.svg!, 'sun')).toBe(true);
     expect(bare.svg).not.toContain('</body>');
   });
 
   it('<answer> wrapper after reasoning', () => {
-    const a = extractArtifact(fixture('answer-tags.txt'));
+    const a = locateArtifact(fixture('answer-tags.txt'));
     expect(a.source).toBe('answer_tag');
     expect(iconIn(a.svg!, 'umbrella')).toBe(true);
     expect(a.svg).not.toContain('answer>');
   });
 
   it('DwT written as markdown headings before the code (Reason-SVG format, no <think>)', () => {
-    const a = extractArtifact(fixture('dwt-headings.txt'));
+    const a = locateArtifact(fixture('dwt-headings.txt'));
     expect(a.found).toBe(true);
     expect(a.dwt).toEqual({
       stages: [
@@ -106,7 +106,7 @@ describe('extractArtifact on realistic completions', () => {
   });
 
   it('DwT as a mixed numbered list inside <think>, then a bare SVG', () => {
-    const a = extractArtifact(fixture('dwt-numbered-think.txt'));
+    const a = locateArtifact(fixture('dwt-numbered-think.txt'));
     expect(a.source).toBe('inline');
     expect(iconIn(a.svg!, 'bicycle')).toBe(true);
     expect(a.dwt.stages).toHaveLength(6);
@@ -114,7 +114,7 @@ describe('extractArtifact on realistic completions', () => {
   });
 
   it('empty <think> (thinking off) with "Stage N - …" prose stages', () => {
-    const a = extractArtifact(fixture('qwen-nothink-dwt.txt'));
+    const a = locateArtifact(fixture('qwen-nothink-dwt.txt'));
     expect(a.reasoning.trim()).toBe('');
     expect(a.dwt.stages).toHaveLength(6);
     expect(a.dwt.valid).toBe(true);
@@ -122,14 +122,14 @@ describe('extractArtifact on realistic completions', () => {
   });
 
   it('several SVGs: the last complete one, not a later truncated attempt', () => {
-    const a = extractArtifact(fixture('several-svgs.txt'));
+    const a = locateArtifact(fixture('several-svgs.txt'));
     expect(a.found).toBe(true);
     expect(iconIn(a.svg!, 'sun')).toBe(true);
     expect(a.svg).not.toContain('M12 14');
   });
 
   it('an SVG only inside the reasoning is not an answer', () => {
-    const a = extractArtifact(fixture('reasoning-only.txt'));
+    const a = locateArtifact(fixture('reasoning-only.txt'));
     expect(a.found).toBe(false);
     expect(a.error?.code).toBe('no_svg');
     expect(a.error?.message).toMatch(/reasoning/);
@@ -137,27 +137,27 @@ describe('extractArtifact on realistic completions', () => {
   });
 
   it('nested <svg>: the outer element is the answer', () => {
-    const a = extractArtifact(fixture('nested-svg.txt'));
+    const a = locateArtifact(fixture('nested-svg.txt'));
     expect(a.svg!.startsWith('<svg xmlns="http://www.w3.org/2000/svg" width="64"')).toBe(true);
     expect(a.svg!.match(/<\/svg>/g)).toHaveLength(2);
   });
 
   it('a fence left open at the end still yields its complete SVG', () => {
-    const a = extractArtifact(fixture('unclosed-fence.txt'));
+    const a = locateArtifact(fixture('unclosed-fence.txt'));
     expect(a.source).toBe('fence_svg');
     expect(iconIn(a.svg!, 'umbrella')).toBe(true);
   });
 
   it('a bare <svg> in prose', () => {
-    const a = extractArtifact(fixture('bare-inline.txt'));
+    const a = locateArtifact(fixture('bare-inline.txt'));
     expect(a.source).toBe('inline');
     expect(a.svg!.endsWith('</svg>')).toBe(true);
     expect(a.svg).not.toContain('Hope');
   });
 
-  it('nothing SVG-like, and empty, are no_svg', () => {
-    expect(extractArtifact(fixture('no-svg.txt')).error?.code).toBe('no_svg');
-    const empty = extractArtifact(fixture('empty.txt'));
+  it('nothing SVG-like, and empty, are no_svg', async () => {
+    expect(locateArtifact(fixture('no-svg.txt')).error?.code).toBe('no_svg');
+    const empty = await extractArtifact(fixture('empty.txt'));
     expect(empty.error?.code).toBe('no_svg');
     expect(empty.tokens).toEqual({ completion: 0, svg: 0, reasoning: 0 });
   });
@@ -167,77 +167,77 @@ describe('extractArtifact edge cases', () => {
   const S = '<svg viewBox="0 0 10 10"><rect width="10" height="10"/></svg>';
 
   it('is case-insensitive for <think>, <svg> and <answer>', () => {
-    const a = extractArtifact(`<THINK>x ${S}</Think><Answer><SVG a="1"><g/></Svg></ANSWER>`);
+    const a = locateArtifact(`<THINK>x ${S}</Think><Answer><SVG a="1"><g/></Svg></ANSWER>`);
     expect(a.svg).toBe('<SVG a="1"><g/></Svg>');
     expect(a.source).toBe('answer_tag');
     expect(a.reasoning).toBe(`x ${S}`);
   });
 
   it('an unclosed <think> means the completion ended while reasoning', () => {
-    const a = extractArtifact(`<think>planning ${S} and then`);
+    const a = locateArtifact(`<think>planning ${S} and then`);
     expect(a.error?.code).toBe('truncated');
   });
 
   it('prefers an <answer> block over an SVG written after it', () => {
-    const a = extractArtifact(`<answer>${S}</answer>\nFor comparison: <svg><circle r="1"/></svg>`);
+    const a = locateArtifact(`<answer>${S}</answer>\nFor comparison: <svg><circle r="1"/></svg>`);
     expect(a.svg).toBe(S);
   });
 
   it('a stray "<svg>" mention before the real one does not swallow it', () => {
-    const a = extractArtifact(`I use an <svg> root with a viewBox.\n${S}\nDone.`);
+    const a = locateArtifact(`I use an <svg> root with a viewBox.\n${S}\nDone.`);
     expect(a.svg).toBe(S);
   });
 
   it('an SVG in inline code after the drawing is a mention, not the answer', () => {
-    const a = extractArtifact(
+    const a = locateArtifact(
       `\`\`\`svg\n${S}\n\`\`\`\nNote: an empty \`<svg></svg>\` draws nothing.`,
     );
     expect(a.svg).toBe(S);
     // …but when it is all there is, it is what the model gave.
-    expect(extractArtifact('Use `<svg></svg>`.').svg).toBe('<svg></svg>');
+    expect(locateArtifact('Use `<svg></svg>`.').svg).toBe('<svg></svg>');
   });
 
   it('tags inside XML comments are commented-out code', () => {
     const svg =
       '<svg viewBox="0 0 9 9"><!-- was: <svg width="9"> --><circle r="4"/><!-- </svg> --></svg>';
-    expect(extractArtifact(`Here:\n${svg}\n`).svg).toBe(svg);
-    expect(extractArtifact(`<!-- ${S} --> nothing else`).error?.code).toBe('no_svg');
+    expect(locateArtifact(`Here:\n${svg}\n`).svg).toBe(svg);
+    expect(locateArtifact(`<!-- ${S} --> nothing else`).error?.code).toBe('no_svg');
   });
 
   it('ignores <svgfoo> and finds a ">" inside a quoted attribute', () => {
     const svg = '<svg data-x="a>b"><text>1 > 0</text></svg>';
-    const a = extractArtifact(`<svgfoo> ${svg}`);
+    const a = locateArtifact(`<svgfoo> ${svg}`);
     expect(a.svg).toBe(svg);
   });
 
   it('a self-closing <svg/> is complete (and empty)', () => {
-    expect(extractArtifact('Here: <svg xmlns="http://www.w3.org/2000/svg"/>').svg).toBe(
+    expect(locateArtifact('Here: <svg xmlns="http://www.w3.org/2000/svg"/>').svg).toBe(
       '<svg xmlns="http://www.w3.org/2000/svg"/>',
     );
   });
 
   it('keeps a DOCTYPE with an internal subset, but not an HTML doctype', () => {
     const doc = '<!DOCTYPE svg [ <!ENTITY ns "http://www.w3.org/2000/svg"> ]>\n';
-    expect(extractArtifact(`x\n${doc}${S}`).svg).toBe(doc + S);
-    expect(extractArtifact(`<!DOCTYPE html><html><body>${S}</body></html>`).svg).toBe(S);
+    expect(locateArtifact(`x\n${doc}${S}`).svg).toBe(doc + S);
+    expect(locateArtifact(`<!DOCTYPE html><html><body>${S}</body></html>`).svg).toBe(S);
   });
 
   it('does not take a prolog separated from the SVG by other text', () => {
-    expect(extractArtifact(`<?xml version="1.0"?> hello ${S}`).svg).toBe(S);
+    expect(locateArtifact(`<?xml version="1.0"?> hello ${S}`).svg).toBe(S);
   });
 
   it('"</svg >" with a space closes the element', () => {
-    expect(extractArtifact('<svg><g/></svg >').svg).toBe('<svg><g/></svg >');
+    expect(locateArtifact('<svg><g/></svg >').svg).toBe('<svg><g/></svg >');
   });
 
   it('a fence mentioned inline in prose is not an opener', () => {
-    const a = extractArtifact(`Wrap it in \`\`\`svg fences like this:\n\`\`\`svg\n${S}\n\`\`\``);
+    const a = locateArtifact(`Wrap it in \`\`\`svg fences like this:\n\`\`\`svg\n${S}\n\`\`\``);
     expect(a.svg).toBe(S);
     expect(a.source).toBe('fence_svg');
   });
 
   it('never throws on non-string input', () => {
-    expect(extractArtifact(undefined as unknown as string).error?.code).toBe('no_svg');
+    expect(locateArtifact(undefined as unknown as string).error?.code).toBe('no_svg');
   });
 });
 
@@ -257,7 +257,7 @@ describe('extractArtifact on hostile sizes', () => {
       const text = make();
       expect(text.length).toBeGreaterThan(1_900_000);
       const t = performance.now();
-      const a = extractArtifact(text);
+      const a = locateArtifact(text);
       const ms = performance.now() - t;
       expect(typeof a.found).toBe('boolean');
       // A quadratic scan would take minutes here; the bound leaves room for a busy machine.
@@ -265,13 +265,13 @@ describe('extractArtifact on hostile sizes', () => {
     });
   }
 
-  it('a 2 MB realistic completion: tokens estimated beyond the exact prefix', () => {
+  it('a 2 MB realistic completion: tokens estimated beyond the exact prefix', async () => {
     const icons = fluentEmoji(400).map((c) => c.svg);
     let body = '';
     while (body.length < 2_000_000) body += `${icons.join('\n')}\n`;
     const text = `<think>long</think>\n\`\`\`svg\n<svg viewBox="0 0 32 32">\n${body}</svg>\n\`\`\``;
     const t = performance.now();
-    const a = extractArtifact(text);
+    const a = await extractArtifact(text);
     expect(performance.now() - t).toBeLessThan(5000);
     expect(a.found).toBe(true);
     expect(a.svg!.length).toBeGreaterThan(2_000_000);

@@ -18,7 +18,23 @@ interface Candidate extends Span {
   mention: boolean;
 }
 
-export function extractArtifact(completion: string): Artifact {
+/** Everything extractArtifact finds except token counts (no tokenizer needed). */
+export type ArtifactLocation = Omit<Artifact, 'tokens'>;
+
+/**
+ * Pulls the answer SVG, reasoning and DwT stages out of a completion, with Qwen token
+ * counts. Async only because counting runs in the native tokenizer off the main thread;
+ * never rejects.
+ */
+export async function extractArtifact(completion: string): Promise<Artifact> {
+  const text = typeof completion === 'string' ? completion : '';
+  const found = locateArtifact(text);
+  const tokens = await countAll(text, found.svg, found.reasoning);
+  return { ...found, tokens };
+}
+
+/** The synchronous part of extractArtifact: where the answer is, without token counts. */
+export function locateArtifact(completion: string): ArtifactLocation {
   const text = typeof completion === 'string' ? completion : '';
   const lower = asciiLower(text);
   const regions = splitReasoning(lower);
@@ -64,11 +80,10 @@ export function extractArtifact(completion: string): Artifact {
   const reasoning = regions.reasoning.map((s) => text.slice(s.start, s.end)).join('\n\n');
   const svg = chosen ? text.slice(chosen.start, chosen.end) : undefined;
   const dwt = dwtOf(text, regions.reasoning, regions.answer, reasoning, chosen);
-  const tokens = countAll(text, svg, reasoning);
 
   if (chosen) {
     const source = sourceOf(lower, chosen);
-    return { found: true, svg, source, reasoning, dwt, tokens };
+    return { found: true, svg, source, reasoning, dwt };
   }
   let error: RubricaError<ArtifactErrorCode> = makeError(
     'no_svg',
@@ -85,7 +100,7 @@ export function extractArtifact(completion: string): Artifact {
   ) {
     error = makeError('no_svg', 'the only <svg> is inside the reasoning, which is not an answer');
   }
-  return { found: false, error, reasoning, dwt, tokens };
+  return { found: false, error, reasoning, dwt };
 }
 
 /** How the answer was delimited; an <answer> tag wins over a fence inside it. */
@@ -130,10 +145,12 @@ function dwtOf(
   return dwtReport(prose, chosen !== undefined);
 }
 
-function countAll(text: string, svg: string | undefined, reasoning: string) {
-  const c = countTokensDetailed(text);
-  const s = countTokensDetailed(svg ?? '');
-  const r = countTokensDetailed(reasoning);
+async function countAll(text: string, svg: string | undefined, reasoning: string) {
+  const [c, s, r] = await Promise.all([
+    countTokensDetailed(text),
+    countTokensDetailed(svg ?? ''),
+    countTokensDetailed(reasoning),
+  ]);
   const estimated = c.estimated || s.estimated || r.estimated;
   return {
     completion: c.tokens,

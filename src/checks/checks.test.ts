@@ -20,7 +20,7 @@ afterAll(async () => {
 });
 
 async function check(svg: string, prompt?: string, options?: Partial<CheckOptions>) {
-  const artifact = extractArtifact(`\`\`\`svg\n${svg}\n\`\`\``);
+  const artifact = await extractArtifact(`\`\`\`svg\n${svg}\n\`\`\``);
   expect(artifact.found).toBe(true);
   const render = await pool.render(artifact.svg!);
   const checks = runChecks(artifact, render, prompt, options);
@@ -71,10 +71,10 @@ describe('checks on real icons', () => {
     }
   });
 
-  it('no icon of the whole corpus (3,174) comes near the clutter thresholds', () => {
+  it('no icon of the whole corpus (3,174) comes near the clutter thresholds', async () => {
     // Code-only: clutter reads CodeStats, here from the real sanitiser without rasterising.
     let worst = 0;
-    const artifact = extractArtifact(''); // clutter reads only the render's CodeStats
+    const artifact = await extractArtifact(''); // clutter reads only the render's CodeStats
     for (const icon of fluentEmoji()) {
       const s = sanitizeSvg(icon.svg);
       expect(s.ok, icon.name).toBe(true);
@@ -204,7 +204,7 @@ describe('pixel checks', () => {
   });
 
   it('a render failure is a value: renders 0 with the code, pixel checks unknown', async () => {
-    const artifact = extractArtifact('<svg xmlns="http://www.w3.org/2000/svg"><g></svg>');
+    const artifact = await extractArtifact('<svg xmlns="http://www.w3.org/2000/svg"><g></svg>');
     const render = (await pool.render(artifact.svg!)) as RenderResult;
     expect(render.ok).toBe(false);
     const checks = runChecks(artifact, render, 'a cat');
@@ -222,8 +222,8 @@ describe('pixel checks', () => {
     });
   });
 
-  it('no SVG at all: renders 0 with the artifact error', () => {
-    const artifact = extractArtifact('I cannot draw that.');
+  it('no SVG at all: renders 0 with the artifact error', async () => {
+    const artifact = await extractArtifact('I cannot draw that.');
     const checks = runChecks(artifact, null);
     expect(checks.find((c) => c.name === 'renders')?.detail).toEqual({ error: 'no_svg' });
     expect(summarizeChecks(artifact, null, checks)).toMatchObject({

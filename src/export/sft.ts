@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { parquetWriteFile } from 'hyparquet-writer';
 import { z } from 'zod';
-import { extractArtifact } from '../artifact/extract.ts';
+import { locateArtifact } from '../artifact/extract.ts';
 import { readJsonlInputs } from '../store/jsonl.ts';
 
 export type SftContent = 'dwt' | 'svg' | 'full';
@@ -84,7 +84,7 @@ export type SftScore = z.infer<typeof sftScoreSchema>;
  */
 export function assistantContent(completion: string, content: SftContent = 'dwt'): string | null {
   if (content === 'full') return completion;
-  const art = extractArtifact(completion);
+  const art = locateArtifact(completion);
   if (!art.found || !art.svg) return null;
   const fenced = `\`\`\`svg\n${art.svg.trim()}\n\`\`\``;
   if (content === 'svg') return fenced;

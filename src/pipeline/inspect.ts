@@ -17,7 +17,7 @@ export async function inspectCompletion(
   completion: string,
   opts: InspectCompletionOptions,
 ): Promise<Inspection> {
-  const artifact = extractArtifact(completion);
+  const artifact = await extractArtifact(completion);
   let render: RenderResult | null = null;
   if (artifact.found && artifact.svg !== undefined) {
     render = await renderSafely(opts, artifact.svg);

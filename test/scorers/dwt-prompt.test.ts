@@ -17,19 +17,19 @@ import { type ModelDouble, startModelDouble } from '../support/model-double.ts';
 const [svg] = fluentEmoji(1).map((c) => c.svg);
 
 describe('the DwT system prompt', () => {
-  it('names the six stages as headings the stage detector accepts, in order', () => {
+  it('names the six stages as headings the stage detector accepts, in order', async () => {
     const { text, version } = loadDwtSystemPrompt();
     expect(version).toMatch(/^[0-9a-f]{16}$/);
     const headings = text.split('\n').filter((l) => l.startsWith('## '));
     expect(headings).toHaveLength(6);
     // A completion that follows the prompt: each heading, a line of plan, then the SVG.
     const completion = `${headings.map((h) => `${h}\nPlan for this stage.`).join('\n\n')}\n\n\`\`\`svg\n${svg}\n\`\`\``;
-    const art = extractArtifact(completion);
+    const art = await extractArtifact(completion);
     expect(art.found).toBe(true);
     expect(art.dwt.stages).toEqual([...DWT_STAGES]);
     expect(art.dwt.valid).toBe(true);
     // Without the last two stages it is not valid DwT.
-    const partial = extractArtifact(
+    const partial = await extractArtifact(
       `${headings.slice(0, 4).join('\n')}\n\`\`\`svg\n${svg}\n\`\`\``,
     );
     expect(partial.dwt.valid).toBe(false);
