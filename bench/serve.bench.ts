@@ -172,7 +172,12 @@ async function main() {
     return { makespan, ok, cached, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
   };
 
+  // How busy the judge was during the first pass: the ideal needs every slot busy all along.
+  const busy: number[] = [];
+  const busySampler = setInterval(() => busy.push(double.inFlight), 50);
   const first = await pass();
+  clearInterval(busySampler);
+  const judgeBusy = busy.reduce((a, b) => a + b, 0) / Math.max(1, busy.length) / C;
   const calls1 = double.requests.length;
   const second = await pass();
   const calls2 = double.requests.length - calls1;
@@ -195,6 +200,7 @@ async function main() {
     ok_first_pass: first.ok,
     unique_judge_calls: calls1,
     judge_calls_per_rollout: calls1 / N,
+    judge_slots_busy: judgeBusy,
     ideal_makespan_ms: ideal,
     makespan_ms: Math.round(first.makespan),
     ratio_to_ideal: first.makespan / ideal,
@@ -217,11 +223,11 @@ async function main() {
   const lines = [
     `rubrica serve: ${N} rollouts (${P} prompts × ${G}), judge double ${LATENCY} ms, concurrency ${C}, ${flags.mode}${heap ? `, ${heap}` : ''} (load avg before ${loadBefore.toFixed(1)})`,
     `  makespan            ${report.makespan_ms} ms  (ideal ${ideal} ms, ratio ${report.ratio_to_ideal.toFixed(3)}; goal ≤ 1.05: ${goal(report.ratio_to_ideal <= 1.05)})`,
-    `  throughput          ${report.rollouts_per_s.toFixed(1)} rollouts/s; ${first.ok}/${N} scored ok`,
+    `  throughput          ${report.rollouts_per_s.toFixed(1)} rollouts/s; ${first.ok}/${N} scored ok; judge slots busy ${(100 * judgeBusy).toFixed(1)}% of the makespan`,
     `  judge calls         ${calls1} (${report.judge_calls_per_rollout.toFixed(3)} per rollout; goal ≤ 1: ${goal(report.judge_calls_per_rollout <= 1)})`,
     `  per-request latency p50 ${report.p50_request_ms} ms, p99 ${report.p99_request_ms} ms`,
     `  second pass         ${calls2} judge calls (goal 0: ${goal(calls2 === 0)}), ${second.cached} cache hits, makespan ${report.second_pass_makespan_ms} ms`,
-    `  peak RSS            server ${report.peak_rss_server_mb} MB, with render workers ${report.peak_rss_with_render_workers_mb} MB (goal ≤ 512: ${goal(report.peak_rss_with_render_workers_mb <= 512)})`,
+    `  peak RSS            server process ${report.peak_rss_server_mb} MB (goal ≤ 512: ${goal(report.peak_rss_server_mb <= 512)}); with its render worker processes ${report.peak_rss_with_render_workers_mb} MB`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 }
