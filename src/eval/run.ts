@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { ScoreRecord } from '../core/record.ts';
 import { addUsage, emptyUsage, type Usage } from '../core/usage.ts';
 import type { ModelClient } from '../models/types.ts';
-import { createRolloutScorer } from '../pipeline/score.ts';
+import { createRolloutScorer, type RolloutScorerOptions } from '../pipeline/score.ts';
 import type { JudgeMode, RewardKind, RolloutInput } from '../pipeline/types.ts';
 import type { Renderer } from '../render/types.ts';
 import type { RubricRecord } from '../rubric/schema.ts';
@@ -32,6 +32,8 @@ export interface EvalRunOptions {
   /** The judge's base URL, probed before the run; omit to skip the probe. */
   judgeBaseUrl?: string;
   probeTimeoutMs?: number;
+  /** Reason-SVG's hybrid reward (built by src/reward/hybrid.ts): adds the "hybrid" reward. */
+  hybrid?: RolloutScorerOptions['hybrid'];
   /** Kept instance rubrics (records or a rubrics.jsonl path): adds the "ruler" reward. */
   rubrics?: readonly RubricRecord[] | string;
   renderer: Renderer;
@@ -97,6 +99,7 @@ function promptIdOf(r: RolloutLine, byText: Map<string, string>): string {
 export async function runEval(opts: EvalRunOptions): Promise<EvalRunResult> {
   const t0 = performance.now();
   const kinds: RewardKind[] = opts.rubrics ? ['universal', 'ruler'] : ['universal'];
+  if (opts.hybrid) kinds.push('hybrid');
   const paths = {
     results: join(opts.outDir, 'results.jsonl'),
     summary: join(opts.outDir, 'summary.json'),
@@ -141,6 +144,7 @@ export async function runEval(opts: EvalRunOptions): Promise<EvalRunResult> {
     inspect: shared.inspect,
     cache: opts.cache,
     reward: 'universal',
+    hybrid: opts.hybrid,
     mode: opts.mode,
     concurrency: opts.concurrency ?? 8,
   });

@@ -14,6 +14,7 @@ import { createModelClient } from '../../models/client.ts';
 import { inspectCompletion } from '../../pipeline/inspect.ts';
 import { createRenderPool } from '../../render/pool.ts';
 import { createRunProgress } from '../../store/progress.ts';
+import { addHybridFlags, type HybridFlags, hybridFromFlags } from '../hybrid-flags.ts';
 import { UsageError } from '../usage-error.ts';
 import {
   formatGenerateSummary,
@@ -24,7 +25,8 @@ import {
 import type { RegisterCommand } from './index.ts';
 import { asUsage, parseCount, parseMode } from './rubric.ts';
 
-interface EvalFlags extends SamplingFlags {
+interface EvalFlags extends SamplingFlags, HybridFlags {
+  reward?: string;
   prompts: string;
   rollouts?: string;
   judge: string;
@@ -173,6 +175,13 @@ async function evaluate(flags: EvalFlags, setExit: (code: number) => void): Prom
     );
   for (const n of notices) process.stderr.write(`rubrica: ${n}\n`);
 
+  // --reward hybrid adds Reason-SVG's hybrid reward next to the universal (and ruler) scores.
+  if (flags.reward !== undefined && flags.reward !== 'hybrid')
+    throw new UsageError(
+      `--reward: eval always scores universal (and ruler with --rubrics); the one to add is hybrid, not "${flags.reward}"`,
+    );
+  const hybrid = flags.reward === 'hybrid' ? await hybridFromFlags(flags) : undefined;
+  if (hybrid) settings.reward = 'universal + hybrid';
   const renderer = createRenderPool();
   let progress = createRunProgress('eval', 0);
   try {
@@ -184,6 +193,7 @@ async function evaluate(flags: EvalFlags, setExit: (code: number) => void): Prom
       judge,
       judgeBaseUrl: judge.baseUrl,
       rubrics: flags.rubrics,
+      hybrid,
       renderer,
       inspect: inspectCompletion,
       cache:
@@ -211,7 +221,7 @@ async function evaluate(flags: EvalFlags, setExit: (code: number) => void): Prom
 }
 
 export const register: RegisterCommand = (program, setExit) => {
-  program
+  const cmd = program
     .command('eval')
     .description(
       'evaluate a policy or existing rollouts: universal rubric (+ instance rubrics), summary, report.html',
@@ -251,5 +261,6 @@ export const register: RegisterCommand = (program, setExit) => {
       '--policy-base-url <url>',
       'with --policy: base URL (else RUBRICA_POLICY_BASE_URL, else provider default)',
     )
-    .action((flags: EvalFlags) => evaluate(flags, setExit));
+    .option('--reward <kind>', 'also score with the hybrid reward (Reason-SVG): hybrid');
+  addHybridFlags(cmd).action((flags: EvalFlags) => evaluate(flags, setExit));
 };
