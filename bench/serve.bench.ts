@@ -5,8 +5,9 @@
 // rollouts again and must be answered from the cache.
 //
 // Flags: --prompts 128 --per-prompt 8 --latency-ms 1000 --concurrency 24 --render-workers N
-//        --mode joint|per-item --heap-mb N (caps the server's V8 heap via --max-old-space-size)
-//        --json
+//        --mode joint|per-item --json
+//        --heap-mb 320 --malloc-arenas 2: the server runs as docs/serve.md recommends, with
+//        NODE_OPTIONS=--max-old-space-size=320 and MALLOC_ARENA_MAX=2 (0 leaves either unset)
 // The defaults keep the judge, not the CPU, the bound on a 2-core machine: each rollout costs
 // the server ~20 ms of main-thread work (mostly Qwen token counting) and a render worker
 // ~15–50 ms, so two cores sustain a few dozen rollouts/s at best.
@@ -25,7 +26,8 @@ const { values: flags } = parseArgs({
     'per-prompt': { type: 'string', default: '8' },
     'latency-ms': { type: 'string', default: '1000' },
     concurrency: { type: 'string', default: '24' },
-    'heap-mb': { type: 'string' },
+    'heap-mb': { type: 'string', default: '320' },
+    'malloc-arenas': { type: 'string', default: '2' },
     'render-workers': { type: 'string' },
     mode: { type: 'string', default: 'joint' },
     json: { type: 'boolean', default: false },
@@ -124,8 +126,14 @@ async function main() {
   );
   args.push('--cache', join(dir, 'cache.sqlite'), '--max-in-flight', String(Math.max(N, 8192)));
   if (flags['render-workers']) args.push('--render-workers', String(flags['render-workers']));
-  const heap = flags['heap-mb'] ? `--max-old-space-size=${Number(flags['heap-mb'])}` : '';
-  const env = { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} ${heap}`.trim() };
+  const heapMb = Number(flags['heap-mb']);
+  const arenas = Number(flags['malloc-arenas']);
+  const heap = heapMb > 0 ? `--max-old-space-size=${heapMb}` : '';
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} ${heap}`.trim(),
+  };
+  if (arenas > 0) env.MALLOC_ARENA_MAX = String(arenas);
   const child = spawn('node', args, { stdio: ['ignore', 'ignore', 'pipe'], env });
   const url = await waitReady(child);
 
@@ -195,7 +203,8 @@ async function main() {
     judge_latency_ms: LATENCY,
     judge_concurrency: C,
     mode: flags.mode,
-    heap_cap_mb: flags['heap-mb'] ? Number(flags['heap-mb']) : null,
+    heap_cap_mb: heapMb > 0 ? heapMb : null,
+    malloc_arena_max: env.MALLOC_ARENA_MAX ?? null,
     load_average_1m_before: loadBefore,
     ok_first_pass: first.ok,
     unique_judge_calls: calls1,
@@ -221,7 +230,7 @@ async function main() {
   }
   const goal = (pass: boolean) => (pass ? 'ok' : 'MISSED');
   const lines = [
-    `rubrica serve: ${N} rollouts (${P} prompts × ${G}), judge double ${LATENCY} ms, concurrency ${C}, ${flags.mode}${heap ? `, ${heap}` : ''} (load avg before ${loadBefore.toFixed(1)})`,
+    `rubrica serve: ${N} rollouts (${P} prompts × ${G}), judge double ${LATENCY} ms, concurrency ${C}, ${flags.mode}${heap ? `, ${heap}` : ''}${env.MALLOC_ARENA_MAX ? `, MALLOC_ARENA_MAX=${env.MALLOC_ARENA_MAX}` : ''} (load avg before ${loadBefore.toFixed(1)})`,
     `  makespan            ${report.makespan_ms} ms  (ideal ${ideal} ms, ratio ${report.ratio_to_ideal.toFixed(3)}; goal ≤ 1.05: ${goal(report.ratio_to_ideal <= 1.05)})`,
     `  throughput          ${report.rollouts_per_s.toFixed(1)} rollouts/s; ${first.ok}/${N} scored ok; judge slots busy ${(100 * judgeBusy).toFixed(1)}% of the makespan`,
     `  judge calls         ${calls1} (${report.judge_calls_per_rollout.toFixed(3)} per rollout; goal ≤ 1: ${goal(report.judge_calls_per_rollout <= 1)})`,
