@@ -29,6 +29,7 @@ const { values: flags } = parseArgs({
     'heap-mb': { type: 'string', default: '320' },
     'malloc-arenas': { type: 'string', default: '2' },
     'render-workers': { type: 'string' },
+    pipeline: { type: 'string' },
     mode: { type: 'string', default: 'joint' },
     json: { type: 'boolean', default: false },
   },
@@ -126,6 +127,7 @@ async function main() {
   );
   args.push('--cache', join(dir, 'cache.sqlite'), '--max-in-flight', String(Math.max(N, 8192)));
   if (flags['render-workers']) args.push('--render-workers', String(flags['render-workers']));
+  if (flags.pipeline) args.push('--pipeline', String(flags.pipeline));
   const heapMb = Number(flags['heap-mb']);
   const arenas = Number(flags['malloc-arenas']);
   const heap = heapMb > 0 ? `--max-old-space-size=${heapMb}` : '';

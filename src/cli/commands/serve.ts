@@ -54,6 +54,11 @@ export const register: RegisterCommand = (program) => {
       'render worker processes (default: cores)',
       int('--render-workers', 1),
     )
+    .option(
+      '--pipeline <n>',
+      'rollouts inspected, rendered and judged at once (default max(32, 2×concurrency + 4×workers))',
+      int('--pipeline', 1),
+    )
     .option('--judge-timeout <ms>', 'per judge attempt, ms', int('--judge-timeout', 1), 120_000)
     .option(
       '--judge-retries <n>',
@@ -86,6 +91,7 @@ interface ServeFlags extends HybridFlags {
   token?: string;
   concurrency: number;
   renderWorkers?: number;
+  pipeline?: number;
   judgeTimeout: number;
   judgeRetries: number;
   cache: string | false;
@@ -136,7 +142,8 @@ async function serve(o: ServeFlags): Promise<void> {
         maxRetries: o.judgeRetries,
       })
     : undefined;
-  const renderer = createRenderPool(o.renderWorkers ? { workers: o.renderWorkers } : {});
+  const workers = o.renderWorkers ?? availableParallelism();
+  const renderer = createRenderPool({ workers });
   let inner: RolloutScorer;
   try {
     inner = await createRolloutScorer({
@@ -149,7 +156,7 @@ async function serve(o: ServeFlags): Promise<void> {
       mode: o.mode,
       hybrid,
       // Enough rollouts in the pipeline to keep every judge slot and render worker busy.
-      concurrency: Math.max(32, 2 * o.concurrency + 4 * (o.renderWorkers ?? 2)),
+      concurrency: o.pipeline ?? Math.max(32, 2 * o.concurrency + 4 * workers),
     });
   } catch (err) {
     await renderer.close();
@@ -158,7 +165,6 @@ async function serve(o: ServeFlags): Promise<void> {
   }
   // Load the tokenizer and start every render worker before saying "ready", so the first
   // training batch does not pay for them (seconds on a cold start).
-  const workers = o.renderWorkers ?? availableParallelism();
   await Promise.all(
     Array.from({ length: workers }, () => inspectCompletion(WARM_UP, { renderer })),
   );
