@@ -8,14 +8,14 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { main } from '../../src/cli/main.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   fillSchema,
   jsonAnswer,
   type ModelDouble,
   startModelDouble,
 } from '../support/model-double.ts';
+import { runCliInProcess } from '../support/run-cli.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const run = promisify(execFile);
@@ -45,29 +45,6 @@ async function rubrica(
       stderr: e.stderr ?? '',
       ms: performance.now() - t0,
     };
-  }
-}
-
-/** Runs the CLI's main() in-process, capturing what it prints. */
-async function inProcess(
-  args: string[],
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-    stdout += String(chunk);
-    return true;
-  });
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
-    stderr += String(chunk);
-    return true;
-  });
-  try {
-    const code = await main(['node', 'rubrica', ...args]);
-    return { code, stdout, stderr };
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
   }
 }
 
@@ -125,7 +102,7 @@ describe('rubrica eval / generate', () => {
 
   it('samples with --policy, then judges, in one command', async () => {
     const out = join(dir, 'policy');
-    const r = await inProcess([
+    const r = await runCliInProcess([
       'eval',
       '--prompts',
       examples('prompts.jsonl'),
@@ -159,7 +136,7 @@ describe('rubrica eval / generate', () => {
 
   it('generate writes rollouts and its usage ledger', async () => {
     const out = join(dir, 'rollouts.jsonl');
-    const r = await inProcess([
+    const r = await runCliInProcess([
       'generate',
       '--prompts',
       examples('prompts.jsonl'),
@@ -180,7 +157,7 @@ describe('rubrica eval / generate', () => {
   });
 
   it('refuses bad flag combinations with exit code 2', async () => {
-    const both = await inProcess([
+    const both = await runCliInProcess([
       'eval',
       '--prompts',
       examples('prompts.jsonl'),

@@ -5,34 +5,14 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { main } from '../../src/cli/main.ts';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fluentEmoji } from '../support/corpus.ts';
 import { jsonAnswer, type ModelDouble, startModelDouble } from '../support/model-double.ts';
+import { runCliInProcess } from '../support/run-cli.ts';
 import { authorAnswerFor, jointAnswer, rulerRubric, schemaKeys } from './support/fixtures.ts';
 
 const BIN = new URL('../../bin/rubrica.js', import.meta.url).pathname;
 
-/** Runs the CLI in this process (fast; the resume test spawns a real process to kill it). */
-async function runHere(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation((s) => {
-    stdout += String(s);
-    return true;
-  });
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation((s) => {
-    stderr += String(s);
-    return true;
-  });
-  try {
-    const code = await main(['node', 'rubrica', ...args]);
-    return { code, stdout, stderr };
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
-}
 const ICONS = fluentEmoji(30).map((c) => c.svg);
 
 let double: ModelDouble;
@@ -133,7 +113,7 @@ describe('rubrica score', () => {
     // Simulate a write torn by the crash.
     appendFileSync(out, '{"id":"r99","reward":0.5,"sta');
 
-    const second = await runHere(args);
+    const second = await runCliInProcess(args);
     expect(second.stderr).toContain('repaired a torn last line');
     expect(second.code).toBe(0);
     expect(ids(out)).toEqual(want);
@@ -141,7 +121,7 @@ describe('rubrica score', () => {
     expect(second.stdout).toMatch(/scored \d+: \d+ ok, 0 unscoreable/);
 
     const calls = double.requests.length;
-    const third = await runHere(args);
+    const third = await runCliInProcess(args);
     expect(third.code).toBe(0);
     expect(third.stdout).toContain('skipped 12 rollouts already in');
     expect(double.requests.length).toBe(calls);
@@ -168,7 +148,7 @@ describe('rubrica score', () => {
       double.url,
       '--no-cache',
     ];
-    const ok = await runHere([...base, '--reward', 'universal']);
+    const ok = await runCliInProcess([...base, '--reward', 'universal']);
     expect(ok.code).toBe(1);
     expect(ok.stderr).toContain('in.jsonl:2: not valid JSON');
     expect(ok.stdout).toContain('unscoreable by reason: no_svg 1');
@@ -179,13 +159,13 @@ describe('rubrica score', () => {
       ['--mode', 'both'],
       ['--reward', 'ruler'],
     ]) {
-      const r = await runHere([...base, ...bad]);
+      const r = await runCliInProcess([...base, ...bad]);
       expect(r.code, bad.join(' ')).toBe(2);
     }
     const rubrics = join(dir, 'rubrics.jsonl');
     writeFileSync(rubrics, `${JSON.stringify(rulerRubric('cat', 'a cat'))}\n{"id":"broken"}\n`);
     const out2 = join(dir, 'out2.jsonl');
-    const warned = await runHere([
+    const warned = await runCliInProcess([
       ...base.slice(0, 4),
       out2,
       ...base.slice(5),
@@ -211,7 +191,7 @@ describe('rubrica score: judge failures', () => {
         .join('\n'),
     );
     const out = join(dir, 'out.jsonl');
-    const r = await runHere([
+    const r = await runCliInProcess([
       'score',
       '--in',
       input,
@@ -285,7 +265,7 @@ describe('rubrica rubric synth', () => {
       '--cache',
       join(dir, 'c.sqlite'),
     ];
-    const r = await runHere(args);
+    const r = await runCliInProcess(args);
     expect(r.code).toBe(0);
     const lines = readFileSync(out, 'utf8')
       .split('\n')
@@ -300,7 +280,7 @@ describe('rubrica rubric synth', () => {
     expect(r.stdout).toMatch(
       /dropped by reason: (ideal_below_threshold 1, ideal_unrenderable 1|ideal_unrenderable 1, ideal_below_threshold 1)/,
     );
-    const again = await runHere(args);
+    const again = await runCliInProcess(args);
     expect(again.stdout).toContain('skipped 3 prompts already in');
   });
 });

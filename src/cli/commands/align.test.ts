@@ -3,8 +3,8 @@ import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { main } from '../main.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCliInProcess } from '../../../test/support/run-cli.ts';
 
 const BIN = new URL('../../../bin/rubrica.js', import.meta.url).pathname;
 
@@ -16,27 +16,6 @@ function spawnCli(args: string[]): Promise<{ code: number; stdout: string; stder
       resolve({ code, stdout, stderr });
     });
   });
-}
-
-/** In-process through the same `main` the binary calls (spawning tsx per case is slow). */
-async function runCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-    stdout += String(chunk);
-    return true;
-  });
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
-    stderr += String(chunk);
-    return true;
-  });
-  try {
-    const code = await main(['node', 'rubrica', ...args]);
-    return { code, stdout, stderr };
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
 }
 
 let dir: string;
@@ -78,7 +57,14 @@ describe('rubrica align', () => {
       scores: { universal: { id, reward: [0.9, 0.5, 0.1][i], status: 'ok' } },
     }));
     await writeFile(join(run, 'results.jsonl'), jsonl(records));
-    const r = await runCli(['align', '--pred', run, '--human', join(dir, 'human.jsonl'), '--json']);
+    const r = await runCliInProcess([
+      'align',
+      '--pred',
+      run,
+      '--human',
+      join(dir, 'human.jsonl'),
+      '--json',
+    ]);
     expect(r.code).toBe(0);
     // Group A alone: C=2, D=1 → γ = 1/3.
     expect(JSON.parse(r.stdout).absolute.gamma.estimate).toBeCloseTo(1 / 3, 12);
@@ -94,7 +80,7 @@ describe('rubrica align', () => {
     expect(report.absolute.gamma.estimate).toBeCloseTo(0.2, 12);
     expect(report.pairwise).toMatchObject({ votes: 2, agree: 1, disagree: 1 });
     expect(report.unmatched_human).toEqual(['ghost']);
-    const text = await runCli([...args, '--resamples', '300', '--seed', '4']);
+    const text = await runCliInProcess([...args, '--resamples', '300', '--seed', '4']);
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/γ within groups \(pooled\)\s+0\.200/);
     expect(text.stdout).toContain('unmatched human ids (no prediction): 1: ghost');
@@ -102,16 +88,28 @@ describe('rubrica align', () => {
 
   it('exits 1 when nothing matches or a file is missing, 2 on bad flags', async () => {
     const human = join(dir, 'human.jsonl');
-    const none = await runCli(['align', '--pred', join(dir, 'strangers.jsonl'), '--human', human]);
+    const none = await runCliInProcess([
+      'align',
+      '--pred',
+      join(dir, 'strangers.jsonl'),
+      '--human',
+      human,
+    ]);
     expect(none.code).toBe(1);
     expect(none.stderr).toContain('no human judgement matched a prediction');
-    const missing = await runCli(['align', '--pred', join(dir, 'nope.jsonl'), '--human', human]);
+    const missing = await runCliInProcess([
+      'align',
+      '--pred',
+      join(dir, 'nope.jsonl'),
+      '--human',
+      human,
+    ]);
     expect(missing.code).toBe(1);
     // A directory without results.jsonl is a missing file too.
-    const emptyDir = await runCli(['align', '--pred', dir, '--human', human]);
+    const emptyDir = await runCliInProcess(['align', '--pred', dir, '--human', human]);
     expect(emptyDir.code).toBe(1);
     expect(emptyDir.stderr).toContain('results.jsonl');
-    const bad = await runCli(['align', '--pred', human, '--human', human, '--seed', '-3']);
+    const bad = await runCliInProcess(['align', '--pred', human, '--human', human, '--seed', '-3']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--seed must be an integer');
   });

@@ -2,29 +2,8 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { main } from '../main.ts';
-
-/** In-process through the same `main` the binary calls. */
-async function runCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-    stdout += String(chunk);
-    return true;
-  });
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
-    stderr += String(chunk);
-    return true;
-  });
-  try {
-    const code = await main(['node', 'rubrica', ...args]);
-    return { code, stdout, stderr };
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
-}
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCliInProcess } from '../../../test/support/run-cli.ts';
 
 let root: string;
 
@@ -71,7 +50,7 @@ afterAll(async () => {
 
 describe('rubrica compare', () => {
   it('prints one row per run and the pairwise win/tie/loss', async () => {
-    const r = await runCli(['compare', join(root, 'new'), join(root, 'old'), '--json']);
+    const r = await runCliInProcess(['compare', join(root, 'new'), join(root, 'old'), '--json']);
     expect(r.code).toBe(0);
     const c = JSON.parse(r.stdout);
     expect(c.rows.map((x: { run: string }) => x.run)).toEqual(['new', 'old']);
@@ -92,7 +71,7 @@ describe('rubrica compare', () => {
         only_b: 0,
       },
     ]);
-    const text = await runCli([
+    const text = await runCliInProcess([
       'compare',
       join(root, 'new'),
       join(root, 'old'),
@@ -104,11 +83,11 @@ describe('rubrica compare', () => {
   });
 
   it('exits 1 for a directory without results.jsonl but still compares the rest', async () => {
-    const r = await runCli(['compare', join(root, 'old'), join(root, 'missing')]);
+    const r = await runCliInProcess(['compare', join(root, 'old'), join(root, 'missing')]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('no_results');
     expect(r.stdout).toContain('old');
-    const bad = await runCli(['compare', join(root, 'old'), '--tie-epsilon', 'wide']);
+    const bad = await runCliInProcess(['compare', join(root, 'old'), '--tie-epsilon', 'wide']);
     expect(bad.code).toBe(2);
   });
 });
