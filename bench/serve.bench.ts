@@ -8,9 +8,9 @@
 //        --mode joint|per-item --json
 //        --heap-mb 320 --malloc-arenas 2: the server runs as docs/serve.md recommends, with
 //        NODE_OPTIONS=--max-old-space-size=320 and MALLOC_ARENA_MAX=2 (0 leaves either unset)
-// The defaults keep the judge, not the CPU, the bound on a 2-core machine: each rollout costs
-// the server ~20 ms of main-thread work (mostly Qwen token counting) and a render worker
-// ~15–50 ms, so two cores sustain a few dozen rollouts/s at best.
+// The defaults keep the judge, not the CPU, the bound on a 2-core machine: inspection and
+// rendering alone (the cached second pass) run at ~80–115 rollouts/s there, so a faster
+// judge setting (e.g. 200 ms × 16) measures the CPU, not rubrica's scheduling.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
