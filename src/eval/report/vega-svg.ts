@@ -1,7 +1,6 @@
 // Compiles a vega-lite spec and renders it to an SVG string on the server, headless (no
 // canvas, no DOM, no network), so report.html carries finished charts and no chart library.
-import * as vega from 'vega';
-import { compile, type TopLevelSpec } from 'vega-lite';
+import type { TopLevelSpec } from 'vega-lite';
 import { FONT } from './palette.ts';
 
 const CONFIG = {
@@ -21,6 +20,9 @@ const CONFIG = {
 
 /** Renders one vega-lite spec to standalone-free SVG markup fit for inlining in HTML. */
 export async function vegaLiteToSvg(spec: TopLevelSpec): Promise<string> {
+  // Loaded on first use: vega and vega-lite cost ~0.8 s of start-up that every other
+  // command would pay for nothing.
+  const [vega, { compile }] = await Promise.all([import('vega'), import('vega-lite')]);
   const compiled = compile({
     ...spec,
     config: { ...CONFIG, ...(spec.config ?? {}) },
