@@ -8,12 +8,11 @@ import { ModelConfigError } from '../../models/errors.ts';
 import { inspectCompletion } from '../../pipeline/inspect.ts';
 import { createRenderPool } from '../../render/pool.ts';
 import { isPresetName, PRESETS } from '../../rubric/presets.ts';
-import type { RubricRecord } from '../../rubric/schema.ts';
 import { formatSynthSummary, summariseRubrics } from '../../rubric/summary.ts';
 import { createRubricSynthesizer, DEFAULT_MIN_IDEAL } from '../../rubric/synth.ts';
 import { type AnswerCache, DEFAULT_CACHE_PATH, openCache } from '../../store/cache.ts';
-import { openJsonlOutput, readJsonlInputs, runJsonl } from '../../store/jsonl.ts';
-import { createRunProgress } from '../../store/progress.ts';
+import { readJsonlInputs } from '../../store/jsonl.ts';
+import { runJsonlCommand } from '../jsonl-command.ts';
 import { UsageError } from '../usage-error.ts';
 import type { RegisterCommand } from './index.ts';
 
@@ -128,9 +127,6 @@ async function synth(flags: SynthFlags, setExit: (code: number) => void): Promis
 
   const cache = openCacheFlag(flags);
   const renderer = createRenderPool();
-  const out = openJsonlOutput(flags.out);
-  if (out.repairedBytes)
-    process.stderr.write(`rubrica: repaired a torn last line in ${flags.out}\n`);
   const synthesizer = createRubricSynthesizer({
     author,
     judge: judgeClient ? createJudge({ client: judgeClient, mode, cache }) : undefined,
@@ -140,29 +136,18 @@ async function synth(flags: SynthFlags, setExit: (code: number) => void): Promis
     minIdeal,
     cache,
   });
-  const written: RubricRecord[] = [];
-  const todo = items.filter((i) => !out.done.has(i.id)).length;
-  const progress = createRunProgress('rubrics', todo);
   try {
-    const r = await runJsonl({
+    const written = await runJsonlCommand({
       inputs: items,
-      out,
+      inPath: flags.in,
+      outPath: flags.out,
+      label: 'rubrics',
+      noun: 'prompts',
       concurrency,
       process: (it) => synthesizer.synthesize(it),
-      onWritten: (rec) => {
-        written.push(rec);
-        progress.tick(rec.usage);
-      },
     });
-    progress.stop();
-    if (r.skippedDone)
-      process.stdout.write(`skipped ${r.skippedDone} prompts already in ${flags.out}\n`);
-    if (r.skippedDuplicate)
-      process.stdout.write(`skipped ${r.skippedDuplicate} repeated ids in ${flags.in}\n`);
     process.stdout.write(`${formatSynthSummary(summariseRubrics(written))}\n`);
   } finally {
-    progress.stop();
-    out.close();
     cache?.close();
     await renderer.close();
   }

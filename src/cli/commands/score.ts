@@ -2,7 +2,6 @@
 // input order with crash-safe resume. Thin: parse flags, build the scorer, run, summarise.
 import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
-import type { ScoreRecord } from '../../core/record.ts';
 import { createModelClient } from '../../models/client.ts';
 import { inspectCompletion } from '../../pipeline/inspect.ts';
 import { createRolloutScorer, ScorerConfigError } from '../../pipeline/score.ts';
@@ -11,9 +10,9 @@ import { createRenderPool } from '../../render/pool.ts';
 import { formatScoreSummary, summariseScores } from '../../reward/summary.ts';
 import { DROP_AXES, isDropAxis } from '../../reward/weighted.ts';
 import { parseRubricsJsonl } from '../../rubric/load.ts';
-import { openJsonlOutput, readJsonlInputs, runJsonl } from '../../store/jsonl.ts';
-import { createRunProgress } from '../../store/progress.ts';
+import { readJsonlInputs } from '../../store/jsonl.ts';
 import { addHybridFlags, type HybridFlags, hybridFromFlags } from '../hybrid-flags.ts';
+import { runJsonlCommand } from '../jsonl-command.ts';
 import { UsageError } from '../usage-error.ts';
 import type { RegisterCommand } from './index.ts';
 import {
@@ -117,31 +116,18 @@ async function score(flags: ScoreFlags, setExit: (code: number) => void): Promis
     if (err instanceof ScorerConfigError) throw new UsageError(err.message);
     throw err;
   }
-  const out = openJsonlOutput(flags.out);
-  if (out.repairedBytes)
-    process.stderr.write(`rubrica: repaired a torn last line in ${flags.out}\n`);
-  const written: ScoreRecord[] = [];
-  const progress = createRunProgress('score', items.filter((i) => !out.done.has(i.id)).length);
   try {
-    const r = await runJsonl({
+    const written = await runJsonlCommand({
       inputs: items,
-      out,
+      inPath: flags.in,
+      outPath: flags.out,
+      label: 'score',
+      noun: 'rollouts',
       concurrency,
       process: async (it) => (await scorer.scoreBatch([it]))[0]!,
-      onWritten: (rec) => {
-        written.push(rec);
-        progress.tick(rec.usage);
-      },
     });
-    progress.stop();
-    if (r.skippedDone)
-      process.stdout.write(`skipped ${r.skippedDone} rollouts already in ${flags.out}\n`);
-    if (r.skippedDuplicate)
-      process.stdout.write(`skipped ${r.skippedDuplicate} repeated ids in ${flags.in}\n`);
     process.stdout.write(`${formatScoreSummary(summariseScores(written))}\n`);
   } finally {
-    progress.stop();
-    out.close();
     await scorer.close();
     cache?.close();
     await renderer.close();
