@@ -1,7 +1,7 @@
 // completion text → Artifact: the SVG the model meant as its answer (the last complete
 // <svg>…</svg> outside its reasoning), the reasoning, Drawing-with-Thought stages and token
 // counts. Never throws on any input; a missing answer is an error value (no_svg, truncated).
-import { type ArtifactErrorCode, makeError, type RubricaError } from '../core/errors.ts';
+import { type ArtifactErrorCode, type ErrorValue, makeError } from '../core/errors.ts';
 import { dwtReport } from './dwt.ts';
 import { type Segment, splitFences } from './fences.ts';
 import { asciiLower, findAnswerTags, type Span, splitReasoning } from './regions.ts';
@@ -85,7 +85,7 @@ export function locateArtifact(completion: string): ArtifactLocation {
     const source = sourceOf(lower, chosen);
     return { found: true, svg, source, reasoning, dwt };
   }
-  let error: RubricaError<ArtifactErrorCode> = makeError(
+  let error: ErrorValue<ArtifactErrorCode> = makeError(
     'no_svg',
     'the completion contains no <svg> element',
   );

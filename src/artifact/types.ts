@@ -1,6 +1,6 @@
 // What a completion holds once pulled apart: the SVG the model meant as its answer,
 // its reasoning, the Drawing-with-Thought stages found there, and token counts.
-import type { ArtifactErrorCode, RubricaError } from '../core/errors.ts';
+import type { ArtifactErrorCode, ErrorValue } from '../core/errors.ts';
 
 export const DWT_STAGES = [
   'concept_sketching',
@@ -38,7 +38,7 @@ export interface Artifact {
   found: boolean;
   /** The extracted SVG code (XML prolog kept when present). */
   svg?: string;
-  error?: RubricaError<ArtifactErrorCode>;
+  error?: ErrorValue<ArtifactErrorCode>;
   source?: ArtifactSource;
   /** Text of the reasoning (<think> block, or text before </think> when the opener is missing). */
   reasoning: string;

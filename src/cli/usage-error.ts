@@ -1,4 +1,8 @@
 // A bad flag or argument combination: the CLI exits with code 2.
-export class UsageError extends Error {
-  override name = 'UsageError';
+import { RubricaError } from '../core/errors.ts';
+
+export class UsageError extends RubricaError<'usage'> {
+  constructor(message: string) {
+    super('usage', message);
+  }
 }

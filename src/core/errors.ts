@@ -1,5 +1,11 @@
-// Stable error codes. Bad input from a policy is never an exception: it becomes a value
-// carrying one of these codes, so trainers and reports can count failures by reason.
+// Stable error codes, and the one base class for thrown errors.
+//
+// Bad input from a policy is never an exception: it becomes a value (`ErrorValue`) carrying
+// one of the codes below, so trainers and reports can count failures by reason. Exceptions
+// are for callers' mistakes (configuration, usage) and for infrastructure that cannot go on
+// (a closed pool, a corrupted cache); each is a `RubricaError` subclass with a stable `code`
+// and `isRetryable`, so callers branch on `instanceof RubricaError` and `code`, never on a
+// message or a class name string.
 
 /** Why no SVG could be taken from a completion. */
 export type ArtifactErrorCode = 'no_svg' | 'truncated';
@@ -12,20 +18,37 @@ export type RenderErrorCode =
   | 'render_crash' // the renderer process died (signal, abort, out of memory)
   | 'render_error'; // the renderer refused the file with an error
 
-/** Why a rollout has no model-made score. */
-export type UnscoreableReason =
-  | ArtifactErrorCode
-  | RenderErrorCode
-  | 'blank'
-  | 'judge_error'
-  | 'scorer_error'
-  | 'no_rubric';
-
-export interface RubricaError<C extends string = string> {
+/** A failure carried as a value: a stable code and a readable message. */
+export interface ErrorValue<C extends string = string> {
   code: C;
   message: string;
 }
 
-export function makeError<C extends string>(code: C, message: string): RubricaError<C> {
+export function makeError<C extends string>(code: C, message: string): ErrorValue<C> {
   return { code, message };
 }
+
+export interface RubricaErrorOptions {
+  /** True when the same call may succeed later (a busy queue, a flaky service). */
+  retryable?: boolean;
+  cause?: unknown;
+}
+
+/** The base of every error rubrica throws. */
+export class RubricaError<C extends string = string> extends Error {
+  readonly code: C;
+  readonly isRetryable: boolean;
+  constructor(code: C, message: string, opts: RubricaErrorOptions = {}) {
+    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
+    this.code = code;
+    this.isRetryable = opts.retryable ?? false;
+    // Subclasses keep their own class name in stack traces and logs.
+    this.name = new.target.name;
+  }
+}
+
+export function isRubricaError(err: unknown): err is RubricaError {
+  return err instanceof RubricaError;
+}
+
+export type { UnscoreableReason } from './status.ts';

@@ -2,6 +2,8 @@
 // a configuration mistake found before any call is made, so it is thrown (the CLI turns it
 // into a usage error, exit 2); failures of calls themselves are values (ModelResult).
 
+import { RubricaError } from '../core/errors.ts';
+
 export type ModelConfigErrorCode =
   | 'bad_spec' // not `provider:model`
   | 'unknown_provider' // provider not one of PROVIDERS
@@ -10,12 +12,4 @@ export type ModelConfigErrorCode =
   | 'bad_base_url' // not an http(s) URL
   | 'bad_prices'; // price override unreadable or malformed
 
-export class ModelConfigError extends Error {
-  override name = 'ModelConfigError';
-  constructor(
-    readonly code: ModelConfigErrorCode,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+export class ModelConfigError extends RubricaError<ModelConfigErrorCode> {}

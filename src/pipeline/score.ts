@@ -5,7 +5,7 @@
 // reason; nothing a policy writes can make this throw.
 import pLimit from 'p-limit';
 import type { CriterionScore } from '../core/criteria.ts';
-import type { UnscoreableReason } from '../core/errors.ts';
+import { RubricaError, type UnscoreableReason } from '../core/errors.ts';
 import type { ChecksSummary, ScoreRecord } from '../core/record.ts';
 import { emptyUsage, type Usage } from '../core/usage.ts';
 import { createJudge, type Judge } from '../judge/judge.ts';
@@ -78,15 +78,9 @@ export interface RolloutScorerOptions {
 }
 
 /** A scorer that cannot work as configured (a usage error, not bad policy output). */
-export class ScorerConfigError extends Error {
-  override name = 'ScorerConfigError';
-  constructor(
-    readonly code: 'hybrid_unavailable' | 'no_rubrics' | 'no_judge',
-    message: string,
-  ) {
-    super(message);
-  }
-}
+export class ScorerConfigError extends RubricaError<
+  'hybrid_unavailable' | 'no_rubrics' | 'no_judge'
+> {}
 
 const INSTANCE_PRESETS: Partial<Record<RewardKind, PresetName>> = {
   ruler: 'ruler',

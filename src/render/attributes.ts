@@ -4,7 +4,7 @@
 //   (http, https, file, absolute and relative paths never reach the renderer);
 // - CSS in style="" and url(...) in presentation attributes are cleaned (css.ts);
 // - filter parameters whose cost grows with their value are clamped (filter bombs).
-import type { RenderErrorCode, RubricaError } from '../core/errors.ts';
+import { type ErrorValue, type RenderErrorCode, RubricaError } from '../core/errors.ts';
 import {
   decodeDataUri,
   isRasterMime,
@@ -20,7 +20,7 @@ export type NestedSanitizer = (
   depth: number,
 ) =>
   | { ok: true; svg: string; code: CodeStats }
-  | { ok: false; error: RubricaError<RenderErrorCode>; code?: CodeStats };
+  | { ok: false; error: ErrorValue<RenderErrorCode>; code?: CodeStats };
 
 export interface AttributePolicyOptions {
   limits: RenderLimits;
@@ -41,7 +41,11 @@ export interface CleanedAttributes {
 }
 
 /** Thrown for a limit breach; the walker turns it into a too_large result. */
-export class AttributeLimitError extends Error {}
+export class AttributeLimitError extends RubricaError<'too_large'> {
+  constructor(message: string) {
+    super('too_large', message);
+  }
+}
 
 const NUMBER = /[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?/g;
 // Largest morphology radius kept, as a share of the drawing's extent: the cost of

@@ -10,7 +10,7 @@
 // hook for memory-based recycling or for pipelining a second job behind the current one.
 import { type ChildProcess, fork } from 'node:child_process';
 import { availableParallelism } from 'node:os';
-import { makeError } from '../core/errors.ts';
+import { makeError, RubricaError } from '../core/errors.ts';
 import { resolveLimits } from './limits.ts';
 import type { WorkerReply, WorkerRequest } from './protocol.ts';
 import type { Renderer, RenderOptions, RenderResult } from './types.ts';
@@ -48,11 +48,16 @@ export interface RenderPool extends Renderer {
   stats(): PoolStats;
 }
 
-export class RenderQueueFullError extends Error {
-  override name = 'RenderQueueFullError';
+/** The pool's queue is full: retry later (the server answers 503 for it). */
+export class RenderQueueFullError extends RubricaError<'render_queue_full'> {
+  constructor(message: string) {
+    super('render_queue_full', message, { retryable: true });
+  }
 }
-export class RenderPoolClosedError extends Error {
-  override name = 'RenderPoolClosedError';
+export class RenderPoolClosedError extends RubricaError<'render_pool_closed'> {
+  constructor(message: string) {
+    super('render_pool_closed', message);
+  }
 }
 
 interface Task {

@@ -4,7 +4,7 @@
 // allowlist of SVG elements: nothing that could reach the network or the file system, run
 // code, or cost unbounded time survives. Every removal is recorded in `code.removed`.
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { makeError, type RenderErrorCode, type RubricaError } from '../core/errors.ts';
+import { type ErrorValue, makeError, type RenderErrorCode } from '../core/errors.ts';
 import { sanitizeCss } from './css.ts';
 import { fitRoot } from './fit.ts';
 import { resolveLimits } from './limits.ts';
@@ -23,7 +23,7 @@ export interface SanitizeOptions {
 
 export type SanitizeResult =
   | { ok: true; svg: string; code: CodeStats }
-  | { ok: false; error: RubricaError<RenderErrorCode>; code?: CodeStats };
+  | { ok: false; error: ErrorValue<RenderErrorCode>; code?: CodeStats };
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const XLINK_NS = 'http://www.w3.org/1999/xlink';

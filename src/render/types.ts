@@ -1,7 +1,7 @@
 // Contracts of the render room: SVG code in, a PNG plus the facts checks need out.
 // Heavy or hostile work (parsing, sanitising, rasterising, pixel statistics) happens in
 // a killable worker process, so everything crossing this boundary is plain data.
-import type { RenderErrorCode, RubricaError } from '../core/errors.ts';
+import type { ErrorValue, RenderErrorCode } from '../core/errors.ts';
 
 export interface RenderLimits {
   maxBytes: number;
@@ -75,7 +75,7 @@ export type RenderResult =
     }
   | {
       ok: false;
-      error: RubricaError<RenderErrorCode>;
+      error: ErrorValue<RenderErrorCode>;
       ms: number;
       /** Present when sanitising got far enough to measure the code. */
       code?: CodeStats;

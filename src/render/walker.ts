@@ -1,7 +1,7 @@
 // Walks fast-xml-parser's ordered tree and re-serialises it from an allowlist, measuring
 // the code (elements, depth, segments, texts, strokes) and enforcing the input limits on
 // the way. Attribute-level policy (hrefs, CSS, filter clamps) lives in attributes.ts.
-import { makeError, type RenderErrorCode, type RubricaError } from '../core/errors.ts';
+import { type ErrorValue, makeError, type RenderErrorCode } from '../core/errors.ts';
 import {
   AttributePolicy,
   AttributeLimitError as LimitError,
@@ -49,7 +49,7 @@ interface Paint {
 
 export type WalkResult =
   | { ok: true; svg: string; expanded: number }
-  | { ok: false; error: RubricaError<RenderErrorCode> };
+  | { ok: false; error: ErrorValue<RenderErrorCode> };
 
 export function escapeText(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');

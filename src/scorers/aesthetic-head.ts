@@ -3,7 +3,7 @@
 // inference), so the whole head is one affine map: score = w·e + b, with e the L2-normalised
 // ViT-L/14 image embedding. We load the published weights, exported to JSON, and collapse them.
 import { readFileSync } from 'node:fs';
-import { makeError, type RubricaError } from '../core/errors.ts';
+import { type ErrorValue, makeError } from '../core/errors.ts';
 
 export interface AffineHead {
   w: Float64Array;
@@ -20,7 +20,7 @@ interface Layer {
 
 export type HeadResult =
   | { ok: true; head: AffineHead }
-  | { ok: false; error: RubricaError<'bad_weights'> };
+  | { ok: false; error: ErrorValue<'bad_weights'> };
 
 const bad = (message: string): HeadResult => ({
   ok: false,

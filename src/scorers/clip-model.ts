@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import pLimit from 'p-limit';
-import { makeError, type RubricaError } from '../core/errors.ts';
+import { type ErrorValue, makeError, RubricaError } from '../core/errors.ts';
 import { BoundedCache } from './bounded-cache.ts';
 import type { ScorerErrorCode } from './types.ts';
 
@@ -28,7 +28,7 @@ export interface ClipModelOptions {
 export type Embedding = Float32Array;
 export type EmbedResult =
   | { ok: true; embedding: Embedding }
-  | { ok: false; error: RubricaError<ScorerErrorCode> };
+  | { ok: false; error: ErrorValue<ScorerErrorCode> };
 
 export interface ClipModel {
   readonly id: string;
@@ -62,7 +62,7 @@ function rows(t: TensorLike): Float32Array[] {
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 /**
- * Loads the four parts of a CLIP model. Throws a RubricaError-shaped `ClipLoadError` when the
+ * Loads the four parts of a CLIP model. Throws a ErrorValue-shaped `ClipLoadError` when the
  * folder is missing or incomplete: that is a configuration mistake, reported before scoring.
  */
 export async function loadClipModel(opts: ClipModelOptions): Promise<ClipModel> {
@@ -200,12 +200,11 @@ async function loadParts(tf: Transformers, id: string) {
   return { tokenizer, processor, textModel, visionModel };
 }
 
-export class ClipLoadError extends Error {
-  override name = 'ClipLoadError';
-  readonly code = 'model_load' as const;
+export class ClipLoadError extends RubricaError<'model_load'> {
   constructor(model: string, cause: unknown) {
     const why = cause instanceof Error ? cause.message : String(cause);
     super(
+      'model_load',
       `could not load the CLIP model from ${model}: ${why}. Expected a folder with ` +
         'onnx/text_model.onnx, onnx/vision_model.onnx, config.json, tokenizer.json, ' +
         'tokenizer_config.json and preprocessor_config.json (Xenova/clip-vit-large-patch14 layout).',

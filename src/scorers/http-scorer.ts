@@ -8,7 +8,7 @@
 import pLimit from 'p-limit';
 import pRetry, { AbortError } from 'p-retry';
 import { z } from 'zod';
-import { makeError, type RubricaError } from '../core/errors.ts';
+import { type ErrorValue, makeError, RubricaError } from '../core/errors.ts';
 import type { ImageScorer, ScorerErrorCode, ScorerResult } from './types.ts';
 
 export interface HttpScorerOptions {
@@ -36,14 +36,7 @@ const answerSchema = z.union([
   z.object({ error: z.string() }),
 ]);
 
-class ScorerCallError extends Error {
-  constructor(
-    readonly code: ScorerErrorCode,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+class ScorerCallError extends RubricaError<ScorerErrorCode> {}
 
 export function createHttpScorer(opts: HttpScorerOptions): ImageScorer {
   const doFetch = opts.fetch ?? fetch;
@@ -125,7 +118,7 @@ export function createHttpScorer(opts: HttpScorerOptions): ImageScorer {
             : { ok: true, value: s },
       );
     } catch (err) {
-      const error: RubricaError<ScorerErrorCode> =
+      const error: ErrorValue<ScorerErrorCode> =
         err instanceof ScorerCallError
           ? makeError(err.code, err.message)
           : makeError('network', (err as Error).message);

@@ -1,7 +1,7 @@
 // Contracts of the scorers room: a scorer turns (rendered image, prompt) pairs into numbers
 // (CLIP cosine, LAION aesthetic, HPSv2 over HTTP, ...). One interface, so the hybrid reward
 // and evaluations never care whether the model runs in-process or behind a URL.
-import type { RubricaError } from '../core/errors.ts';
+import type { ErrorValue } from '../core/errors.ts';
 
 export type ScorerErrorCode =
   | 'model_load' // the model folder / weights file could not be loaded
@@ -15,7 +15,7 @@ export type ScorerErrorCode =
 
 export type ScorerResult =
   | { ok: true; value: number }
-  | { ok: false; error: RubricaError<ScorerErrorCode> };
+  | { ok: false; error: ErrorValue<ScorerErrorCode> };
 
 export interface ImageScorer {
   /** Short stable name, e.g. "clip", "laion-aesthetic", "http:hpsv2". */

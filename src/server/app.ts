@@ -7,6 +7,7 @@ import { bearerAuth } from 'hono/bearer-auth';
 import { HTTPException } from 'hono/http-exception';
 import type { Logger } from 'pino';
 import type { ScoreRecord } from '../core/record.ts';
+import { ScorerConfigError } from '../pipeline/score.ts';
 import type { RolloutInput, RolloutScorer, ScoreBatchOptions } from '../pipeline/types.ts';
 import { type Admission, createAdmission, resolveLimits, type ServerLimits } from './admission.ts';
 import { bodyLimitDrained } from './body-limit.ts';
@@ -139,9 +140,8 @@ export function createServer(opts: ServerOptions): OpenAPIHono {
         } catch (err) {
           // A request asking for something this server cannot do (e.g. reward "hybrid"
           // without a hybrid rewarder) is the caller's error, not the server's.
-          if ((err as Error)?.name !== 'ScorerConfigError') throw err;
-          const code = (err as { code?: string }).code ?? 'unsupported';
-          return { ok: false, response: c.json(errorBody(code, (err as Error).message), 400) };
+          if (!(err instanceof ScorerConfigError)) throw err;
+          return { ok: false, response: c.json(errorBody(err.code, err.message), 400) };
         }
         if (records.length !== items.length) {
           throw new Error(`scorer returned ${records.length} records for ${items.length} rollouts`);

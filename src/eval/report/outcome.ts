@@ -9,6 +9,8 @@ export type Outcome = 'scored' | 'not_judged' | 'failed';
 const NOT_JUDGED: ReadonlySet<UnscoreableReason> = new Set([
   'judge_error',
   'scorer_error',
+  'cache_error',
+  'infra_error',
   'no_rubric',
 ]);
 
@@ -23,6 +25,8 @@ export const REASON_LABELS: Record<UnscoreableReason, string> = {
   blank: 'blank picture',
   judge_error: 'not judged (judge error)',
   scorer_error: 'not scored (scorer error)',
+  cache_error: 'not scored (cache error)',
+  infra_error: 'not scored (infrastructure error)',
   no_rubric: 'not judged (no rubric for this prompt)',
 };
 
