@@ -1,16 +1,55 @@
-// One idea carries all three papers: a reward is a weighted set of criteria, each scored
-// in [0,1] by a check (deterministic code), a judge (a VLM reading the picture) or a
-// scorer (CLIP, aesthetic). These are the shapes every reward and report share.
+// One idea carries all three papers: a reward is a weighted tree of criteria.
+//  - A leaf is one criterion, scored in [0,1] (or null when it could not be scored) by a
+//    check (deterministic code), a judge (a VLM reading the picture), a code judge (an LLM
+//    reading the code) or a scorer (CLIP, an aesthetic model).
+//  - A group is a weighted node over children (RULER's six items; PrismaForge's code and
+//    vision rubrics under λc/λv; Reason-SVG's four terms under their λ).
+// These zod schemas are the single source of the shapes; the arithmetic lives in
+// src/reward/tree.ts, and every reward, record, file and HTTP body uses these.
+import { z } from 'zod';
+import { ReasonSchema } from './status.ts';
 
-export type CriterionSource = 'judge' | 'check' | 'scorer';
+export const CriterionSourceSchema = z.enum(['judge', 'check', 'scorer', 'code_judge']);
+export type CriterionSource = z.infer<typeof CriterionSourceSchema>;
 
-export interface CriterionScore {
-  key: string;
-  axis: string;
-  /** May be negative (a penalty item such as Rubric-S's text penalty). */
-  weight: number;
+export const CriterionLeafSchema = z.object({
+  key: z.string(),
+  /** Which axis the criterion measures (semantic, visual, style, penalty, code, …). */
+  axis: z.string(),
+  /** May be negative: a penalty item (Rubric-S's text penalty, −2). */
+  weight: z.number(),
   /** In [0,1]; null when the criterion could not be scored. */
-  score: number | null;
-  rationale?: string;
-  source?: CriterionSource;
+  score: z.number().nullable(),
+  rationale: z.string().optional(),
+  source: CriterionSourceSchema.optional(),
+  /** Why `score` is null: a grader fault (judge_error, scorer_error, …) or a rule reason. */
+  reason: ReasonSchema.optional(),
+});
+export type CriterionScore = z.infer<typeof CriterionLeafSchema>;
+export type CriterionLeaf = CriterionScore & { kind?: 'leaf' };
+
+export interface CriterionGroup {
+  kind: 'group';
+  key: string;
+  weight: number;
+  children: CriterionNode[];
+}
+export type CriterionNode = CriterionLeaf | CriterionGroup;
+
+export const CriterionGroupSchema: z.ZodType<CriterionGroup> = z.object({
+  kind: z.literal('group'),
+  key: z.string(),
+  weight: z.number(),
+  get children() {
+    return z.array(
+      z.union([
+        CriterionLeafSchema.extend({ kind: z.literal('leaf').optional() }),
+        CriterionGroupSchema,
+      ]),
+    );
+  },
+});
+
+export function isGroup(node: CriterionNode): node is CriterionGroup {
+  return (node as CriterionGroup).kind === 'group';
 }

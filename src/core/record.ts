@@ -1,38 +1,72 @@
-// One scored rollout: a line of `rubrica score`'s output, a result of POST /v1/rewards,
-// a line of an eval run's results.jsonl. Everything downstream reads this shape.
-import type { CriterionScore } from './criteria.ts';
-import type { UnscoreableReason } from './errors.ts';
-import type { Usage } from './usage.ts';
+// One scored rollout: a line of `rubrica score`'s output, a result of POST /v1/rewards, a
+// reward inside an eval run's results.jsonl. Everything downstream reads this shape. The zod
+// schemas here are the only definition: types are inferred from them, the HTTP schemas extend
+// them, and files read back are validated with them.
+import { z } from 'zod';
+import { CriterionGroupSchema, CriterionLeafSchema } from './criteria.ts';
+import { ReasonSchema, StatusSchema } from './status.ts';
+import { UsageSchema } from './usage.ts';
 
-export interface ChecksSummary {
-  renders: boolean;
-  blank: boolean;
-  ink_coverage: number | null;
-  clipped: boolean | null;
-  text_in_image: boolean;
-  clutter: boolean;
-  output_tokens: number;
-  svg_tokens: number;
-  dwt_stages: string[];
-  dwt_valid: boolean;
+/** Every reward rubrica computes; the first of a request is the record's `reward`. */
+export const RewardKindSchema = z.enum(['ruler', 'universal', 'rubric-s', 'hybrid']);
+export type RewardKind = z.infer<typeof RewardKindSchema>;
+export const REWARD_KINDS: readonly RewardKind[] = RewardKindSchema.options;
+
+export const ChecksSummarySchema = z.object({
+  renders: z.boolean(),
+  blank: z.boolean(),
+  ink_coverage: z.number().nullable(),
+  clipped: z.boolean().nullable(),
+  text_in_image: z.boolean(),
+  clutter: z.boolean(),
+  output_tokens: z.number(),
+  svg_tokens: z.number(),
+  dwt_stages: z.array(z.string()),
+  dwt_valid: z.boolean(),
   /** Numbers behind the flags, keyed by check name. */
-  values: Record<string, number>;
-}
+  values: z.record(z.string(), z.number()),
+});
+export type ChecksSummary = z.infer<typeof ChecksSummarySchema>;
 
-export interface ScoreRecord {
-  id: string;
-  prompt_id: string | null;
-  reward: number;
-  status: 'ok' | 'unscoreable';
-  reason?: UnscoreableReason;
+/** One reward's verdict on one rollout. */
+export const RewardResultSchema = z.object({
+  /** Which reward scored it. */
+  reward_kind: RewardKindSchema,
+  /** In [0,1]; 0 when status is not ok (a grader fault's 0 is never trained on: see status). */
+  reward: z.number(),
+  status: StatusSchema,
+  /** Why the status is not ok. */
+  reason: ReasonSchema.optional(),
   /** Human-readable detail for `reason`. */
-  message?: string;
-  /** Which reward scored it: ruler | universal | rubric-s | hybrid. */
-  reward_kind: string;
-  criteria: CriterionScore[];
-  checks: ChecksSummary;
-  cached: boolean;
-  usage: Usage;
+  message: z.string().optional(),
+  /** The flat view of the tree's leaves (per-criterion scores for trainers and reports). */
+  criteria: z.array(CriterionLeafSchema),
+  /** The weighted criterion tree the reward was computed from; null when none was built. */
+  tree: CriterionGroupSchema.nullable().optional(),
+  cached: z.boolean(),
+  usage: UsageSchema,
+});
+export type RewardResult = z.infer<typeof RewardResultSchema>;
+
+export const ScoreRecordSchema = RewardResultSchema.extend({
+  id: z.string(),
+  prompt_id: z.string().nullable(),
+  checks: ChecksSummarySchema,
   /** Render wall time, ms (null when nothing was rendered). */
-  render_ms: number | null;
-}
+  render_ms: z.number().nullable(),
+  /**
+   * Every reward asked for, keyed by kind (present when more than one was asked). The top-level
+   * fields are the first one's, except `usage`, which sums all of them.
+   */
+  rewards: z.partialRecord(RewardKindSchema, RewardResultSchema).optional(),
+});
+export type ScoreRecord = z.infer<typeof ScoreRecordSchema>;
+
+/** A rollout as every face reads it (CLI JSONL lines, HTTP items, eval inputs). */
+export const RolloutInputSchema = z.object({
+  id: z.string().min(1),
+  prompt_id: z.string().nullish(),
+  prompt: z.string().nullish(),
+  completion: z.string(),
+});
+export type RolloutInput = z.infer<typeof RolloutInputSchema>;

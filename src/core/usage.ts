@@ -1,13 +1,16 @@
 // Token and cost accounting shared by every model call and summed per rollout / per run.
 
-export interface Usage {
-  calls: number;
-  inputTokens: number;
-  outputTokens: number;
+import { z } from 'zod';
+
+export const UsageSchema = z.object({
+  calls: z.number(),
+  inputTokens: z.number(),
+  outputTokens: z.number(),
   /** USD; null when any call had no known price. */
-  costUsd: number | null;
-  latencyMs: number;
-}
+  costUsd: z.number().nullable(),
+  latencyMs: z.number(),
+});
+export type Usage = z.infer<typeof UsageSchema>;
 
 export function emptyUsage(): Usage {
   return { calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, latencyMs: 0 };

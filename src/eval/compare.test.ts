@@ -22,7 +22,11 @@ const CHECKS: ChecksSummary = {
   values: {},
 };
 
-function score(reward: number, kind = 'universal', over: Partial<ScoreRecord> = {}): ScoreRecord {
+function score(
+  reward: number,
+  kind: ScoreRecord['reward_kind'] = 'universal',
+  over: Partial<ScoreRecord> = {},
+): ScoreRecord {
   return {
     id: 'x',
     prompt_id: null,
@@ -40,7 +44,7 @@ function score(reward: number, kind = 'universal', over: Partial<ScoreRecord> = 
 
 const failed = (reason: 'parse_error' | 'judge_error', renders: boolean) =>
   score(0, 'universal', {
-    status: 'unscoreable',
+    status: reason === 'judge_error' ? 'grader_error' : 'unscoreable',
     reason,
     criteria: [],
     checks: { ...CHECKS, renders },

@@ -19,42 +19,6 @@ export function imageFileName(id: string): string {
   return `${safe}-${hash}.png`;
 }
 
-/**
- * Wraps an inspect function so concurrent and repeated calls for the same (prompt,
- * completion) share one inspection while a rollout is being scored. Each rollout holds
- * its key from `hold` to `release`, so memory stays bounded by the rollouts in flight.
- */
-export function sharedInspections(inner: InspectFn) {
-  const entries = new Map<string, { refs: number; value: Promise<Inspection> | null }>();
-  const keyOf = (prompt: string | undefined, completion: string) =>
-    `${prompt ?? ''}\u0000${completion}`;
-  const inspect: InspectFn = (completion, opts) => {
-    const key = keyOf(opts.prompt, completion);
-    const entry = entries.get(key);
-    if (!entry) return inner(completion, opts);
-    entry.value ??= inner(completion, opts);
-    return entry.value;
-  };
-  return {
-    inspect,
-    hold(prompt: string | undefined, completion: string): void {
-      const key = keyOf(prompt, completion);
-      const entry = entries.get(key) ?? { refs: 0, value: null };
-      entry.refs++;
-      entries.set(key, entry);
-    },
-    /** The inspection made while the key was held (made now if no scorer asked for one). */
-    get(prompt: string | undefined, completion: string, opts: InspectOptions): Promise<Inspection> {
-      return inspect(completion, { ...opts, prompt });
-    },
-    release(prompt: string | undefined, completion: string): void {
-      const key = keyOf(prompt, completion);
-      const entry = entries.get(key);
-      if (entry && --entry.refs <= 0) entries.delete(key);
-    },
-  };
-}
-
 /** Saves a rendered PNG; returns its path relative to the run directory. */
 export async function saveImage(dir: string, id: string, png: Buffer): Promise<string> {
   const rel = `images/${imageFileName(id)}`;

@@ -7,19 +7,21 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ScoreRecord } from '../core/record.ts';
+import { isGraderFault } from '../core/status.ts';
 import { addUsage, emptyUsage, type Usage } from '../core/usage.ts';
 import type { ModelClient } from '../models/types.ts';
+import { recordsByKind } from '../pipeline/record.ts';
 import { createRolloutScorer, type RolloutScorerOptions } from '../pipeline/score.ts';
 import type { JudgeMode, RewardKind, RolloutInput } from '../pipeline/types.ts';
 import type { Renderer } from '../render/types.ts';
 import type { RubricRecord } from '../rubric/schema.ts';
 import { type JsonlOutput, openJsonlOutput, runJsonl } from '../store/jsonl.ts';
-import { type InspectFn, saveImage, sharedInspections } from './run-images.ts';
+import { type InspectFn, saveImage } from './run-images.ts';
 import type { PromptLine, RolloutLine } from './run-inputs.ts';
 import { type JudgeProbe, probeJudge, unreachableJudge } from './run-judge.ts';
 import { writeRunReport } from './run-report.ts';
 import { readResults } from './run-results.ts';
-import { GRADER_ERROR_REASONS, type RunSummary, summarizeRun } from './summary.ts';
+import { type RunSummary, summarizeRun } from './summary.ts';
 import type { EvalRecord } from './types.ts';
 
 export interface EvalRunOptions {
@@ -32,8 +34,10 @@ export interface EvalRunOptions {
   /** The judge's base URL, probed before the run; omit to skip the probe. */
   judgeBaseUrl?: string;
   probeTimeoutMs?: number;
-  /** Reason-SVG's hybrid reward (built by src/reward/hybrid.ts): adds the "hybrid" reward. */
+  /** Reason-SVG's hybrid reward (built by src/reward/hybrid.ts): needed for "hybrid". */
   hybrid?: RolloutScorerOptions['hybrid'];
+  /** Rewards scored besides universal and (with rubrics) ruler; "hybrid" is added when `hybrid` is given. */
+  rewards?: readonly RewardKind[];
   /** Kept instance rubrics (records or a rubrics.jsonl path): adds the "ruler" reward. */
   rubrics?: readonly RubricRecord[] | string;
   renderer: Renderer;
@@ -81,11 +85,9 @@ export interface EvalSummaryFile extends RunSummary {
 function isDone(record: EvalRecord, kinds: readonly string[]): boolean {
   return kinds.every((k) => {
     const s = record.scores[k];
-    // A grader failure is not a verdict on the drawing: such records are scored again.
-    return (
-      s !== undefined &&
-      !(s.status === 'unscoreable' && GRADER_ERROR_REASONS.includes(s.reason ?? ''))
-    );
+    // A grader failure is not a verdict on the drawing: such records are scored again (older
+    // files wrote grader faults as `unscoreable` with the fault as reason).
+    return s !== undefined && s.status !== 'grader_error' && !isGraderFault(s.reason);
   });
 }
 
@@ -99,7 +101,8 @@ function promptIdOf(r: RolloutLine, byText: Map<string, string>): string {
 export async function runEval(opts: EvalRunOptions): Promise<EvalRunResult> {
   const t0 = performance.now();
   const kinds: RewardKind[] = opts.rubrics ? ['universal', 'ruler'] : ['universal'];
-  if (opts.hybrid) kinds.push('hybrid');
+  for (const k of opts.rewards ?? []) if (!kinds.includes(k)) kinds.push(k);
+  if (opts.hybrid && !kinds.includes('hybrid')) kinds.push('hybrid');
   const paths = {
     results: join(opts.outDir, 'results.jsonl'),
     summary: join(opts.outDir, 'summary.json'),
@@ -136,43 +139,35 @@ export async function runEval(opts: EvalRunOptions): Promise<EvalRunResult> {
   const todo = inputs.filter((r) => !done.has(r.id)).length;
   opts.onStart?.(todo, inputs.length);
 
-  const shared = sharedInspections(opts.inspect);
   const scorer = await createRolloutScorer({
     rubrics: opts.rubrics,
     judge,
     renderer: opts.renderer,
-    inspect: shared.inspect,
+    inspect: opts.inspect,
     cache: opts.cache,
-    reward: 'universal',
+    reward: kinds,
     hybrid: opts.hybrid,
     mode: opts.mode,
     concurrency: opts.concurrency ?? 8,
   });
 
+  // One inspection (one render) per rollout feeds every reward.
   const scoreOne = async (input: RolloutInput & { prompt_id: string }): Promise<EvalRecord> => {
-    const prompt = input.prompt ?? undefined;
-    shared.hold(prompt, input.completion);
-    try {
-      const scores: Record<string, ScoreRecord> = {};
-      for (const kind of kinds) {
-        const [s] = await scorer.scoreBatch([input], { reward: kind, mode: opts.mode });
-        if (s) scores[kind] = s;
-      }
-      const record: EvalRecord = {
-        id: input.id,
-        prompt_id: input.prompt_id,
-        prompt: input.prompt ?? '',
-        run: opts.run,
-        scores,
-        completion: input.completion,
-      };
-      const inspection = await shared.get(prompt, input.completion, { renderer: opts.renderer });
-      if (inspection.render?.ok)
-        record.image = await saveImage(opts.outDir, input.id, inspection.render.png);
-      return record;
-    } finally {
-      shared.release(prompt, input.completion);
-    }
+    const { record: scored, inspection } = await scorer.scoreRollout(input, {
+      reward: kinds,
+      mode: opts.mode,
+    });
+    const record: EvalRecord = {
+      id: input.id,
+      prompt_id: input.prompt_id,
+      prompt: input.prompt ?? '',
+      run: opts.run,
+      scores: recordsByKind(scored),
+      completion: input.completion,
+    };
+    if (inspection?.render?.ok)
+      record.image = await saveImage(opts.outDir, input.id, inspection.render.png);
+    return record;
   };
 
   let scored = 0;

@@ -3,6 +3,7 @@
 // plus what a careful reader checks next: unscoreable counts by reason, grader errors kept
 // apart from bad drawings, reward-hacking monitors and DwT coverage. Plain JSON out.
 import type { ScoreRecord } from '../core/record.ts';
+import { isGraderFault } from '../core/status.ts';
 import { addUsage, emptyUsage, type Usage } from '../core/usage.ts';
 import {
   type BootstrapOptions,
@@ -14,12 +15,6 @@ import { type DistributionSummary, describe } from './stats/distribution.ts';
 import type { EvalRecord } from './types.ts';
 
 export const RUN_SUMMARY_SCHEMA = 'rubrica.run-summary/1';
-
-/**
- * Reasons that say the grader failed, not the drawing: such records are left out of score
- * means (their 0 is not a judgement) and counted apart.
- */
-export const GRADER_ERROR_REASONS: readonly string[] = ['judge_error', 'scorer_error', 'no_rubric'];
 
 export interface SummaryOptions extends BootstrapOptions {
   /** The prompt set a record belongs to; default {@link defaultSetOf}. */
@@ -99,8 +94,13 @@ export function defaultSetOf(record: EvalRecord): string | null {
   return slash > 0 ? record.prompt_id.slice(0, slash) : null;
 }
 
-export function isGraderError(s: ScoreRecord): boolean {
-  return s.status === 'unscoreable' && GRADER_ERROR_REASONS.includes(s.reason ?? '');
+/**
+ * A record that is no judgement of the drawing — a grader fault (status `grader_error`, or a
+ * fault reason in files written before that status existed) or a prompt without a rubric —
+ * is left out of score means (its 0 is not a judgement) and counted apart.
+ */
+export function isGraderError(s: { status?: string; reason?: string }): boolean {
+  return s.status === 'grader_error' || isGraderFault(s.reason) || s.reason === 'no_rubric';
 }
 
 const share = (k: number, n: number): number | null => (n > 0 ? k / n : null);

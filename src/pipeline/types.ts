@@ -1,10 +1,12 @@
 // Contracts of the per-rollout pipeline: completion → artifact → render → checks
-// (inspection), then judge/scorers → reward (scoring). The CLI, the HTTP server and
+// (inspection), then rewards computed from that one inspection. The CLI, the HTTP server and
 // eval runs all call these; none of them knows how a score is made.
 import type { Artifact } from '../artifact/types.ts';
 import type { CheckResult } from '../checks/types.ts';
-import type { ChecksSummary, ScoreRecord } from '../core/record.ts';
+import type { ChecksSummary, RewardKind, RolloutInput, ScoreRecord } from '../core/record.ts';
 import type { Renderer, RenderOptions, RenderResult } from '../render/types.ts';
+
+export type { RewardKind, RolloutInput } from '../core/record.ts';
 
 export interface Inspection {
   artifact: Artifact;
@@ -20,24 +22,28 @@ export interface InspectOptions {
   render?: RenderOptions;
 }
 
-export type RewardKind = 'ruler' | 'universal' | 'rubric-s' | 'hybrid';
 export type JudgeMode = 'joint' | 'per-item';
 
-export interface RolloutInput {
-  id: string;
-  prompt_id?: string | null;
-  prompt?: string | null;
-  completion: string;
-}
-
 export interface ScoreBatchOptions {
-  reward?: RewardKind;
+  /** One reward or several (computed from one inspection; the first is the record's `reward`). */
+  reward?: RewardKind | readonly RewardKind[];
   mode?: JudgeMode;
   signal?: AbortSignal;
 }
 
-/** Scores a batch of rollouts; every input gets exactly one record, in input order. */
+export interface ScoredRollout {
+  record: ScoreRecord;
+  /** The one inspection every requested reward was computed from (PNG included). */
+  inspection: Inspection | null;
+}
+
+/** Scores rollouts; every input gets exactly one record, in input order. */
 export interface RolloutScorer {
   scoreBatch(items: RolloutInput[], opts?: ScoreBatchOptions): Promise<ScoreRecord[]>;
   close(): Promise<void>;
+}
+
+/** The pipeline's scorer: also hands back the inspection each record was computed from. */
+export interface InspectingScorer extends RolloutScorer {
+  scoreRollout(item: RolloutInput, opts?: ScoreBatchOptions): Promise<ScoredRollout>;
 }

@@ -37,22 +37,44 @@ describe('render pool', () => {
     expect(pool.stats().workers[0]!.pid).not.toBe(pid);
   });
 
-  it('replaces a worker killed from outside; jobs queued behind it still render', async () => {
+  it('retries a render whose worker was killed from outside once, in a fresh worker; jobs behind it still render', async () => {
     pool = createRenderPool({ workers: 1, pipeline: 3 });
     expect((await pool.render(icons[0]!.svg)).ok).toBe(true);
     const pid = pool.stats().workers[0]!.pid!;
-    const doomed = pool.render(heavy, { size: 2048 });
+    // Killed the moment it is sent: the worker dies with it in flight, whatever its size.
+    const doomed = pool.render(icons[1]!.svg);
     const behind = [pool.render(icons[2]!.svg), pool.render(icons[3]!.svg)];
     expect(pool.stats().workers[0]!.inFlight).toBe(3);
     process.kill(pid, 'SIGKILL');
+    // The SVG renders fine on its own: a killed worker is not the rollout's fault.
+    const r = await doomed;
+    expect(r.ok ? 'ok' : r.error).toBe('ok');
+    for (const b of await Promise.all(behind)) expect(b.ok).toBe(true);
+    expect(pool.stats()).toMatchObject({ crashed: 1, retriedAfterCrash: 1 });
+    expect((await pool.render(icons[4]!.svg)).ok).toBe(true);
+  });
+
+  it('reports render_crash when the retry dies too', async () => {
+    pool = createRenderPool({ workers: 1 });
+    expect((await pool.render(icons[0]!.svg)).ok).toBe(true);
+    const first = pool.stats().workers[0]!.pid!;
+    const doomed = pool.render(heavy, { size: 2048 });
+    process.kill(first, 'SIGKILL');
+    // Wait for the fresh worker that holds the retry, then kill it as well.
+    let second: number | undefined;
+    for (let i = 0; i < 400 && !second; i++) {
+      await new Promise((res) => setTimeout(res, 5));
+      second = pool.stats().workers.find((w) => w.pid !== first && w.inFlight > 0)?.pid;
+    }
+    expect(second).toBeDefined();
+    process.kill(second!, 'SIGKILL');
     const r = await doomed;
     expect(r.ok).toBe(false);
     if (!r.ok) {
       expect(r.error.code).toBe('render_crash');
       expect(r.error.message).toContain('SIGKILL');
     }
-    for (const b of await Promise.all(behind)) expect(b.ok).toBe(true);
-    expect(pool.stats().crashed).toBe(1);
+    expect(pool.stats()).toMatchObject({ crashed: 2, retriedAfterCrash: 1 });
     expect((await pool.render(icons[4]!.svg)).ok).toBe(true);
   });
 

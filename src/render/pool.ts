@@ -1,7 +1,8 @@
 // A pool of render worker processes. Each render runs in a child process with a
 // wall-clock limit: a render over its limit gets its worker SIGKILLed and replaced; a
-// worker that dies (signal, abort, out of memory) is replaced and the render it held
-// reports render_crash; a worker whose memory grew past a bound is retired after its
+// worker that dies (signal, abort, out of memory) is replaced and the render it held is
+// retried once in a fresh worker — a worker killed from outside (the OOM killer, an
+// operator) must not be blamed on the SVG — and reports render_crash only if that dies too; a worker whose memory grew past a bound is retired after its
 // current jobs. Bad input never throws; only misuse (closed pool, full queue) does.
 //
 // Why not workerpool: its timeout first asks the worker to clean up and only kills it
@@ -41,6 +42,8 @@ export interface PoolStats {
   spawned: number;
   killedOnTimeout: number;
   crashed: number;
+  /** Renders whose worker died and that were retried once in a fresh worker. */
+  retriedAfterCrash: number;
   recycled: number;
 }
 
@@ -68,6 +71,8 @@ interface Task {
   resolve: (r: RenderResult) => void;
   reject: (e: Error) => void;
   started: number;
+  /** Set once the task has been retried after its worker died. */
+  retried?: boolean;
 }
 
 interface Slot {
@@ -93,7 +98,13 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
   const entry = workerEntry(options.maxOldSpaceMb ?? 512);
   const slots: Slot[] = [];
   const queue: Task[] = [];
-  const counters = { spawned: 0, killedOnTimeout: 0, crashed: 0, recycled: 0 };
+  const counters = {
+    spawned: 0,
+    killedOnTimeout: 0,
+    crashed: 0,
+    retriedAfterCrash: 0,
+    recycled: 0,
+  };
   let nextId = 1;
   let closed = false;
 
@@ -220,6 +231,21 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
       return;
     }
     counters.crashed++;
+    const head = slot.inFlight[0]!;
+    if (!head.retried && !closed) {
+      // Retry once in a fresh worker, ahead of everything queued; only a second death is
+      // the SVG's doing.
+      head.retried = true;
+      head.started = 0;
+      counters.retriedAfterCrash++;
+      const rest = slot.inFlight.slice(1);
+      slot.inFlight = [];
+      remove(slot);
+      send(spawn(), head);
+      queue.unshift(...rest);
+      dispatch();
+      return;
+    }
     const tail = slot.stderrTail.trim().split('\n').slice(-3).join(' | ');
     const how = signal ? `signal ${signal}` : `exit code ${code}`;
     failSlot(slot, (t) => ({

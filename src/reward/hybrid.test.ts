@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TinyClipSpec, writeTinyClip } from '../../test/scorers/support/tiny-clip.ts';
 import { inspectCompletion } from '../pipeline/inspect.ts';
+import type { Inspection } from '../pipeline/types.ts';
 import { createRenderPool } from '../render/pool.ts';
 import type { Renderer } from '../render/types.ts';
 import { parseAestheticHead } from '../scorers/aesthetic-head.ts';
@@ -17,7 +18,6 @@ import {
   checkHybridConfig,
   createHybridRewarder,
   type HybridConfig,
-  type HybridItem,
   scoreHybrid,
   thinkTerm,
 } from './hybrid.ts';
@@ -74,6 +74,8 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+type HybridItem = { id: string; prompt_id: string; prompt: string | null; inspection: Inspection };
+
 async function items(...completions: [string, string | null][]): Promise<HybridItem[]> {
   return Promise.all(
     completions.map(async ([completion, prompt], i) => ({
@@ -95,7 +97,7 @@ describe('scoreHybrid', () => {
     const [aes] = await aesthetic.score([png], ['a red circle']);
     if (!cos?.ok || !aes?.ok) throw new Error('scorers failed');
     const aes01 = Math.min(1, Math.max(0, (aes.value - 1) / 9));
-    expect(rec).toMatchObject({ id: 'r0', status: 'ok', reward_kind: 'hybrid' });
+    expect(rec).toMatchObject({ status: 'ok', reward_kind: 'hybrid' });
     expect(rec!.reward).toBeCloseTo(0.1 * 1 + 0.1 * 1 + 0.6 * cos.value + 0.2 * aes01, 10);
     expect(rec!.criteria.map((c) => [c.key, c.weight, c.source])).toEqual([
       ['think', 0.1, 'check'],
@@ -105,10 +107,10 @@ describe('scoreHybrid', () => {
     ]);
     expect(rec!.criteria[2]!.score).toBeCloseTo(cos.value, 10);
     expect(rec!.criteria[3]!.rationale).toContain('on 1–10');
-    expect(rec!.render_ms).toBeGreaterThan(0);
+    expect(rec!.tree?.children.map((c) => c.weight)).toEqual([0.1, 0.1, 0.6, 0.2]);
   });
 
-  it('gives unrenderable rollouts 0 image terms, keeps λt·R_think, and says why', async () => {
+  it('measures unrenderable rollouts: 0 image terms, keeps λt·R_think, says why in the render term', async () => {
     const its = await items(
       [`${dwt(6)}\nI could not finish the drawing.`, 'a red circle'],
       [
@@ -118,10 +120,12 @@ describe('scoreHybrid', () => {
       [fenced('<svg xmlns="http://www.w3.org/2000/svg"><rect></svg>'), 'a red circle'],
     );
     const recs = await scoreHybrid(its, { semantic, aesthetic });
-    expect(recs.map((r) => [r.status, r.reason])).toEqual([
-      ['unscoreable', 'no_svg'],
-      ['unscoreable', 'truncated'],
-      ['unscoreable', 'parse_error'],
+    // The render term measures rendering, so these are scored (ok), not rule-based zeros.
+    expect(recs.map((r) => r.status)).toEqual(['ok', 'ok', 'ok']);
+    expect(recs.map((r) => r.criteria.find((c) => c.key === 'render')!.rationale)).toEqual([
+      expect.stringContaining('no_svg'),
+      expect.stringContaining('truncated'),
+      expect.stringContaining('parse_error'),
     ]);
     expect(recs[0]!.reward).toBeCloseTo(0.1, 10); // six stages, no SVG: R_think = 1
     expect(recs[1]!.reward).toBeCloseTo(0.1 * 0.5, 10);
@@ -145,15 +149,15 @@ describe('scoreHybrid', () => {
       semantic,
       aesthetic: broken,
     });
-    expect(rec).toMatchObject({ status: 'unscoreable', reason: 'scorer_error', reward: 0 });
-    expect(rec!.message).toContain('http:hpsv2: timeout');
+    expect(rec).toMatchObject({ status: 'grader_error', reason: 'scorer_error', reward: 0 });
+    expect(rec!.message).toContain('http:hpsv2 failed (timeout');
     expect(rec!.criteria.find((c) => c.key === 'aesthetic')!.score).toBeNull();
     expect(rec!.criteria.find((c) => c.key === 'semantic')!.score).not.toBeNull();
     const [noPrompt] = await scoreHybrid(await items([fenced(RED_SVG), null]), {
       semantic,
       aesthetic,
     });
-    expect(noPrompt).toMatchObject({ reason: 'scorer_error' });
+    expect(noPrompt).toMatchObject({ status: 'unscoreable', reason: 'no_rubric' });
   });
 
   it('normalises by Σλ and switches a term off with λ = 0', async () => {
@@ -234,17 +238,38 @@ describe('createHybridRewarder', () => {
         'a red circle',
       ]),
     );
-    const results = await Promise.all(
-      its.map((it) =>
-        rewarder.score({
-          rollout: { id: it.id, prompt: it.prompt },
-          prompt: it.prompt ?? null,
-          inspection: it.inspection,
-        }),
-      ),
-    );
+    const results = await Promise.all(its.map((it) => rewarder.score(it.inspection, it.prompt)));
     expect(calls).toEqual([5]);
     expect(results.every((r) => r.status === 'ok' && r.criteria.length === 4)).toBe(true);
+    await rewarder.close();
+  });
+
+  it("a rollout's abort ends its own wait, not the batch it joined", async () => {
+    const calls: number[] = [];
+    const counting: ImageScorer = {
+      name: 'clip',
+      score: (images, prompts) => {
+        calls.push(images.length);
+        return semantic.score(images, prompts);
+      },
+    };
+    const rewarder = createHybridRewarder(
+      { semantic: counting, lambdas: { aesthetic: 0 } },
+      { windowMs: 50 },
+    );
+    const [a, b] = await items(
+      [fenced(RED_SVG), 'a red circle'],
+      [fenced(RED_SVG), 'a red circle'],
+    );
+    const abort = new AbortController();
+    const pa = rewarder.score(a!.inspection, a!.prompt, abort.signal);
+    const pb = rewarder.score(b!.inspection, b!.prompt);
+    abort.abort();
+    const [ra, rb] = await Promise.all([pa, pb]);
+    expect(ra).toMatchObject({ status: 'grader_error', reason: 'scorer_error' });
+    expect(ra.message).toContain('aborted');
+    expect(rb.status).toBe('ok');
+    expect(calls).toEqual([2]);
     await rewarder.close();
   });
 });

@@ -1,22 +1,25 @@
-// Reason-SVG's hybrid reward: R = λt·R_think + λr·R_render + λs·R_semantic + λa·R_aesthetic,
-// defaults 0.1 / 0.1 / 0.6 / 0.2, divided by Σλ (= 1 with the defaults) so overrides and
-// ablations (a λ set to 0) stay on the same 0–1 scale. Every term is reported per rollout
-// as a criterion, like RULER's items. Decisions where the paper is vague (docs/reason-svg.md):
-//  - R_think is a structure proxy: "graded" (default) = the longest run of DwT stages found in
-//    canonical order ÷ 6 (so a valid DwT scores 1), counted only when the reasoning comes before
-//    the SVG; "binary" = 1 for a structurally valid DwT, else 0.
-//  - R_render = 1 when the SVG rendered, else 0. Unrenderable → both image terms 0, status
-//    `unscoreable` with the artifact/render reason; R keeps λt·R_think, as the paper's sum does.
+// Reason-SVG's hybrid reward as a criterion tree: R = λt·R_think + λr·R_render + λs·R_semantic
+// + λa·R_aesthetic (defaults 0.1 / 0.1 / 0.6 / 0.2), the λ being the leaves' weights, so the
+// tree's rule (Σ w·v / Σ w) keeps overrides and ablations on the 0–1 scale. Think and render
+// are check leaves, semantic and aesthetic scorer leaves. Decisions (docs/reason-svg.md):
+//  - The render term *measures* rendering, so a rollout that did not render is scored (`ok`):
+//    R_render = 0, both image terms 0, and R keeps λt·R_think, as the paper's sum does. The
+//    record's checks still say renders: false.
 //  - Image terms use the scorer's raw value unless the scorer declares a range (LAION 1–10 →
-//    (a−1)/9, clamped); CLIP cosine is used as is (no ×100, no clamp).
-//  - A scorer failure gives status `unscoreable`, reason `scorer_error`, reward 0 — a broken
-//    scorer is never mistaken for a bad drawing.
-import { DWT_STAGES, type DwtReport } from '../artifact/types.ts';
-import type { CriterionScore } from '../core/criteria.ts';
-import type { ScoreRecord } from '../core/record.ts';
-import { emptyUsage } from '../core/usage.ts';
+//    (a−1)/9, clamped); CLIP cosine is used as is.
+//  - A scorer that fails leaves its term unscored: `grader_error: scorer_error`, never a 0.
+//  - A λ of 0 switches its term off (the leaf is kept, with weight 0 and no score).
+//  - No prompt text for the image scorers: `unscoreable: no_rubric`.
+import type { CriterionLeaf } from '../core/criteria.ts';
+import type { RewardResult } from '../core/record.ts';
 import type { Inspection } from '../pipeline/types.ts';
+import { createScoreBatcher, type ScoreBatcher } from '../scorers/batcher.ts';
 import type { ImageScorer, ScorerResult } from '../scorers/types.ts';
+import { treeResult } from './result.ts';
+import { type ThinkMode, thinkTerm } from './think.ts';
+import { group, leaf } from './tree.ts';
+
+export { type ThinkMode, thinkTerm } from './think.ts';
 
 export interface HybridLambdas {
   think: number;
@@ -32,8 +35,6 @@ export const DEFAULT_HYBRID_LAMBDAS: Readonly<HybridLambdas> = Object.freeze({
   aesthetic: 0.2,
 });
 
-export type ThinkMode = 'graded' | 'binary';
-
 export interface HybridConfig {
   /** Scores image–prompt alignment (CLIP cosine in the paper). Needed when λs > 0. */
   semantic?: ImageScorer;
@@ -42,15 +43,6 @@ export interface HybridConfig {
   lambdas?: Partial<HybridLambdas>;
   think?: ThinkMode;
 }
-
-export interface HybridItem {
-  id: string;
-  prompt_id?: string | null;
-  prompt?: string | null;
-  inspection: Inspection;
-}
-
-const STAGE_COUNT = 6;
 
 export function resolveLambdas(partial?: Partial<HybridLambdas>): HybridLambdas {
   return { ...DEFAULT_HYBRID_LAMBDAS, ...partial };
@@ -70,218 +62,81 @@ export function checkHybridConfig(config: HybridConfig): string | null {
   return null;
 }
 
-/** Length of the longest strictly increasing run (subsequence) of canonical stage indices. */
-function orderedStageCount(stages: readonly string[]): number {
-  const canonical: readonly string[] = DWT_STAGES;
-  const idx = stages.map((s) => canonical.indexOf(s)).filter((i) => i >= 0);
-  const best: number[] = [];
-  for (const i of idx) {
-    let lo = 0;
-    let hi = best.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (best[mid]! < i) lo = mid + 1;
-      else hi = mid;
-    }
-    best[lo] = i;
-  }
-  return best.length;
-}
+type ImageKey = 'semantic' | 'aesthetic';
+/** An image term's scorer result: a value, a failure, or why it was not asked. */
+export type ImageTerm = ScorerResult | { skipped: 'not_rendered' | 'off' | 'no_prompt' };
 
-export function thinkTerm(
-  dwt: DwtReport,
-  hasSvg: boolean,
-  mode: ThinkMode = 'graded',
-): { score: number; rationale: string } {
-  if (dwt.valid)
-    return {
-      score: 1,
-      rationale: 'structurally valid DwT: all six stages, in order, before the SVG',
-    };
-  if (mode === 'binary')
-    return {
-      score: 0,
-      rationale: `not a valid DwT (${dwt.stages.length}/6 stages found${dwt.ordered ? '' : ', out of order'})`,
-    };
-  if (hasSvg && !dwt.beforeSvg && dwt.stages.length > 0)
-    return {
-      score: 0,
-      rationale: 'DwT stages appear only after the SVG (planning must come first)',
-    };
-  const n = orderedStageCount(dwt.stages);
-  return { score: n / STAGE_COUNT, rationale: `${n}/6 DwT stages in canonical order` };
-}
+const fmt = (x: number) => Number(x.toFixed(4)).toString();
 
-function normalise(scorer: ImageScorer, value: number): number {
-  if (!scorer.range) return value;
-  const [lo, hi] = scorer.range;
-  return Math.min(1, Math.max(0, (value - lo) / (hi - lo)));
-}
-
-function fmt(x: number): string {
-  return Number(x.toFixed(4)).toString();
-}
-
-async function runScorer(
+function imageLeaf(
+  key: ImageKey,
+  weight: number,
   scorer: ImageScorer | undefined,
-  on: boolean,
-  pngs: Buffer[],
-  prompts: string[],
-  signal?: AbortSignal,
-): Promise<ScorerResult[] | null> {
-  if (!on || !scorer || pngs.length === 0) return null;
-  try {
-    return await scorer.score(pngs, prompts, signal);
-  } catch (err) {
-    // The interface promises values, but a broken custom scorer must still not crash a batch.
-    return pngs.map(() => ({
-      ok: false,
-      error: { code: 'inference', message: (err as Error).message },
-    }));
+  term: ImageTerm,
+): CriterionLeaf {
+  const base = { key, axis: key, weight, source: 'scorer' as const };
+  if ('skipped' in term) {
+    if (term.skipped === 'not_rendered')
+      return leaf({ ...base, score: 0, rationale: 'not rendered: image term is 0' });
+    if (term.skipped === 'off')
+      return leaf({ ...base, score: null, rationale: 'term switched off (λ = 0)' });
+    return leaf({
+      ...base,
+      score: null,
+      reason: 'no_rubric',
+      rationale: 'no prompt text to score against',
+    });
   }
+  const name = scorer?.name ?? key;
+  if (!term.ok) {
+    const why = `${term.error.code}: ${term.error.message}`;
+    return leaf({
+      ...base,
+      score: null,
+      reason: 'scorer_error',
+      rationale: `${name} failed (${why})`,
+    });
+  }
+  let s = term.value;
+  let how = '';
+  if (scorer?.range) {
+    const [lo, hi] = scorer.range;
+    s = Math.min(1, Math.max(0, (term.value - lo) / (hi - lo)));
+    how = ` on ${lo}–${hi} → ${fmt(s)}`;
+  }
+  return leaf({ ...base, score: s, rationale: `${name} ${fmt(term.value)}${how}` });
 }
 
-/**
- * Scores inspected rollouts with the hybrid reward; one ScoreRecord per item, in order.
- * Throws only for a configuration that cannot score (see checkHybridConfig).
- */
-export async function scoreHybrid(
-  items: HybridItem[],
+/** The hybrid tree of one inspected rollout, given its image terms' results. */
+export function hybridResult(
+  inspection: Inspection,
   config: HybridConfig,
-  signal?: AbortSignal,
-): Promise<ScoreRecord[]> {
-  const problem = checkHybridConfig(config);
-  if (problem) throw new Error(problem);
+  terms: Record<ImageKey, ImageTerm>,
+): RewardResult {
   const l = resolveLambdas(config.lambdas);
-  const total = l.think + l.render + l.semantic + l.aesthetic;
-
-  // Only rendered items with a prompt reach the image scorers.
-  const scorable = items
-    .map((it, i) => ({ it, i }))
-    .filter(({ it }) => it.inspection.render?.ok === true && (it.prompt ?? '').trim() !== '');
-  const pngs = scorable.map(({ it }) => (it.inspection.render as { png: Buffer }).png);
-  const prompts = scorable.map(({ it }) => it.prompt!.trim());
-  const [sem, aes] = await Promise.all([
-    runScorer(config.semantic, l.semantic > 0, pngs, prompts, signal),
-    runScorer(config.aesthetic, l.aesthetic > 0, pngs, prompts, signal),
+  const rendered = inspection.render?.ok === true;
+  const think = thinkTerm(inspection.artifact.dwt, inspection.artifact.found, config.think);
+  const tree = group('hybrid', 1, [
+    leaf({
+      key: 'think',
+      axis: 'reasoning',
+      weight: l.think,
+      score: think.score,
+      rationale: think.rationale,
+      source: 'check',
+    }),
+    leaf({
+      key: 'render',
+      axis: 'validity',
+      weight: l.render,
+      score: rendered ? 1 : 0,
+      rationale: rendered ? 'the SVG rendered' : `no picture: ${failureMessage(inspection)}`,
+      source: 'check',
+    }),
+    imageLeaf('semantic', l.semantic, config.semantic, terms.semantic),
+    imageLeaf('aesthetic', l.aesthetic, config.aesthetic, terms.aesthetic),
   ]);
-  const slot = new Map(scorable.map(({ i }, k) => [i, k]));
-
-  return items.map((it, i): ScoreRecord => {
-    const { inspection } = it;
-    const rendered = inspection.render?.ok === true;
-    const think = thinkTerm(inspection.artifact.dwt, inspection.artifact.found, config.think);
-    const criteria: CriterionScore[] = [
-      {
-        key: 'think',
-        axis: 'reasoning',
-        weight: l.think,
-        score: think.score,
-        rationale: think.rationale,
-        source: 'check',
-      },
-      {
-        key: 'render',
-        axis: 'validity',
-        weight: l.render,
-        score: rendered ? 1 : 0,
-        rationale: rendered ? 'the SVG rendered' : `no picture: ${failureMessage(inspection)}`,
-        source: 'check',
-      },
-    ];
-    const base = {
-      id: it.id,
-      prompt_id: it.prompt_id ?? null,
-      reward_kind: 'hybrid',
-      checks: inspection.summary,
-      cached: false,
-      usage: emptyUsage(),
-      render_ms: inspection.render ? inspection.render.ms : null,
-    };
-    if (!rendered) {
-      for (const key of ['semantic', 'aesthetic'] as const) {
-        criteria.push({
-          key,
-          axis: key,
-          weight: l[key],
-          score: 0,
-          rationale: 'not rendered: image term is 0',
-          source: 'scorer',
-        });
-      }
-      const reason =
-        inspection.artifact.error?.code ??
-        (inspection.render && !inspection.render.ok ? inspection.render.error.code : 'no_svg');
-      return {
-        ...base,
-        reward: (l.think * think.score) / total,
-        status: 'unscoreable',
-        reason,
-        message: failureMessage(inspection),
-        criteria,
-      };
-    }
-    const k = slot.get(i);
-    const errors: string[] = [];
-    let sum = l.think * think.score + l.render * 1;
-    for (const [key, scorer, results] of [
-      ['semantic', config.semantic, sem],
-      ['aesthetic', config.aesthetic, aes],
-    ] as const) {
-      if (l[key] === 0 || !scorer) {
-        criteria.push({
-          key,
-          axis: key,
-          weight: l[key],
-          score: null,
-          rationale: 'term switched off (λ = 0)',
-          source: 'scorer',
-        });
-        continue;
-      }
-      const r = k === undefined ? undefined : results?.[k];
-      if (!r?.ok) {
-        const why =
-          k === undefined
-            ? 'no prompt text to score against'
-            : r
-              ? `${r.error.code}: ${r.error.message}`
-              : 'no result';
-        errors.push(`${scorer.name}: ${why}`);
-        criteria.push({
-          key,
-          axis: key,
-          weight: l[key],
-          score: null,
-          rationale: `${scorer.name} failed (${why})`,
-          source: 'scorer',
-        });
-        continue;
-      }
-      const s = normalise(scorer, r.value);
-      sum += l[key] * s;
-      const how = scorer.range ? ` on ${scorer.range[0]}–${scorer.range[1]} → ${fmt(s)}` : '';
-      criteria.push({
-        key,
-        axis: key,
-        weight: l[key],
-        score: s,
-        rationale: `${scorer.name} ${fmt(r.value)}${how}`,
-        source: 'scorer',
-      });
-    }
-    if (errors.length > 0) {
-      return {
-        ...base,
-        reward: 0,
-        status: 'unscoreable',
-        reason: 'scorer_error',
-        message: errors.join('; '),
-        criteria,
-      };
-    }
-    return { ...base, reward: sum / total, status: 'ok', criteria };
-  });
+  return treeResult('hybrid', tree);
 }
 
 function failureMessage(inspection: Inspection): string {
@@ -290,14 +145,6 @@ function failureMessage(inspection: Inspection): string {
   if (inspection.render && !inspection.render.ok)
     return `${inspection.render.error.code}: ${inspection.render.error.message}`;
   return 'no SVG in the completion';
-}
-
-/** The per-rollout shape createRolloutScorer's `hybrid` option calls (src/pipeline/score.ts). */
-export interface HybridRewarderContext {
-  rollout: { id: string; prompt_id?: string | null; prompt?: string | null };
-  prompt: string | null;
-  inspection: Inspection;
-  signal?: AbortSignal;
 }
 
 export interface HybridRewarderOptions {
@@ -309,70 +156,70 @@ export interface HybridRewarderOptions {
   onClose?: () => Promise<void>;
 }
 
+export interface HybridRewarder {
+  readonly config: HybridConfig;
+  /** The hybrid verdict on one inspected rollout (image scorers batched across rollouts). */
+  score(inspection: Inspection, prompt: string | null, signal?: AbortSignal): Promise<RewardResult>;
+  close(): Promise<void>;
+}
+
 /**
- * Adapts the batch hybrid reward to createRolloutScorer's per-rollout `hybrid` seam. Rollouts
- * arriving within a few milliseconds of each other are scored in one batch, so CLIP runs one
- * forward pass for many pictures instead of one each.
+ * The hybrid reward for the scoring pipeline. Rollouts arriving within a few milliseconds of
+ * each other share one scorer call per term, so CLIP runs one forward pass for many pictures.
+ * Throws only for a configuration that cannot score (see checkHybridConfig).
  */
-export function createHybridRewarder(config: HybridConfig, opts: HybridRewarderOptions = {}) {
+export function createHybridRewarder(
+  config: HybridConfig,
+  opts: HybridRewarderOptions = {},
+): HybridRewarder {
   const problem = checkHybridConfig(config);
   if (problem) throw new Error(problem);
-  const maxBatch = Math.max(1, opts.maxBatch ?? 16);
-  const windowMs = opts.windowMs ?? 10;
-  type Waiting = {
-    item: HybridItem;
-    resolve: (r: ScoreRecord) => void;
-    reject: (e: unknown) => void;
+  const l = resolveLambdas(config.lambdas);
+  const batchers: Partial<Record<ImageKey, ScoreBatcher>> = {};
+  for (const key of ['semantic', 'aesthetic'] as const) {
+    const scorer = config[key];
+    if (scorer && l[key] > 0) batchers[key] = createScoreBatcher(scorer, opts);
+  }
+  const term = async (
+    key: ImageKey,
+    ins: Inspection,
+    prompt: string,
+    signal?: AbortSignal,
+  ): Promise<ImageTerm> => {
+    const b = batchers[key];
+    if (!b) return { skipped: 'off' };
+    if (!ins.render?.ok) return { skipped: 'not_rendered' };
+    if (!prompt) return { skipped: 'no_prompt' };
+    return b.score(ins.render.png, prompt, signal);
   };
-  let queue: Waiting[] = [];
-  let timer: NodeJS.Timeout | null = null;
-
-  const flush = () => {
-    if (timer) clearTimeout(timer);
-    timer = null;
-    const batch = queue;
-    queue = [];
-    if (batch.length === 0) return;
-    scoreHybrid(
-      batch.map((w) => w.item),
-      config,
-    ).then(
-      (records) => {
-        for (const [i, w] of batch.entries()) w.resolve(records[i]!);
-      },
-      (err) => {
-        for (const w of batch) w.reject(err);
-      },
-    );
-  };
-
   return {
-    async score(ctx: HybridRewarderContext) {
-      const item: HybridItem = {
-        id: ctx.rollout.id,
-        prompt_id: ctx.rollout.prompt_id ?? null,
-        prompt: ctx.prompt ?? ctx.rollout.prompt ?? null,
-        inspection: ctx.inspection,
-      };
-      const rec = await new Promise<ScoreRecord>((resolve, reject) => {
-        queue.push({ item, resolve, reject });
-        if (queue.length >= maxBatch) flush();
-        else if (!timer) timer = setTimeout(flush, windowMs);
-      });
-      return {
-        reward: rec.reward,
-        status: rec.status,
-        ...(rec.reason ? { reason: rec.reason } : {}),
-        ...(rec.message ? { message: rec.message } : {}),
-        criteria: rec.criteria,
-        usage: rec.usage,
-        cached: false,
-      };
+    config,
+    async score(inspection, prompt, signal) {
+      const text = (prompt ?? '').trim();
+      const [semantic, aesthetic] = await Promise.all([
+        term('semantic', inspection, text, signal),
+        term('aesthetic', inspection, text, signal),
+      ]);
+      return hybridResult(inspection, config, { semantic, aesthetic });
     },
     async close() {
-      flush();
+      for (const b of Object.values(batchers)) b.flush();
       await Promise.allSettled([config.semantic?.close?.(), config.aesthetic?.close?.()]);
       await opts.onClose?.();
     },
   };
+}
+
+/** Scores inspected rollouts with the hybrid reward, one verdict per item, in order. */
+export function scoreHybrid(
+  items: { inspection: Inspection; prompt?: string | null }[],
+  config: HybridConfig,
+  signal?: AbortSignal,
+): Promise<RewardResult[]> {
+  const rewarder = createHybridRewarder(config, {
+    maxBatch: Math.max(1, items.length),
+    windowMs: 0,
+  });
+  // Not closed afterwards: the scorers belong to the caller.
+  return Promise.all(items.map((it) => rewarder.score(it.inspection, it.prompt ?? null, signal)));
 }

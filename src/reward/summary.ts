@@ -1,6 +1,7 @@
 // Run summaries: counts by status and reason, tokens and cost. A judge failure is
 // counted apart from a bad drawing, so a flaky judge never reads as a weak policy.
 import type { ScoreRecord } from '../core/record.ts';
+import { isGraderFault } from '../core/status.ts';
 import { addUsage, emptyUsage, type Usage } from '../core/usage.ts';
 
 export interface ScoreSummary {
@@ -17,7 +18,9 @@ export interface ScoreSummary {
   usage: Usage;
 }
 
-const NOT_POLICY = new Set(['judge_error', 'no_rubric', 'scorer_error']);
+/** Not the policy's doing: a grader fault, or a prompt with no rubric. */
+const notPolicy = (r: ScoreRecord) =>
+  r.status === 'grader_error' || isGraderFault(r.reason) || r.reason === 'no_rubric';
 
 export function summariseScores(records: Iterable<ScoreRecord>): ScoreSummary {
   const s: ScoreSummary = {
@@ -45,7 +48,7 @@ export function summariseScores(records: Iterable<ScoreRecord>): ScoreSummary {
       const reason = r.reason ?? 'unknown';
       s.byReason[reason] = (s.byReason[reason] ?? 0) + 1;
     }
-    if (r.status === 'ok' || !NOT_POLICY.has(r.reason ?? '')) {
+    if (r.status === 'ok' || !notPolicy(r)) {
       polSum += r.reward;
       polN++;
     }

@@ -1,29 +1,29 @@
-// GRPO groups inside one /v1/rewards request: rollouts that share a prompt (same prompt_id,
-// else the same prompt text after whitespace normalisation) form a group, and each result
-// carries its group's statistics and its advantage A_i = (R_i − mean) / (std + ε).
-import type { ScoreRecord } from '../core/record.ts';
-import type { RolloutInput } from '../pipeline/types.ts';
+// GRPO groups inside one request: rollouts that share a prompt (same prompt_id, else the same
+// prompt text after whitespace normalisation) form a group, and each result carries its
+// group's statistics and its advantage A_i = (R_i − mean) / (std + ε).
+//
+// A grader fault (status `grader_error`: the judge, a scorer, the cache or the infrastructure
+// failed) is not a measurement of the drawing, so it is left out of its group's statistics and
+// gets advantage 0: the other rollouts' advantages are exactly what they would be without it.
+// Trainers that compute advantages themselves (verl, OpenRLHF) get the faulted rollout's score
+// set to the mean of its measured group-mates (see imputedScores), which is the value that
+// moves neither their group mean nor its own advantage away from 0.
+import type { RolloutInput, ScoreRecord } from '../core/record.ts';
 import { GRPO_EPSILON, groupAdvantages, sampleStd } from '../reward/grpo.ts';
 import type { GroupStats } from './schemas.ts';
 
-export function groupKey(item: RolloutInput): string {
+export function groupKey(item: Pick<RolloutInput, 'id' | 'prompt_id' | 'prompt'>): string {
   if (item.prompt_id) return item.prompt_id;
   if (item.prompt) return `prompt:${item.prompt.trim().replace(/\s+/g, ' ')}`;
   // No prompt at all: the rollout is alone in its group.
   return `id:${item.id}`;
 }
 
-/**
- * Stats per group over the rewards exactly as returned (an unscoreable rollout counts with
- * reward 0, as the trainer sees it). std is the sample (n − 1) estimate and the advantage is
- * the reward room's groupAdvantages, which follows verl's GRPO; for a group of one verl uses
- * mean 0 / std 1, so its advantage is R/(1+ε) while the reported stats stay descriptive.
- */
-export function groupStats(
-  items: RolloutInput[],
-  records: ScoreRecord[],
-  eps = GRPO_EPSILON,
-): Array<{ group: GroupStats; advantage: number }> {
+export const isGraderFault = (r: Pick<ScoreRecord, 'status'>) => r.status === 'grader_error';
+
+function membersByGroup(
+  items: readonly Pick<RolloutInput, 'id' | 'prompt_id' | 'prompt'>[],
+): Map<string, number[]> {
   const members = new Map<string, number[]>();
   items.forEach((item, i) => {
     const key = groupKey(item);
@@ -31,21 +31,53 @@ export function groupStats(
     if (list) list.push(i);
     else members.set(key, [i]);
   });
+  return members;
+}
+
+/**
+ * Stats per group over the measured rewards (an unscoreable rollout counts with reward 0, as
+ * the trainer sees it; a grader fault is left out). std is the sample (n − 1) estimate and the
+ * advantage is the reward room's groupAdvantages, which follows verl's GRPO; for a group of one
+ * verl uses mean 0 / std 1, so its advantage is R/(1+ε) while the reported stats stay
+ * descriptive. A group with no measured rollout has mean, std, min and max 0.
+ */
+export function groupStats(
+  items: readonly Pick<RolloutInput, 'id' | 'prompt_id' | 'prompt'>[],
+  records: readonly ScoreRecord[],
+  eps = GRPO_EPSILON,
+): Array<{ group: GroupStats; advantage: number }> {
   const out = new Array<{ group: GroupStats; advantage: number }>(items.length);
-  for (const [key, idx] of members) {
-    const rewards = idx.map((i) => records[i]!.reward);
+  for (const [key, idx] of membersByGroup(items)) {
+    const measured = idx.filter((i) => !isGraderFault(records[i]!));
+    const rewards = measured.map((i) => records[i]!.reward);
+    const n = rewards.length;
     const group: GroupStats = {
       key,
-      size: rewards.length,
-      mean: rewards.reduce((a, b) => a + b, 0) / rewards.length,
+      size: n,
+      excluded: idx.length - n,
+      mean: n ? rewards.reduce((a, b) => a + b, 0) / n : 0,
       std: sampleStd(rewards),
-      min: Math.min(...rewards),
-      max: Math.max(...rewards),
+      min: n ? Math.min(...rewards) : 0,
+      max: n ? Math.max(...rewards) : 0,
     };
     const advantages = groupAdvantages(rewards, eps);
-    idx.forEach((i, k) => {
+    for (const i of idx) out[i] = { group, advantage: 0 };
+    measured.forEach((i, k) => {
       out[i] = { group, advantage: advantages[k]! };
     });
   }
   return out;
+}
+
+/**
+ * The score each rollout should be trained on by a trainer that computes its own advantages:
+ * its reward, or, for a grader fault, the mean reward of its group's measured rollouts (0 when
+ * none was measured).
+ */
+export function imputedScores(
+  items: readonly Pick<RolloutInput, 'id' | 'prompt_id' | 'prompt'>[],
+  records: readonly ScoreRecord[],
+): number[] {
+  const stats = groupStats(items, records);
+  return records.map((r, i) => (isGraderFault(r) ? stats[i]!.group.mean : r.reward));
 }

@@ -8,8 +8,26 @@ export {
 } from './admission.ts';
 export { createServer, type ServerOptions } from './app.ts';
 export { responseFromQuery, stripEndTokens, userTextFromPrompt } from './chat-text.ts';
-export { groupKey, groupStats } from './groups.ts';
+export { groupKey, groupStats, imputedScores } from './groups.ts';
 export { createServerMetrics, type ServerMetrics } from './metrics.ts';
-export * from './schemas.ts';
+export {
+  ErrorSchema,
+  type GroupStats,
+  GroupStatsSchema,
+  HealthSchema,
+  type OpenRlhfRequest,
+  OpenRlhfRequestSchema,
+  OpenRlhfResponseSchema,
+  RewardRequestSchema,
+  type RewardsRequest,
+  RewardsRequestSchema,
+  RewardsResponseSchema,
+  ScoreResultSchema,
+  type VerlRequest,
+  VerlRequestSchema,
+  VerlResponseSchema,
+  type VerlResult,
+  VerlResultSchema,
+} from './schemas.ts';
 export { type RunningServer, type StartOptions, startServer } from './start.ts';
 export { type OpenRlhfResult, toOpenRlhfResult, toVerlResults } from './trainer-shapes.ts';

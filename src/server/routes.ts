@@ -86,7 +86,7 @@ export function registerRoutes(app: OpenAPIHono, ctx: ServerContext): void {
     });
     const out = await ctx.score(c, items, { reward: body.reward, mode: body.mode });
     if (!out.ok) return out.response as never;
-    return c.json(toVerlResults(out.records), 200);
+    return c.json(toVerlResults(out.records, items), 200);
   });
 
   app.openapi(openrlhfRoute, async (c) => {
@@ -102,7 +102,7 @@ export function registerRoutes(app: OpenAPIHono, ctx: ServerContext): void {
     });
     const out = await ctx.score(c, items, { reward: body.reward, mode: body.mode });
     if (!out.ok) return out.response as never;
-    return c.json(toOpenRlhfResult(out.records), 200);
+    return c.json(toOpenRlhfResult(out.records, items), 200);
   });
 
   app.openapi(healthRoute, (c) => {

@@ -1,60 +1,54 @@
 // The zod schemas of every HTTP body the reward server reads and writes. The same objects
 // validate requests and generate /openapi.json, so the documentation cannot drift from the code.
 import { z } from '@hono/zod-openapi';
+import {
+  RewardKindSchema as KindSchema,
+  RewardResultSchema,
+  RolloutInputSchema,
+  ScoreRecordSchema,
+} from '../core/record.ts';
 
+// The shapes come from src/core (one source). zod 4 attaches `.openapi()` to schemas made
+// after @hono/zod-openapi loaded, so the core schemas are wrapped in fresh ones here.
 export const RewardKindSchema = z
-  .enum(['ruler', 'universal', 'rubric-s', 'hybrid'])
-  .openapi({ description: 'Which reward scores the rollouts; the server default when omitted.' });
+  .enum(KindSchema.options)
+  .openapi({ description: 'A reward rubrica computes.' });
+
+/** One reward or several, computed from one inspection; the first is each result's `reward`. */
+export const RewardRequestSchema = z
+  .union([RewardKindSchema, z.array(RewardKindSchema).min(1).max(RewardKindSchema.options.length)])
+  .openapi({
+    description:
+      'Which reward(s) score the rollouts; the server default when omitted. Several rewards are computed from one render; the first is `reward`, all are under `rewards`.',
+  });
 
 export const JudgeModeSchema = z
   .enum(['joint', 'per-item'])
   .openapi({ description: 'joint = one judge call for all items; per-item = one call per item.' });
 
-const RolloutItemSchema = z
-  .object({
-    id: z.string().min(1).openapi({ example: 'p17#3' }),
-    prompt_id: z.string().nullish().openapi({ example: 'p17' }),
-    prompt: z
-      .string()
-      .nullish()
-      .openapi({ description: 'Used to find the rubric when prompt_id is absent.' }),
-    completion: z.string().openapi({ description: "The policy's full completion text." }),
-  })
-  .openapi('RolloutItem');
+const RolloutItemSchema = z.object(RolloutInputSchema.shape).openapi('RolloutItem', {
+  description:
+    'A rollout: id, prompt_id (finds the rubric) or prompt (its text), and the completion.',
+});
 
 export const RewardsRequestSchema = z
   .object({
     items: z.array(RolloutItemSchema).min(1),
-    reward: RewardKindSchema.optional(),
+    reward: RewardRequestSchema.optional(),
     mode: JudgeModeSchema.optional(),
   })
   .openapi('RewardsRequest');
 
-const CriterionSchema = z
-  .object({
-    key: z.string(),
-    axis: z.string(),
-    weight: z.number(),
-    score: z.number().nullable(),
-    rationale: z.string().optional(),
-    source: z.enum(['judge', 'check', 'scorer']).optional(),
-  })
-  .openapi('CriterionScore');
-
-const UsageSchema = z
-  .object({
-    calls: z.number(),
-    inputTokens: z.number(),
-    outputTokens: z.number(),
-    costUsd: z.number().nullable(),
-    latencyMs: z.number(),
-  })
-  .openapi('Usage');
-
 export const GroupStatsSchema = z
   .object({
     key: z.string().openapi({ description: 'prompt_id, or "prompt:" + normalised prompt text.' }),
-    size: z.number().int(),
+    size: z
+      .number()
+      .int()
+      .openapi({ description: 'Rollouts of the group the statistics are over.' }),
+    excluded: z.number().int().openapi({
+      description: 'Rollouts of the group left out of the statistics: grader faults (advantage 0).',
+    }),
     mean: z.number(),
     std: z
       .number()
@@ -64,26 +58,39 @@ export const GroupStatsSchema = z
   })
   .openapi('GroupStats');
 
-export const ScoreResultSchema = z
+// The criterion tree is recursive; OpenAPI 3.0 generators cannot follow that, so the document
+// describes one level and the children as objects (leaf or group).
+const TreeDocSchema = z
   .object({
-    id: z.string(),
-    prompt_id: z.string().nullable(),
-    reward: z.number(),
-    status: z.enum(['ok', 'unscoreable']),
-    reason: z.string().optional(),
-    message: z.string().optional(),
-    reward_kind: z.string(),
-    criteria: z.array(CriterionSchema),
-    checks: z.record(z.string(), z.unknown()),
-    cached: z.boolean(),
-    usage: UsageSchema,
-    render_ms: z.number().nullable(),
-    group: GroupStatsSchema,
-    advantage: z
-      .number()
-      .openapi({ description: 'GRPO advantage (R − mean) / (std + ε) in its group.' }),
+    kind: z.literal('group'),
+    key: z.string(),
+    weight: z.number(),
+    children: z.array(z.record(z.string(), z.unknown())).openapi({
+      description:
+        'Leaves {kind:"leaf", key, axis, weight, score, rationale, source, reason} or nested groups.',
+    }),
   })
-  .openapi('ScoreResult');
+  .nullable()
+  .optional()
+  .openapi('CriterionTree', {
+    description:
+      'The weighted criterion tree the reward was computed from (docs/rubrics-and-judging.md).',
+  });
+
+const RewardResultDocSchema = RewardResultSchema.extend({ tree: TreeDocSchema });
+
+export const ScoreResultSchema = ScoreRecordSchema.extend({
+  tree: TreeDocSchema,
+  rewards: z
+    .partialRecord(KindSchema, RewardResultDocSchema)
+    .optional()
+    .openapi({ description: 'Every requested reward by kind, when more than one was asked.' }),
+  group: GroupStatsSchema,
+  advantage: z.number().openapi({
+    description:
+      'GRPO advantage (R − mean) / (std + ε) in its group; 0 for a grader fault (status grader_error), which is left out of the group statistics.',
+  }),
+}).openapi('ScoreResult');
 
 export const RewardsResponseSchema = z
   .object({ results: z.array(ScoreResultSchema) })
@@ -99,7 +106,7 @@ export const VerlRequestSchema = z
       description: "The rubric id (verl's reward_model.ground_truth).",
     }),
     extra_infos: z.array(VerlExtraInfoSchema).optional(),
-    reward: RewardKindSchema.optional(),
+    reward: RewardRequestSchema.optional(),
     mode: JudgeModeSchema.optional(),
   })
   .superRefine((body, ctx) => {
@@ -134,7 +141,7 @@ export const OpenRlhfRequestSchema = z
       .openapi({ description: 'Prompt + response as decoded by the trainer.' }),
     prompts: z.array(z.string()).optional(),
     labels: z.array(z.string().nullable()).optional().openapi({ description: 'Rubric ids.' }),
-    reward: RewardKindSchema.optional(),
+    reward: RewardRequestSchema.optional(),
     mode: JudgeModeSchema.optional(),
   })
   .superRefine((body, ctx) => {

@@ -5,6 +5,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import type { ChecksSummary, ScoreRecord } from '../../src/core/record.ts';
+import { statusOf } from '../../src/core/status.ts';
 import { emptyUsage } from '../../src/core/usage.ts';
 import type { EvalRecord } from '../../src/eval/types.ts';
 import { fluentEmoji } from '../support/corpus.ts';
@@ -32,7 +33,12 @@ function checks(renders: boolean, tokens: number): ChecksSummary {
   };
 }
 
-function scored(id: string, promptId: string, seed: number, kind: string): ScoreRecord {
+function scored(
+  id: string,
+  promptId: string,
+  seed: number,
+  kind: ScoreRecord['reward_kind'],
+): ScoreRecord {
   const scores = WEIGHTS.map((_, k) => Math.round(((seed * 7 + k * 3) % 10) * 10) / 100);
   const reward = scores.reduce((a, s, k) => a + s * WEIGHTS[k]!, 0) / 29;
   return {
@@ -66,7 +72,7 @@ function unscoreable(
     id,
     prompt_id: promptId,
     reward: 0,
-    status: 'unscoreable',
+    status: statusOf(reason!),
     reason,
     message: `because ${reason} <i>not html</i>`,
     reward_kind: 'universal',

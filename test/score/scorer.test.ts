@@ -145,7 +145,7 @@ describe('createRolloutScorer', () => {
     const [rec] = await s.scoreBatch([
       { id: 'j', prompt_id: 'fox', completion: fenced(ICONS[5]!) },
     ]);
-    expect(rec).toMatchObject({ status: 'unscoreable', reason: 'judge_error', reward: 0 });
+    expect(rec).toMatchObject({ status: 'grader_error', reason: 'judge_error', reward: 0 });
     expect(rec!.message).toMatch(/^invalid_answer/);
     expect(rec!.usage.calls).toBe(2);
     expect(rec!.checks.renders).toBe(true);

@@ -85,7 +85,7 @@ describe('hybridFromFlags', () => {
   it('builds CLIP + LAION head scorers from files and scores a rollout', async () => {
     const rewarder = await hybridFromFlags({ clipModel: clipDir, aestheticWeights: headFile });
     const inspection = await inspectCompletion(RED, { prompt: 'a red circle', renderer });
-    const r = await rewarder.score({ rollout: { id: 'x' }, prompt: 'a red circle', inspection });
+    const r = await rewarder.score(inspection, 'a red circle');
     expect(r.status).toBe('ok');
     expect(r.criteria.map((c) => c.rationale?.split(' ')[0])).toEqual([
       '0/6',
@@ -104,7 +104,7 @@ describe('hybridFromFlags', () => {
       scorerRange: '0,2',
     });
     const inspection = await inspectCompletion(RED, { prompt: 'a red circle', renderer });
-    const r = await rewarder.score({ rollout: { id: 'x' }, prompt: 'a red circle', inspection });
+    const r = await rewarder.score(inspection, 'a red circle');
     expect(r.status).toBe('ok');
     const aes = r.criteria.find((c) => c.key === 'aesthetic')!;
     expect(aes.rationale).toMatch(/^http:stand-in [\d.]+ on 0–2 → /);

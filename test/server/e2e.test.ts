@@ -2,6 +2,7 @@
 // the server, the loopback judge double answering per picture. Every route, no_rubric,
 // hostile SVGs next to good ones, judge faults at 20%, and the cache on a second pass.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { groupAdvantages } from '../../src/reward/grpo.ts';
 import { fluentEmoji } from '../support/corpus.ts';
 import { type ModelDouble, startModelDouble } from '../support/model-double.ts';
 import {
@@ -103,7 +104,12 @@ describe('reward server end to end (real scorer, judge double)', () => {
     }
     expect(judged.size).toBeGreaterThanOrEqual(9);
     expect(results[8]).toMatchObject({ status: 'unscoreable', reason: 'no_rubric', reward: 0 });
-    expect(results[9]).toMatchObject({ status: 'unscoreable', reason: 'judge_error', reward: 0 });
+    expect(results[9]).toMatchObject({
+      status: 'grader_error',
+      reason: 'judge_error',
+      reward: 0,
+      advantage: 0,
+    });
     expect(results[10]).toMatchObject({ reason: 'no_rubric' });
     // Group stats: the four fox rollouts form one group.
     const fox = results.slice(0, 4).map((r) => r.reward);
@@ -228,7 +234,13 @@ describe('judge faults at 20% (429, 500, hang, garbage)', () => {
       expect(new Set(double.injected.map((f) => f.fault)).size).toBeGreaterThan(1);
       expect(errors.length).toBe(double.injected.length);
       expect(ok.length + errors.length).toBe(40);
-      for (const e of errors) expect(e.reward).toBe(0);
+      for (const e of errors)
+        expect(e).toMatchObject({ status: 'grader_error', reward: 0, advantage: 0 });
+      // Faults are left out of the group: the others' advantages are those of the group
+      // without them.
+      const expected = groupAdvantages(ok.map((r) => r.reward));
+      ok.forEach((r, k) => expect(r.advantage).toBeCloseTo(expected[k]!, 12));
+      expect(ok[0]!.group).toMatchObject({ size: ok.length, excluded: errors.length });
     } finally {
       await server.close();
       await double.close();

@@ -1,8 +1,9 @@
 // An in-test RolloutScorer for route-level tests of the server (the real scorer is exercised
 // by the end-to-end tests). It reads the reward a test wants from the completion text
 // (`reward=0.25`), so each test states its expected numbers, and it records every call.
-import type { ScoreRecord } from '../../src/core/record.ts';
+import type { RewardKind, ScoreRecord } from '../../src/core/record.ts';
 import { emptyUsage } from '../../src/core/usage.ts';
+import { ScorerConfigError } from '../../src/pipeline/score.ts';
 import type { RolloutInput, RolloutScorer, ScoreBatchOptions } from '../../src/pipeline/types.ts';
 
 export interface FakeScorer extends RolloutScorer {
@@ -26,7 +27,7 @@ const checks = (renders: boolean) => ({
   values: {},
 });
 
-export function fakeRecord(item: RolloutInput, kind = 'ruler'): ScoreRecord {
+export function fakeRecord(item: RolloutInput, kind: RewardKind = 'ruler'): ScoreRecord {
   const base = {
     id: item.id,
     prompt_id: item.prompt_id ?? null,
@@ -49,7 +50,7 @@ export function fakeRecord(item: RolloutInput, kind = 'ruler'): ScoreRecord {
     return {
       ...base,
       reward: 0,
-      status: 'unscoreable',
+      status: 'grader_error',
       reason: 'judge_error',
       criteria: [],
       checks: checks(true),
@@ -100,15 +101,21 @@ export function createFakeScorer(): FakeScorer {
     },
     async scoreBatch(items, opts) {
       scorer.calls.push({ items, opts });
-      if (opts?.reward === 'hybrid') {
+      const kinds: RewardKind[] =
+        opts?.reward === undefined
+          ? ['ruler']
+          : typeof opts.reward === 'string'
+            ? [opts.reward]
+            : [...opts.reward];
+      if (kinds.includes('hybrid')) {
         // What the real scorer does when no hybrid rewarder is configured.
-        throw Object.assign(new Error('reward "hybrid" needs a hybrid rewarder'), {
-          name: 'ScorerConfigError',
-          code: 'hybrid_unavailable',
-        });
+        throw new ScorerConfigError(
+          'hybrid_unavailable',
+          'reward "hybrid" needs a hybrid rewarder',
+        );
       }
       if (gate) await gate;
-      return items.map((i) => fakeRecord(i, opts?.reward ?? 'ruler'));
+      return items.map((i) => fakeRecord(i, kinds[0]));
     },
     async close() {
       scorer.closed = true;

@@ -2,6 +2,7 @@
 // scorer: request/response shapes, GRPO groups, auth, limits, backpressure, metrics, OpenAPI.
 // The real scorer, renderer and judge double are exercised in e2e.test.ts.
 import { describe, expect, it } from 'vitest';
+import { groupAdvantages } from '../../src/reward/grpo.ts';
 import { createAdmission } from '../../src/server/admission.ts';
 import { createServer } from '../../src/server/app.ts';
 import { createServerMetrics } from '../../src/server/metrics.ts';
@@ -116,7 +117,13 @@ describe('POST /v1/verl', () => {
       crit_concept: 0.4,
     });
     expect(out[1]).toMatchObject({ score: 0, reason: 'no_svg', renders: 0, crit_concept: null });
-    expect(out[2]).toMatchObject({ score: 0, reason: 'judge_error', judge_error: 1 });
+    expect(out[2]).toMatchObject({
+      score: 0,
+      status: 'grader_error',
+      reason: 'judge_error',
+      judge_error: 1,
+      grader_error: 1,
+    });
     const keys = Object.keys(out[0]!).sort();
     for (const o of out) expect(Object.keys(o).sort()).toEqual(keys);
   });
@@ -157,6 +164,46 @@ describe('POST /v1/openrlhf', () => {
       completion: 'reward=0.75',
     });
     expect(items[1]).toMatchObject({ prompt_id: null, prompt: 'A red fox', completion: 'oops' });
+  });
+});
+
+describe('grader faults in every trainer shape', () => {
+  // Group g: three measured rollouts and one judge fault.
+  const completions = ['reward=0.2', 'reward=0.5', 'JUDGE_ERROR', 'reward=0.8'];
+  const measured = [0.2, 0.5, 0.8];
+  const mean = 0.5;
+
+  it('native: the fault gets advantage 0 and the others keep the advantages of the group without it', async () => {
+    const app = createServer({ scorer: createFakeScorer() });
+    const items = completions.map((completion, i) => ({ id: `r${i}`, prompt_id: 'g', completion }));
+    const { results } = await read(await app.request('/v1/rewards', post({ items })));
+    expect(results[2]).toMatchObject({ status: 'grader_error', advantage: 0 });
+    const without = groupAdvantages(measured);
+    expect([results[0].advantage, results[1].advantage, results[3].advantage]).toEqual(without);
+    expect(results[0].group).toMatchObject({ size: 3, excluded: 1, mean });
+  });
+
+  it('verl and OpenRLHF: the fault is sent as its group-mates’ mean and flagged', async () => {
+    const app = createServer({ scorer: createFakeScorer() });
+    const verl = await app.request(
+      '/v1/verl',
+      post({
+        data_sources: completions.map(() => 'x'),
+        solution_strs: completions,
+        ground_truths: completions.map(() => 'g'),
+      }),
+    );
+    const out = (await verl.json()) as Array<Record<string, unknown>>;
+    expect(out.map((o) => o.score)).toEqual([0.2, 0.5, mean, 0.8]);
+    expect(out.map((o) => o.grader_error)).toEqual([0, 0, 1, 0]);
+    expect(out[2]).toMatchObject({ status: 'grader_error', reason: 'judge_error' });
+    const orl = await app.request(
+      '/v1/openrlhf',
+      post({ query: completions, labels: completions.map(() => 'g') }),
+    );
+    const body = (await orl.json()) as { rewards: number[]; extra_logs: Record<string, number[]> };
+    expect(body.rewards).toEqual([0.2, 0.5, mean, 0.8]);
+    expect(body.extra_logs.grader_error).toEqual([0, 0, 1, 0]);
   });
 });
 
@@ -238,7 +285,7 @@ describe('metrics and OpenAPI', () => {
     expect(text).toContain('rubrica_http_requests_total{route="/v1/rewards",status="200"} 1');
     expect(text).toContain('rubrica_http_requests_total{route="/v1/rewards",status="400"} 1');
     expect(text).toContain('rubrica_rollouts_total{status="ok",reason="none"} 1');
-    expect(text).toContain('rubrica_rollouts_total{status="unscoreable",reason="judge_error"} 1');
+    expect(text).toContain('rubrica_rollouts_total{status="grader_error",reason="judge_error"} 1');
     expect(text).toContain('rubrica_rollouts_total{status="unscoreable",reason="no_svg"} 1');
     expect(text).toContain('rubrica_judge_calls_total 1');
     expect(text).toContain('rubrica_in_flight_rollouts 0');

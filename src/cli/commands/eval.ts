@@ -15,6 +15,7 @@ import { inspectCompletion } from '../../pipeline/inspect.ts';
 import { createRenderPool } from '../../render/pool.ts';
 import { createRunProgress } from '../../store/progress.ts';
 import { addHybridFlags, type HybridFlags, hybridFromFlags } from '../hybrid-flags.ts';
+import { parseRewardFlag, rewardNeeds } from '../reward-flag.ts';
 import { UsageError } from '../usage-error.ts';
 import {
   formatGenerateSummary,
@@ -175,13 +176,13 @@ async function evaluate(flags: EvalFlags, setExit: (code: number) => void): Prom
     );
   for (const n of notices) process.stderr.write(`rubrica: ${n}\n`);
 
-  // --reward hybrid adds Reason-SVG's hybrid reward next to the universal (and ruler) scores.
-  if (flags.reward !== undefined && flags.reward !== 'hybrid')
-    throw new UsageError(
-      `--reward: eval always scores universal (and ruler with --rubrics); the one to add is hybrid, not "${flags.reward}"`,
-    );
-  const hybrid = flags.reward === 'hybrid' ? await hybridFromFlags(flags) : undefined;
-  if (hybrid) settings.reward = 'universal + hybrid';
+  // eval always scores universal (and ruler with --rubrics); --reward adds more (e.g. hybrid,
+  // rubric-s), all computed from the one render of each rollout.
+  const extra = flags.reward === undefined ? [] : parseRewardFlag(flags.reward);
+  if (rewardNeeds(extra).rubrics && !flags.rubrics)
+    throw new UsageError(`--reward ${flags.reward} needs --rubrics`);
+  const hybrid = extra.includes('hybrid') ? await hybridFromFlags(flags) : undefined;
+  if (extra.length) settings.reward = ['universal', ...extra].join(' + ');
   const renderer = createRenderPool();
   let progress = createRunProgress('eval', 0);
   try {
@@ -193,6 +194,7 @@ async function evaluate(flags: EvalFlags, setExit: (code: number) => void): Prom
       judge,
       judgeBaseUrl: judge.baseUrl,
       rubrics: flags.rubrics,
+      rewards: extra,
       hybrid,
       renderer,
       inspect: inspectCompletion,
@@ -261,6 +263,9 @@ export const register: RegisterCommand = (program, setExit) => {
       '--policy-base-url <url>',
       'with --policy: base URL (else RUBRICA_POLICY_BASE_URL, else provider default)',
     )
-    .option('--reward <kind>', 'also score with the hybrid reward (Reason-SVG): hybrid');
+    .option(
+      '--reward <kinds>',
+      'also score with these rewards, comma-separated (e.g. hybrid, rubric-s)',
+    );
   addHybridFlags(cmd).action((flags: EvalFlags) => evaluate(flags, setExit));
 };

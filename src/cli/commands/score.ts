@@ -5,7 +5,6 @@ import { z } from 'zod';
 import { createModelClient } from '../../models/client.ts';
 import { inspectCompletion } from '../../pipeline/inspect.ts';
 import { createRolloutScorer, ScorerConfigError } from '../../pipeline/score.ts';
-import type { RewardKind } from '../../pipeline/types.ts';
 import { createRenderPool } from '../../render/pool.ts';
 import { formatScoreSummary, summariseScores } from '../../reward/summary.ts';
 import { DROP_AXES, isDropAxis } from '../../reward/weighted.ts';
@@ -13,6 +12,7 @@ import { parseRubricsJsonl } from '../../rubric/load.ts';
 import { readJsonlInputs } from '../../store/jsonl.ts';
 import { addHybridFlags, type HybridFlags, hybridFromFlags } from '../hybrid-flags.ts';
 import { runJsonlCommand } from '../jsonl-command.ts';
+import { parseRewardFlag, REWARD_FLAG_HELP, rewardNeeds } from '../reward-flag.ts';
 import { UsageError } from '../usage-error.ts';
 import type { RegisterCommand } from './index.ts';
 import {
@@ -31,8 +31,6 @@ const RolloutLine = z.object({
   completion: z.string(),
 });
 
-const REWARDS: RewardKind[] = ['ruler', 'universal', 'rubric-s', 'hybrid'];
-
 interface ScoreFlags extends HybridFlags {
   rubrics?: string;
   in: string;
@@ -50,10 +48,8 @@ interface ScoreFlags extends HybridFlags {
 }
 
 async function score(flags: ScoreFlags, setExit: (code: number) => void): Promise<void> {
-  if (!(REWARDS as string[]).includes(flags.reward)) {
-    throw new UsageError(`--reward must be one of ${REWARDS.join(', ')}, got "${flags.reward}"`);
-  }
-  const reward = flags.reward as RewardKind;
+  const reward = parseRewardFlag(flags.reward);
+  const needs = rewardNeeds(reward);
   if (flags.dropAxis !== undefined && !isDropAxis(flags.dropAxis)) {
     throw new UsageError(
       `--drop-axis must be one of ${DROP_AXES.join(', ')}, got "${flags.dropAxis}"`,
@@ -73,8 +69,8 @@ async function score(flags: ScoreFlags, setExit: (code: number) => void): Promis
   }
   const mode = parseMode(flags.mode);
   const concurrency = parseCount('--concurrency', flags.concurrency, 8);
-  if (reward !== 'hybrid' && !flags.judge)
-    throw new UsageError(`--judge is required for --reward ${reward}`);
+  if (needs.judge && !flags.judge)
+    throw new UsageError(`--judge is required for --reward ${flags.reward}`);
   const judgeSpec = flags.judge;
   const client = judgeSpec
     ? asUsage(() =>
@@ -87,7 +83,7 @@ async function score(flags: ScoreFlags, setExit: (code: number) => void): Promis
       )
     : undefined;
   // Loads CLIP / connects scorers only when the hybrid reward was asked for.
-  const hybrid = reward === 'hybrid' ? await hybridFromFlags(flags) : undefined;
+  const hybrid = needs.hybrid ? await hybridFromFlags(flags) : undefined;
   const { items, errors } = readJsonlInputs(flags.in, RolloutLine);
   for (const e of errors) process.stderr.write(`rubrica: ${flags.in}:${e.line}: ${e.message}\n`);
   if (errors.length) setExit(1);
@@ -152,7 +148,7 @@ export const register: RegisterCommand = (program, setExit) => {
     )
     .option('--judge <spec>', 'judge VLM, provider:model (not needed for --reward hybrid)')
     .option('--mode <mode>', 'judge mode: joint | per-item (default joint)')
-    .option('--reward <kind>', `reward: ${REWARDS.join(' | ')}`, 'ruler')
+    .option('--reward <kinds>', REWARD_FLAG_HELP, 'ruler')
     .option('--drop-axis <axis>', `leave one axis out: ${DROP_AXES.join(' | ')}`)
     .option('--blank <policy>', 'blank pictures: zero (no judge call) | judge', 'zero')
     .option('--concurrency <n>', 'rollouts in flight at once (default 8)')

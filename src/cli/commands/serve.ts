@@ -8,17 +8,17 @@ import { createModelClient } from '../../models/client.ts';
 import { parseModelSpec } from '../../models/spec.ts';
 import { inspectCompletion } from '../../pipeline/inspect.ts';
 import { createRolloutScorer } from '../../pipeline/score.ts';
-import type { JudgeMode, RewardKind, RolloutScorer } from '../../pipeline/types.ts';
+import type { JudgeMode, RolloutScorer } from '../../pipeline/types.ts';
 import { createRenderPool } from '../../render/pool.ts';
 import { parseRubricsJsonl } from '../../rubric/load.ts';
 import { startServer } from '../../server/start.ts';
 import { addHybridFlags, type HybridFlags, hybridFromFlags } from '../hybrid-flags.ts';
+import { parseRewardFlag, REWARD_FLAG_HELP, rewardNeeds } from '../reward-flag.ts';
 import { UsageError } from '../usage-error.ts';
 import type { RegisterCommand } from './index.ts';
 
 const WARM_UP =
   '```svg\n<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 8 8"><rect width="8" height="8" fill="#c33"/></svg>\n```';
-const REWARDS: RewardKind[] = ['ruler', 'universal', 'rubric-s', 'hybrid'];
 const MODES: JudgeMode[] = ['joint', 'per-item'];
 
 function int(name: string, min: number) {
@@ -46,7 +46,7 @@ export const register: RegisterCommand = (program) => {
       'judge base URL (else RUBRICA_JUDGE_BASE_URL, else provider default)',
     )
     .option('--mode <mode>', 'joint | per-item', 'joint')
-    .option('--reward <kind>', 'ruler | universal | rubric-s | hybrid', 'ruler')
+    .option('--reward <kinds>', REWARD_FLAG_HELP, 'ruler')
     .option('--token <token>', 'require Authorization: Bearer <token> (else RUBRICA_TOKEN)')
     .option('--concurrency <n>', 'judge calls in flight at once', int('--concurrency', 1), 32)
     .option(
@@ -87,7 +87,7 @@ interface ServeFlags extends HybridFlags {
   judge?: string;
   judgeBaseUrl?: string;
   mode: JudgeMode;
-  reward: RewardKind;
+  reward: string;
   token?: string;
   concurrency: number;
   renderWorkers?: number;
@@ -102,15 +102,13 @@ interface ServeFlags extends HybridFlags {
 }
 
 async function serve(o: ServeFlags): Promise<void> {
-  if (!REWARDS.includes(o.reward))
-    throw new UsageError(`--reward must be one of ${REWARDS.join(', ')}`);
+  const kinds = parseRewardFlag(o.reward);
+  const needs = rewardNeeds(kinds);
   if (!MODES.includes(o.mode)) throw new UsageError(`--mode must be one of ${MODES.join(', ')}`);
-  const needsRubrics = o.reward === 'ruler' || o.reward === 'rubric-s';
-  if (needsRubrics && !o.rubrics) throw new UsageError(`--reward ${o.reward} needs --rubrics`);
+  if (needs.rubrics && !o.rubrics) throw new UsageError(`--reward ${o.reward} needs --rubrics`);
   if (o.rubrics && !existsSync(o.rubrics))
     throw new UsageError(`--rubrics: no such file: ${o.rubrics}`);
-  if (o.reward !== 'hybrid' && !o.judge)
-    throw new UsageError(`--judge is required for --reward ${o.reward}`);
+  if (needs.judge && !o.judge) throw new UsageError(`--judge is required for --reward ${o.reward}`);
   if (o.judge) {
     try {
       parseModelSpec(o.judge);
@@ -132,7 +130,7 @@ async function serve(o: ServeFlags): Promise<void> {
   }
 
   // Loads CLIP / connects image scorers only when the hybrid reward was asked for.
-  const hybrid = o.reward === 'hybrid' ? await hybridFromFlags(o) : undefined;
+  const hybrid = needs.hybrid ? await hybridFromFlags(o) : undefined;
   const judge = o.judge
     ? createModelClient(o.judge, {
         role: 'judge',
@@ -152,7 +150,7 @@ async function serve(o: ServeFlags): Promise<void> {
       renderer,
       inspect: inspectCompletion,
       cache: o.cache,
-      reward: o.reward,
+      reward: kinds,
       mode: o.mode,
       hybrid,
       // Enough rollouts in the pipeline to keep every judge slot and render worker busy.
@@ -190,7 +188,7 @@ async function serve(o: ServeFlags): Promise<void> {
     },
   });
   log.info(
-    { url: server.url, judge: o.judge, reward: o.reward, mode: o.mode, auth: Boolean(token) },
+    { url: server.url, judge: o.judge, reward: kinds, mode: o.mode, auth: Boolean(token) },
     'ready',
   );
   await new Promise<void>((resolve) => {

@@ -2,7 +2,7 @@
 // results.jsonl records, or plain {id, score}) and human judgements (absolute ratings or
 // pairwise votes). Every bad or unusable line becomes a counted issue, never a throw.
 import { z } from 'zod';
-import { GRADER_ERROR_REASONS } from '../summary.ts';
+import { isGraderError } from '../summary.ts';
 import { type LineIssue, readJsonLines, zodMessage } from './jsonl.ts';
 
 export const DEFAULT_ALIGN_REWARD = 'universal';
@@ -64,7 +64,7 @@ function fromScore(
   const parsed = ScoreLike.safeParse(value);
   if (!parsed.success) return { issue: 'bad_shape', message: zodMessage(parsed.error) };
   const s = parsed.data;
-  if (s.status === 'unscoreable' && GRADER_ERROR_REASONS.includes(s.reason ?? '')) {
+  if (isGraderError(s)) {
     return { issue: 'grader_error', message: `${s.reason}: not a score, left out` };
   }
   return { reward: s.reward, kind: s.reward_kind };

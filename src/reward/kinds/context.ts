@@ -1,0 +1,28 @@
+// What a reward function gets: one inspected rollout plus the graders it may ask. A reward is
+// a function from this to a verdict (a criterion tree evaluated by src/reward/tree.ts), so
+// several rewards can be computed from one inspection.
+import type { RewardResult, RolloutInput } from '../../core/record.ts';
+import type { Judge } from '../../judge/judge.ts';
+import type { Inspection } from '../../pipeline/types.ts';
+import type { PresetName } from '../../rubric/presets.ts';
+import type { RubricRecord } from '../../rubric/schema.ts';
+import type { BlankPolicy } from '../gates.ts';
+import type { HybridRewarder } from '../hybrid.ts';
+import type { DropAxis } from '../weighted.ts';
+
+export interface RewardContext {
+  rollout: RolloutInput;
+  /** The prompt text the picture was drawn for (the rollout's, else its rubric file's). */
+  prompt: string | null;
+  inspection: Inspection;
+  /** The kept rubric of this rollout for a preset, if any. */
+  rubric(preset: PresetName): RubricRecord | undefined;
+  /** The VLM judge (null when none is configured). */
+  judge: Judge | null;
+  dropAxis?: DropAxis;
+  blankPolicy?: BlankPolicy;
+  hybrid?: HybridRewarder;
+  signal?: AbortSignal;
+}
+
+export type RewardFunction = (ctx: RewardContext) => Promise<RewardResult>;
