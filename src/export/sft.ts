@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { parquetWriteFile } from 'hyparquet-writer';
 import { z } from 'zod';
 import { locateArtifact } from '../artifact/extract.ts';
+import { ScoreRecordSchema } from '../core/record.ts';
 import { readJsonlInputs } from '../store/jsonl.ts';
 
 export type SftContent = 'dwt' | 'svg' | 'full';
@@ -68,13 +69,14 @@ export const sftRolloutSchema = z.looseObject({
 });
 export type SftRollout = z.infer<typeof sftRolloutSchema>;
 
-export const sftScoreSchema = z.looseObject({
-  id: idSchema,
-  reward: z.number(),
-  status: z.enum(['ok', 'unscoreable']),
-  reward_kind: z.string().optional(),
-  checks: z.looseObject({ dwt_valid: z.boolean().optional() }).optional(),
-});
+// The fields of a score line (src/core/record.ts) that export reads; other fields pass.
+export const sftScoreSchema = ScoreRecordSchema.pick({ reward: true, status: true })
+  .extend({
+    id: idSchema,
+    reward_kind: z.string().optional(),
+    checks: z.looseObject({ dwt_valid: z.boolean().optional() }).optional(),
+  })
+  .loose();
 export type SftScore = z.infer<typeof sftScoreSchema>;
 
 /**

@@ -9,15 +9,13 @@
 // after a grace period, and since librsvg runs on a libuv thread the worker stays
 // responsive while the runaway render keeps its core busy; it also gives no per-worker
 // hook for memory-based recycling or for pipelining a second job behind the current one.
-import { type ChildProcess, fork } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { makeError, RubricaError } from '../core/errors.ts';
 import { resolveLimits } from './limits.ts';
 import type { WorkerReply, WorkerRequest } from './protocol.ts';
 import type { Renderer, RenderOptions, RenderResult } from './types.ts';
 import { workerEntry } from './worker-entry.ts';
-
-const BOOT_TIMEOUT_MS = 60_000;
+import { type Slot, setSlotRef, spawnSlot, type Task } from './worker-slot.ts';
 
 export interface RenderPoolOptions {
   /** Worker processes; default: available cores. */
@@ -63,32 +61,8 @@ export class RenderPoolClosedError extends RubricaError<'render_pool_closed'> {
   }
 }
 
-interface Task {
-  id: number;
-  svg: string | Uint8Array;
-  opts: RenderOptions;
-  timeoutMs: number;
-  resolve: (r: RenderResult) => void;
-  reject: (e: Error) => void;
-  started: number;
-  /** Set once the task has been retried after its worker died. */
-  retried?: boolean;
-}
-
-interface Slot {
-  child: ChildProcess;
-  inFlight: Task[];
-  timer: NodeJS.Timeout | null;
-  rendered: number;
-  rss: number;
-  retiring: boolean;
-  dead: boolean;
-  /** Set when the worker reported it has loaded; time limits run from then on. */
-  ready: boolean;
-  bootTimer: NodeJS.Timeout | null;
-  stderrTail: string;
-}
-
+// The factory is long because its closures share the pool's state (slots, queue, counters);
+// each closure is small, and the worker process itself lives in worker-slot.ts.
 export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
   const max = Math.max(1, Math.floor(options.workers ?? availableParallelism()));
   const depth = Math.max(1, Math.floor(options.pipeline ?? 2));
@@ -109,39 +83,11 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
   let closed = false;
 
   const spawn = (): Slot => {
-    const child = fork(entry.file, [], {
-      execArgv: entry.execArgv,
-      serialization: 'advanced',
-      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    const slot = spawnSlot(entry, {
+      onReply: (msg) => onReply(slot, msg),
+      onExit: (code, signal) => onExit(slot, code, signal),
     });
-    const slot: Slot = {
-      child,
-      inFlight: [],
-      timer: null,
-      rendered: 0,
-      rss: 0,
-      retiring: false,
-      dead: false,
-      ready: false,
-      bootTimer: null,
-      stderrTail: '',
-    };
-    // A cold worker loads TypeScript and libvips first (seconds on a loaded machine);
-    // that must not eat a render's limit, but a worker that never boots is a crash.
-    slot.bootTimer = setTimeout(() => {
-      if (slot.ready || slot.dead) return;
-      slot.child.kill('SIGKILL');
-      onExit(slot, null, 'SIGKILL');
-    }, BOOT_TIMEOUT_MS);
-    slot.bootTimer.unref(); // pending renders keep the process alive, not this timer
     counters.spawned++;
-    child.stderr?.setEncoding('utf8');
-    child.stderr?.on('data', (s: string) => {
-      slot.stderrTail = (slot.stderrTail + s).slice(-2000);
-    });
-    child.on('message', (msg: WorkerReply | { ready: true }) => onReply(slot, msg));
-    child.on('exit', (code, signal) => onExit(slot, code, signal));
-    child.on('error', () => onExit(slot, null, null));
     slots.push(slot);
     return slot;
   };
@@ -153,15 +99,6 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
     slot.timer = null;
     const i = slots.indexOf(slot);
     if (i >= 0) slots.splice(i, 1);
-  };
-
-  const setRef = (slot: Slot) => {
-    // An idle pool must not keep the process alive (renderSvg's shared pool).
-    const busy = slot.inFlight.length > 0;
-    type Refable = { ref?: () => void; unref?: () => void } | null | undefined;
-    const stderr = slot.child.stderr as Refable;
-    const handles: Refable[] = [slot.child, slot.child.channel as Refable, stderr];
-    for (const h of handles) (busy ? h?.ref : h?.unref)?.call(h);
   };
 
   const armTimer = (slot: Slot) => {
@@ -176,7 +113,7 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
   const send = (slot: Slot, task: Task) => {
     slot.inFlight.push(task);
     if (slot.inFlight.length === 1) armTimer(slot);
-    setRef(slot);
+    setSlotRef(slot);
     const req: WorkerRequest = { type: 'render', id: task.id, svg: task.svg, opts: task.opts };
     slot.child.send(req);
   };
@@ -282,7 +219,7 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
       remove(slot);
       slot.child.disconnect(); // the worker exits on disconnect
     } else {
-      setRef(slot);
+      setSlotRef(slot);
     }
     dispatch();
   };

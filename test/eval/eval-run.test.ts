@@ -169,7 +169,7 @@ describe('runEval on the bundled examples', () => {
     const lines = await readLines(join(outDir, 'results.jsonl'));
     for (const rec of lines) {
       const s = rec.scores.universal!;
-      expect(s.status).toBe('unscoreable');
+      expect(s.status).toBe(FAILURES[rec.id] ? 'unscoreable' : 'grader_error');
       expect(s.reason).toBe(FAILURES[rec.id] ?? 'judge_error');
       // Checks ran whatever happened to the judge.
       if (!FAILURES[rec.id]) {

@@ -1,0 +1,85 @@
+// One render worker process as the pool sees it: the child, the renders it holds in order,
+// its timers, and how much it has done. Spawning wires the child's messages and exit to the
+// pool; a worker that never finishes booting is killed and reported as an exit.
+import { type ChildProcess, fork } from 'node:child_process';
+import type { WorkerReply } from './protocol.ts';
+import type { RenderOptions, RenderResult } from './types.ts';
+import type { WorkerEntry } from './worker-entry.ts';
+
+// A cold worker loads its code and libvips first (seconds on a loaded machine); that must
+// not eat a render's limit, but a worker that never boots is a crash.
+const BOOT_TIMEOUT_MS = 60_000;
+
+export interface Task {
+  id: number;
+  svg: string | Uint8Array;
+  opts: RenderOptions;
+  timeoutMs: number;
+  resolve: (r: RenderResult) => void;
+  reject: (e: Error) => void;
+  started: number;
+  /** Set once the task has been retried after its worker died. */
+  retried?: boolean;
+}
+
+export interface Slot {
+  child: ChildProcess;
+  inFlight: Task[];
+  timer: NodeJS.Timeout | null;
+  rendered: number;
+  rss: number;
+  retiring: boolean;
+  dead: boolean;
+  /** Set when the worker reported it has loaded; time limits run from then on. */
+  ready: boolean;
+  bootTimer: NodeJS.Timeout | null;
+  stderrTail: string;
+}
+
+export interface SlotEvents {
+  onReply(msg: WorkerReply | { ready: true }): void;
+  onExit(code: number | null, signal: NodeJS.Signals | null): void;
+}
+
+export function spawnSlot(entry: WorkerEntry, events: SlotEvents): Slot {
+  const child = fork(entry.file, [], {
+    execArgv: entry.execArgv,
+    serialization: 'advanced',
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+  });
+  const slot: Slot = {
+    child,
+    inFlight: [],
+    timer: null,
+    rendered: 0,
+    rss: 0,
+    retiring: false,
+    dead: false,
+    ready: false,
+    bootTimer: null,
+    stderrTail: '',
+  };
+  slot.bootTimer = setTimeout(() => {
+    if (slot.ready || slot.dead) return;
+    slot.child.kill('SIGKILL');
+    events.onExit(null, 'SIGKILL');
+  }, BOOT_TIMEOUT_MS);
+  slot.bootTimer.unref(); // pending renders keep the process alive, not this timer
+  child.stderr?.setEncoding('utf8');
+  child.stderr?.on('data', (s: string) => {
+    slot.stderrTail = (slot.stderrTail + s).slice(-2000);
+  });
+  child.on('message', (msg: WorkerReply | { ready: true }) => events.onReply(msg));
+  child.on('exit', (code, signal) => events.onExit(code, signal));
+  child.on('error', () => events.onExit(null, null));
+  return slot;
+}
+
+/** An idle worker must not keep the process alive (renderSvg's shared pool); a busy one must. */
+export function setSlotRef(slot: Slot): void {
+  const busy = slot.inFlight.length > 0;
+  type Refable = { ref?: () => void; unref?: () => void } | null | undefined;
+  const stderr = slot.child.stderr as Refable;
+  const handles: Refable[] = [slot.child, slot.child.channel as Refable, stderr];
+  for (const h of handles) (busy ? h?.ref : h?.unref)?.call(h);
+}
