@@ -1,6 +1,6 @@
 // Turns an author's answer into rubric items, or rejects it as malformed with a reason.
 // Structure (keys, order, axes, weights, band ranges) always comes from the preset;
-// the answer only supplies text, and every piece of text must be there.
+// the answer only supplies text, and every piece of text must be non-empty.
 import type { z } from 'zod';
 import { authorAnswerSchema } from './answer-schema.ts';
 import { BAND_RANGES, type PresetSkeleton } from './presets.ts';
