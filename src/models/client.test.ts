@@ -4,6 +4,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { jsonAnswer, type ModelDouble, startModelDouble } from '../../test/support/model-double.ts';
+import { answerJsonSchema } from './answer-schema.ts';
 import { createModelClient, type ModelClientOptions } from './client.ts';
 import type { ChatMessage } from './types.ts';
 
@@ -53,6 +54,20 @@ const withImage = (): ChatMessage[] => [
 ];
 
 describe('generateObject', () => {
+  it('sends requestSchema when given, and parses the answer with the looser schema', async () => {
+    const strict = z.object({ colour: z.enum(['red', 'green']) });
+    const loose = z.record(z.string(), z.unknown());
+    double.enqueue(jsonAnswer({ colour: 'mauve' }));
+    const r = await client().generateObject(ask, loose, 'colour', { requestSchema: strict });
+    // The wire carries the strict schema (what a guided decoder would be held to)…
+    expect(double.requests[0]!.schema).toEqual(await answerJsonSchema(strict));
+    expect(double.requests[0]!.schema).toMatchObject({
+      properties: { colour: { enum: ['red', 'green'] } },
+    });
+    // …while an unguided answer outside it still comes back for the caller to judge.
+    expect(r).toMatchObject({ ok: true, value: { colour: 'mauve' }, attempts: 1 });
+  });
+
   it('sends the image as a data URI and the schema in response_format, and parses the answer', async () => {
     double.enqueue(jsonAnswer({ reasoning: 'clean shapes', score: 0.8 }));
     const r = await client().generateObject(withImage(), verdict, 'verdict', { temperature: 0 });

@@ -1,11 +1,12 @@
 // createModelClient: a ModelClient over the AI SDK with our own retry policy (p-retry,
 // exponential backoff with jitter, retry-after honoured), a per-call timeout, a concurrency
 // limit per client, tolerant JSON answers validated by zod, and usage/cost on every result.
-import { generateText, type LanguageModel, type OutputInterface, zodSchema } from 'ai';
+import { generateText, type LanguageModel, type OutputInterface } from 'ai';
 import pLimit from 'p-limit';
 import pRetry from 'p-retry';
 import type { z } from 'zod';
 import { addUsage, emptyUsage, type Usage } from '../core/usage.ts';
+import { answerJsonSchema } from './answer-schema.ts';
 import { extractJson } from './extract-json.ts';
 import { toModelMessages } from './messages.ts';
 import { costOf, loadPrices, type PriceTable, priceFor } from './prices.ts';
@@ -20,6 +21,7 @@ import type {
   ModelClient,
   ModelResult,
   ModelSpec,
+  ObjectCallOptions,
   Role,
 } from './types.ts';
 import { validateAnswer } from './validate-answer.ts';
@@ -83,9 +85,6 @@ function schemaOutput(jsonSchema: unknown, name: string): OutputInterface<string
     createElementStreamTransform: () => undefined,
   };
 }
-
-/** JSON Schemas already derived from zod schemas (judges reuse one schema for every call). */
-const schemaCache = new WeakMap<object, unknown>();
 
 /** Waits `ms`, or less if the caller aborts (p-retry then reports the abort). */
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -241,13 +240,11 @@ export function createModelClient(
       messages: ChatMessage[],
       schema: z.ZodType<T>,
       schemaName: string,
-      opts: CallOptions = {},
+      opts: ObjectCallOptions = {},
     ) {
-      let jsonSchema = schemaCache.get(schema);
-      if (jsonSchema === undefined) {
-        jsonSchema = await zodSchema(schema).jsonSchema;
-        schemaCache.set(schema, jsonSchema);
-      }
+      // The request may carry a stricter schema than the answer is parsed with (see
+      // ObjectCallOptions.requestSchema); by default both are `schema`.
+      const jsonSchema = await answerJsonSchema(opts.requestSchema ?? schema);
       const parse: Parse<T> = (text) => {
         const found = extractJson(text);
         if (!found.ok) return { ok: false, message: found.reason };

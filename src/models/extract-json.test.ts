@@ -28,6 +28,16 @@ describe('extractJson', () => {
     expect(stripThinking('a<think>b</think>c<think>d')).toBe('ac');
   });
 
+  it('takes an answer that is JSON as a whole as it is, whatever its strings say', () => {
+    // A guided decoder may write any text inside a string, reasoning tags and fences too.
+    const answer = { reasoning: 'I wrote </think> then ```json {"a":0}``` and <think>', score: 1 };
+    expect(extractJson(` ${JSON.stringify(answer)}\n`)).toEqual({
+      ok: true,
+      value: answer,
+      from: 'whole',
+    });
+  });
+
   it('finds JSON inside prose, skipping braces that are not JSON', () => {
     expect(
       value('My verdict {in short}: {"score": 0.5, "note": "a } in a string"} — thanks'),

@@ -98,6 +98,13 @@ function fences(s: string): string[] {
 }
 
 export function extractJson(text: string): ExtractedJson {
+  // An answer that is one JSON value as a whole (what a guided decoder writes) is taken as
+  // it is, before any <think> stripping: its strings may well contain "</think>" or fences.
+  const raw = text.trim();
+  if (raw[0] === '{' || raw[0] === '[') {
+    const whole = tryParse(raw);
+    if (whole.ok) return { ok: true, value: whole.value, from: 'whole' };
+  }
   const s = stripThinking(text).trim();
   if (s === '') return { ok: false, reason: 'empty answer (nothing outside <think>)' };
   if (s[0] === '{' || s[0] === '[') {

@@ -1,4 +1,5 @@
 // Public surface of the models room.
+export { answerJsonSchema, type JsonSchema } from './answer-schema.ts';
 export { checkModel, formatModelCheck, type ModelCheck } from './check.ts';
 export { createModelClient, type ModelClientOptions, type RubricaModelClient } from './client.ts';
 export { ModelConfigError, type ModelConfigErrorCode } from './errors.ts';

@@ -37,6 +37,18 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
+/** Options of a structured call. */
+export interface ObjectCallOptions extends CallOptions {
+  /**
+   * The schema to send when it is stricter than the one the answer is parsed with. A server
+   * doing guided decoding produces exactly what it allows; an unguided model that misses it
+   * still gets its answer through the looser parse, so the caller's own validator can reject
+   * it with a reason instead of the client retrying it. Must allow nothing the parse schema
+   * rejects.
+   */
+  requestSchema?: z.ZodType;
+}
+
 export interface ModelCallError {
   /**
    * http_error: the server answered 4xx/5xx (`status` set); timeout: no answer in time;
@@ -79,6 +91,6 @@ export interface ModelClient {
     messages: ChatMessage[],
     schema: z.ZodType<T>,
     schemaName: string,
-    opts?: CallOptions,
+    opts?: ObjectCallOptions,
   ): Promise<ModelResult<T>>;
 }

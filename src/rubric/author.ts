@@ -1,14 +1,16 @@
 // RULER's two-step authoring. Step 1: the author draws an ideal SVG for the prompt
 // (free text). Step 2: with that drawing in mind, it rewrites the preset's items for the
-// prompt (structured JSON). Each step is cached under the author model, the step's
-// prompt-file version and everything the step reads, so re-running costs no calls.
+// prompt (structured JSON; the request carries the preset's exact answer schema, the parse
+// takes any object so validate.ts can name what is wrong). Each step is cached under the
+// author model, the step's prompt-file version and everything the step reads, so re-running
+// costs no calls.
 import { emptyUsage, type Usage } from '../core/usage.ts';
 import type { ModelClient } from '../models/types.ts';
 import type { AnswerCache } from '../store/cache.ts';
 import { cacheKey } from '../store/keys.ts';
+import { AnyAuthorAnswerSchema, authorAnswerSchema } from './answer-schema.ts';
 import type { PresetSkeleton } from './presets.ts';
 import { fillTemplate, loadPromptTemplate, sha256 } from './prompt-file.ts';
-import { type AuthorAnswer, AuthorAnswerSchema } from './schema.ts';
 
 export type AuthorStep<T> =
   | { ok: true; value: T; usage: Usage; cached: boolean }
@@ -59,7 +61,7 @@ export async function authorRubric(
   idealSvg: string,
   cache: AnswerCache | null,
   signal?: AbortSignal,
-): Promise<AuthorStep<AuthorAnswer>> {
+): Promise<AuthorStep<unknown>> {
   const t = loadPromptTemplate('author/rubric.md');
   const key = cacheKey([
     'author-rubric',
@@ -70,7 +72,7 @@ export async function authorRubric(
     prompt,
     sha256(idealSvg),
   ]);
-  const hit = cache?.get<AuthorAnswer>('author', key);
+  const hit = cache?.get<unknown>('author', key);
   if (hit !== undefined) return { ok: true, value: hit, usage: emptyUsage(), cached: true };
   const values = {
     prompt,
@@ -84,9 +86,9 @@ export async function authorRubric(
       { role: 'system', content: fillTemplate(t.system, values) },
       { role: 'user', content: fillTemplate(t.user, values) },
     ],
-    AuthorAnswerSchema,
+    AnyAuthorAnswerSchema,
     'rubric',
-    { signal },
+    { signal, requestSchema: authorAnswerSchema(preset) },
   );
   if (!res.ok)
     return { ok: false, message: `${res.error.code}: ${res.error.message}`, usage: res.usage };

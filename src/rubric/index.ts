@@ -1,4 +1,5 @@
 // Public surface of the rubric room: presets, schema, validation, authoring, synthesis, lookup.
+export * from './answer-schema.ts';
 export * from './author.ts';
 export * from './load.ts';
 export * from './presets.ts';

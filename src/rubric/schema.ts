@@ -1,5 +1,5 @@
-// The rubric as stored in rubrics.jsonl (one line per prompt) and the author's answer
-// shape. Zod is the single source of truth; types are inferred from it.
+// The rubric as stored in rubrics.jsonl (one line per prompt). Zod is the single source of
+// truth; types are inferred from it. The author's answer shape is in answer-schema.ts.
 import { z } from 'zod';
 
 export const AxisSchema = z.enum(['semantic', 'visual', 'style', 'penalty']);
@@ -60,24 +60,6 @@ export type RubricItem = z.infer<typeof RubricItemSchema>;
 export type RubricRecord = z.infer<typeof RubricRecordSchema>;
 export type DropReason = z.infer<typeof DropReasonSchema>;
 export type Band = z.infer<typeof BandSchema>;
-
-/**
- * What the author returns in step 2. Deliberately loose (plain strings and arrays): a
- * structurally valid but semantically bad rubric must reach validation and be dropped
- * as `malformed` with a reason, not be retried forever as an invalid answer.
- */
-export const AuthorAnswerSchema = z.object({
-  items: z.array(
-    z.object({
-      key: z.string(),
-      title: z.string(),
-      description: z.string(),
-      /** Five guides, best band first: 0.9-1.0, 0.7-0.8, 0.4-0.6, 0.1-0.3, 0. */
-      bands: z.array(z.string()),
-    }),
-  ),
-});
-export type AuthorAnswer = z.infer<typeof AuthorAnswerSchema>;
 
 /** The part of a rubric the judge needs. */
 export interface JudgeRubric {

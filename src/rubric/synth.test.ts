@@ -150,7 +150,7 @@ describe('createRubricSynthesizer (ruler)', () => {
 
   it('drops malformed rubrics with the validator’s reason', async () => {
     const missing = authorAnswerFor('fox');
-    missing.items.splice(2, 1);
+    delete missing.silhouette_refinement;
     scriptAuthor(fencedIcon, () => jsonAnswer(missing));
     const r = await synth().synthesize({ id: 'p7', prompt: PROMPT });
     expect(r).toMatchObject({ kept: false, drop_reason: 'malformed' });
@@ -196,7 +196,10 @@ describe("with the paper's kind of author (Anthropic Messages API)", () => {
     expect(r).toMatchObject({ kept: true, author: 'anthropic:claude-opus-4-6' });
     expect(author.requests.map((q) => q.api)).toEqual(['anthropic', 'anthropic']);
     // Step 2 carried the rubric schema (as the forced json tool the AI SDK uses).
-    expect(author.requests[1]!.schema).toMatchObject({ type: 'object', required: ['items'] });
+    expect(author.requests[1]!.schema).toMatchObject({
+      type: 'object',
+      required: getPreset('ruler').items.map((s) => s.key),
+    });
     expect(author.requests[0]!.schema).toBeUndefined();
   });
 });
@@ -205,14 +208,18 @@ describe('other presets', () => {
   it('rubric-s: five items plus a −2 text penalty; penalty 0 keeps a perfect ideal at 1', async () => {
     const skel = getPreset('rubric-s');
     scriptAuthor(fencedIcon, () =>
-      jsonAnswer({
-        items: skel.items.map((s) => ({
-          key: s.key,
-          title: `${s.title} for the fox`,
-          description: `${s.focus}`,
-          bands: ['a', 'b', 'c', 'd', 'e'].map((b) => `${b} ${s.key}`),
-        })),
-      }),
+      jsonAnswer(
+        Object.fromEntries(
+          skel.items.map((s) => [
+            s.key,
+            {
+              title: `${s.title} for the fox`,
+              description: `${s.focus}`,
+              bands: ['a', 'b', 'c', 'd', 'e'].map((b) => `${b} ${s.key}`),
+            },
+          ]),
+        ),
+      ),
     );
     judge.script((req) => jsonAnswer(jointAnswer(schemaKeys(req), [1, 1, 1, 1, 1, 0])));
     const r = await synth({ preset: 'rubric-s' }).synthesize({ id: 's1', prompt: PROMPT });

@@ -1,8 +1,8 @@
 // Rubric validation: structure comes from the preset; every malformed shape is dropped
 // with a reason a human can act on.
 import { describe, expect, it } from 'vitest';
+import type { AuthorAnswer } from './answer-schema.ts';
 import { getPreset } from './presets.ts';
-import type { AuthorAnswer } from './schema.ts';
 import { jaccard, validateAuthorAnswer } from './validate.ts';
 
 const PROMPT = 'a pelican riding a bicycle';
@@ -34,20 +34,22 @@ const TEXT: Record<string, [string, string]> = {
 };
 
 function answer(): AuthorAnswer {
-  return {
-    items: getPreset('ruler').items.map((s) => ({
-      key: s.key,
-      title: TEXT[s.key]![0],
-      description: TEXT[s.key]![1],
-      bands: ['excellent …', 'strong …', 'partial …', 'weak …', 'absent …'],
-    })),
-  };
+  return Object.fromEntries(
+    getPreset('ruler').items.map((s) => [
+      s.key,
+      {
+        title: TEXT[s.key]![0],
+        description: TEXT[s.key]![1],
+        bands: ['excellent …', 'strong …', 'partial …', 'weak …', 'absent …'],
+      },
+    ]),
+  );
 }
 
 describe('validateAuthorAnswer', () => {
   it('accepts a good answer and takes structure from the preset', () => {
-    const a = answer();
-    a.items.reverse(); // order in the answer does not matter; the preset's order does
+    // Order in the answer does not matter (an unguided model may shuffle); the preset's does.
+    const a = Object.fromEntries(Object.entries(answer()).reverse());
     const r = validateAuthorAnswer(getPreset('ruler'), PROMPT, a);
     expect(r.ok).toBe(true);
     if (!r.ok) return;
@@ -70,22 +72,27 @@ describe('validateAuthorAnswer', () => {
   });
 
   const cases: [string, (a: AuthorAnswer) => void, RegExp][] = [
-    ['missing item', (a) => a.items.splice(3, 1), /missing item "composition"/],
+    ['missing item', (a) => delete a.composition, /missing item "composition"/],
     [
       'extra item',
-      (a) => a.items.push({ ...a.items[0]!, key: 'overall_beauty' }),
+      (a) => (a.overall_beauty = { ...a.concept_recognisability! }),
       /unexpected item "overall_beauty"/,
     ],
-    ['repeated item', (a) => a.items.push({ ...a.items[0]! }), /appears twice/],
-    ['empty title', (a) => (a.items[1]!.title = '  '), /"key_parts" has an empty title/],
-    ['empty description', (a) => (a.items[2]!.description = ''), /empty description/],
-    ['four bands', (a) => a.items[4]!.bands.pop(), /has 4 band guides, needs 5/],
-    ['empty band', (a) => (a.items[5]!.bands[2] = ' '), /band 0.4-0.6 is empty/],
+    ['empty title', (a) => (a.key_parts!.title = ''), /"key_parts" has an empty title/],
+    ['empty description', (a) => (a.silhouette_refinement!.description = ''), /empty description/],
+    ['four bands', (a) => a.finish_craftsmanship!.bands.pop(), /has 4 band guides, needs 5/],
+    ['six bands', (a) => a.composition!.bands.push('extra'), /has 6 band guides, needs 5/],
+    ['empty band', (a) => (a.stylistic_coherence!.bands[2] = ''), /band 0.4-0.6 is empty/],
+    [
+      'a title that is not text',
+      (a) => ((a.key_parts as unknown as { title: number }).title = 3),
+      /item "key_parts": title: /,
+    ],
     [
       'two items saying the same thing',
       (a) => {
-        a.items[5]!.title = a.items[4]!.title;
-        a.items[5]!.description = a.items[4]!.description;
+        a.stylistic_coherence!.title = a.finish_craftsmanship!.title;
+        a.stylistic_coherence!.description = a.finish_craftsmanship!.description;
       },
       /"finish_craftsmanship" and "stylistic_coherence" say the same thing/,
     ],
@@ -102,8 +109,25 @@ describe('validateAuthorAnswer', () => {
 
   it('does not count the prompt words every item repeats as overlap', () => {
     const a = answer();
-    for (const it of a.items) it.description = `The pelican riding the bicycle: ${it.description}`;
+    for (const it of Object.values(a))
+      it.description = `The pelican riding the bicycle: ${it.description}`;
     expect(validateAuthorAnswer(getPreset('ruler'), PROMPT, a).ok).toBe(true);
+  });
+
+  it('rejects an answer that is not an object of items', () => {
+    for (const bad of [null, [], 'rubric', { items: Object.values(answer()) }]) {
+      const r = validateAuthorAnswer(getPreset('ruler'), PROMPT, bad);
+      expect(r.ok).toBe(false);
+    }
+  });
+
+  it('accepts whitespace-only text: the schema (minLength 1) allows it, so must the validator', () => {
+    const a = answer();
+    a.key_parts!.title = '  ';
+    a.composition!.bands[1] = '\n';
+    const r = validateAuthorAnswer(getPreset('ruler'), PROMPT, a);
+    expect(r.ok).toBe(true);
+    if (r.ok) expect(r.items[1]!.title).toBe('');
   });
 
   it('jaccard is |A∩B|/|A∪B|', () => {

@@ -1,8 +1,10 @@
 // Turns an author's answer into rubric items, or rejects it as malformed with a reason.
 // Structure (keys, order, axes, weights, band ranges) always comes from the preset;
-// the answer only supplies text, and every piece of text must be there.
+// the answer only supplies text, and every piece of text must be non-empty.
+import type { z } from 'zod';
+import { authorAnswerSchema } from './answer-schema.ts';
 import { BAND_RANGES, type PresetSkeleton } from './presets.ts';
-import type { AuthorAnswer, RubricItem } from './schema.ts';
+import type { RubricItem } from './schema.ts';
 
 /**
  * Two items whose title+description share more than this share of content words
@@ -35,40 +37,65 @@ export function jaccard(a: Set<string>, b: Set<string>): number {
   return inter / (a.size + b.size - inter);
 }
 
+/** One line a human can act on, for the first thing the answer's structure gets wrong. */
+function describeIssue(preset: PresetSkeleton, answer: unknown, issue: z.core.$ZodIssue): string {
+  const [key, field, band] = issue.path.map(String);
+  const at = (k: string) => (answer as Record<string, Record<string, unknown>>)[key!]?.[k];
+  if (issue.code === 'unrecognized_keys') return `unexpected item "${issue.keys[0]}"`;
+  if (key === undefined) return `the answer is not an object of items: ${issue.message}`;
+  const known = preset.items.some((s) => s.key === key);
+  if (known && field === undefined) {
+    return issue.code === 'invalid_type' && (answer as Record<string, unknown>)[key] === undefined
+      ? `missing item "${key}"`
+      : `item "${key}" is not an object`;
+  }
+  if ((field === 'title' || field === 'description') && issue.code === 'too_small') {
+    return `item "${key}" has an empty ${field}`;
+  }
+  const bands = at('bands');
+  if (field === 'bands' && band === undefined && Array.isArray(bands)) {
+    return `item "${key}" has ${bands.length} band guides, needs ${BAND_RANGES.length}`;
+  }
+  if (field === 'bands' && band !== undefined && issue.code === 'too_small') {
+    return `item "${key}" band ${BAND_RANGES[Number(band)]} is empty`;
+  }
+  return `item "${key}": ${issue.path.slice(1).map(String).join('.')}: ${issue.message}`;
+}
+
+/**
+ * The author's answer → rubric items. Structure is exactly authorAnswerSchema(preset), the
+ * schema the request carried, so every answer a guided decoder can produce passes it; the
+ * one check beyond it is semantic (two items saying the same thing), which no JSON Schema
+ * can express.
+ */
 export function validateAuthorAnswer(
   preset: PresetSkeleton,
   prompt: string,
-  answer: AuthorAnswer,
+  answer: unknown,
 ): ValidationResult {
-  const byKey = new Map<string, AuthorAnswer['items'][number]>();
-  for (const it of answer.items) {
-    const key = it.key.trim();
-    if (byKey.has(key)) return { ok: false, message: `item "${key}" appears twice` };
-    byKey.set(key, it);
+  const parsed = authorAnswerSchema(preset).safeParse(answer);
+  if (!parsed.success) {
+    // Missing items before anything else: the most useful thing to hear first.
+    const issues = parsed.error.issues;
+    const first =
+      issues.find((i) => i.path.length === 1 && i.code === 'invalid_type') ??
+      issues.find((i) => i.code === 'unrecognized_keys') ??
+      issues[0]!;
+    return { ok: false, message: describeIssue(preset, answer, first) };
   }
-  const expected = new Set(preset.items.map((s) => s.key));
-  for (const key of byKey.keys()) {
-    if (!expected.has(key)) return { ok: false, message: `unexpected item "${key}"` };
-  }
-  const items: RubricItem[] = [];
-  for (const s of preset.items) {
-    const it = byKey.get(s.key);
-    if (!it) return { ok: false, message: `missing item "${s.key}"` };
-    const title = it.title.trim();
-    const description = it.description.trim();
-    if (!title) return { ok: false, message: `item "${s.key}" has an empty title` };
-    if (!description) return { ok: false, message: `item "${s.key}" has an empty description` };
-    if (it.bands.length !== BAND_RANGES.length) {
-      return {
-        ok: false,
-        message: `item "${s.key}" has ${it.bands.length} band guides, needs ${BAND_RANGES.length}`,
-      };
-    }
-    const bands = it.bands.map((g, i) => ({ range: BAND_RANGES[i]!, guide: g.trim() }));
-    const empty = bands.find((b) => !b.guide);
-    if (empty) return { ok: false, message: `item "${s.key}" band ${empty.range} is empty` };
-    items.push({ key: s.key, axis: s.axis, title, description, weight: s.weight, bands });
-  }
+  const items: RubricItem[] = preset.items.map((s) => {
+    const it = parsed.data[s.key]!;
+    return {
+      key: s.key,
+      axis: s.axis,
+      // Surrounding whitespace is layout, not content; the schema's minLength cannot tell
+      // whitespace from text, so whitespace-only text stays valid (and stored empty).
+      title: it.title.trim(),
+      description: it.description.trim(),
+      weight: s.weight,
+      bands: it.bands.map((g, i) => ({ range: BAND_RANGES[i]!, guide: g.trim() })),
+    };
+  });
   const promptWords = new Set(words(prompt));
   const tokens = items.map((it) => contentTokens(`${it.title} ${it.description}`, promptWords));
   for (let i = 0; i < items.length; i++) {

@@ -87,13 +87,21 @@ function resolveRef(root: Schema, ref: string): Schema {
 
 /**
  * A value that satisfies `schema` (objects get every property, arrays `minItems` or one
- * element, enums their first value); `leaf` decides strings, numbers and booleans.
+ * element, enums their first value, numeric enums the member nearest the leaf's number);
+ * `leaf` decides strings, numbers and booleans.
  */
 export function fillSchema(schema: Schema, leaf: LeafFiller = defaultLeaf): unknown {
   const walk = (s: Schema, path: (string | number)[], depth: number): unknown => {
     if (depth > 32) return null;
     if (typeof s.$ref === 'string') return walk(resolveRef(schema, s.$ref), path, depth + 1);
     if ('const' in s) return s.const;
+    if (Array.isArray(s.enum) && s.enum.length > 0 && s.enum.every((v) => typeof v === 'number')) {
+      // A number offered as a list (the judge's 0.01 score grid): the leaf's number, snapped
+      // to the nearest member, so fillers that choose scores keep working.
+      const want = Number(leaf('number', path, s) ?? defaultLeaf('number', path, s));
+      const members = s.enum as number[];
+      return members.reduce((a, b) => (Math.abs(b - want) < Math.abs(a - want) ? b : a));
+    }
     if (Array.isArray(s.enum)) return s.enum[0];
     const alt = (s.anyOf ?? s.oneOf) as Schema[] | undefined;
     if (Array.isArray(alt) && alt.length > 0) return walk(alt[0]!, path, depth + 1);

@@ -15,6 +15,7 @@ import { type DoubleApi, type DoubleRequest, readRequest } from './model-double-
 
 export * from './model-double-answers.ts';
 export type { DoubleApi, DoubleMessage, DoubleRequest } from './model-double-request.ts';
+export * from './schema-answerer.ts';
 
 export type FaultKind = '429' | '500' | 'malformed' | 'hang';
 

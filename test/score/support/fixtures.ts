@@ -2,6 +2,7 @@
 // chosen scores, a judge client pointed at the loopback double, and a real PNG.
 import sharp from 'sharp';
 import { createModelClient, type RubricaModelClient } from '../../../src/models/client.ts';
+import type { AuthorAnswer } from '../../../src/rubric/answer-schema.ts';
 import { getPreset } from '../../../src/rubric/presets.ts';
 import type { RubricItem, RubricRecord } from '../../../src/rubric/schema.ts';
 import { validateAuthorAnswer } from '../../../src/rubric/validate.ts';
@@ -18,16 +19,18 @@ const TEXT: Record<string, [string, string]> = {
   stylistic_coherence: ['Coherent style', 'One palette and line treatment with purposeful detail.'],
 };
 
-/** The author's step-2 answer for a prompt, valid for the ruler preset. */
-export function authorAnswerFor(subject: string) {
-  return {
-    items: RULER_KEYS.map((key) => ({
+/** The author's step-2 answer for a prompt, valid for the ruler preset (key → item text). */
+export function authorAnswerFor(subject: string): AuthorAnswer {
+  return Object.fromEntries(
+    RULER_KEYS.map((key) => [
       key,
-      title: `${TEXT[key]![0]} (${subject})`,
-      description: TEXT[key]![1],
-      bands: ['excellent', 'strong', 'partial', 'weak', 'absent'].map((b) => `${b} ${key}`),
-    })),
-  };
+      {
+        title: `${TEXT[key]![0]} (${subject})`,
+        description: TEXT[key]![1],
+        bands: ['excellent', 'strong', 'partial', 'weak', 'absent'].map((b) => `${b} ${key}`),
+      },
+    ]),
+  );
 }
 
 export function rulerItems(subject: string): RubricItem[] {
