@@ -4,8 +4,11 @@
 // perfect picture with no penalised text scores 1, and the penalty can at most take
 // 2/24 of the scale away from an otherwise perfect picture (clamped at 0 below).
 import type { CriterionScore } from '../core/criteria.ts';
+import type { Axis } from '../rubric/schema.ts';
+import { group, leaf, nodeValue } from './tree.ts';
 
-export type DropAxis = 'semantic' | 'visual' | 'style';
+/** The axes an ablation can drop (every rubric axis but the penalty). */
+export type DropAxis = Exclude<Axis, 'penalty'>;
 export const DROP_AXES: readonly DropAxis[] = ['semantic', 'visual', 'style'];
 
 export function isDropAxis(s: string): s is DropAxis {
@@ -18,22 +21,15 @@ export interface WeightedRewardOptions {
 }
 
 /**
- * The weighted reward of scored criteria. Returns null when a kept criterion has no
- * score (the caller reports the rollout unscoreable; a missing score is never a 0) or
- * when nothing with a positive weight is left.
+ * The weighted reward of a flat list of scored criteria: the value of one group of leaves
+ * under the tree's rules (src/reward/tree.ts). Returns null when a kept criterion has no score
+ * (the caller reports the rollout unscoreable; a missing score is never a 0) or when nothing
+ * with a positive weight is left.
  */
 export function weightedReward(
   criteria: readonly Pick<CriterionScore, 'axis' | 'weight' | 'score'>[],
   opts: WeightedRewardOptions = {},
 ): number | null {
-  let num = 0;
-  let den = 0;
-  for (const c of criteria) {
-    if (opts.dropAxis && c.axis === opts.dropAxis) continue;
-    if (c.score === null || !Number.isFinite(c.score)) return null;
-    num += c.weight * c.score;
-    if (c.weight > 0) den += c.weight;
-  }
-  if (den === 0) return null;
-  return Math.min(1, Math.max(0, num / den));
+  const kept = opts.dropAxis ? criteria.filter((c) => c.axis !== opts.dropAxis) : criteria;
+  return nodeValue(group('criteria', 1, kept.map((c, i) => leaf({ key: String(i), ...c }))));
 }

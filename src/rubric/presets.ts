@@ -2,9 +2,10 @@
 // axis and with which weight. The author model only rewrites the text for one prompt;
 // structure and weights never come from a model.
 
-export type Axis = 'semantic' | 'visual' | 'style' | 'penalty';
-export type PresetName = 'ruler' | 'universal' | 'rubric-s';
-export const PRESETS: readonly PresetName[] = ['ruler', 'universal', 'rubric-s'];
+import { type Axis, type PresetName, PresetSchema } from './schema.ts';
+
+export type { Axis, PresetName } from './schema.ts';
+export const PRESETS: readonly PresetName[] = PresetSchema.options;
 
 /** The five scoring bands of every item, best first (RULER: any decimal inside a band). */
 export const BAND_RANGES = ['0.9-1.0', '0.7-0.8', '0.4-0.6', '0.1-0.3', '0'] as const;

@@ -2,8 +2,11 @@
 // truth; types are inferred from it. The author's answer shape is in answer-schema.ts.
 import { z } from 'zod';
 
+/** The axes of rubric items (one definition: presets, validation and --drop-axis use it). */
 export const AxisSchema = z.enum(['semantic', 'visual', 'style', 'penalty']);
+export type Axis = z.infer<typeof AxisSchema>;
 export const PresetSchema = z.enum(['ruler', 'universal', 'rubric-s']);
+export type PresetName = z.infer<typeof PresetSchema>;
 
 export const BandSchema = z.object({
   /** "0.9-1.0", "0.7-0.8", "0.4-0.6", "0.1-0.3" or "0". */

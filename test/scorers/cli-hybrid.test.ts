@@ -92,7 +92,9 @@ describe('rubrica score --reward hybrid, then export sft', () => {
       ]);
     }
     expect(recs.slice(0, 3).map((r) => r.status)).toEqual(['ok', 'ok', 'ok']);
-    expect(recs[3]).toMatchObject({ status: 'unscoreable', reason: 'no_svg' });
+    // The render term measures rendering: no SVG is a scored 0 on that term, not a rule-based 0.
+    expect(recs[3]).toMatchObject({ status: 'ok', checks: { renders: false } });
+    expect(recs[3].criteria[1].rationale).toContain('no_svg');
     expect(recs[3].reward).toBeCloseTo(0.1, 10); // a full plan without a drawing keeps λt·R_think
     // Same picture, with and without the plan: exactly λt apart.
     expect(recs[0].reward - recs[1].reward).toBeCloseTo(0.1, 10);

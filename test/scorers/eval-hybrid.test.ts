@@ -101,7 +101,9 @@ describe('rubrica eval --reward hybrid', () => {
         'aesthetic',
       ]);
     }
-    expect(records[2].scores.hybrid).toMatchObject({ status: 'unscoreable', reason: 'no_svg' });
+    // One render fed both rewards: the universal judge gates the missing SVG, hybrid measures it.
+    expect(records[2].scores.universal).toMatchObject({ status: 'unscoreable', reason: 'no_svg' });
+    expect(records[2].scores.hybrid).toMatchObject({ status: 'ok', checks: { renders: false } });
     expect(records[1].scores.hybrid.checks.clutter).toBe(true);
     const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
     expect(summary.kinds).toContain('hybrid');
@@ -115,7 +117,7 @@ describe('rubrica eval --reward hybrid', () => {
     expect(c.stdout).toMatch(/hybrid:semantic/);
   });
 
-  it('refuses --reward values eval does not add, and hybrid without a scorer', async () => {
+  it('refuses a reward it cannot give (ruler without --rubrics, an unknown kind, hybrid without a scorer)', async () => {
     const base = [
       'eval',
       '--prompts',
@@ -132,6 +134,10 @@ describe('rubrica eval --reward hybrid', () => {
     ];
     const wrong = await rubrica(...base, '--reward', 'ruler');
     expect(wrong.status).toBe(2);
+    expect(wrong.stderr).toContain('needs --rubrics');
+    const unknown = await rubrica(...base, '--reward', 'clip');
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toContain('must be one of');
     const noScorer = await rubrica(
       ...base,
       '--reward',
