@@ -4,7 +4,7 @@
 // them, and files read back are validated with them.
 import { z } from 'zod';
 import { CriterionGroupSchema, CriterionLeafSchema } from './criteria.ts';
-import { ReasonSchema, StatusSchema } from './status.ts';
+import { isGraderFault, ReasonSchema, StatusSchema } from './status.ts';
 import { UsageSchema } from './usage.ts';
 
 /** Every reward rubrica computes; the first of a request is the record's `reward`. */
@@ -70,3 +70,18 @@ export const RolloutInputSchema = z.object({
   completion: z.string(),
 });
 export type RolloutInput = z.infer<typeof RolloutInputSchema>;
+
+type StatusLike = { status?: string; reason?: string };
+
+/**
+ * Whether any reward of a record (read back from a file, possibly written by an older
+ * version, which wrote grader faults as `unscoreable` with the fault as reason) is a grader
+ * fault, so a batch command scores the rollout again.
+ */
+export function hasGraderFault(
+  r: StatusLike & { rewards?: Record<string, StatusLike | undefined> },
+): boolean {
+  const faulted = (s: StatusLike | undefined) =>
+    s !== undefined && (s.status === 'grader_error' || isGraderFault(s.reason));
+  return faulted(r) || Object.values(r.rewards ?? {}).some(faulted);
+}

@@ -1,5 +1,6 @@
 // The report's colours, shared by the CSS and the server-rendered charts so a status or a
 // reward kind has one colour everywhere.
+import type { RewardKind } from '../../core/record.ts';
 import type { Outcome } from './outcome.ts';
 
 export const OUTCOME_COLOURS: Record<Outcome, string> = {
@@ -8,7 +9,8 @@ export const OUTCOME_COLOURS: Record<Outcome, string> = {
   failed: '#c53030',
 };
 
-const KIND_COLOURS: Record<string, string> = {
+// Keyed by the one reward-kind vocabulary (src/core/record.ts): a new kind needs a colour.
+const KIND_COLOURS: Record<RewardKind, string> = {
   universal: '#3b5bdb',
   ruler: '#7048e8',
   hybrid: '#0c8599',
@@ -18,7 +20,7 @@ const KIND_COLOURS: Record<string, string> = {
 const FALLBACK = ['#495057', '#5f3dc4', '#087f5b', '#a61e4d'];
 
 export function kindColour(kind: string, index: number): string {
-  return KIND_COLOURS[kind] ?? FALLBACK[index % FALLBACK.length]!;
+  return KIND_COLOURS[kind as RewardKind] ?? FALLBACK[index % FALLBACK.length]!;
 }
 
 export const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif';
