@@ -67,6 +67,8 @@ export type ModelResult<T> =
 
 export interface ModelClient {
   readonly spec: ModelSpec;
+  /** The server asked (part of every answer's cache key); absent for stand-in clients. */
+  readonly baseUrl?: string;
   /** Free text (used for the ideal SVG and policy sampling). */
   generateText(messages: ChatMessage[], opts?: CallOptions): Promise<ModelResult<string>>;
   /**

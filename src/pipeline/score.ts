@@ -234,7 +234,7 @@ export async function createRolloutScorer(opts: RolloutScorerOptions): Promise<R
       png: render.png,
       signal,
     });
-    if (!verdict.ok) return unscoreable('judge_error', verdict.message, verdict.usage);
+    if (!verdict.ok) return unscoreable(verdict.fault, verdict.message, verdict.usage);
     const value = weightedReward(verdict.criteria);
     if (value === null)
       return unscoreable('judge_error', 'judge gave no usable scores', verdict.usage);
