@@ -42,9 +42,17 @@ export interface ModelCallError {
    * http_error: the server answered 4xx/5xx (`status` set); timeout: no answer in time;
    * invalid_answer: the text held no JSON or it failed the schema; network: no connection;
    * bad_response: a 2xx whose body was not a chat response (malformed JSON, no choices);
-   * aborted: the caller's signal fired.
+   * aborted: the caller's signal fired; circuit_open: not sent, because the server failed
+   * too many attempts in a row (circuit-breaker.ts).
    */
-  code: 'http_error' | 'timeout' | 'invalid_answer' | 'network' | 'bad_response' | 'aborted';
+  code:
+    | 'http_error'
+    | 'timeout'
+    | 'invalid_answer'
+    | 'network'
+    | 'bad_response'
+    | 'aborted'
+    | 'circuit_open';
   message: string;
   status?: number;
 }

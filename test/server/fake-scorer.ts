@@ -3,6 +3,7 @@
 // (`reward=0.25`), so each test states its expected numbers, and it records every call.
 import type { ScoreRecord } from '../../src/core/record.ts';
 import { emptyUsage } from '../../src/core/usage.ts';
+import { ScorerConfigError } from '../../src/pipeline/score.ts';
 import type { RolloutInput, RolloutScorer, ScoreBatchOptions } from '../../src/pipeline/types.ts';
 
 export interface FakeScorer extends RolloutScorer {
@@ -102,10 +103,10 @@ export function createFakeScorer(): FakeScorer {
       scorer.calls.push({ items, opts });
       if (opts?.reward === 'hybrid') {
         // What the real scorer does when no hybrid rewarder is configured.
-        throw Object.assign(new Error('reward "hybrid" needs a hybrid rewarder'), {
-          name: 'ScorerConfigError',
-          code: 'hybrid_unavailable',
-        });
+        throw new ScorerConfigError(
+          'hybrid_unavailable',
+          'reward "hybrid" needs a hybrid rewarder',
+        );
       }
       if (gate) await gate;
       return items.map((i) => fakeRecord(i, opts?.reward ?? 'ruler'));

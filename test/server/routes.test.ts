@@ -250,6 +250,7 @@ describe('metrics and OpenAPI', () => {
     const doc = await read(await app.request('/openapi.json'));
     expect(Object.keys(doc.paths).sort()).toEqual([
       '/healthz',
+      '/readyz',
       '/v1/openrlhf',
       '/v1/rewards',
       '/v1/verl',
