@@ -55,9 +55,10 @@ export function createCallLoop(cfg: CallLoopConfig) {
     output: SchemaOutput | undefined,
     record: (u: Usage) => void,
   ) => {
-    if (breaker.blocked()) throw circuitOpen(); // fail fast, without queueing for a slot
+    if (!(await breaker.acquire())) throw circuitOpen(); // fail fast, without queueing
     return limit(async () => {
-      if (!breaker.admit()) throw circuitOpen();
+      // The circuit may have opened while this attempt waited for a slot.
+      if (breaker.blocked()) throw circuitOpen();
       try {
         const answer = await cfg.attempt(messages, opts, output, record);
         breaker.record('success');

@@ -38,11 +38,16 @@ export interface CircuitHealth {
 }
 
 export interface CircuitBreaker {
-  /** True when a call would be refused now (does not claim the half-open probe). */
+  /** True while the circuit is open and cooling down: a call now would be refused. */
   blocked(): boolean;
-  /** Claims the right to make one attempt; false when the circuit refuses it. */
-  admit(): boolean;
-  /** The outcome of an admitted attempt. */
+  /**
+   * Claims the right to make one attempt. Closed: yes. Open and cooling down: no. Open and
+   * cooled down: yes, as the one probe (half-open). Half-open with a probe on the wire:
+   * waits for the probe's outcome and decides again — so the batch that is running when
+   * the server comes back is not failed for arriving during the probe.
+   */
+  acquire(): Promise<boolean>;
+  /** The outcome of an acquired attempt. */
   record(outcome: 'success' | 'failure' | 'neutral', error?: ModelCallError): void;
   health(): CircuitHealth;
 }
@@ -84,35 +89,45 @@ export function createCircuitBreaker(
   let probing = false;
   let lastError: ModelCallError | undefined;
   let lastSuccessAt: number | null = null;
+  /** Callers waiting for the half-open probe's outcome. */
+  let waiting: Array<() => void> = [];
+  const settleProbe = () => {
+    probing = false;
+    const wake = waiting;
+    waiting = [];
+    for (const w of wake) w();
+  };
 
   const open = () => {
     state = 'open';
     openUntil = now() + cooldown;
-    probing = false;
+    settleProbe();
     onChange?.({ state, failures, ...(lastError ? { lastError } : {}), retryInMs: cooldown });
   };
 
   return {
     blocked() {
-      if (state === 'closed') return false;
-      if (state === 'open') return now() < openUntil;
-      return probing;
+      return state === 'open' && now() < openUntil;
     },
-    admit() {
-      if (state === 'closed') return true;
-      if (state === 'open') {
-        if (now() < openUntil) return false;
-        state = 'half-open';
-        onChange?.({ state, failures });
+    async acquire() {
+      for (;;) {
+        if (state === 'closed') return true;
+        if (state === 'open') {
+          if (now() < openUntil) return false;
+          state = 'half-open';
+          onChange?.({ state, failures });
+        }
+        if (!probing) {
+          probing = true;
+          return true;
+        }
+        await new Promise<void>((resolve) => waiting.push(resolve));
       }
-      if (probing) return false;
-      probing = true;
-      return true;
     },
     record(outcome, error) {
       if (outcome === 'neutral') {
         // An aborted probe proves nothing: let the next caller probe instead.
-        if (state === 'half-open') probing = false;
+        if (state === 'half-open') settleProbe();
         return;
       }
       if (outcome === 'success') {
@@ -121,7 +136,7 @@ export function createCircuitBreaker(
         cooldown = baseCooldown;
         if (state !== 'closed') {
           state = 'closed';
-          probing = false;
+          settleProbe();
           onChange?.({ state, failures: 0 });
         }
         return;

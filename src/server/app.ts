@@ -45,10 +45,11 @@ export interface ServerContext {
 /** Routes a probe must reach without a token. */
 const OPEN_ROUTES: ReadonlySet<string> = new Set(['/healthz', '/readyz']);
 
-const BODY_REFUSALS: Record<BodyRefusal, { status: 408 | 413 | 503; code: string }> = {
+const BODY_REFUSALS: Record<BodyRefusal, { status: 400 | 408 | 413 | 503; code: string }> = {
   too_large: { status: 413, code: 'body_too_large' },
   busy: { status: 503, code: 'body_budget' },
   timeout: { status: 408, code: 'body_timeout' },
+  gone: { status: 400, code: 'client_closed' },
 };
 
 function bodyRefusal(limits: ServerLimits, metrics: ServerMetrics) {
@@ -60,6 +61,7 @@ function bodyRefusal(limits: ServerLimits, metrics: ServerMetrics) {
       too_large: `request body over ${limits.maxBodyBytes} bytes (--max-body-mb)`,
       busy: `server is already reading ${mb(limits.maxBodyBytesInFlight)} of request bodies; retry later`,
       timeout: `request body stalled: nothing arrived for ${limits.bodyIdleTimeoutMs} ms`,
+      gone: 'the client closed the connection before sending the whole body',
     }[why];
     if (why === 'busy') c.header('Retry-After', String(limits.retryAfterSeconds));
     // A stalled or refused body leaves the connection in an unknown state: do not reuse it.

@@ -43,7 +43,8 @@ export function createBodyBudget(max: number): BodyBudget {
   };
 }
 
-export type BodyRefusal = 'too_large' | 'busy' | 'timeout';
+/** `gone`: the client disconnected mid-body (nobody reads the answer; the budget is freed). */
+export type BodyRefusal = 'too_large' | 'busy' | 'timeout' | 'gone';
 
 export interface BodyLimitOptions {
   maxBytes: number;
@@ -60,20 +61,28 @@ export function releaseBodyBudget(req: Request): void {
 }
 
 const TIMED_OUT = Symbol('timed out');
+const GONE = Symbol('client gone');
 
-/** reader.read(), or TIMED_OUT when nothing arrives for `ms`. */
+/** reader.read(); TIMED_OUT when nothing arrives for `ms`; GONE when the client left. */
 async function readOrTimeout(
   reader: ReadableStreamDefaultReader<Uint8Array>,
   ms: number,
-): Promise<ReadableStreamReadResult<Uint8Array> | typeof TIMED_OUT> {
+  signal?: AbortSignal,
+): Promise<ReadableStreamReadResult<Uint8Array> | typeof TIMED_OUT | typeof GONE> {
+  if (signal?.aborted) return GONE;
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
+  let onAbort: (() => void) | undefined;
+  const stop = new Promise<typeof TIMED_OUT | typeof GONE>((resolve) => {
     timer = setTimeout(() => resolve(TIMED_OUT), ms);
+    onAbort = () => resolve(GONE);
+    signal?.addEventListener('abort', onAbort, { once: true });
   });
   try {
-    return await Promise.race([reader.read(), timeout]);
+    const read = reader.read().catch((): typeof GONE => GONE);
+    return await Promise.race([read, stop]);
   } finally {
     clearTimeout(timer);
+    if (onAbort) signal?.removeEventListener('abort', onAbort);
   }
 }
 
@@ -82,12 +91,13 @@ async function discard(
   reader: ReadableStreamDefaultReader<Uint8Array>,
   cap: number,
   idleMs: number,
+  signal: AbortSignal,
 ): Promise<void> {
   let seen = 0;
   try {
     while (seen <= cap) {
-      const r = await readOrTimeout(reader, idleMs);
-      if (r === TIMED_OUT || r.done) return;
+      const r = await readOrTimeout(reader, idleMs, signal);
+      if (r === TIMED_OUT || r === GONE || r.done) return;
       seen += r.value.byteLength;
     }
   } catch {
@@ -96,9 +106,10 @@ async function discard(
 }
 
 /**
- * A sized body refused before a byte was read. Small enough ones are drained here; larger
- * ones are left to @hono/node-server, which drains briefly after the answer and then
- * closes the socket — locking the stream with a reader first would stop it doing that.
+ * A sized body refused before a byte was read. One that is too large is drained here when
+ * that is cheap, so the client reads the 413. Others — and a budget refusal, which must
+ * not wait on a slow sender — are left to @hono/node-server, which drains briefly after the
+ * answer and then closes the socket (locking the stream with a reader would stop that).
  */
 async function refuseUnread(
   c: Context,
@@ -107,10 +118,10 @@ async function refuseUnread(
   opts: BodyLimitOptions,
 ): Promise<Response> {
   const cap = drainCap(opts.maxBytes);
-  const stream = declared <= cap ? c.req.raw.body : null;
+  const stream = why === 'too_large' && declared <= cap ? c.req.raw.body : null;
   if (stream) {
     const reader = stream.getReader();
-    await discard(reader, cap, opts.idleTimeoutMs);
+    await discard(reader, cap, opts.idleTimeoutMs, c.req.raw.signal);
     reader.releaseLock();
   }
   return opts.refuse(c, why);
@@ -124,25 +135,26 @@ async function readBody(
   declared: number | undefined,
   opts: BodyLimitOptions,
   hold: (n: number) => boolean,
+  signal: AbortSignal,
 ): Promise<ReadOutcome> {
   const cap = drainCap(opts.maxBytes);
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const r = await readOrTimeout(reader, opts.idleTimeoutMs);
-    if (r === TIMED_OUT) {
+    const r = await readOrTimeout(reader, opts.idleTimeoutMs, signal);
+    if (r === TIMED_OUT || r === GONE) {
       await reader.cancel().catch(() => undefined);
-      return { ok: false, why: 'timeout' };
+      return { ok: false, why: r === GONE ? 'gone' : 'timeout' };
     }
     if (r.done) break;
     size += r.value.byteLength;
     if (size > opts.maxBytes) {
-      if (size <= cap) await discard(reader, cap - size, opts.idleTimeoutMs);
+      if (size <= cap) await discard(reader, cap - size, opts.idleTimeoutMs, signal);
       return { ok: false, why: 'too_large' };
     }
     // A sized body reserved its whole length up front; a chunked one reserves as it grows.
     if (declared === undefined && !hold(r.value.byteLength)) {
-      await discard(reader, cap - size, opts.idleTimeoutMs);
+      await discard(reader, cap - size, opts.idleTimeoutMs, signal);
       return { ok: false, why: 'busy' };
     }
     chunks.push(r.value);
@@ -182,7 +194,7 @@ export function bodyLimits(opts: BodyLimitOptions): MiddlewareHandler {
     }
     const reader = stream.getReader();
     try {
-      const out = await readBody(reader, declared, opts, hold);
+      const out = await readBody(reader, declared, opts, hold, c.req.raw.signal);
       if (!out.ok) return opts.refuse(c, out.why);
       c.req.raw = new Request(c.req.raw, { body: out.body });
       releases.set(c.req.raw, release);
