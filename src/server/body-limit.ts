@@ -165,11 +165,11 @@ async function readBody(
 export function bodyLimits(opts: BodyLimitOptions): MiddlewareHandler {
   return async (c, next) => {
     // Headers first: touching `c.req.raw.body` turns the socket into a web stream, which
-    // must not happen for a body refused unread (see refuseUnread).
+    // must not happen for a body refused unread (see refuseUnread). A body without a
+    // Content-Length (chunked, or built in-process) is counted as it streams.
     const chunked = c.req.raw.headers.has('transfer-encoding');
     const length = Number(c.req.header('content-length'));
     const declared = !chunked && Number.isFinite(length) && length >= 0 ? length : undefined;
-    if (declared === undefined && !chunked) return next(); // no body at all
     let held = 0;
     const release = () => {
       opts.budget.release(held);
