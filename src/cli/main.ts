@@ -1,6 +1,7 @@
 // The `rubrica` command: one file per subcommand under commands/, each a thin face over
 // the library. Exit codes: 0 done, 1 the input could not be processed, 2 usage error.
 import { Command, CommanderError } from 'commander';
+import { RubricaError } from '../core/errors.ts';
 import { commands } from './commands/index.ts';
 import { UsageError } from './usage-error.ts';
 
@@ -25,6 +26,12 @@ export async function main(argv: string[]): Promise<number> {
     if (err instanceof UsageError) {
       process.stderr.write(`rubrica: ${err.message}\n`);
       return 2;
+    }
+    // An operational failure rubrica understands (a damaged cache, a model server that does
+    // not answer, a port in use): one line saying what and what to do, no stack trace.
+    if (err instanceof RubricaError) {
+      process.stderr.write(`rubrica: ${err.message}\n`);
+      return 1;
     }
     throw err;
   }

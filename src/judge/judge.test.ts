@@ -14,6 +14,7 @@ import {
   schemaKeys,
   solidPng,
 } from '../../test/score/support/fixtures.ts';
+import { corruptDataPages, fillCache } from '../../test/support/broken-cache.ts';
 import { jsonAnswer, type ModelDouble, startModelDouble } from '../../test/support/model-double.ts';
 import { openCache } from '../store/cache.ts';
 import { createJudge } from './judge.ts';
@@ -218,6 +219,86 @@ describe('cache and dedupe', () => {
     expect((await judge.judge({ prompt: PROMPT, items, png })).ok).toBe(false);
     expect((await judge.judge({ prompt: PROMPT, items, png })).ok).toBe(true);
     expect(double.requests).toHaveLength(4);
+    cache.close();
+  });
+});
+
+describe('the judge asked, callers that leave, a failing cache', () => {
+  it('keys answers by the server asked: another --judge-base-url is asked again', async () => {
+    const other = await startModelDouble();
+    try {
+      double.script((req) => jsonAnswer(jointAnswer(schemaKeys(req), SCORES)));
+      other.script((req) =>
+        jsonAnswer(jointAnswer(schemaKeys(req), [0.1, 0.1, 0.1, 0.1, 0.1, 0.1])),
+      );
+      const cache = openCache(':memory:');
+      // Same provider and model name, two servers.
+      const a = createJudge({ client: judgeClient(double.url), cache });
+      const b = createJudge({ client: judgeClient(other.url), cache });
+      const va = await a.judge({ prompt: PROMPT, items, png });
+      const vb = await b.judge({ prompt: PROMPT, items, png });
+      expect(va.ok && va.criteria.map((c) => c.score)).toEqual(SCORES);
+      expect(vb.ok && vb.cached).toBe(false);
+      expect(vb.ok && vb.criteria[0]!.score).toBe(0.1);
+      expect(other.requests).toHaveLength(1);
+      // Each server's answer is then a hit for that server only.
+      const again = await a.judge({ prompt: PROMPT, items, png });
+      expect(again.ok && again.cached && again.criteria[0]!.score).toBe(0.9);
+      cache.close();
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('a caller that leaves does not fail another caller waiting on the same picture', async () => {
+    double.script((req) => jsonAnswer(jointAnswer(schemaKeys(req), SCORES), { delayMs: 300 }));
+    const judge = createJudge({ client: judgeClient(double.url) });
+    const a = new AbortController();
+    const pa = judge.judge({ prompt: PROMPT, items, png, signal: a.signal });
+    const pb = judge.judge({ prompt: PROMPT, items, png, signal: new AbortController().signal });
+    while (double.inFlight === 0) await new Promise((r) => setTimeout(r, 5));
+    a.abort();
+    const va = await pa;
+    expect(va).toMatchObject({ ok: false, fault: 'judge_error' });
+    const vb = await pb;
+    expect(vb.ok && vb.criteria.map((c) => c.score)).toEqual(SCORES);
+    // B owns the one call now that A left, so the tokens are still accounted for.
+    expect(vb.usage.calls).toBe(1);
+    expect(double.requests).toHaveLength(1);
+  });
+
+  it('aborts the model call when every caller has left', async () => {
+    double.script(() => ({ hang: true }));
+    const judge = createJudge({ client: judgeClient(double.url) });
+    const a = new AbortController();
+    const b = new AbortController();
+    const both = [a, b].map((c) => judge.judge({ prompt: PROMPT, items, png, signal: c.signal }));
+    while (double.inFlight === 0) await new Promise((r) => setTimeout(r, 5));
+    a.abort();
+    b.abort();
+    expect((await Promise.all(both)).map((v) => v.ok)).toEqual([false, false]);
+    const t0 = Date.now();
+    while (double.inFlight > 0 && Date.now() - t0 < 5000)
+      await new Promise((r) => setTimeout(r, 5));
+    expect(double.inFlight).toBe(0);
+  });
+
+  it('a corrupted cache is a cache_error fault naming the file, not a throw', async () => {
+    double.script((req) => jsonAnswer(jointAnswer(schemaKeys(req), SCORES)));
+    const path = join(mkdtempSync(join(tmpdir(), 'rubrica-judge-')), 'c.sqlite');
+    fillCache(path);
+    corruptDataPages(path);
+    const cache = openCache(path);
+    const v = await createJudge({ client: judgeClient(double.url), cache }).judge({
+      prompt: PROMPT,
+      items,
+      png,
+    });
+    expect(v).toMatchObject({ ok: false, fault: 'cache_error' });
+    if (!v.ok) {
+      expect(v.message).toContain(path);
+      expect(v.message).toContain('--no-cache');
+    }
     cache.close();
   });
 });

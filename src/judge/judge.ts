@@ -1,16 +1,21 @@
 // The VLM judge: scores one rendered picture against a rubric, in joint mode (one call,
 // every item) or per-item mode (one call per item). Answers are cached by everything
-// that shapes them, and concurrent requests for the same key share one call, so
-// identical pictures in a batch are judged once. Failures are values, never throws.
+// that shapes them (the judge asked — provider, model, server — prompt version, mode,
+// rubric, picture), and concurrent requests for the same key share one call, so identical
+// pictures in a batch are judged once; a caller that goes away does not fail the others
+// (shared-calls.ts). Failures are values, never throws: a failed model call is a
+// `judge_error` fault, a failing cache a `cache_error` fault.
 import type { CriterionScore } from '../core/criteria.ts';
 import { addUsage, emptyUsage, type Usage } from '../core/usage.ts';
 import type { ModelClient } from '../models/types.ts';
 import { sha256 } from '../rubric/prompt-file.ts';
 import type { RubricItem } from '../rubric/schema.ts';
 import type { AnswerCache } from '../store/cache.ts';
-import { cacheKey } from '../store/keys.ts';
+import { isCacheError } from '../store/cache-error.ts';
+import { cacheKey, modelKeyParts } from '../store/keys.ts';
 import { type JudgeModeName, jointMessages, judgeTemplate, perItemMessages } from './prompt.ts';
 import { ItemVerdictSchema, jointAnswerSchema } from './schema.ts';
+import { createSharedCalls } from './shared-calls.ts';
 
 /** The judge samples greedily: a reward should not depend on the sampling seed. */
 export const JUDGE_TEMPERATURE = 0;
@@ -23,9 +28,12 @@ export interface JudgeRequest {
   signal?: AbortSignal;
 }
 
+/** Which part of the grader failed: the model call, or the answer cache. */
+export type JudgeFault = 'judge_error' | 'cache_error';
+
 export type JudgeVerdict =
   | { ok: true; criteria: CriterionScore[]; usage: Usage; cached: boolean }
-  | { ok: false; message: string; usage: Usage; cached: false };
+  | { ok: false; fault: JudgeFault; message: string; usage: Usage; cached: false };
 
 export interface Judge {
   readonly mode: JudgeModeName;
@@ -56,12 +64,12 @@ export function createJudge(opts: JudgeOptions): Judge {
   const mode = opts.mode ?? 'joint';
   const { client } = opts;
   const cache = opts.cache ?? null;
-  const inFlight = new Map<string, Promise<JudgeVerdict>>();
+  const shared = createSharedCalls<JudgeVerdict>();
 
   const keyOf = (req: JudgeRequest) =>
     cacheKey([
       'judge',
-      client.spec.id,
+      ...modelKeyParts(client),
       judgeTemplate(mode).version,
       mode,
       JUDGE_TEMPERATURE,
@@ -84,10 +92,11 @@ export function createJudge(opts: JudgeOptions): Judge {
 
   const callModel = async (
     req: JudgeRequest,
+    signal: AbortSignal,
   ): Promise<
     { ok: true; answer: CachedAnswer; usage: Usage } | { ok: false; message: string; usage: Usage }
   > => {
-    const call = { temperature: JUDGE_TEMPERATURE, maxTokens: opts.maxTokens, signal: req.signal };
+    const call = { temperature: JUDGE_TEMPERATURE, maxTokens: opts.maxTokens, signal };
     if (mode === 'joint') {
       const res = await client.generateObject(
         jointMessages(req.prompt, req.items, req.png),
@@ -125,10 +134,29 @@ export function createJudge(opts: JudgeOptions): Judge {
     return { ok: true, answer: { scores }, usage };
   };
 
-  const run = async (req: JudgeRequest, key: string): Promise<JudgeVerdict> => {
-    const res = await callModel(req);
-    if (!res.ok) return { ok: false, message: res.message, usage: res.usage, cached: false };
-    cache?.set('judge', key, res.answer);
+  const fault = (f: JudgeFault, message: string, usage = emptyUsage()): JudgeVerdict => ({
+    ok: false,
+    fault: f,
+    message,
+    usage,
+    cached: false,
+  });
+
+  const run = async (
+    req: JudgeRequest,
+    key: string,
+    signal: AbortSignal,
+  ): Promise<JudgeVerdict> => {
+    const res = await callModel(req, signal);
+    if (!res.ok) return fault('judge_error', res.message, res.usage);
+    try {
+      cache?.set('judge', key, res.answer);
+    } catch (err) {
+      if (!isCacheError(err)) throw err;
+      // The answer is known but could not be stored: the cache is broken and the operator
+      // must hear of it, so this is a cache fault rather than a silent success.
+      return fault('cache_error', err.message, res.usage);
+    }
     return {
       ok: true,
       criteria: toCriteria(req.items, res.answer),
@@ -137,13 +165,23 @@ export function createJudge(opts: JudgeOptions): Judge {
     };
   };
 
+  const lookup = (key: string): CachedAnswer | undefined | JudgeVerdict => {
+    try {
+      return cache?.get<CachedAnswer>('judge', key);
+    } catch (err) {
+      if (!isCacheError(err)) throw err;
+      return fault('cache_error', err.message);
+    }
+  };
+
   return {
     mode,
     modelId: client.spec.id,
     promptVersion: judgeTemplate(mode).version,
     async judge(req) {
       const key = keyOf(req);
-      const hit = cache?.get<CachedAnswer>('judge', key);
+      const hit = lookup(key);
+      if (hit && 'ok' in hit) return hit;
       if (hit)
         return {
           ok: true,
@@ -151,16 +189,13 @@ export function createJudge(opts: JudgeOptions): Judge {
           usage: emptyUsage(),
           cached: true,
         };
-      const pending = inFlight.get(key);
-      if (pending) {
-        // Someone else is judging this exact picture against this exact rubric: share
-        // their answer; the calls and tokens are counted once, on their record.
-        const v = await pending;
-        return v.ok ? { ...v, usage: emptyUsage(), cached: true } : { ...v, usage: emptyUsage() };
-      }
-      const p = run(req, key).finally(() => inFlight.delete(key));
-      inFlight.set(key, p);
-      return p;
+      // Someone else may be judging this exact picture against this exact rubric: share
+      // their answer; the calls and tokens are counted once, on the owner's record.
+      const out = await shared.run(key, (signal) => run(req, key, signal), req.signal);
+      if ('aborted' in out) return fault('judge_error', 'aborted: the caller went away');
+      const v = out.value;
+      if (out.owner) return v;
+      return v.ok ? { ...v, usage: emptyUsage(), cached: true } : { ...v, usage: emptyUsage() };
     },
   };
 }

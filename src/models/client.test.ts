@@ -212,6 +212,30 @@ describe('retries and faults', () => {
     expect(r).toMatchObject({ ok: false, error: { code: 'network' }, attempts: 2 });
   });
 
+  it('opens the circuit after failed attempts in a row and then fails fast without calling', async () => {
+    double.script(() => ({ status: 503 }));
+    const events: string[] = [];
+    const c = client({
+      circuitBreaker: { failureThreshold: 3, cooldownMs: 60_000 },
+      onCircuitChange: (e) => events.push(`${e.state}:${e.failures}:${e.baseUrl}`),
+    });
+    const first = await c.generateText(ask);
+    expect(first).toMatchObject({ ok: false, error: { code: 'circuit_open' } });
+    expect(double.requests).toHaveLength(3);
+    const t0 = performance.now();
+    const second = await c.generateText(ask);
+    expect(performance.now() - t0).toBeLessThan(50);
+    expect(second.ok).toBe(false);
+    if (!second.ok) {
+      expect(second.error.message).toMatch(
+        /^circuit open: vllm:Qwen\/Qwen3-VL-8B-Instruct at http:\/\/127\.0\.0\.1:\d+\/v1 failed 3 attempts in a row; last: http_error/,
+      );
+    }
+    expect(double.requests).toHaveLength(3); // not called again
+    expect(events).toEqual([`open:3:${double.url}`]);
+    expect(c.health()).toMatchObject({ state: 'open', consecutiveFailures: 3 });
+  });
+
   it('stops at once when the caller aborts', async () => {
     double.script(() => ({ hang: true }));
     const r = await client().generateText(ask, { signal: AbortSignal.timeout(100) });

@@ -13,3 +13,14 @@ export type ModelConfigErrorCode =
   | 'bad_prices'; // price override unreadable or malformed
 
 export class ModelConfigError extends RubricaError<ModelConfigErrorCode> {}
+
+/** A model server that did not answer the pre-flight probe (src/cli/preflight.ts). */
+export class ModelUnreachableError extends RubricaError<'model_unreachable'> {
+  constructor(
+    message: string,
+    /** The URL that was tried. */
+    readonly url: string,
+  ) {
+    super('model_unreachable', message, { retryable: true });
+  }
+}

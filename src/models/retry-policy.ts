@@ -13,6 +13,7 @@ export function isRetryable(error: ModelCallError): boolean {
     case 'http_error':
       return error.status !== undefined && isRetryableStatus(error.status);
     case 'aborted':
+    case 'circuit_open': // retrying at once is what the breaker exists to stop
       return false;
     default:
       return true; // timeout, network, bad_response, invalid_answer

@@ -54,9 +54,17 @@ export interface ModelCallError {
    * http_error: the server answered 4xx/5xx (`status` set); timeout: no answer in time;
    * invalid_answer: the text held no JSON or it failed the schema; network: no connection;
    * bad_response: a 2xx whose body was not a chat response (malformed JSON, no choices);
-   * aborted: the caller's signal fired.
+   * aborted: the caller's signal fired; circuit_open: not sent, because the server failed
+   * too many attempts in a row (circuit-breaker.ts).
    */
-  code: 'http_error' | 'timeout' | 'invalid_answer' | 'network' | 'bad_response' | 'aborted';
+  code:
+    | 'http_error'
+    | 'timeout'
+    | 'invalid_answer'
+    | 'network'
+    | 'bad_response'
+    | 'aborted'
+    | 'circuit_open';
   message: string;
   status?: number;
 }
@@ -79,6 +87,8 @@ export type ModelResult<T> =
 
 export interface ModelClient {
   readonly spec: ModelSpec;
+  /** The server asked (part of every answer's cache key); absent for stand-in clients. */
+  readonly baseUrl?: string;
   /** Free text (used for the ideal SVG and policy sampling). */
   generateText(messages: ChatMessage[], opts?: CallOptions): Promise<ModelResult<string>>;
   /**

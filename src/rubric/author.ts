@@ -7,7 +7,7 @@
 import { emptyUsage, type Usage } from '../core/usage.ts';
 import type { ModelClient } from '../models/types.ts';
 import type { AnswerCache } from '../store/cache.ts';
-import { cacheKey } from '../store/keys.ts';
+import { cacheKey, modelKeyParts } from '../store/keys.ts';
 import { AnyAuthorAnswerSchema, authorAnswerSchema } from './answer-schema.ts';
 import type { PresetSkeleton } from './presets.ts';
 import { fillTemplate, loadPromptTemplate, sha256 } from './prompt-file.ts';
@@ -31,7 +31,7 @@ export async function authorIdeal(
   signal?: AbortSignal,
 ): Promise<AuthorStep<string>> {
   const t = loadPromptTemplate('author/ideal-svg.md');
-  const key = cacheKey(['author-ideal', client.spec.id, t.version, prompt]);
+  const key = cacheKey(['author-ideal', ...modelKeyParts(client), t.version, prompt]);
   const hit = cache?.get<string>('author', key);
   if (hit !== undefined) return { ok: true, value: hit, usage: emptyUsage(), cached: true };
   const res = await client.generateText(
@@ -65,7 +65,7 @@ export async function authorRubric(
   const t = loadPromptTemplate('author/rubric.md');
   const key = cacheKey([
     'author-rubric',
-    client.spec.id,
+    ...modelKeyParts(client),
     t.version,
     preset.name,
     sha256(JSON.stringify(preset)),

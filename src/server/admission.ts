@@ -5,6 +5,10 @@
 export interface ServerLimits {
   /** Largest request body, bytes (413 above it). */
   maxBodyBytes: number;
+  /** Bytes of request bodies being read and parsed at once, over all requests (503 above). */
+  maxBodyBytesInFlight: number;
+  /** A request body that sends nothing for this long is dropped (408), ms. */
+  bodyIdleTimeoutMs: number;
   /** Most rollouts in one request (400 above it). */
   maxItemsPerRequest: number;
   /** Most rollouts being scored at once over all requests (503 above it). */
@@ -15,6 +19,8 @@ export interface ServerLimits {
 
 export const DEFAULT_LIMITS: ServerLimits = {
   maxBodyBytes: 64 * 1024 * 1024,
+  maxBodyBytesInFlight: 128 * 1024 * 1024,
+  bodyIdleTimeoutMs: 30_000,
   maxItemsPerRequest: 4096,
   maxInFlight: 8192,
   retryAfterSeconds: 2,
@@ -24,6 +30,8 @@ export function resolveLimits(partial: Partial<ServerLimits> = {}): ServerLimits
   const limits = { ...DEFAULT_LIMITS, ...partial };
   // A request that may never fit would be refused forever: keep the two bounds consistent.
   limits.maxItemsPerRequest = Math.min(limits.maxItemsPerRequest, limits.maxInFlight);
+  // Likewise a body that may never fit in the shared budget.
+  limits.maxBodyBytes = Math.min(limits.maxBodyBytes, limits.maxBodyBytesInFlight);
   return limits;
 }
 

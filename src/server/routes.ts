@@ -10,6 +10,7 @@ import {
   HealthSchema,
   OpenRlhfRequestSchema,
   OpenRlhfResponseSchema,
+  ReadySchema,
   RewardsRequestSchema,
   RewardsResponseSchema,
   VerlRequestSchema,
@@ -57,6 +58,16 @@ const healthRoute = createRoute({
   path: '/healthz',
   summary: 'Liveness (never needs a token)',
   responses: { 200: json(HealthSchema, 'Serving'), 503: json(HealthSchema, 'Draining') },
+});
+
+const readyRoute = createRoute({
+  method: 'get',
+  path: '/readyz',
+  summary: 'Readiness: whether the judge answers (never needs a token)',
+  responses: {
+    200: json(ReadySchema, 'Ready: the judge answers (or none is needed)'),
+    503: json(ReadySchema, 'Not ready: the judge does not answer, or draining'),
+  },
 });
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
@@ -113,6 +124,16 @@ export function registerRoutes(app: OpenAPIHono, ctx: ServerContext): void {
       uptime_s: Math.round((Date.now() - ctx.startedAt) / 1000),
     };
     return c.json(body, ctx.admission.draining ? 503 : 200);
+  });
+
+  app.openapi(readyRoute, async (c) => {
+    if (ctx.admission.draining) return c.json({ status: 'draining' as const, judge: null }, 503);
+    const judge = ctx.readiness ? await ctx.readiness() : null;
+    const ready = judge === null || judge.answers;
+    return c.json(
+      { status: ready ? ('ready' as const) : ('not_ready' as const), judge },
+      ready ? 200 : 503,
+    );
   });
 
   app.get('/metrics', async (c) => {

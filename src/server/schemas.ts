@@ -183,6 +183,24 @@ export const HealthSchema = z
   })
   .openapi('Health');
 
+export const ReadySchema = z
+  .object({
+    status: z.enum(['ready', 'not_ready', 'draining']),
+    judge: z
+      .object({
+        model: z.string(),
+        /** Whether the judge answered a call recently or a probe just now. */
+        answers: z.boolean(),
+        circuit: z.enum(['closed', 'open', 'half-open']),
+        /** The last failure's code (`network`, `timeout`, `http_error`, `circuit_open`, …). */
+        error: z.string().optional(),
+        /** Seconds until the open circuit lets a probe through. */
+        retry_in_s: z.number().optional(),
+      })
+      .nullable(),
+  })
+  .openapi('Ready');
+
 export type RewardsRequest = z.infer<typeof RewardsRequestSchema>;
 export type VerlRequest = z.infer<typeof VerlRequestSchema>;
 export type OpenRlhfRequest = z.infer<typeof OpenRlhfRequestSchema>;

@@ -6,6 +6,8 @@ import { serve } from '@hono/node-server';
 import type { Logger } from 'pino';
 import { createAdmission, resolveLimits } from './admission.ts';
 import { createServer, type ServerOptions } from './app.ts';
+import { ServerConfigError } from './config-error.ts';
+import { checkExposure } from './exposure.ts';
 import { createServerMetrics, type ServerMetrics } from './metrics.ts';
 
 export interface StartOptions extends ServerOptions {
@@ -14,6 +16,34 @@ export interface StartOptions extends ServerOptions {
   port?: number;
   /** Longest wait for in-flight requests on shutdown before closing anyway, ms. */
   drainTimeoutMs?: number;
+  /** Serve a non-loopback host without a token anyway (refused otherwise). */
+  insecure?: boolean;
+}
+
+/** Why listen() failed, as one line an operator can act on. */
+function listenError(err: NodeJS.ErrnoException, host: string, port: number): ServerConfigError {
+  const where = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+  if (err.code === 'EADDRINUSE') {
+    return new ServerConfigError(
+      'port_in_use',
+      `port ${port} is already in use on ${host} (another rubrica serve?); stop it or pick another --port (0 = any free port)`,
+    );
+  }
+  if (err.code === 'EACCES') {
+    return new ServerConfigError(
+      'listen_failed',
+      `not allowed to listen on ${where} (ports below 1024 need privileges); pick another --port`,
+    );
+  }
+  if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND') {
+    return new ServerConfigError(
+      'listen_failed',
+      `cannot listen on ${where}: no such local address (--host)`,
+    );
+  }
+  return new ServerConfigError('listen_failed', `cannot listen on ${where}: ${err.message}`, {
+    cause: err,
+  });
 }
 
 export interface RunningServer {
@@ -27,6 +57,8 @@ export interface RunningServer {
 
 export async function startServer(opts: StartOptions): Promise<RunningServer> {
   const host = opts.host ?? '127.0.0.1';
+  const port0 = opts.port ?? 8787;
+  checkExposure({ host, token: opts.token, insecure: opts.insecure });
   const limits = resolveLimits(opts.limits);
   const admission = opts.admission ?? createAdmission(limits.maxInFlight);
   const metrics = opts.metrics ?? createServerMetrics();
@@ -34,10 +66,8 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   const app = createServer({ ...opts, limits, admission, metrics });
 
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, hostname: host, port: opts.port ?? 8787 }, () =>
-      resolve(s),
-    );
-    s.once('error', reject);
+    const s = serve({ fetch: app.fetch, hostname: host, port: port0 }, () => resolve(s));
+    s.once('error', (err: NodeJS.ErrnoException) => reject(listenError(err, host, port0)));
   });
   // Long batches (a GRPO step of 1,024 rollouts behind a slow judge) must not hit Node's
   // default request timeout (300 s); trainers set their own client timeouts.

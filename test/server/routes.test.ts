@@ -224,6 +224,30 @@ describe('auth, limits and backpressure', () => {
     expect((await app.request('/v1/rewards', right)).status).toBe(200);
   });
 
+  it('every 401 says what is wrong; Basic auth is a 401, not a 400', async () => {
+    const app = createServer({ scorer: createFakeScorer(), token: 's3cret' });
+    const cases: Array<[Record<string, string>, RegExp]> = [
+      [{}, /missing "Authorization: Bearer <token>" header/],
+      [{ authorization: 'Basic dXNlcjpzM2NyZXQ=' }, /scheme "Basic" is not accepted/],
+      [{ authorization: 'Bearer two words' }, /malformed Authorization header/],
+      [{ authorization: 'Bearer nope' }, /not the one this server was started with/],
+    ];
+    for (const [headers, message] of cases) {
+      const res = await app.request('/v1/rewards', post({ items: [] }, headers));
+      expect(res.status).toBe(401);
+      expect(res.headers.get('www-authenticate')).toMatch(/^Bearer realm="rubrica"/);
+      const { error } = await read(res);
+      expect(error.code).toBe('unauthorized');
+      expect(error.message).toMatch(message);
+    }
+    expect((await app.request('/readyz')).status).toBe(200); // probes need no token
+  });
+
+  it('an empty or unusable token cannot configure the app', () => {
+    expect(() => createServer({ scorer: createFakeScorer(), token: '' })).toThrow(/empty/);
+    expect(() => createServer({ scorer: createFakeScorer(), token: 'a b' })).toThrow(/Bearer/);
+  });
+
   it('413 above the body limit, 400 above the item limit', async () => {
     const app = createServer({
       scorer: createFakeScorer(),
@@ -297,6 +321,7 @@ describe('metrics and OpenAPI', () => {
     const doc = await read(await app.request('/openapi.json'));
     expect(Object.keys(doc.paths).sort()).toEqual([
       '/healthz',
+      '/readyz',
       '/v1/openrlhf',
       '/v1/rewards',
       '/v1/verl',

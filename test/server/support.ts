@@ -6,12 +6,13 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createModelClient } from '../../src/models/client.ts';
+import { createModelClient, type ModelClientOptions } from '../../src/models/client.ts';
 import { inspectCompletion } from '../../src/pipeline/inspect.ts';
 import { createRolloutScorer } from '../../src/pipeline/score.ts';
 import type { RolloutScorer } from '../../src/pipeline/types.ts';
 import { createRenderPool } from '../../src/render/pool.ts';
 import type { RubricRecord } from '../../src/rubric/schema.ts';
+import { judgeReadiness } from '../../src/server/readiness.ts';
 import { type RunningServer, type StartOptions, startServer } from '../../src/server/start.ts';
 import { rulerRubric } from '../score/support/fixtures.ts';
 import type { DoubleReply, DoubleRequest } from '../support/model-double.ts';
@@ -61,6 +62,7 @@ export async function startRealServer(opts: {
   maxRetries?: number;
   timeoutMs?: number;
   concurrency?: number;
+  circuitBreaker?: ModelClientOptions['circuitBreaker'];
   server?: Partial<StartOptions>;
 }): Promise<RealServer> {
   const renderer = createRenderPool({ workers: 2 });
@@ -73,6 +75,7 @@ export async function startRealServer(opts: {
     timeoutMs: opts.timeoutMs ?? 10_000,
     maxRetries: opts.maxRetries ?? 2,
     concurrency: opts.concurrency ?? 16,
+    ...(opts.circuitBreaker !== undefined ? { circuitBreaker: opts.circuitBreaker } : {}),
   });
   const cachePath = join(opts.dir, 'cache.sqlite');
   const inner = await createRolloutScorer({
@@ -90,7 +93,12 @@ export async function startRealServer(opts: {
       await renderer.close();
     },
   };
-  const running = await startServer({ scorer, port: 0, ...opts.server });
+  const running = await startServer({
+    scorer,
+    port: 0,
+    readiness: judgeReadiness(judge, { probeTimeoutMs: 2000, freshMs: 200 }),
+    ...opts.server,
+  });
   return { ...running, cachePath };
 }
 
@@ -150,4 +158,14 @@ export async function spawnServe(
     });
   });
   return { child, url, stderr: () => err, exited };
+}
+
+/** A loopback port nothing listens on (it was free a moment ago): a judge that is down. */
+export async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  const s = createServer();
+  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+  const { port } = s.address() as { port: number };
+  await new Promise<void>((resolve) => s.close(() => resolve()));
+  return port;
 }

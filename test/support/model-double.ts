@@ -30,6 +30,8 @@ export interface ModelDoubleOptions {
   faults?: FaultKind[];
   /** Model ids listed by GET /v1/models. */
   models?: string[];
+  /** Listen on this port (a judge coming back where it was). Default: any free port. */
+  port?: number;
 }
 
 export interface ModelDouble {
@@ -307,7 +309,10 @@ export async function startModelDouble(options: ModelDoubleOptions = {}): Promis
     });
   });
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', resolve);
+  });
   const { port } = server.address() as AddressInfo;
 
   return {

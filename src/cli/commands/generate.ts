@@ -7,6 +7,7 @@ import { readPromptsFile } from '../../eval/run-inputs.ts';
 import { loadDwtSystemPrompt } from '../../export/dwt-prompt.ts';
 import { createModelClient } from '../../models/client.ts';
 import { createRunProgress } from '../../store/progress.ts';
+import { preflight } from '../preflight.ts';
 import { UsageError } from '../usage-error.ts';
 import type { RegisterCommand } from './index.ts';
 import { asUsage, parseCount } from './rubric.ts';
@@ -73,6 +74,7 @@ async function generate(flags: GenerateFlags, setExit: (code: number) => void): 
   const client = asUsage(() =>
     createModelClient(flags.policy, { role: 'policy', baseUrl: flags.policyBaseUrl, concurrency }),
   );
+  await preflight(client, 'policy'); // a dead policy server is found in seconds
   const prompts = await readPromptsFile(flags.prompts);
   if (!prompts.ok) {
     process.stderr.write(`rubrica: ${prompts.error.message}\n`);

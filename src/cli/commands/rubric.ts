@@ -13,6 +13,7 @@ import { createRubricSynthesizer, DEFAULT_MIN_IDEAL } from '../../rubric/synth.t
 import { type AnswerCache, DEFAULT_CACHE_PATH, openCache } from '../../store/cache.ts';
 import { readJsonlInputs } from '../../store/jsonl.ts';
 import { runJsonlCommand } from '../jsonl-command.ts';
+import { preflight, reportCircuit } from '../preflight.ts';
 import { UsageError } from '../usage-error.ts';
 import type { RegisterCommand } from './index.ts';
 
@@ -39,7 +40,9 @@ export function parseRetries(raw: string | undefined): number | undefined {
 
 /** The judge client's timeout and retries from the shared flags (defaults: the client's). */
 export function judgeCallFlags(flags: { judgeTimeout?: string; judgeRetries?: string }) {
-  const out: { timeoutMs?: number; maxRetries?: number } = {};
+  const out: { timeoutMs?: number; maxRetries?: number; onCircuitChange: typeof reportCircuit } = {
+    onCircuitChange: reportCircuit,
+  };
   if (flags.judgeTimeout !== undefined)
     out.timeoutMs = parseCount('--judge-timeout', flags.judgeTimeout, 0);
   const retries = parseRetries(flags.judgeRetries);
@@ -121,6 +124,8 @@ async function synth(flags: SynthFlags, setExit: (code: number) => void): Promis
         }),
       )
     : undefined;
+  await preflight(author, 'author'); // dead models are found in seconds, not after retries
+  await preflight(judgeClient, 'judge');
   const { items, errors } = readJsonlInputs(flags.in, PromptLine);
   for (const e of errors) process.stderr.write(`rubrica: ${flags.in}:${e.line}: ${e.message}\n`);
   if (errors.length) setExit(1);

@@ -12,6 +12,7 @@ import { parseRubricsJsonl } from '../../rubric/load.ts';
 import { readJsonlInputs } from '../../store/jsonl.ts';
 import { addHybridFlags, type HybridFlags, hybridFromFlags } from '../hybrid-flags.ts';
 import { runJsonlCommand } from '../jsonl-command.ts';
+import { preflight } from '../preflight.ts';
 import { parseRewardFlag, REWARD_FLAG_HELP, rewardNeeds } from '../reward-flag.ts';
 import { UsageError } from '../usage-error.ts';
 import type { RegisterCommand } from './index.ts';
@@ -82,6 +83,7 @@ async function score(flags: ScoreFlags, setExit: (code: number) => void): Promis
         }),
       )
     : undefined;
+  await preflight(client, 'judge'); // a dead judge is found in seconds, not after retries
   // Loads CLIP / connects scorers only when the hybrid reward was asked for.
   const hybrid = needs.hybrid ? await hybridFromFlags(flags) : undefined;
   const { items, errors } = readJsonlInputs(flags.in, RolloutLine);

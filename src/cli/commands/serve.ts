@@ -4,15 +4,20 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { pino } from 'pino';
+import { RubricaError } from '../../core/errors.ts';
 import { createModelClient } from '../../models/client.ts';
 import { parseModelSpec } from '../../models/spec.ts';
 import { inspectCompletion } from '../../pipeline/inspect.ts';
-import { createRolloutScorer } from '../../pipeline/score.ts';
+import { createRolloutScorer, ScorerConfigError } from '../../pipeline/score.ts';
 import type { JudgeMode, RolloutScorer } from '../../pipeline/types.ts';
 import { createRenderPool } from '../../render/pool.ts';
 import { parseRubricsJsonl } from '../../rubric/load.ts';
+import { ServerConfigError } from '../../server/config-error.ts';
+import { checkExposure } from '../../server/exposure.ts';
+import { judgeReadiness } from '../../server/readiness.ts';
 import { startServer } from '../../server/start.ts';
 import { addHybridFlags, type HybridFlags, hybridFromFlags } from '../hybrid-flags.ts';
+import { preflight } from '../preflight.ts';
 import { parseRewardFlag, REWARD_FLAG_HELP, rewardNeeds } from '../reward-flag.ts';
 import { UsageError } from '../usage-error.ts';
 import type { RegisterCommand } from './index.ts';
@@ -48,6 +53,7 @@ export const register: RegisterCommand = (program) => {
     .option('--mode <mode>', 'joint | per-item', 'joint')
     .option('--reward <kinds>', REWARD_FLAG_HELP, 'ruler')
     .option('--token <token>', 'require Authorization: Bearer <token> (else RUBRICA_TOKEN)')
+    .option('--insecure', 'serve a non-loopback --host without a token (refused otherwise)')
     .option('--concurrency <n>', 'judge calls in flight at once', int('--concurrency', 1), 32)
     .option(
       '--render-workers <n>',
@@ -76,6 +82,18 @@ export const register: RegisterCommand = (program) => {
       8192,
     )
     .option('--max-body-mb <n>', 'largest request body, MB', int('--max-body-mb', 1), 64)
+    .option(
+      '--max-body-total-mb <n>',
+      'request bodies read and parsed at once over all requests, MB (503 above)',
+      int('--max-body-total-mb', 1),
+      128,
+    )
+    .option(
+      '--body-timeout <ms>',
+      'drop a request body that sends nothing for this long (408)',
+      int('--body-timeout', 1),
+      30_000,
+    )
     .option('--log-level <level>', 'pino level: fatal|error|warn|info|debug', 'info');
   addHybridFlags(cmd).action((o) => serve(o));
 };
@@ -89,6 +107,7 @@ interface ServeFlags extends HybridFlags {
   mode: JudgeMode;
   reward: string;
   token?: string;
+  insecure?: boolean;
   concurrency: number;
   renderWorkers?: number;
   pipeline?: number;
@@ -98,6 +117,8 @@ interface ServeFlags extends HybridFlags {
   maxItems: number;
   maxInFlight: number;
   maxBodyMb: number;
+  maxBodyTotalMb: number;
+  bodyTimeout: number;
   logLevel: string;
 }
 
@@ -115,6 +136,14 @@ async function serve(o: ServeFlags): Promise<void> {
     } catch (err) {
       throw new UsageError(`--judge: ${(err as Error).message}`);
     }
+  }
+  // An empty RUBRICA_TOKEN is a mistake, not "no token": it is refused like --token ''.
+  const token: string | undefined = o.token ?? process.env.RUBRICA_TOKEN;
+  try {
+    checkExposure({ host: o.host, token, insecure: o.insecure });
+  } catch (err) {
+    if (err instanceof ServerConfigError) throw new UsageError(err.message);
+    throw err;
   }
   const log = pino(
     { level: o.logLevel, base: { svc: 'rubrica' } },
@@ -138,8 +167,18 @@ async function serve(o: ServeFlags): Promise<void> {
         concurrency: o.concurrency,
         timeoutMs: o.judgeTimeout,
         maxRetries: o.judgeRetries,
+        onCircuitChange: (e) =>
+          log[e.state === 'open' ? 'warn' : 'info'](
+            { model: e.model, url: e.baseUrl, failures: e.failures, error: e.lastError },
+            `judge circuit ${e.state}`,
+          ),
       })
     : undefined;
+  // A dead judge is found now, not by the first batch.
+  await preflight(judge, 'judge').catch(async (err) => {
+    await hybrid?.close?.();
+    throw err;
+  });
   const workers = o.renderWorkers ?? availableParallelism();
   const renderer = createRenderPool({ workers });
   let inner: RolloutScorer;
@@ -159,6 +198,7 @@ async function serve(o: ServeFlags): Promise<void> {
   } catch (err) {
     await renderer.close();
     await hybrid?.close?.();
+    if (err instanceof RubricaError && !(err instanceof ScorerConfigError)) throw err; // e.g. a damaged cache: exit 1
     throw new UsageError((err as Error).message);
   }
   // Load the tokenizer and start every render worker before saying "ready", so the first
@@ -174,10 +214,11 @@ async function serve(o: ServeFlags): Promise<void> {
     },
   };
 
-  const token: string | undefined = o.token ?? (process.env.RUBRICA_TOKEN || undefined);
   const server = await startServer({
     scorer,
     token,
+    insecure: o.insecure,
+    readiness: judge ? judgeReadiness(judge) : undefined,
     host: o.host,
     port: o.port,
     logger: log,
@@ -185,7 +226,12 @@ async function serve(o: ServeFlags): Promise<void> {
       maxItemsPerRequest: o.maxItems,
       maxInFlight: o.maxInFlight,
       maxBodyBytes: o.maxBodyMb * 1024 * 1024,
+      maxBodyBytesInFlight: o.maxBodyTotalMb * 1024 * 1024,
+      bodyIdleTimeoutMs: o.bodyTimeout,
     },
+  }).catch(async (err) => {
+    await scorer.close(); // a port in use must not leave render workers behind
+    throw err;
   });
   log.info(
     { url: server.url, judge: o.judge, reward: kinds, mode: o.mode, auth: Boolean(token) },

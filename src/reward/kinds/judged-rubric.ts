@@ -43,7 +43,8 @@ export async function judgedRubricReward(
           weight: it.weight,
           score: null,
           source: 'judge',
-          reason: 'judge_error',
+          // The judge's own fault, or its cache's (a corrupted or unwritable cache file).
+          reason: verdict.fault,
         }),
     );
     return treeResult(kind, group(kind, 1, unscored), {

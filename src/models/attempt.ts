@@ -1,0 +1,76 @@
+// One HTTP attempt at a model call through the AI SDK: its own timeout joined with the
+// caller's signal, usage and cost accounted whether it succeeds or fails, and any failure
+// classified (retry-policy.ts) and thrown as an AttemptError for the retry loop.
+import { generateText, type LanguageModel } from 'ai';
+import type { Usage } from '../core/usage.ts';
+import { toModelMessages } from './messages.ts';
+import { costOf, type priceFor } from './prices.ts';
+import { type ClassifiedFailure, classifyError } from './retry-policy.ts';
+import type { SchemaOutput } from './schema-output.ts';
+import type { CallOptions, ChatMessage, FinishReason } from './types.ts';
+
+/** One failed attempt, carried through p-retry. */
+export class AttemptError extends Error {
+  constructor(
+    readonly failure: ClassifiedFailure,
+    readonly raw?: string,
+  ) {
+    super(failure.error.message);
+  }
+}
+
+export interface Answer {
+  text: string;
+  finishReason: FinishReason;
+}
+
+export interface AttemptConfig {
+  model: LanguageModel;
+  price: ReturnType<typeof priceFor>;
+  timeoutMs: number;
+  providerOptions: Record<string, Record<string, boolean>>;
+}
+
+export type Attempt = (
+  messages: ChatMessage[],
+  opts: CallOptions,
+  output: SchemaOutput | undefined,
+  record: (u: Usage) => void,
+) => Promise<Answer>;
+
+export function createAttempt(cfg: AttemptConfig): Attempt {
+  const { model, price, timeoutMs, providerOptions } = cfg;
+  return async (messages, opts, output, record) => {
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
+    const t0 = performance.now();
+    const account = (input: number, out: number) =>
+      record({
+        calls: 1,
+        inputTokens: input,
+        outputTokens: out,
+        costUsd: costOf(price, input, out),
+        latencyMs: performance.now() - t0,
+      });
+    try {
+      const r = await generateText({
+        model,
+        messages: toModelMessages(messages),
+        // Our system turns are rubrica's own prompts (the judge's rules), not user input.
+        allowSystemInMessages: true,
+        ...(output ? { output } : {}),
+        ...(opts.temperature !== undefined ? { temperature: opts.temperature } : {}),
+        ...(opts.maxTokens !== undefined ? { maxOutputTokens: opts.maxTokens } : {}),
+        providerOptions,
+        abortSignal: signal,
+        maxRetries: 0, // our p-retry loop is the only retry policy
+      });
+      account(r.totalUsage.inputTokens ?? 0, r.totalUsage.outputTokens ?? 0);
+      return { text: r.text, finishReason: r.finishReason };
+    } catch (err) {
+      account(0, 0);
+      const signals = { timedOut: timeout.aborted, aborted: !!opts.signal?.aborted, timeoutMs };
+      throw new AttemptError(classifyError(err, signals));
+    }
+  };
+}

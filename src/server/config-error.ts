@@ -1,0 +1,9 @@
+// Why the reward server cannot start as asked: a token that cannot work, an exposed address
+// without one, a port already taken. Thrown before any request is served; the CLI turns
+// the configuration codes into usage errors (exit 2) and the listening ones into one line
+// with exit 1.
+import { RubricaError } from '../core/errors.ts';
+
+export class ServerConfigError extends RubricaError<
+  'empty_token' | 'bad_token' | 'exposed_without_token' | 'port_in_use' | 'listen_failed'
+> {}

@@ -1,0 +1,80 @@
+// One admitted, metered call of the scorer for a route: refuse too many items (400) or a
+// full server (503 + Retry-After), score with the client's disconnect as the abort signal,
+// map a scorer configuration error to 400, count results, always give the slots back.
+import type { Context } from 'hono';
+import type { Logger } from 'pino';
+import type { ScoreRecord } from '../core/record.ts';
+import { ScorerConfigError } from '../pipeline/score.ts';
+import type { RolloutInput, RolloutScorer, ScoreBatchOptions } from '../pipeline/types.ts';
+import type { Admission, ServerLimits } from './admission.ts';
+import { releaseBodyBudget } from './body-limit.ts';
+import { errorBody } from './errors.ts';
+import type { ServerMetrics } from './metrics.ts';
+
+export type ScoreOutcome = { ok: true; records: ScoreRecord[] } | { ok: false; response: Response };
+
+export type ScoreCall = (
+  c: Context,
+  items: RolloutInput[],
+  opts: ScoreBatchOptions,
+) => Promise<ScoreOutcome>;
+
+export interface ScoreCallDeps {
+  scorer: RolloutScorer;
+  limits: ServerLimits;
+  admission: Admission;
+  metrics: ServerMetrics;
+  log?: Logger | undefined;
+}
+
+/** 400 too_many_items / 503 busy|draining, or null when the batch was admitted. */
+function refuse(c: Context, n: number, d: ScoreCallDeps): Response | null {
+  const { limits, admission, metrics } = d;
+  if (n > limits.maxItemsPerRequest) {
+    metrics.rejected.inc({ reason: 'too_many_items' });
+    const msg = `${n} rollouts in one request; the limit is ${limits.maxItemsPerRequest}`;
+    return c.json(errorBody('too_many_items', msg), 400);
+  }
+  if (admission.tryAcquire(n)) return null;
+  const reason = admission.draining ? 'draining' : 'busy';
+  metrics.rejected.inc({ reason });
+  c.header('Retry-After', String(limits.retryAfterSeconds));
+  const msg = admission.draining
+    ? 'server is shutting down'
+    : `server busy: ${admission.inFlight} of ${admission.max} rollouts in flight; retry later`;
+  return c.json(errorBody(reason, msg), 503);
+}
+
+export function createScoreCall(d: ScoreCallDeps): ScoreCall {
+  const { scorer, admission, metrics, log } = d;
+  return async (c, items, scoreOpts) => {
+    // The route has its parsed body: its bytes no longer count against the read budget.
+    releaseBodyBudget(c.req.raw);
+    const refused = refuse(c, items.length, d);
+    if (refused) return { ok: false, response: refused };
+    metrics.inFlight.inc(items.length);
+    const t0 = performance.now();
+    try {
+      let records: ScoreRecord[];
+      try {
+        records = await scorer.scoreBatch(items, { ...scoreOpts, signal: c.req.raw.signal });
+      } catch (err) {
+        // A request asking for something this server cannot do (e.g. reward "hybrid"
+        // without a hybrid rewarder) is the caller's error, not the server's.
+        if (!(err instanceof ScorerConfigError)) throw err;
+        return { ok: false, response: c.json(errorBody(err.code, err.message), 400) };
+      }
+      if (records.length !== items.length) {
+        throw new Error(`scorer returned ${records.length} records for ${items.length} rollouts`);
+      }
+      for (const r of records) metrics.observeRecord(r);
+      const unscoreable = records.filter((r) => r.status !== 'ok').length;
+      const ms = Math.round(performance.now() - t0);
+      log?.info({ route: c.req.path, items: items.length, unscoreable, ms }, 'scored');
+      return { ok: true, records };
+    } finally {
+      metrics.inFlight.dec(items.length);
+      admission.release(items.length);
+    }
+  };
+}

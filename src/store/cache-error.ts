@@ -1,0 +1,33 @@
+// The one error the answer cache throws. A cache file that is corrupted, truncated, not a
+// database, unreadable or full is a fault of the grader's storage, never of a rollout: it
+// names the file and the way around it (`--no-cache`), so an operator can act on one line.
+// The judge turns it into a `grader_error` with reason `cache_error` when it happens
+// mid-run; at start-up the CLI prints it and exits 1.
+import { RubricaError } from '../core/errors.ts';
+
+/** SQLite result codes that may clear up on their own (another process holds a lock). */
+const TRANSIENT = new Set(['SQLITE_BUSY', 'SQLITE_LOCKED']);
+
+export class CacheError extends RubricaError<'cache_error'> {
+  /** The cache file, as given. */
+  readonly path: string;
+  /** SQLite's own code (SQLITE_CORRUPT, SQLITE_NOTADB, …) when there was one. */
+  readonly sqliteCode: string | undefined;
+  constructor(path: string, what: string, cause?: unknown) {
+    const sqliteCode = (cause as { code?: unknown } | undefined)?.code;
+    const code = typeof sqliteCode === 'string' ? sqliteCode : undefined;
+    const detail = cause instanceof Error ? `: ${cause.message}` : '';
+    super(
+      'cache_error',
+      `answer cache ${path} ${what}${detail}${code ? ` (${code})` : ''}; ` +
+        'move or delete the file, point --cache at another file, or run with --no-cache',
+      { retryable: code !== undefined && TRANSIENT.has(code), cause },
+    );
+    this.path = path;
+    this.sqliteCode = code;
+  }
+}
+
+export function isCacheError(err: unknown): err is CacheError {
+  return err instanceof CacheError;
+}
