@@ -4,6 +4,7 @@ Install the package first, then run from any directory:
 
     pip install integrations/python
     python3 -m unittest discover -s integrations/python/tests -v
+    (or, inside integrations/python: python3 -m unittest)
 
 The adapters are imported by name from the installed package, as a trainer's worker imports
 them: nothing here edits sys.path. setUpModule starts test/support/adapter-stack.ts from this
