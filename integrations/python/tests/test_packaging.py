@@ -15,6 +15,7 @@ import os
 import pickle
 import subprocess
 import sys
+import tarfile
 import tempfile
 import unittest
 import zipfile
@@ -78,6 +79,40 @@ class BackendTest(unittest.TestCase):
                     if path.endswith("RECORD"):
                         continue
                     self.assertEqual(line, backend._record_line(path, zf.read(path)))
+
+    def test_editable_wheel_points_at_this_source_tree(self):
+        with tempfile.TemporaryDirectory() as out:
+            name = backend.build_editable(out)
+            with zipfile.ZipFile(os.path.join(out, name)) as zf:
+                pth = [n for n in zf.namelist() if n.endswith(".pth")]
+                self.assertEqual(pth, ["__editable__.rubrica.pth"])
+                self.assertEqual(zf.read(pth[0]).decode().strip(), PROJECT)
+                self.assertFalse([n for n in zf.namelist() if n.startswith("rubrica/")])
+
+    def test_sdist_builds_the_same_wheel_on_its_own(self):
+        # Everything the wheel needs is in the sdist: unpack it and build again from there.
+        with tempfile.TemporaryDirectory() as out:
+            sdist = backend.build_sdist(out)
+            self.assertEqual(sdist, "rubrica-0.1.0.tar.gz")
+            with tarfile.open(os.path.join(out, sdist)) as tar:
+                safe = {"filter": "data"} if hasattr(tarfile, "data_filter") else {}
+                tar.extractall(out, **safe)
+            unpacked = os.path.join(out, "rubrica-0.1.0")
+            wheels = os.path.join(out, "wheels")
+            os.mkdir(wheels)
+            code = (
+                "import sys; sys.path.insert(0, sys.argv[1] + '/build_backend'); import rubrica_build as b; "
+                "print(b.build_wheel(sys.argv[2]))"
+            )
+            built = subprocess.run(
+                [sys.executable, "-I", "-c", code, unpacked, wheels], capture_output=True, text=True, cwd=out
+            )
+            self.assertEqual(built.returncode, 0, built.stderr)
+            with zipfile.ZipFile(os.path.join(wheels, built.stdout.strip())) as zf:
+                from_sdist = {n: zf.read(n) for n in zf.namelist()}
+            direct = backend.build_wheel(out)
+            with zipfile.ZipFile(os.path.join(out, direct)) as zf:
+                self.assertEqual({n: zf.read(n) for n in zf.namelist()}, from_sdist)
 
     @unittest.skipIf(sys.version_info < (3, 11), "tomllib is Python 3.11+")
     def test_the_fallback_reader_agrees_with_tomllib_on_pyproject(self):
