@@ -1,40 +1,23 @@
-// `rubrica serve` as a real process: the Python adapters run against it with python3, auth
-// comes from RUBRICA_TOKEN, and SIGTERM during a batch lets that batch finish, refuses new
-// work, closes the cache cleanly and exits 0.
-import { execFile } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+// `rubrica serve` as a real process: auth comes from RUBRICA_TOKEN, and SIGTERM during a
+// batch lets that batch finish, refuses new work, closes the cache cleanly and exits 0.
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fluentEmoji } from '../support/corpus.ts';
-import { type ModelDouble, startModelDouble } from '../support/model-double.ts';
+import { startModelDouble } from '../support/model-double.ts';
 import { judgeByImage, postJson, spawnServe, tempDir, writeRubrics } from './support.ts';
 
-const run = promisify(execFile);
 const icons = fluentEmoji(12);
 const completion = (svg: string) => `\`\`\`svg\n${svg}\n\`\`\``;
 
-describe('python adapters against a real rubrica serve', () => {
-  let double: ModelDouble;
-  const dir = tempDir('serve-py');
-  const rubrics = writeRubrics(dir, [
-    ['fox', 'a red fox'],
-    ['owl', 'an owl at night'],
-    ['fail', 'JUDGE_FAILS on this prompt'],
-  ]);
-  beforeAll(async () => {
-    double = await startModelDouble({ handler: judgeByImage() });
-  });
-  afterAll(async () => {
-    await double?.close();
-  });
-
-  it('verl, OpenRLHF and TRL adapters pass their unittest suite', async () => {
-    const svgA = join(dir, 'a.svg');
-    const svgB = join(dir, 'b.svg');
-    writeFileSync(svgA, icons[0]!.svg);
-    writeFileSync(svgB, icons[1]!.svg);
+// The Python adapters' own suite (integrations/python/tests, run by .ci/run with
+// `python3 -m unittest`) drives a real serve started by test/support/adapter-stack.ts; here
+// only what that suite takes for granted about RUBRICA_TOKEN is checked.
+describe('rubrica serve with RUBRICA_TOKEN in its environment', () => {
+  it('guards every route but /healthz with the token', async () => {
+    const dir = tempDir('serve-token');
+    const rubrics = writeRubrics(dir, [['fox', 'a red fox']]);
     const serve = await spawnServe(
       [
         '--rubrics',
@@ -42,9 +25,7 @@ describe('python adapters against a real rubrica serve', () => {
         '--judge',
         'openai-compatible:judge',
         '--judge-base-url',
-        double.url,
-        '--judge-retries',
-        '0',
+        'http://127.0.0.1:9/v1',
         '--cache',
         join(dir, 'cache.sqlite'),
         '--render-workers',
@@ -53,28 +34,12 @@ describe('python adapters against a real rubrica serve', () => {
       { RUBRICA_TOKEN: 'tok-123' },
     );
     try {
-      // The token from the environment guards every route but /healthz.
       expect((await fetch(`${serve.url}/healthz`)).status).toBe(200);
       expect((await fetch(`${serve.url}/metrics`)).status).toBe(401);
-      const env = {
-        ...process.env,
-        RUBRICA_URL: serve.url,
-        RUBRICA_TOKEN: 'tok-123',
-        RUBRICA_TEST_SVG_A: svgA,
-        RUBRICA_TEST_SVG_B: svgB,
-        PYTHONDONTWRITEBYTECODE: '1',
-      };
-      const { stderr } = await run(
-        'python3',
-        ['integrations/python/tests/test_adapters.py', '-v'],
-        { env, timeout: 120_000 },
-      ).catch((e: { stdout: string; stderr: string }) => {
-        throw new Error(
-          `python tests failed:\n${e.stderr}\n${e.stdout}\n--- serve log:\n${serve.stderr()}`,
-        );
+      const authed = await fetch(`${serve.url}/metrics`, {
+        headers: { authorization: 'Bearer tok-123' },
       });
-      expect(stderr).toMatch(/Ran \d+ tests/);
-      expect(stderr).toMatch(/\nOK\n?/);
+      expect(authed.status).toBe(200);
     } finally {
       serve.child.kill('SIGTERM');
       expect(await serve.exited).toBe(0);

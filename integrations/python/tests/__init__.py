@@ -1,0 +1,1 @@
+# A package, so that plain `python3 -m unittest` run in integrations/python finds these tests.
