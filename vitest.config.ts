@@ -7,5 +7,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Tests that spawn bin/rubrica.js inherit this: the binary then runs the TypeScript
+    // sources through tsx rather than dist/, which may be older than the sources.
+    env: { RUBRICA_FROM_SOURCE: '1' },
   },
 });
