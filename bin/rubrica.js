@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Entry point of the `rubrica` command. It runs the compiled JavaScript in dist/ (built by
 // `npm run build`, which `npm ci` runs through `prepare`), so an installed package needs no
-// TypeScript loader. The repository's own tests set RUBRICA_FROM_SOURCE=1 (vitest.config.ts)
-// and get the TypeScript sources through tsx instead, so a test never runs a stale build.
+// TypeScript loader. In a clone (src/ next to dist/), a process started by the test runner
+// (VITEST is set) or with RUBRICA_FROM_SOURCE=1 runs the TypeScript sources through tsx
+// instead, so a test never runs a build older than the sources it tests.
 import { existsSync } from 'node:fs';
 
 // `rubrica … | head` closes the pipe early: that is the reader's choice, not an error.
@@ -14,7 +15,8 @@ process.stdout.on('error', (err) => {
 const source = new URL('../src/cli/main.ts', import.meta.url);
 const compiled = new URL('../dist/cli/main.js', import.meta.url);
 let entry = compiled;
-if (process.env.RUBRICA_FROM_SOURCE === '1' && existsSync(source)) {
+const fromSource = process.env.RUBRICA_FROM_SOURCE === '1' || process.env.VITEST !== undefined;
+if (fromSource && existsSync(source)) {
   const { register } = await import('tsx/esm/api');
   register();
   entry = source;

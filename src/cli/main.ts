@@ -4,6 +4,7 @@
 // subcommand loads only its own module, and the top-level help is listed from the light
 // table in commands/index.ts (see bench/cli.bench.ts for the figures).
 import type { Command } from 'commander';
+import { MissingDependencyError } from '../core/optional-module.ts';
 import { VERSION } from '../core/version.ts';
 import { type CommandEntry, commandTable } from './commands/index.ts';
 import { UsageError } from './usage-error.ts';
@@ -46,6 +47,11 @@ export async function main(argv: string[]): Promise<number> {
     if (err instanceof UsageError) {
       process.stderr.write(`rubrica: ${err.message}\n`);
       return 2;
+    }
+    if (err instanceof MissingDependencyError) {
+      // An optional part the user did not install: say what to install, no stack trace.
+      process.stderr.write(`rubrica: ${err.message}\n`);
+      return 1;
     }
     throw err;
   }
