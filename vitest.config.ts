@@ -18,7 +18,10 @@ export default defineConfig({
           exclude: ['test/package/**'],
         },
       },
-      { extends: true, test: { name: 'package', include: ['test/package/**/*.test.ts'] } },
+      {
+        extends: true,
+        test: { name: 'package', include: ['test/package/**/*.test.ts'], testTimeout: 300_000 },
+      },
     ],
   },
 });
