@@ -27,6 +27,8 @@ const SLOW = [
   'src/cli/commands/models.test.ts',
   'src/export/verl.test.ts',
 ];
+// A third project, `package` (test/package/: packs the project, installs the tarball in a
+// temporary project and runs it, minutes) is `npm run test:package`.
 
 export default defineConfig({
   test: {
@@ -39,7 +41,7 @@ export default defineConfig({
         test: {
           name: 'fast',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, ...SLOW],
+          exclude: [...configDefaults.exclude, ...SLOW, 'test/package/**'],
           // Files share a worker's module cache instead of re-importing sharp, the AI SDK,
           // hono, … for each file: 322 s -> 179 s wall for this project under the same load.
           // Safe while no test mocks modules or stubs globals (none does: no vi.mock,
@@ -48,6 +50,9 @@ export default defineConfig({
         },
       },
       { extends: true, test: { name: 'slow', include: SLOW } },
+      {
+        extends: true,
+        test: { name: 'package', include: ['test/package/**/*.test.ts'], testTimeout: 300_000 },
     ],
   },
 });

@@ -1,13 +1,28 @@
 #!/usr/bin/env node
-// Entry point of the `rubrica` command. The sources are TypeScript run through tsx's
-// loader, so a fresh clone works after `npm ci` with no build step.
-import { register } from 'tsx/esm/api';
+// Entry point of the `rubrica` command. It runs the compiled JavaScript in dist/ (built by
+// `npm run build`, which `npm ci` runs through `prepare`), so an installed package needs no
+// TypeScript loader. In a clone (src/ next to dist/), a process started by the test runner
+// (VITEST is set) or with RUBRICA_FROM_SOURCE=1 runs the TypeScript sources through tsx
+// instead, so a test never runs a build older than the sources it tests.
+import { existsSync } from 'node:fs';
 
-register();
 // `rubrica … | head` closes the pipe early: that is the reader's choice, not an error.
 process.stdout.on('error', (err) => {
   if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
   throw err;
 });
-const { main } = await import('../src/cli/main.ts');
+
+const source = new URL('../src/cli/main.ts', import.meta.url);
+const compiled = new URL('../dist/cli/main.js', import.meta.url);
+let entry = compiled;
+const fromSource = process.env.RUBRICA_FROM_SOURCE === '1' || process.env.VITEST !== undefined;
+if (fromSource && existsSync(source)) {
+  const { register } = await import('tsx/esm/api');
+  register();
+  entry = source;
+} else if (!existsSync(compiled)) {
+  process.stderr.write('rubrica: dist/ is missing; run `npm run build` in the package folder\n');
+  process.exit(1);
+}
+const { main } = await import(entry.href);
 process.exitCode = await main(process.argv);

@@ -1,18 +1,140 @@
-// rubrica's library surface. The CLI and the HTTP server are thin faces over these.
+// rubrica's library surface (`import … from 'rubrica'`): a deliberate list, grouped by room,
+// of what a user scoring, serving or evaluating drawings calls. The CLI and the HTTP server
+// are thin faces over these. Anything not listed is internal and may change without notice;
+// docs/api.md shows each group in use. Lighter entry points load less: `rubrica/reward`
+// (reward arithmetic, no native module), `rubrica/render`, `rubrica/server`.
 
-export * from './artifact/index.ts';
-export * from './checks/index.ts';
-export * from './core/criteria.ts';
-export * from './core/errors.ts';
-export * from './core/record.ts';
-export * from './core/usage.ts';
-export * from './eval/index.ts';
-export * from './judge/index.ts';
-export * from './models/index.ts';
-export * from './pipeline/index.ts';
-export * from './render/index.ts';
+// --- artifact: completion text → SVG code, reasoning, DwT stages, tokens ---------------
+export { dwtReport, findDwtStages } from './artifact/dwt.ts';
+export { extractArtifact, locateArtifact } from './artifact/extract.ts';
+export { countTokens, countTokensDetailed, type TokenCount } from './artifact/tokens.ts';
+export {
+  type Artifact,
+  type ArtifactSource,
+  DWT_STAGES,
+  type DwtReport,
+  type DwtStage,
+} from './artifact/types.ts';
+// --- checks: deterministic criteria on code and pixels ----------------------------------
+export { runChecks, summarizeChecks } from './checks/run-checks.ts';
+export { DEFAULT_CHECK_OPTIONS, resolveCheckOptions } from './checks/thresholds.ts';
+export type { CheckOptions, CheckResult } from './checks/types.ts';
+// --- core: errors, statuses, records, usage --------------------------------------------
+export type { CriterionScore, CriterionSource } from './core/criteria.ts';
+export {
+  type ArtifactErrorCode,
+  type ErrorValue,
+  isRubricaError,
+  makeError,
+  type RenderErrorCode,
+  RubricaError,
+} from './core/errors.ts';
+export type { ChecksSummary, ScoreRecord } from './core/record.ts';
+export {
+  type GraderFault,
+  isGraderFault,
+  type Status,
+  StatusSchema,
+  statusOf,
+  type UnscoreableReason,
+} from './core/status.ts';
+export { addUsage, emptyUsage, type Usage } from './core/usage.ts';
+export { VERSION } from './core/version.ts';
+// --- eval: batch evaluation, comparison, human alignment, statistics -----------------------
+export { type AlignOptions, type AlignReport, align, formatAlignReport } from './eval/align.ts';
+export { type Comparison, compareRuns, formatComparison } from './eval/compare.ts';
+export { type GenerateOptions, generateRollouts } from './eval/generate.ts';
+export { type EvalRunOptions, type EvalRunResult, runEval } from './eval/run.ts';
+export { bootstrapCI, type Interval } from './eval/stats/bootstrap.ts';
+export { pearson, spearman } from './eval/stats/correlation.ts';
+export { groupedGamma } from './eval/stats/gamma.ts';
+export { kendallTauB } from './eval/stats/kendall.ts';
+export { loadRunDir, type RunDir } from './eval/stats/run-dir.ts';
+export { type RunSummary, summarizeRun } from './eval/summary.ts';
+// --- judge: a VLM grading a picture against a rubric ---------------------------------------
+export {
+  createJudge,
+  type Judge,
+  type JudgeOptions,
+  type JudgeRequest,
+  type JudgeVerdict,
+} from './judge/judge.ts';
+// --- models: `provider:model` clients for author, judge and policy ------------------------
+export { checkModel, formatModelCheck, type ModelCheck } from './models/check.ts';
+export {
+  createModelClient,
+  type ModelClientOptions,
+  type RubricaModelClient,
+} from './models/client.ts';
+export { ModelConfigError } from './models/errors.ts';
+export { extractJson, stripThinking } from './models/extract-json.ts';
+export { loadPrices, type PriceTable } from './models/prices.ts';
+export { parseModelSpec, safeParseModelSpec } from './models/spec.ts';
+export type { ModelSpec, Role } from './models/types.ts';
+// --- pipeline: inspect a completion, score rollouts ---------------------------------------
+export {
+  type InspectCompletionOptions,
+  inspectCompletion,
+  inspectionToJson,
+} from './pipeline/inspect.ts';
+export {
+  createRolloutScorer,
+  type RolloutScorerOptions,
+  ScorerConfigError,
+} from './pipeline/score.ts';
+export type {
+  Inspection,
+  JudgeMode,
+  RewardKind,
+  RolloutInput,
+  RolloutScorer,
+  ScoreBatchOptions,
+} from './pipeline/types.ts';
+// --- render: SVG → PNG in isolated workers, safely --------------------------------------
+export {
+  closeSharedRenderPool,
+  configureSharedRenderPool,
+  createRenderPool,
+  DEFAULT_RENDER_BACKGROUND,
+  DEFAULT_RENDER_SIZE,
+  type RenderOptions,
+  type RenderPool,
+  type RenderPoolOptions,
+  type RenderResult,
+  renderFiles,
+  renderSvg,
+  type SanitizeResult,
+  sanitizeSvg,
+} from './render/index.ts';
+// --- reward: weighted rubric reward, hybrid reward, GRPO statistics ------------------------
+// The same list as `rubrica/reward` (src/reward/index.ts).
 export * from './reward/index.ts';
-export * from './rubric/index.ts';
-export * from './scorers/index.ts';
-export * from './server/index.ts';
-export * from './store/index.ts';
+// --- rubric: presets, instance rubric synthesis, loading ----------------------------------
+export { indexRubrics, parseRubricsJsonl, type RubricIndex } from './rubric/load.ts';
+export { getPreset, isPresetName, PRESETS, type PresetName } from './rubric/presets.ts';
+export {
+  type RubricItem,
+  type RubricRecord,
+  RubricRecordSchema,
+} from './rubric/schema.ts';
+export {
+  createRubricSynthesizer,
+  DEFAULT_MIN_IDEAL,
+  type PromptInput,
+  type RubricSynthesizer,
+  type SynthOptions,
+} from './rubric/synth.ts';
+export { universalItems } from './rubric/universal.ts';
+// --- scorers: CLIP, LAION aesthetic, HTTP image scorers (for the hybrid reward) -----------
+export { loadAestheticHead } from './scorers/aesthetic-head.ts';
+export { type ClipModel, type ClipModelOptions, loadClipModel } from './scorers/clip-model.ts';
+export { createClipSemanticScorer, createLaionAestheticScorer } from './scorers/clip-scorers.ts';
+export { createHttpScorer, type HttpScorerOptions } from './scorers/http-scorer.ts';
+export type { ImageScorer, ScorerResult } from './scorers/types.ts';
+// --- server: the reward service for RL trainers (also `rubrica/server`) -------------------
+export { createServer, type ServerOptions } from './server/app.ts';
+export { type RunningServer, type StartOptions, startServer } from './server/start.ts';
+export { type OpenRlhfResult, toOpenRlhfResult, toVerlResults } from './server/trainer-shapes.ts';
+// --- store: the answer cache and resumable JSONL runs --------------------------------------
+export { type AnswerCache, DEFAULT_CACHE_PATH, openCache } from './store/cache.ts';
+export { readJsonlInputs } from './store/jsonl.ts';

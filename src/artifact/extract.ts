@@ -26,9 +26,13 @@ export type ArtifactLocation = Omit<Artifact, 'tokens'>;
  * counts. Async only because counting runs in the native tokenizer off the main thread;
  * never rejects.
  */
-export async function extractArtifact(completion: string): Promise<Artifact> {
+export async function extractArtifact(
+  completion: string,
+  /** The completion's locateArtifact result, when the caller already has it. */
+  located?: ArtifactLocation,
+): Promise<Artifact> {
   const text = typeof completion === 'string' ? completion : '';
-  const found = locateArtifact(text);
+  const found = located ?? locateArtifact(text);
   const tokens = await countAll(text, found.svg, found.reasoning);
   return { ...found, tokens };
 }

@@ -1,21 +1,42 @@
 // The `rubrica` command: one file per subcommand under commands/, each a thin face over
 // the library. Exit codes: 0 done, 1 the input could not be processed, 2 usage error.
-import { Command, CommanderError } from 'commander';
+// Start-up is kept short on purpose: `--version` is answered before anything is loaded, a
+// subcommand loads only its own module, and the top-level help is listed from the light
+// table in commands/index.ts (see bench/cli.bench.ts for the figures).
+import type { Command } from 'commander';
 import { RubricaError } from '../core/errors.ts';
-import { commands } from './commands/index.ts';
+import { VERSION } from '../core/version.ts';
+import { type CommandEntry, commandTable } from './commands/index.ts';
 import { UsageError } from './usage-error.ts';
 
+/** The table entry of the command `args` runs, or undefined for help, errors and no command. */
+export function invokedCommand(args: readonly string[]): CommandEntry | undefined {
+  // The program itself has no options but -h/-V, so a command is always the first word
+  // (`rubrica help <command>` names it second).
+  const name = args[0] === 'help' ? args[1] : args[0];
+  if (name === undefined || !Object.hasOwn(commandTable, name)) return undefined;
+  return commandTable[name];
+}
+
 export async function main(argv: string[]): Promise<number> {
+  const args = argv.slice(2);
+  if (args[0] === '--version' || args[0] === '-V') {
+    process.stdout.write(`${VERSION}\n`);
+    return 0;
+  }
+  const { Command, CommanderError, Help } = await import('commander');
   const program = new Command('rubrica')
     .description('Rubric rewards and evaluations for LLMs that write visual code')
-    .version('0.1.0')
+    .version(VERSION)
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
   let exitCode = 0;
   const setExit = (code: number) => {
     exitCode = Math.max(exitCode, code);
   };
-  for (const register of commands) register(program, setExit);
+  const entry = invokedCommand(args);
+  if (entry) (await entry.load()).register(program, setExit);
+  else listCommands(program, new Help());
   try {
     await program.parseAsync(argv);
   } catch (err) {
@@ -28,7 +49,8 @@ export async function main(argv: string[]): Promise<number> {
       return 2;
     }
     // An operational failure rubrica understands (a damaged cache, a model server that does
-    // not answer, a port in use): one line saying what and what to do, no stack trace.
+    // not answer, a port in use, an optional part not installed): one line saying what and
+    // what to do, no stack trace.
     if (err instanceof RubricaError) {
       process.stderr.write(`rubrica: ${err.message}\n`);
       return 1;
@@ -36,4 +58,16 @@ export async function main(argv: string[]): Promise<number> {
     throw err;
   }
   return exitCode;
+}
+
+/**
+ * Registers every command as a bare name with its summary: enough for the help listing and
+ * for commander's "unknown command (Did you mean …?)" answer, without loading any module.
+ */
+function listCommands(program: Command, help: InstanceType<typeof import('commander').Help>) {
+  for (const [name, c] of Object.entries(commandTable))
+    program.command(name).description(c.summary);
+  program.configureHelp({
+    subcommandTerm: (cmd) => commandTable[cmd.name()]?.term ?? help.subcommandTerm(cmd),
+  });
 }

@@ -122,4 +122,22 @@ describe('inspectCompletion', () => {
       },
     });
   });
+
+  it('sends the render before counting tokens, so the two overlap', async () => {
+    // A renderer that records when it is called and answers with the real pool. The call
+    // must come in the same tick as inspectCompletion, not after the token count resolves.
+    const calls: string[] = [];
+    const renderer = {
+      render: (svg: string | Uint8Array) => {
+        calls.push(typeof svg === 'string' ? svg.slice(0, 4) : 'bytes');
+        return pool.render(svg);
+      },
+      close: async () => {},
+    };
+    const pending = inspectCompletion(fixture('qwen-think-fence.txt'), { renderer });
+    expect(calls).toEqual(['<svg']);
+    const ins = await pending;
+    expect(ins.render?.ok).toBe(true);
+    expect(ins.artifact.tokens.svg).toBeGreaterThan(0);
+  });
 });

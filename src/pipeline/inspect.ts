@@ -1,7 +1,7 @@
 // One rollout's deterministic path: completion → artifact → render (in the caller's
 // isolated renderer) → checks. Bad input never throws: a completion with no SVG gives an
 // Inspection with render null and the artifact's error; a render failure is a value too.
-import { extractArtifact } from '../artifact/extract.ts';
+import { extractArtifact, locateArtifact } from '../artifact/extract.ts';
 import { runChecks, summarizeChecks } from '../checks/run-checks.ts';
 import type { CheckOptions } from '../checks/types.ts';
 import { makeError } from '../core/errors.ts';
@@ -17,11 +17,13 @@ export async function inspectCompletion(
   completion: string,
   opts: InspectCompletionOptions,
 ): Promise<Inspection> {
-  const artifact = await extractArtifact(completion);
-  let render: RenderResult | null = null;
-  if (artifact.found && artifact.svg !== undefined) {
-    render = await renderSafely(opts, artifact.svg);
-  }
+  // The render is sent before the tokens are counted, so the worker process draws (or, on a
+  // cold start, boots) while this thread loads the tokenizer and counts: the two overlap.
+  const located = locateArtifact(completion);
+  const rendering =
+    located.found && located.svg !== undefined ? renderSafely(opts, located.svg) : null;
+  const artifact = await extractArtifact(completion, located);
+  const render: RenderResult | null = rendering === null ? null : await rendering;
   const checks = runChecks(artifact, render, opts.prompt, opts.checks);
   return { artifact, render, checks, summary: summarizeChecks(artifact, render, checks) };
 }

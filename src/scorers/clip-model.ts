@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import pLimit from 'p-limit';
 import { type ErrorValue, makeError, RubricaError } from '../core/errors.ts';
+import { importOptional } from '../core/optional-module.ts';
 import { BoundedCache } from './bounded-cache.ts';
 import type { ScorerErrorCode } from './types.ts';
 
@@ -64,9 +65,15 @@ const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 /**
  * Loads the four parts of a CLIP model. Throws a ErrorValue-shaped `ClipLoadError` when the
  * folder is missing or incomplete: that is a configuration mistake, reported before scoring.
+ * Throws `MissingDependencyError` when @huggingface/transformers (an optional peer
+ * dependency) is not installed.
  */
 export async function loadClipModel(opts: ClipModelOptions): Promise<ClipModel> {
-  const tf: Transformers = await import('@huggingface/transformers');
+  const tf = await importOptional<Transformers>(
+    '@huggingface/transformers',
+    'CLIP scoring (--clip-model)',
+    'npm install @huggingface/transformers@4.3.2',
+  );
   const allowRemote = opts.allowRemote === true;
   tf.env.allowRemoteModels = allowRemote;
   tf.env.allowLocalModels = true;

@@ -1,6 +1,7 @@
 // The routes of the reward server, each declared once with createRoute so the zod schemas
 // that validate a request also describe it in /openapi.json.
 import { createRoute, type OpenAPIHono, type z } from '@hono/zod-openapi';
+import { VERSION } from '../core/version.ts';
 import type { RolloutInput } from '../pipeline/types.ts';
 import type { ServerContext } from './app.ts';
 import { responseFromQuery, userTextFromPrompt } from './chat-text.ts';
@@ -145,7 +146,7 @@ export function registerRoutes(app: OpenAPIHono, ctx: ServerContext): void {
     openapi: '3.0.0',
     info: {
       title: 'rubrica reward service',
-      version: '0.1.0',
+      version: VERSION,
       description: 'Rubric rewards for RL trainers (rubrica native, verl, OpenRLHF).',
     },
   });

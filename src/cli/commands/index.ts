@@ -1,29 +1,80 @@
-// The list of subcommands. Each module exports `register(program, setExit)`.
+// The table of subcommands. Each module exports `register(program, setExit)`; main.ts imports
+// only the module of the command being run (a module pulls in the library room it faces, and
+// some of those load native code, AI SDK providers or the HTTP server). `term` and `summary`
+// are what `rubrica --help` lists without loading any module; commands.test.ts checks they
+// match what the modules register.
 import type { Command } from 'commander';
-import { register as alignCommand } from './align.ts';
-import { register as compareCommand } from './compare.ts';
-import { register as evalCommand } from './eval.ts';
-import { register as exportCommand } from './export.ts';
-import { register as generateCommand } from './generate.ts';
-import { register as inspectCommand } from './inspect.ts';
-import { register as modelsCommand } from './models.ts';
-import { register as renderCommand } from './render.ts';
-import { register as rubricCommand } from './rubric.ts';
-import { register as scoreCommand } from './score.ts';
-import { register as serveCommand } from './serve.ts';
 
 export type RegisterCommand = (program: Command, setExit: (code: number) => void) => void;
 
-export const commands: RegisterCommand[] = [
-  exportCommand,
-  inspectCommand,
-  alignCommand,
-  compareCommand,
-  modelsCommand,
-  renderCommand,
-  serveCommand,
-  generateCommand,
-  evalCommand,
-  rubricCommand,
-  scoreCommand,
-];
+export interface CommandEntry {
+  /** `name [options] <args>` as commander prints it in the command list. */
+  term: string;
+  summary: string;
+  load: () => Promise<{ register: RegisterCommand }>;
+}
+
+export const commandTable: Readonly<Record<string, CommandEntry>> = {
+  export: {
+    term: 'export',
+    summary: "write rubrica data in a trainer's dataset format",
+    load: () => import('./export.ts'),
+  },
+  inspect: {
+    term: 'inspect [options] <completion>',
+    summary: 'extract the SVG from a model completion, render it and run the deterministic checks',
+    load: () => import('./inspect.ts'),
+  },
+  align: {
+    term: 'align [options]',
+    summary: 'agreement of predicted scores with human ratings or pairwise votes',
+    load: () => import('./align.ts'),
+  },
+  compare: {
+    term: 'compare [options] <dirs...>',
+    summary: 'compare eval runs: paper-style table and per-prompt win/tie/loss',
+    load: () => import('./compare.ts'),
+  },
+  models: {
+    term: 'models',
+    summary: 'model servers: check a configuration',
+    load: () => import('./models.ts'),
+  },
+  render: {
+    term: 'render [options] <files...>',
+    summary: 'render SVG file(s) to PNG in isolated workers (512×512 on white by default)',
+    load: () => import('./render.ts'),
+  },
+  serve: {
+    term: 'serve [options]',
+    summary: 'serve rubric rewards over HTTP for RL trainers (verl, OpenRLHF, TRL)',
+    load: () => import('./serve.ts'),
+  },
+  generate: {
+    term: 'generate [options]',
+    summary: 'sample n completions per prompt from a policy model into rollouts.jsonl',
+    load: () => import('./generate.ts'),
+  },
+  eval: {
+    term: 'eval [options]',
+    summary:
+      'evaluate a policy or existing rollouts: universal rubric (+ instance rubrics), summary, report.html',
+    load: () => import('./eval.ts'),
+  },
+  rubric: {
+    term: 'rubric',
+    summary: 'instance rubrics (RULER)',
+    load: () => import('./rubric.ts'),
+  },
+  score: {
+    term: 'score [options]',
+    summary: 'score rollouts: render, judge against rubrics, weigh into rewards',
+    load: () => import('./score.ts'),
+  },
+};
+
+/** Loads every command module (for tests and tools that want the full program). */
+export async function loadAllCommands(): Promise<RegisterCommand[]> {
+  const mods = await Promise.all(Object.values(commandTable).map((c) => c.load()));
+  return mods.map((m) => m.register);
+}

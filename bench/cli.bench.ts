@@ -1,0 +1,103 @@
+// Start-up time of the `rubrica` command as a user meets it: the compiled bin (dist/, what an
+// installed package runs) started as a fresh process, for `--version`, `--help` and
+// `inspect` of a small completion (one render in a fresh worker, tokens, checks). Each case
+// runs several times; the median wall time is compared with the goals of issue 9
+// (--version ≤ 150 ms, inspect ≤ 500 ms on a 2-core machine). CPU time (user + sys of the
+// child, from /proc/self/stat, 10 ms ticks) is printed beside it because wall time on a
+// shared machine also measures the neighbours: the load average is printed too.
+//
+//   npm run bench:cli                       (builds dist/ first)
+//   node --import tsx bench/cli.bench.ts [--runs 9] [--bin path/to/rubrica.js]
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+
+const { values } = parseArgs({
+  options: { runs: { type: 'string', default: '9' }, bin: { type: 'string' } },
+});
+const runs = Number(values.runs);
+const bin = values.bin ?? new URL('../bin/rubrica.js', import.meta.url).pathname;
+
+const dir = mkdtempSync(join(tmpdir(), 'rubrica-cli-bench-'));
+const completion = join(dir, 'completion.txt');
+writeFileSync(
+  completion,
+  [
+    '<think>A red apple: a circle, a stem and a leaf.</think>',
+    '```svg',
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64">',
+    '  <circle cx="32" cy="36" r="22" fill="#d22"/>',
+    '  <rect x="30" y="6" width="4" height="12" fill="#630"/>',
+    '  <path d="M34 12 q10 -8 16 0 q-8 6 -16 0z" fill="#3a3"/>',
+    '</svg>',
+    '```',
+  ].join('\n'),
+);
+
+const cases: { name: string; args: string[]; goalMs?: number }[] = [
+  // The floor: Node itself starting and exiting, no rubrica code. Figures above it are ours.
+  { name: 'node -e 0', args: ['-e', '0'] },
+  { name: '--version', args: ['--version'], goalMs: 150 },
+  { name: '--help', args: ['--help'] },
+  { name: 'inspect', args: ['inspect', completion, '--prompt', 'a red apple'], goalMs: 500 },
+];
+
+/** CPU ticks (user + sys) of this process's reaped children, from /proc/self/stat. */
+function childTicks(): number {
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // Fields 16 and 17 of stat (cutime, cstime) are at 13 and 14 after the command name.
+  return Number(fields[13]) + Number(fields[14]);
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+
+// A child that prints where it starts from: never the TypeScript sources.
+const env = { ...process.env };
+delete env.RUBRICA_FROM_SOURCE;
+
+console.log(
+  `bin ${bin}, ${runs} runs per case, load average ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')}`,
+);
+let missed = 0;
+for (const c of cases) {
+  const wall: number[] = [];
+  const cpu: number[] = [];
+  for (let i = 0; i < runs + 1; i++) {
+    const t0 = performance.now();
+    const k0 = childTicks();
+    const argv = c.args[0] === '-e' ? c.args : [bin, ...c.args];
+    const r = spawnSync(process.execPath, argv, { env, encoding: 'utf8' });
+    const ms = performance.now() - t0;
+    const cpuMs = (childTicks() - k0) * 10;
+    if (r.status !== 0) throw new Error(`${c.name} exited ${r.status}: ${r.stderr}`);
+    if (i === 0) continue; // the first run warms the file cache
+    wall.push(ms);
+    cpu.push(cpuMs);
+  }
+  const w = median(wall);
+  const verdict =
+    c.goalMs === undefined
+      ? ''
+      : w <= c.goalMs
+        ? `  (goal ≤ ${c.goalMs} ms: met)`
+        : `  (goal ≤ ${c.goalMs} ms: NOT met)`;
+  if (c.goalMs !== undefined && w > c.goalMs) missed++;
+  console.log(
+    `${c.name.padEnd(10)} wall median ${w.toFixed(0).padStart(5)} ms (min ${Math.min(...wall).toFixed(0)}, max ${Math.max(...wall).toFixed(0)})  cpu median ${median(cpu).toFixed(0).padStart(4)} ms${verdict}`,
+  );
+}
+console.log(
+  `load average after ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')}`,
+);
+process.exitCode = missed ? 1 : 0;

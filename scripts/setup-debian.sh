@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs the Debian packages rubrica's tests need, so that on a fresh Debian (or Ubuntu)
+# machine the README's install command and `npm test` are all it takes. Run as root (or
+# with sudo); does nothing when everything is already there. Node ≥ 20.9 and npm are not
+# installed here: use your usual source for them.
+#  - chromium: the real browser the report tests drive (never a browser download)
+#  - python3-cairosvg: the papers' renderer, the reference for fidelity tests and bench:render
+#  - fonts-dejavu-core: a font every renderer finds, so text renders the same everywhere
+#  - bubblewrap: the `bwrap` sandbox for renderers that run outside Node
+set -euo pipefail
+
+missing=()
+command -v chromium >/dev/null || missing+=(chromium)
+/usr/bin/python3 -c 'import cairosvg' 2>/dev/null || missing+=(python3-cairosvg)
+[ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing+=(fonts-dejavu-core)
+command -v bwrap >/dev/null || missing+=(bubblewrap)
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup-debian: all test packages present"
+  exit 0
+fi
+if [ "$(id -u)" -ne 0 ]; then
+  echo "setup-debian: missing ${missing[*]}; run as root: sudo bash $0" >&2
+  exit 1
+fi
+echo "setup-debian: installing ${missing[*]}"
+apt-get update -qq
+DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

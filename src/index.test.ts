@@ -1,0 +1,21 @@
+// The public API is a deliberate list (src/index.ts) and docs/api.md documents it: every
+// value the root entry exports must be named there, so an export cannot slip in unseen.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import * as api from './index.ts';
+import * as reward from './reward/index.ts';
+
+const doc = readFileSync(join(import.meta.dirname, '../docs/api.md'), 'utf8');
+
+describe('docs/api.md', () => {
+  it('names every value exported from rubrica', () => {
+    const undocumented = Object.keys(api).filter((name) => !doc.includes(`\`${name}\``));
+    expect(undocumented).toEqual([]);
+  });
+
+  it('rubrica re-exports all of rubrica/reward', () => {
+    const missing = Object.keys(reward).filter((name) => !(name in api));
+    expect(missing).toEqual([]);
+  });
+});
