@@ -20,7 +20,6 @@ export { runChecks, summarizeChecks } from './checks/run-checks.ts';
 export { DEFAULT_CHECK_OPTIONS, resolveCheckOptions } from './checks/thresholds.ts';
 export type { CheckOptions, CheckResult } from './checks/types.ts';
 // --- core: errors, statuses, records, usage --------------------------------------------
-export type { CriterionScore, CriterionSource } from './core/criteria.ts';
 export {
   type ArtifactErrorCode,
   type ErrorValue,
@@ -29,15 +28,7 @@ export {
   type RenderErrorCode,
   RubricaError,
 } from './core/errors.ts';
-export type { ChecksSummary, ScoreRecord } from './core/record.ts';
-export {
-  type GraderFault,
-  isGraderFault,
-  type Status,
-  StatusSchema,
-  statusOf,
-  type UnscoreableReason,
-} from './core/status.ts';
+export type { ChecksSummary } from './core/record.ts';
 export { addUsage, emptyUsage, type Usage } from './core/usage.ts';
 export { VERSION } from './core/version.ts';
 // --- eval: batch evaluation, comparison, human alignment, statistics -----------------------
@@ -83,12 +74,12 @@ export {
   ScorerConfigError,
 } from './pipeline/score.ts';
 export type {
+  InspectingScorer,
   Inspection,
   JudgeMode,
-  RewardKind,
-  RolloutInput,
   RolloutScorer,
   ScoreBatchOptions,
+  ScoredRollout,
 } from './pipeline/types.ts';
 // --- render: SVG → PNG in isolated workers, safely --------------------------------------
 export {
@@ -106,7 +97,7 @@ export {
   type SanitizeResult,
   sanitizeSvg,
 } from './render/index.ts';
-// --- reward: weighted rubric reward, hybrid reward, GRPO statistics ------------------------
+// --- reward: the criterion tree, reward kinds, statuses, records, GRPO statistics ----------
 // The same list as `rubrica/reward` (src/reward/index.ts).
 export * from './reward/index.ts';
 // --- rubric: presets, instance rubric synthesis, loading ----------------------------------
