@@ -53,6 +53,7 @@ export default defineConfig({
       {
         extends: true,
         test: { name: 'package', include: ['test/package/**/*.test.ts'], testTimeout: 300_000 },
+      },
     ],
   },
 });
