@@ -1,7 +1,7 @@
 // The SQLite answer cache: round trip, first writer wins, and two processes writing the
 // same file at once without losing or corrupting entries.
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -14,10 +14,10 @@ function runWriter(
   path: string,
   who: string,
   count: number,
-  startAt: number,
+  barrier: string,
 ): Promise<{ code: number | null; span: [number, number] }> {
   return new Promise((resolve, reject) => {
-    const args = ['--import', 'tsx', writer, path, who, String(count), String(startAt)];
+    const args = ['--import', 'tsx', writer, path, who, String(count), barrier];
     const p = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     p.stdout.on('data', (d: Buffer) => {
@@ -49,11 +49,17 @@ describe('openCache', () => {
     const dir = mkdtempSync(join(tmpdir(), 'rubrica-cache-'));
     const path = join(dir, 'cache.sqlite');
     openCache(path).close(); // create the schema first; both children then race on rows
-    const startAt = Date.now() + 1500;
-    const [a, b] = await Promise.all([
-      runWriter(path, 'a', 3000, startAt),
-      runWriter(path, 'b', 3000, startAt),
+    const barrier = join(dir, 'barrier');
+    const writers = Promise.all([
+      runWriter(path, 'a', 3000, barrier),
+      runWriter(path, 'b', 3000, barrier),
     ]);
+    // Both children opened the cache and wait: let them go together.
+    while (!existsSync(`${barrier}.ready-a`) || !existsSync(`${barrier}.ready-b`)) {
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    writeFileSync(`${barrier}.go`, '');
+    const [a, b] = await writers;
     expect([a.code, b.code]).toEqual([0, 0]);
     // The two writers really wrote at the same time.
     expect(a.span[0]).toBeLessThan(b.span[1]);

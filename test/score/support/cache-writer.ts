@@ -1,12 +1,15 @@
 // Child process for the cross-process cache test: writes `count` judge entries (keys
 // shared with the other writer, values naming the key) into one SQLite cache file.
+import { existsSync, writeFileSync } from 'node:fs';
 import { openCache } from '../../../src/store/cache.ts';
 
-const [path, who, countText, startAt] = process.argv.slice(2);
+const [path, who, countText, barrier] = process.argv.slice(2);
 const cache = openCache(path!);
 const count = Number(countText);
-// Start at an agreed wall-clock time so the two writers really overlap.
-while (Date.now() < Number(startAt)) await new Promise((r) => setTimeout(r, 2));
+// Say "ready", then start when the parent says "go" (both are ready by then), so the two
+// writers really overlap however slowly each process started on a loaded machine.
+writeFileSync(`${barrier}.ready-${who}`, '');
+while (!existsSync(`${barrier}.go`)) await new Promise((r) => setTimeout(r, 2));
 const first = Date.now();
 for (let i = 0; i < count; i++) {
   // Both writers insert the same keys in opposite orders so they collide constantly.
