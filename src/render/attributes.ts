@@ -5,6 +5,7 @@
 // - CSS in style="" and url(...) in presentation attributes are cleaned (css.ts);
 // - filter parameters whose cost grows with their value are clamped (filter bombs).
 import { type ErrorValue, type RenderErrorCode, RubricaError } from '../core/errors.ts';
+import { cleanCss } from './css.ts';
 import {
   decodeDataUri,
   isRasterMime,
@@ -29,7 +30,6 @@ export interface AttributePolicyOptions {
   nestedDepth: number;
   declaredPrefixes: Set<string>;
   sanitizeNested: NestedSanitizer;
-  sanitizeCss: (css: string, removed: Set<string>) => string;
 }
 
 export interface CleanedAttributes {
@@ -46,6 +46,28 @@ export class AttributeLimitError extends RubricaError<'too_large'> {
     super('too_large', message);
   }
 }
+
+// Attributes a renderer reads with its CSS parser (SVG 2 presentation attributes, plus
+// transform-origin and the few librsvg and browsers also accept): their values are
+// cleaned as CSS values (css.ts). Any other attribute holding `url(` is cleaned too.
+const PRESENTATION = new Set([
+  ...['alignment-baseline', 'baseline-shift', 'clip', 'clip-path', 'clip-rule', 'color'],
+  ...['color-interpolation', 'color-interpolation-filters', 'color-profile', 'cursor'],
+  ...['color-rendering', 'direction', 'display', 'dominant-baseline', 'enable-background'],
+  ...['fill', 'fill-opacity', 'fill-rule', 'filter', 'flood-color', 'flood-opacity', 'font'],
+  ...['font-family', 'font-size', 'font-size-adjust', 'font-stretch', 'font-style'],
+  ...['font-variant', 'font-weight', 'glyph-orientation-horizontal', 'image-rendering'],
+  ...['glyph-orientation-vertical', 'isolation', 'kerning', 'letter-spacing', 'lighting-color'],
+  ...['line-height', 'marker', 'marker-end', 'marker-mid', 'marker-start', 'mask', 'mask-type'],
+  ...['mix-blend-mode', 'opacity', 'overflow', 'paint-order', 'pointer-events'],
+  ...['shape-rendering', 'stop-color', 'stop-opacity', 'stroke', 'stroke-dasharray'],
+  ...['stroke-dashoffset', 'stroke-linecap', 'stroke-linejoin', 'stroke-miterlimit'],
+  ...['stroke-opacity', 'stroke-width', 'text-anchor', 'text-decoration', 'text-rendering'],
+  ...['transform-origin', 'unicode-bidi', 'vector-effect', 'visibility', 'white-space'],
+  ...['word-spacing', 'writing-mode', 'inline-size', 'shape-inside', 'shape-outside'],
+  ...['shape-padding', 'shape-margin', 'text-overflow', 'background', 'background-image'],
+  ...['list-style', 'list-style-image', 'content', 'border-image', 'border-image-source'],
+]);
 
 const NUMBER = /[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?/g;
 // Largest morphology radius kept, as a share of the drawing's extent: the cost of
@@ -112,11 +134,21 @@ export class AttributePolicy {
         removed.add('filterRes');
         continue;
       }
-      let v = value;
-      if (attrLocal === 'style' || /url|@import/i.test(v)) v = this.o.sanitizeCss(v, removed);
+      const v = this.css(name, value);
+      if (v === null) continue; // refused as CSS: the attribute goes, the element stays
       attrs[name] = this.clamp(local, name, v);
     }
     return { attrs, extraElements, useRef };
+  }
+
+  /** The value as the renderer's CSS parser may read it, cleaned; null to drop it. */
+  private css(name: string, value: string): string | null {
+    const opts = { maxBlur: this.o.extent };
+    if (name === 'style') return cleanCss(value, 'declarations', this.o.removed, opts);
+    if (PRESENTATION.has(name) || /url\s*\(|\\/i.test(value)) {
+      return cleanCss(value, 'value', this.o.removed, opts);
+    }
+    return value;
   }
 
   private kernelTooBig(order: string | undefined): boolean {

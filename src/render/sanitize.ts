@@ -5,7 +5,6 @@
 // code, or cost unbounded time survives. Every removal is recorded in `code.removed`.
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { type ErrorValue, makeError, type RenderErrorCode } from '../core/errors.ts';
-import { sanitizeCss } from './css.ts';
 import { fitRoot } from './fit.ts';
 import { resolveLimits } from './limits.ts';
 import type { CodeStats, RenderLimits } from './types.ts';
@@ -216,7 +215,6 @@ export function sanitizeSvg(
     declaredPrefixes: declared,
     sanitizeNested: (svg, depth) =>
       sanitizeSvg(svg, { limits, nestedDepth: depth, repair: opts.repair }),
-    sanitizeCss,
   });
   const walked = walker.walkRoot(rootTag, (rootNode[rootTag] as XNode[]) ?? [], rootAttrs);
   const code: CodeStats = {

@@ -7,6 +7,7 @@ import {
   AttributeLimitError as LimitError,
   type NestedSanitizer,
 } from './attributes.ts';
+import { sanitizeCss } from './css.ts';
 import { countPathSegments, countPointSegments } from './path-segments.ts';
 import type { RenderLimits } from './types.ts';
 import { expandedCount, mergeRefs, type RefNode } from './use-expansion.ts';
@@ -39,7 +40,6 @@ export interface WalkerOptions {
   nestedDepth: number;
   declaredPrefixes: Set<string>;
   sanitizeNested: NestedSanitizer;
-  sanitizeCss: (css: string, removed: Set<string>) => string;
 }
 
 interface Paint {
@@ -172,7 +172,7 @@ export class ElementWalker {
     let any = false;
     if (local === 'style') {
       const css = children.map((c) => (typeof c['#text'] === 'string' ? c['#text'] : '')).join('');
-      const clean = this.o.sanitizeCss(css, this.o.removed);
+      const clean = sanitizeCss(css, this.o.removed, { maxBlur: this.o.extent });
       if (clean) this.out.push('>', escapeText(clean));
       any = clean.length > 0;
     } else {
