@@ -38,6 +38,8 @@ export interface CleanedAttributes {
   extraElements: number;
   /** The id a <use> points at, as a one-entry reference map. */
   useRef: Map<string, number> | null;
+  /** Code facts of a nested data:image/svg+xml document this element draws. */
+  nested: CodeStats | null;
 }
 
 /** Thrown for a limit breach; the walker turns it into a too_large result. */
@@ -84,6 +86,13 @@ function hrefKind(v: string): string {
   return 'href:relative';
 }
 
+/** A kept href: its value, the elements it stands for, a nested document's facts. */
+interface HrefValue {
+  value: string;
+  extra: number;
+  code?: CodeStats;
+}
+
 export class AttributePolicy {
   private dataBytes = 0;
 
@@ -99,6 +108,7 @@ export class AttributePolicy {
     const attrs: Record<string, string> = {};
     let extraElements = 0;
     let useRef: Map<string, number> | null = null;
+    let nested: CodeStats | null = null;
     if (local === 'feConvolveMatrix' && this.kernelTooBig(raw.order)) {
       removed.add('feConvolveMatrix:order');
       return null;
@@ -125,6 +135,7 @@ export class AttributePolicy {
         if (kept === null) continue;
         attrs[name] = kept.value;
         extraElements += kept.extra;
+        nested = kept.code ?? nested;
         if (local === 'use' && kept.value.startsWith('#')) {
           useRef = new Map([[kept.value.slice(1), 1]]);
         }
@@ -138,7 +149,7 @@ export class AttributePolicy {
       if (v === null) continue; // refused as CSS: the attribute goes, the element stays
       attrs[name] = this.clamp(local, name, v);
     }
-    return { attrs, extraElements, useRef };
+    return { attrs, extraElements, useRef, nested };
   }
 
   /** The value as the renderer's CSS parser may read it, cleaned; null to drop it. */
@@ -183,7 +194,7 @@ export class AttributePolicy {
     return v;
   }
 
-  private href(v: string, local: string): { value: string; extra: number } | null {
+  private href(v: string, local: string): HrefValue | null {
     const { removed, limits } = this.o;
     if (v.startsWith('#')) return { value: v, extra: 0 };
     if (!/^data:/i.test(v)) {
@@ -217,7 +228,7 @@ export class AttributePolicy {
     return { value: v, extra: 0 };
   }
 
-  private nestedSvg(bytes: Buffer): { value: string; extra: number } | null {
+  private nestedSvg(bytes: Buffer): HrefValue | null {
     const { removed } = this.o;
     if (this.o.nestedDepth + 1 > MAX_NESTED_SVG_DEPTH) {
       removed.add('data:svg-too-deep');
@@ -233,6 +244,6 @@ export class AttributePolicy {
     }
     for (const r of inner.code.removed) removed.add(`nested:${r}`);
     const value = `data:image/svg+xml;base64,${Buffer.from(inner.svg).toString('base64')}`;
-    return { value, extra: inner.code.expandedElements };
+    return { value, extra: inner.code.expandedElements, code: inner.code };
   }
 }

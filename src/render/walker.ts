@@ -9,7 +9,7 @@ import {
 } from './attributes.ts';
 import { sanitizeCss } from './css.ts';
 import { countPathSegments, countPointSegments } from './path-segments.ts';
-import type { RenderLimits } from './types.ts';
+import type { CodeStats, RenderLimits } from './types.ts';
 import { expandedCount, mergeRefs, type RefNode } from './use-expansion.ts';
 
 /** A node of fast-xml-parser's preserveOrder output. */
@@ -151,6 +151,7 @@ export class ElementWalker {
     const cleaned = this.attrs.clean(local, rawAttrs);
     if (cleaned === null) return null; // the policy dropped the whole element
     const a = cleaned.attrs;
+    if (cleaned.nested) this.addNested(cleaned.nested);
     const segments = this.countGeometry(local, a);
     this.countFilter(a);
     const paint: Paint = {
@@ -207,6 +208,20 @@ export class ElementWalker {
     this.out.push(any ? `</${tag}>` : '/>');
     if (a.id) this.byId.set(a.id, node);
     return node;
+  }
+
+  /**
+   * A nested data:image/svg+xml document is part of the picture: its words, strokes and
+   * segments count as the outer document's, so text or scribbles cannot hide in it from
+   * text_in_image and clutter (and its segments count against the outer limit).
+   */
+  private addNested(code: CodeStats): void {
+    this.texts.push(...code.texts);
+    this.strokedShapes += code.strokedShapes;
+    this.pathSegments += code.pathSegments;
+    if (this.pathSegments > this.o.limits.maxPathSegments) {
+      throw new LimitError(`more than ${this.o.limits.maxPathSegments} path segments`);
+    }
   }
 
   /** Elements drawn through a filter: each costs a pass over its region of the canvas. */
