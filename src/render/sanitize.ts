@@ -5,6 +5,7 @@
 // code, or cost unbounded time survives. Every removal is recorded in `code.removed`.
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { type ErrorValue, makeError, type RenderErrorCode } from '../core/errors.ts';
+import { expandParameterEntities, findForbiddenChar } from './dtd.ts';
 import { fitRoot } from './fit.ts';
 import { resolveLimits } from './limits.ts';
 import type { CodeStats, RenderLimits } from './types.ts';
@@ -132,9 +133,19 @@ export function sanitizeSvg(
   const limits = resolveLimits(opts.limits);
   const decoded = decodeInput(input, limits.maxBytes);
   if (typeof decoded !== 'string') return decoded;
-  const text = decoded.charCodeAt(0) === 0xfeff ? decoded.slice(1) : decoded;
-  if (!/<(?:[A-Za-z_][\w.-]*:)?svg[\s/>]/.test(text))
-    return fail('parse_error', 'no <svg> element');
+  const unexpanded = decoded.charCodeAt(0) === 0xfeff ? decoded.slice(1) : decoded;
+  if (!/<(?:[A-Za-z_][\w.-]*:)?svg[\s/>]/.test(unexpanded)) {
+    const head = unexpanded.trimStart().slice(0, 40).replace(/\s+/g, ' ');
+    return fail(
+      'parse_error',
+      `no <svg> element${head ? ` (the input starts "${head}")` : ' (empty input)'}`,
+    );
+  }
+  const badChar = findForbiddenChar(unexpanded);
+  if (badChar) return fail('parse_error', badChar);
+  const dtd = expandParameterEntities(unexpanded);
+  if (!dtd.ok) return fail('parse_error', dtd.message);
+  const text = dtd.text;
 
   const undefinedEntity = findUndefinedEntity(text);
   if (undefinedEntity) {
