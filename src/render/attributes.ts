@@ -76,6 +76,10 @@ const NUMBER = /[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?/g;
 // feMorphology in librsvg grows with radius² per pixel.
 const MORPHOLOGY_SHARE = 0.02;
 const MAX_OCTAVES = 10;
+// Largest filter region kept, in drawing extents (or element boxes): 4 is far more than a
+// shadow or glow needs, and keeps the surfaces a filter allocates near the canvas size.
+const REGION_SHARE = 4;
+const FILTER_REGION = new Set(['x', 'y', 'width', 'height']);
 const MAX_KERNEL_CELLS = 49;
 
 function hrefKind(v: string): string {
@@ -147,7 +151,7 @@ export class AttributePolicy {
       }
       const v = this.css(name, value);
       if (v === null) continue; // refused as CSS: the attribute goes, the element stays
-      attrs[name] = this.clamp(local, name, v);
+      attrs[name] = this.clamp(local, name, v, raw.filterUnits);
     }
     return { attrs, extraElements, useRef, nested };
   }
@@ -182,8 +186,14 @@ export class AttributePolicy {
     return out;
   }
 
-  private clamp(local: string, name: string, v: string): string {
+  private clamp(local: string, name: string, v: string, filterUnits?: string): string {
     const { extent } = this.o;
+    if (local === 'filter' && FILTER_REGION.has(name)) {
+      // The filter region is the surface every primitive fills: bounded to a few times
+      // the drawing (user space) or of the element's box (objectBoundingBox, the default).
+      if (filterUnits?.trim() === 'userSpaceOnUse') return this.clampList(v, REGION_SHARE * extent);
+      return this.clampList(v, v.includes('%') ? REGION_SHARE * 100 : REGION_SHARE);
+    }
     if (name === 'stdDeviation' && (local === 'feGaussianBlur' || local === 'feDropShadow')) {
       return this.clampList(v, extent);
     }
