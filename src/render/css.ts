@@ -114,8 +114,9 @@ const NUMBER = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
 type Refusal = string;
 
 /** Text css-tree could not parse: named for what it tried to load, if it did. */
-function unparsed(node: CssPlain): Refusal {
-  const raw = typeof node.value === 'string' ? ident.decode(node.value) : '';
+function unparsed(node: CssPlain | string): Refusal {
+  const text = typeof node === 'string' ? node : node.value;
+  const raw = typeof text === 'string' ? ident.decode(text) : '';
   return /url\s*\(|image|element\s*\(|cross-fade|src\s*\(/i.test(raw) ? 'css:url' : 'css:unparsed';
 }
 
@@ -323,7 +324,7 @@ function cleanOnce(
       positions: false,
     });
   } catch {
-    removed.add('css:unparsed');
+    removed.add(unparsed(text));
     return null;
   }
   const plain = toPlainObject(ast) as unknown as CssPlain;
