@@ -110,8 +110,21 @@ describe('CSS escapes cannot smuggle a url() past the sanitiser', () => {
       expect(out).toContain(kept);
     }
     expect(cleanCss('url( "#g" )', 'value', removed)).toBe('url(#g)');
-    expect(cleanCss('rgb(255, 0, 0)', 'value', removed)).toBe('rgb(255,0,0)');
+    // Plain colour functions and url(#id) are kept as written; anything else is regenerated.
+    expect(cleanCss('rgb(255, 0, 0)', 'value', removed)).toBe('rgb(255, 0, 0)');
+    expect(cleanCss('rgb(255, 0, 0) /* c */', 'value', removed)).toBe('rgb(255,0,0)');
+    expect(cleanCss('url(#a) #fff', 'value', removed)).toBe('url(#a) #fff');
     expect(cleanCss('#00000020', 'value', removed)).toBe('#00000020');
+  });
+
+  it('answers a repeated value from its memo with the same removals', () => {
+    for (let i = 0; i < 2; i++) {
+      const removed = new Set<string>();
+      expect(cleanCss('fill:url(http://x/a.svg#g);stroke:red', 'declarations', removed)).toBe(
+        'fill:none;stroke:red',
+      );
+      expect([...removed]).toEqual(['css:url']);
+    }
   });
 
   it('clamps blur radii in CSS filter functions like feGaussianBlur', () => {

@@ -345,6 +345,12 @@ function cleanOnce(
     removed.add('css:escape');
     return null;
   }
+  // A belt over the tree walk: a node type it does not descend into (a media feature
+  // range, say) must still not carry a fetch to the renderer.
+  if (/url\(\s*(?!#)|@import|image-set|cross-fade|element\(/i.test(out)) {
+    removed.add('css:url');
+    return null;
+  }
   return out;
 }
 
@@ -352,6 +358,17 @@ function cleanOnce(
 function isInert(text: string): boolean {
   return !/[\\()@/{}<]/.test(text);
 }
+
+// Values real drawings write thousands of times, safe exactly as written (no escape, no
+// quote, no comment, nothing but a local reference or numbers in a colour function): they
+// skip the parser. Anything else goes through it.
+const PLAIN_VALUE =
+  /^(?:url\(#[A-Za-z0-9_.:-]+\)|(?:rgba?|hsla?)\([0-9\s.,%+-]*\))(?:\s+(?:none|#[0-9a-fA-F]{3,8}|[a-z]+))?$/;
+
+// Results by input: a drawing repeats the same values and sheets (and a batch repeats
+// drawings). Bounded; cleared when full.
+const memo = new Map<string, { out: string | null; removed: string[] }>();
+const MEMO_MAX = 4096;
 
 /**
  * Returns the CSS with everything unsafe removed, regenerated from its parse tree, or
@@ -365,6 +382,27 @@ export function cleanCss(
   opts: CssOptions = {},
 ): string | null {
   if (isInert(text)) return text;
+  if (context === 'value' && PLAIN_VALUE.test(text)) return text;
+  const key = `${context}\u0000${opts.maxBlur ?? ''}\u0000${text}`;
+  const hit = memo.get(key);
+  if (hit) {
+    for (const r of hit.removed) removed.add(r);
+    return hit.out;
+  }
+  const mine = new Set<string>();
+  const out = cleanUncached(text, context, mine, opts);
+  for (const r of mine) removed.add(r);
+  if (memo.size >= MEMO_MAX) memo.clear();
+  memo.set(key, { out, removed: [...mine] });
+  return out;
+}
+
+function cleanUncached(
+  text: string,
+  context: CssContext,
+  removed: Set<string>,
+  opts: CssOptions,
+): string | null {
   const first = cleanOnce(text, context, removed, opts);
   if (first === null || isInert(first)) return first;
   // The fixed point: what the renderer will parse must clean to itself, nothing removed.
