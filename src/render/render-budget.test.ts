@@ -90,3 +90,14 @@ describe('text is bounded in total glyphs and per run', () => {
     ).toBe('ok');
   });
 });
+
+describe('large inputs are counted before the slow XML validation', () => {
+  it('refuses 10^6 path segments in an 8 MB file in well under a second', () => {
+    const svg = doc(`<path d="M0 0l${' 1 1'.repeat(1_000_000)}"/>`);
+    const t = performance.now();
+    const r = sanitizeSvg(svg, { limits: { maxBytes: 8 * 1024 * 1024 } });
+    const ms = performance.now() - t;
+    expect(r.ok ? 'ok' : r.error.message).toBe('more than 150000 path segments');
+    expect(ms).toBeLessThan(1500); // the validator alone took ~3 s here unloaded
+  });
+});
