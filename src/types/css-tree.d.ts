@@ -21,5 +21,6 @@ declare module 'css-tree' {
   export function generate(ast: CssNode): string;
   export function toPlainObject(ast: CssNode): CssNode;
   export function fromPlainObject(ast: CssNode): CssNode;
+  export function walk(ast: CssNode, enter: (node: CssNode) => void): void;
   export const ident: { decode(s: string): string; encode(s: string): string };
 }
