@@ -462,6 +462,39 @@ export function renderSlotCases(p: Planted): HostileCase[] {
       because: 'glyphs',
     },
     {
+      name: 'slot: filter region scaled by transform(1000)',
+      svg: doc(
+        '<filter id="b" x="-50%" y="-50%" width="200%" height="200%"><feGaussianBlur stdDeviation="100"/></filter><g transform="scale(1000)"><rect width="100" height="100" filter="url(#b)"/></g>',
+      ),
+      expect: ['ok'],
+    },
+    {
+      name: 'slot: blur in a 10^7-unit viewBox',
+      svg: `<svg ${NS} viewBox="0 0 1e7 1e7"><rect x="4e6" y="4e6" width="2e6" height="2e6" fill="#234"/><filter id="b"><feGaussianBlur stdDeviation="1e6"/></filter><rect width="1e7" height="1e7" fill="#234" filter="url(#b)"/></svg>`,
+      expect: ['ok'],
+    },
+    {
+      name: 'slot: pattern of 0.01-unit tiles over the canvas',
+      svg: doc(
+        '<pattern id="p" width="0.01" height="0.01" patternUnits="userSpaceOnUse"><circle r="0.004" cx="0.005" cy="0.005"/></pattern><rect width="100" height="100" fill="url(#p)"/>',
+      ),
+      expect: ['ok'],
+    },
+    {
+      name: 'slot: patterns nested three deep',
+      svg: doc(
+        '<pattern id="a" width="1" height="1" patternUnits="userSpaceOnUse"><circle r="0.4" cx="0.5" cy="0.5"/></pattern><pattern id="b" width="10" height="10" patternUnits="userSpaceOnUse"><rect width="10" height="10" fill="url(#a)"/></pattern><pattern id="c" width="0.5" height="0.5" patternUnits="userSpaceOnUse" patternTransform="scale(0.05)"><rect width="10" height="10" fill="url(#b)"/></pattern><rect width="100" height="100" fill="url(#c)"/>',
+      ),
+      expect: ['ok'],
+    },
+    {
+      name: 'slot: text at font-size 10^6',
+      svg: doc(
+        '<text x="0" y="50" font-size="1000000">WWWW</text><text y="90" font-size="1e9" stroke="#000" stroke-width="1e6">M</text>',
+      ),
+      expect: ['ok', 'render_error'],
+    },
+    {
       name: 'NUL character',
       svg: doc(`<text y="9">a${String.fromCharCode(0)}b</text>`),
       expect: ['parse_error'],
