@@ -127,6 +127,24 @@ describe('CSS escapes cannot smuggle a url() past the sanitiser', () => {
     }
   });
 
+  it('keeps the sheets models write: keyframes, universal and namespaced selectors', () => {
+    const removed = new Set<string>();
+    const sheet =
+      '@keyframes spin{from{transform:rotate(0deg)}50%{opacity:.5}to{transform:rotate(360deg)}} ' +
+      '* {stroke-linecap:round} svg|rect, #id > .x:hover {opacity:.5} .g:nth-child(2n+1){fill:red}';
+    const out = sanitizeCss(sheet, removed);
+    expect([...removed]).toEqual([]);
+    for (const kept of [
+      '@keyframes spin',
+      '50%{opacity:.5}',
+      '*{stroke',
+      'svg|rect',
+      '#id>.x:hover',
+    ]) {
+      expect(out).toContain(kept);
+    }
+  });
+
   it('clamps blur radii in CSS filter functions like feGaussianBlur', () => {
     const removed = new Set<string>();
     const out = cleanCss('blur(1e9px) drop-shadow(0 0 99999px red)', 'value', removed, {

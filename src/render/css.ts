@@ -60,7 +60,7 @@ const FUNCTIONS = new Set([
 const BLUR_FUNCTIONS = new Set(['blur', 'drop-shadow']);
 
 // At-rules kept (their blocks are cleaned like the sheet); every other one is dropped.
-const AT_RULES = new Set(['media', 'supports']);
+const AT_RULES = new Set(['media', 'supports', 'keyframes']);
 
 // Node types that may appear; any other (Raw, Comment, CDO/CDC, unknown) refuses its
 // declaration or rule.
@@ -230,6 +230,16 @@ class Cleaner {
     if (!PRELUDE_NODES.has(node.type)) return 'css:unparsed';
     if (node.type === 'Declaration') return this.declaration(node) ? null : 'css:unparsed';
     if (VALUE_NODES.has(node.type) && node.type !== 'Identifier') return this.value(node, null);
+    if (node.type === 'TypeSelector') {
+      // `*`, `rect`, `svg|rect`, `*|a`: each side of a namespace bar is empty, * or plain.
+      const decoded = ident.decode(String(node.name));
+      const parts = decoded.split('|');
+      if (parts.length > 2 || !parts.every((p) => p === '' || p === '*' || PLAIN_NAME.test(p))) {
+        return 'css:escape';
+      }
+      node.name = decoded;
+      return null;
+    }
     for (const key of ['name', 'unit'] as const) {
       if (typeof node[key] === 'string' && node[key] !== '') {
         const n = this.name(node[key] as string, node.type === 'Combinator' ? /^.*$/ : PLAIN_NAME);
