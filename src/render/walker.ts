@@ -172,7 +172,9 @@ export class ElementWalker {
     // Rules of <style> sheets that apply filters, masks, … by class: read before the walk,
     // since a sheet may come after the elements it styles.
     this.sheetRules = sheetRefRules(
-      styleTexts(children).map((css) => sanitizeCss(css, new Set<string>())),
+      styleTexts(children).map((css) =>
+        sanitizeCss(css, new Set<string>(), { maxBlur: this.o.extent }),
+      ),
     );
     try {
       const root = this.element(
