@@ -183,9 +183,42 @@ describe('extractArtifact edge cases', () => {
     expect(a.svg).toBe(S);
   });
 
+  // Issue 11 item 4: a texture tile closed inside an outer <svg> that ran out of tokens
+  // was returned as the answer (found: true), and the report showed the tile.
+  const tile =
+    '<svg width="8" height="8" viewBox="0 0 8 8"><path d="M0 8L8 0" stroke="#6b4" stroke-width="1"/></svg>';
+  const cutShort =
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 512 512">\n  <defs>\n' +
+    `    <pattern id="grass" width="8" height="8" patternUnits="userSpaceOnUse">\n      ${tile}\n    </pattern>\n` +
+    '  </defs>\n  <rect width="512" height="512" fill="url(#grass)"/>\n  <path d="M120 300 C 140 250, 180 240, 2';
+
+  it('a closed <svg> inside an outer one that never closes is truncated, not the answer', () => {
+    const fenced = locateArtifact(
+      `Here is a meadow with a textured ground.\n\n\`\`\`svg\n${cutShort}`,
+    );
+    expect(fenced.found).toBe(false);
+    expect(fenced.error?.code).toBe('truncated');
+    const bare = locateArtifact(`<think>grass texture, then a cow</think>\n${cutShort}`);
+    expect(bare.error?.code).toBe('truncated');
+    const tagged = locateArtifact(`<answer>\n${cutShort}`);
+    expect(tagged.error?.code).toBe('truncated');
+    // A nested <svg> as a direct child of the unfinished drawing is part of it too.
+    const child = locateArtifact(
+      `<svg viewBox="0 0 9 9">\n<rect width="9" height="9"/>\n${tile}\n<circle r="`,
+    );
+    expect(child.error?.code).toBe('truncated');
+  });
+
+  it('an earlier complete drawing still wins over a later attempt cut short around a tile', () => {
+    const a = locateArtifact(`First try:\n${S}\nA richer version:\n${cutShort}`);
+    expect(a.svg).toBe(S);
+  });
+
   it('a stray "<svg>" mention before the real one does not swallow it', () => {
     const a = locateArtifact(`I use an <svg> root with a viewBox.\n${S}\nDone.`);
     expect(a.svg).toBe(S);
+    expect(locateArtifact(`The root element \`<svg>\`:\n${S}`).svg).toBe(S);
+    expect(locateArtifact(`Here is the <svg>\n${S}`).svg).toBe(S);
   });
 
   it('an SVG in inline code after the drawing is a mention, not the answer', () => {

@@ -64,6 +64,9 @@ export function scanSvgs(lower: string): SvgScan {
   const seg = { start: 0, end: lower.length };
   const matched: Span[] = [];
   const stack: number[] = [];
+  // Start of the first unclosed <svg> whose content is markup: everything after it is
+  // inside that element (found at the end, once we know which starts never closed).
+  const contentStart = new Map<number, number>();
   let pos = seg.start;
   let open = nextOpen(lower, pos, seg.end);
   let close = nextClose(lower, pos, seg.end);
@@ -91,6 +94,7 @@ export function scanSvgs(lower: string): SvgScan {
         matched.push({ start: open, end: tagEnd }); // <svg … /> is complete on its own
       } else {
         stack.push(open);
+        contentStart.set(open, tagEnd);
       }
       pos = tagEnd;
       open = nextOpen(lower, pos, seg.end);
@@ -104,7 +108,24 @@ export function scanSvgs(lower: string): SvgScan {
       if (comment !== -1 && comment < pos) comment = lower.indexOf('<!--', pos);
     }
   }
-  return { complete: outermost(matched), unclosedAt: stack.length > 0 ? stack[0]! : -1 };
+  // An element inside an <svg> that never closed is part of that unfinished drawing (a
+  // pattern tile in its <defs>), not an answer: only what starts before it counts.
+  const cut = stack.find((start) => opensMarkup(lower, contentStart.get(start)));
+  const complete = cut === undefined ? matched : matched.filter((m) => m.start < cut);
+  return { complete: outermost(complete), unclosedAt: stack.length > 0 ? stack[0]! : -1 };
+}
+
+/**
+ * True when an unclosed <svg>'s content begins with markup other than another <svg>: a
+ * real drawing cut short. A "<svg>" named in prose is followed by words (or a backtick),
+ * and one followed straight by the real <svg> is a mention of it, so neither swallows
+ * the complete drawing after it.
+ */
+function opensMarkup(lower: string, from: number | undefined): boolean {
+  if (from === undefined) return true; // the start tag itself never ended
+  let i = from;
+  while (i < lower.length && isSpace(lower.charCodeAt(i))) i++;
+  return lower.charCodeAt(i) === 60 && nextOpen(lower, i, i + 5) !== i;
 }
 
 /** Drops elements contained in another (pairs from a stack nest or are disjoint). */

@@ -5,6 +5,7 @@
 // - CSS in style="" and url(...) in presentation attributes are cleaned (css.ts);
 // - filter parameters whose cost grows with their value are clamped (filter bombs).
 import { type ErrorValue, type RenderErrorCode, RubricaError } from '../core/errors.ts';
+import { cleanCss } from './css.ts';
 import {
   decodeDataUri,
   isRasterMime,
@@ -29,7 +30,6 @@ export interface AttributePolicyOptions {
   nestedDepth: number;
   declaredPrefixes: Set<string>;
   sanitizeNested: NestedSanitizer;
-  sanitizeCss: (css: string, removed: Set<string>) => string;
 }
 
 export interface CleanedAttributes {
@@ -38,6 +38,8 @@ export interface CleanedAttributes {
   extraElements: number;
   /** The id a <use> points at, as a one-entry reference map. */
   useRef: Map<string, number> | null;
+  /** Code facts of a nested data:image/svg+xml document this element draws. */
+  nested: CodeStats | null;
 }
 
 /** Thrown for a limit breach; the walker turns it into a too_large result. */
@@ -47,11 +49,37 @@ export class AttributeLimitError extends RubricaError<'too_large'> {
   }
 }
 
+// Attributes a renderer reads with its CSS parser (SVG 2 presentation attributes, plus
+// transform-origin and the few librsvg and browsers also accept): their values are
+// cleaned as CSS values (css.ts). Any other attribute holding `url(` is cleaned too.
+const PRESENTATION = new Set([
+  ...['alignment-baseline', 'baseline-shift', 'clip', 'clip-path', 'clip-rule', 'color'],
+  ...['color-interpolation', 'color-interpolation-filters', 'color-profile', 'cursor'],
+  ...['color-rendering', 'direction', 'display', 'dominant-baseline', 'enable-background'],
+  ...['fill', 'fill-opacity', 'fill-rule', 'filter', 'flood-color', 'flood-opacity', 'font'],
+  ...['font-family', 'font-size', 'font-size-adjust', 'font-stretch', 'font-style'],
+  ...['font-variant', 'font-weight', 'glyph-orientation-horizontal', 'image-rendering'],
+  ...['glyph-orientation-vertical', 'isolation', 'kerning', 'letter-spacing', 'lighting-color'],
+  ...['line-height', 'marker', 'marker-end', 'marker-mid', 'marker-start', 'mask', 'mask-type'],
+  ...['mix-blend-mode', 'opacity', 'overflow', 'paint-order', 'pointer-events'],
+  ...['shape-rendering', 'stop-color', 'stop-opacity', 'stroke', 'stroke-dasharray'],
+  ...['stroke-dashoffset', 'stroke-linecap', 'stroke-linejoin', 'stroke-miterlimit'],
+  ...['stroke-opacity', 'stroke-width', 'text-anchor', 'text-decoration', 'text-rendering'],
+  ...['transform-origin', 'unicode-bidi', 'vector-effect', 'visibility', 'white-space'],
+  ...['word-spacing', 'writing-mode', 'inline-size', 'shape-inside', 'shape-outside'],
+  ...['shape-padding', 'shape-margin', 'text-overflow', 'background', 'background-image'],
+  ...['list-style', 'list-style-image', 'content', 'border-image', 'border-image-source'],
+]);
+
 const NUMBER = /[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?/g;
 // Largest morphology radius kept, as a share of the drawing's extent: the cost of
 // feMorphology in librsvg grows with radius² per pixel.
 const MORPHOLOGY_SHARE = 0.02;
 const MAX_OCTAVES = 10;
+// Largest filter region kept, in drawing extents (or element boxes): 4 is far more than a
+// shadow or glow needs, and keeps the surfaces a filter allocates near the canvas size.
+const REGION_SHARE = 4;
+const FILTER_REGION = new Set(['x', 'y', 'width', 'height']);
 const MAX_KERNEL_CELLS = 49;
 
 function hrefKind(v: string): string {
@@ -60,6 +88,13 @@ function hrefKind(v: string): string {
   if (scheme) return `href:${scheme[1]!.toLowerCase()}`;
   if (v.startsWith('/') || v.startsWith('\\')) return 'href:absolute';
   return 'href:relative';
+}
+
+/** A kept href: its value, the elements it stands for, a nested document's facts. */
+interface HrefValue {
+  value: string;
+  extra: number;
+  code?: CodeStats;
 }
 
 export class AttributePolicy {
@@ -77,6 +112,7 @@ export class AttributePolicy {
     const attrs: Record<string, string> = {};
     let extraElements = 0;
     let useRef: Map<string, number> | null = null;
+    let nested: CodeStats | null = null;
     if (local === 'feConvolveMatrix' && this.kernelTooBig(raw.order)) {
       removed.add('feConvolveMatrix:order');
       return null;
@@ -103,6 +139,7 @@ export class AttributePolicy {
         if (kept === null) continue;
         attrs[name] = kept.value;
         extraElements += kept.extra;
+        nested = kept.code ?? nested;
         if (local === 'use' && kept.value.startsWith('#')) {
           useRef = new Map([[kept.value.slice(1), 1]]);
         }
@@ -112,11 +149,21 @@ export class AttributePolicy {
         removed.add('filterRes');
         continue;
       }
-      let v = value;
-      if (attrLocal === 'style' || /url|@import/i.test(v)) v = this.o.sanitizeCss(v, removed);
-      attrs[name] = this.clamp(local, name, v);
+      const v = this.css(name, value);
+      if (v === null) continue; // refused as CSS: the attribute goes, the element stays
+      attrs[name] = this.clamp(local, name, v, raw.filterUnits);
     }
-    return { attrs, extraElements, useRef };
+    return { attrs, extraElements, useRef, nested };
+  }
+
+  /** The value as the renderer's CSS parser may read it, cleaned; null to drop it. */
+  private css(name: string, value: string): string | null {
+    const opts = { maxBlur: this.o.extent };
+    if (name === 'style') return cleanCss(value, 'declarations', this.o.removed, opts);
+    if (PRESENTATION.has(name) || /url\s*\(|\\/i.test(value)) {
+      return cleanCss(value, 'value', this.o.removed, opts);
+    }
+    return value;
   }
 
   private kernelTooBig(order: string | undefined): boolean {
@@ -139,8 +186,14 @@ export class AttributePolicy {
     return out;
   }
 
-  private clamp(local: string, name: string, v: string): string {
+  private clamp(local: string, name: string, v: string, filterUnits?: string): string {
     const { extent } = this.o;
+    if (local === 'filter' && FILTER_REGION.has(name)) {
+      // The filter region is the surface every primitive fills: bounded to a few times
+      // the drawing (user space) or of the element's box (objectBoundingBox, the default).
+      if (filterUnits?.trim() === 'userSpaceOnUse') return this.clampList(v, REGION_SHARE * extent);
+      return this.clampList(v, v.includes('%') ? REGION_SHARE * 100 : REGION_SHARE);
+    }
     if (name === 'stdDeviation' && (local === 'feGaussianBlur' || local === 'feDropShadow')) {
       return this.clampList(v, extent);
     }
@@ -151,7 +204,7 @@ export class AttributePolicy {
     return v;
   }
 
-  private href(v: string, local: string): { value: string; extra: number } | null {
+  private href(v: string, local: string): HrefValue | null {
     const { removed, limits } = this.o;
     if (v.startsWith('#')) return { value: v, extra: 0 };
     if (!/^data:/i.test(v)) {
@@ -185,7 +238,7 @@ export class AttributePolicy {
     return { value: v, extra: 0 };
   }
 
-  private nestedSvg(bytes: Buffer): { value: string; extra: number } | null {
+  private nestedSvg(bytes: Buffer): HrefValue | null {
     const { removed } = this.o;
     if (this.o.nestedDepth + 1 > MAX_NESTED_SVG_DEPTH) {
       removed.add('data:svg-too-deep');
@@ -201,6 +254,6 @@ export class AttributePolicy {
     }
     for (const r of inner.code.removed) removed.add(`nested:${r}`);
     const value = `data:image/svg+xml;base64,${Buffer.from(inner.svg).toString('base64')}`;
-    return { value, extra: inner.code.expandedElements };
+    return { value, extra: inner.code.expandedElements, code: inner.code };
   }
 }

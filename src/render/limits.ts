@@ -13,6 +13,9 @@ export const DEFAULT_LIMITS: Readonly<RenderLimits> = Object.freeze({
   maxPixels: 4096 * 4096,
   maxDataUriBytes: 2 * 1024 * 1024,
   maxFilteredElements: 64,
+  maxFilterPasses: 128,
+  maxGlyphs: 20_000,
+  maxTextRun: 2_000,
 });
 
 /** Nested `data:image/svg+xml` documents are sanitised recursively up to this depth. */

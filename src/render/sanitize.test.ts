@@ -131,6 +131,52 @@ describe('sanitizeSvg', () => {
   });
 });
 
+describe('error codes for what XML forbids, and parameter entities (issue 10 item 16)', () => {
+  const H = (fill: string, extra = '') =>
+    `<svg ${NS} viewBox="0 0 10 10">${extra}<rect width="10" height="10" fill="${fill}"/></svg>`;
+
+  it('a NUL or other C0 control, raw or referenced, is a parse_error naming it', () => {
+    const nul = sanitizeSvg(H('#c00', `<text>a${String.fromCharCode(0)}b</text>`));
+    expect(nul.ok ? 'ok' : nul.error.message).toMatch(/NUL character \(U\+0000\) at line 1/);
+    for (const bad of [
+      H('#c00', `<text>${String.fromCharCode(7)}</text>`),
+      H('#c00', '<text>a&#0;b</text>'),
+      H('#c00', '<text>&#x1B;</text>'),
+    ]) {
+      const r = sanitizeSvg(bad);
+      expect(r.ok ? 'ok' : r.error.code, bad).toBe('parse_error');
+    }
+    expect(sanitizeSvg(H('#c00', '<text>tab&#9;ok</text>')).ok).toBe(true);
+  });
+
+  it('a non-SVG input says what it starts with', () => {
+    const r = sanitizeSvg('<html><body>hello</body></html>');
+    expect(r.ok ? 'ok' : r.error.message).toMatch(/no <svg> element.*<html><body>/);
+    const e = sanitizeSvg('');
+    expect(e.ok ? 'ok' : `${e.error.code} ${e.error.message}`).toBe(
+      'parse_error no <svg> element (empty input)',
+    );
+  });
+
+  it('expands an internal parameter entity (librsvg and fast-xml-parser alone refuse it)', () => {
+    const r = sanitizeSvg(`<!DOCTYPE svg [<!ENTITY % p "<!ENTITY c '#c00'>"> %p;]>${H('&c;')}`);
+    expect(r.ok ? r.svg : r.error.message).toContain('fill="#c00"');
+    const unused = sanitizeSvg(`<!DOCTYPE svg [<!ENTITY % p "x">]>${H('#0a0')}`);
+    expect(unused.ok).toBe(true);
+  });
+
+  it('never fetches an external parameter entity: parse_error', () => {
+    const r = sanitizeSvg(
+      `<!DOCTYPE svg [<!ENTITY % x SYSTEM "http://127.0.0.1:9/e.dtd"> %x;]>${H('#c00')}`,
+    );
+    expect(r.ok ? 'ok' : `${r.error.code} ${r.error.message}`).toMatch(
+      /^parse_error external parameter entity %x;/,
+    );
+    const undef = sanitizeSvg(`<!DOCTYPE svg [%nope;]>${H('#c00')}`);
+    expect(undef.ok ? 'ok' : undef.error.code).toBe('parse_error');
+  });
+});
+
 describe('sanitizeCss', () => {
   it('drops @import and non-local url(), also behind comments and escapes', () => {
     const removed = new Set<string>();
@@ -140,7 +186,8 @@ describe('sanitizeCss', () => {
     );
     expect(css).not.toMatch(/import|http|y\)/);
     expect(css).toContain('url(#g)');
-    expect([...removed].sort()).toEqual(['css:@import', 'css:url']);
+    // `@im/**/port` is the at-rule "@im" to a CSS parser (a comment ends a token): dropped.
+    expect([...removed].sort()).toEqual(['css:@import', 'css:at-rule', 'css:url']);
   });
 });
 

@@ -16,6 +16,16 @@ export interface RenderLimits {
   maxDataUriBytes: number;
   /** Elements drawn through a filter (each filter pass costs time over its whole region). */
   maxFilteredElements: number;
+  /**
+   * Filter primitive passes once every reference is expanded: primitives of each filter ×
+   * the elements drawn through it, also via masks, clip paths, patterns, markers, <use> and
+   * <style> rules (feTurbulence counts once per octave).
+   */
+  maxFilterPasses: number;
+  /** Characters of text once every reference is expanded (text layout is slow per glyph). */
+  maxGlyphs: number;
+  /** Characters in one run of text (one line lays out in superlinear time). */
+  maxTextRun: number;
 }
 
 export interface RenderOptions {

@@ -9,7 +9,25 @@ export interface RefNode {
   count: number;
   /** Referenced id → how many <use> elements in the subtree point at it. */
   refs: Map<string, number> | null;
+  /** Filter primitive passes in the subtree, before expansion (render-cost bound). */
+  work: number;
+  /** Characters of text in the subtree, before expansion (render-cost bound). */
+  glyphs: number;
+  /**
+   * Every id the subtree draws again per reference: <use>, markers, and url(#id) in
+   * filter, mask, clip-path, fill and stroke (attributes, style="" and <style> rules).
+   */
+  drawRefs: Map<string, number> | null;
 }
+
+/** What to total over an expansion: an amount per subtree and the references to follow. */
+export interface Measure {
+  own: (node: RefNode) => number;
+  refs: (node: RefNode) => Map<string, number> | null;
+}
+
+/** Elements through <use> and markers: the expandedElements of CodeStats. */
+export const ELEMENTS: Measure = { own: (n) => n.count, refs: (n) => n.refs };
 
 export type ExpansionResult =
   | { ok: true; total: number }
@@ -23,15 +41,17 @@ export function expandedCount(
   root: RefNode,
   byId: Map<string, RefNode>,
   limit: number,
+  measure: Measure = ELEMENTS,
 ): ExpansionResult {
   const memo = new Map<string, number>();
   const visiting = new Set<string>();
   let failure: 'cycle' | 'limit' | null = null;
 
   const total = (node: RefNode): number => {
-    let sum = node.count;
-    if (!node.refs) return sum;
-    for (const [id, times] of node.refs) {
+    let sum = measure.own(node);
+    const refs = measure.refs(node);
+    if (!refs) return sum;
+    for (const [id, times] of refs) {
       const target = byId.get(id);
       if (!target) continue; // a dangling reference draws nothing
       let each = memo.get(id);

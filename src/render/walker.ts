@@ -7,9 +7,11 @@ import {
   AttributeLimitError as LimitError,
   type NestedSanitizer,
 } from './attributes.ts';
+import { sanitizeCss } from './css.ts';
 import { countPathSegments, countPointSegments } from './path-segments.ts';
-import type { RenderLimits } from './types.ts';
-import { expandedCount, mergeRefs, type RefNode } from './use-expansion.ts';
+import { REF_PROPERTIES, type SheetRefRule, sheetRefRules, sheetRefsFor } from './sheet-refs.ts';
+import type { CodeStats, RenderLimits } from './types.ts';
+import { expandedCount, type Measure, mergeRefs, type RefNode } from './use-expansion.ts';
 
 /** A node of fast-xml-parser's preserveOrder output. */
 export type XNode = Record<string, unknown>;
@@ -39,7 +41,6 @@ export interface WalkerOptions {
   nestedDepth: number;
   declaredPrefixes: Set<string>;
   sanitizeNested: NestedSanitizer;
-  sanitizeCss: (css: string, removed: Set<string>) => string;
 }
 
 interface Paint {
@@ -81,6 +82,76 @@ function markerRefs(a: Record<string, string>, segments: number): Map<string, nu
   return refs;
 }
 
+const FILTER_WORK: Measure = { own: (n) => n.work, refs: (n) => n.drawRefs };
+const GLYPHS: Measure = { own: (n) => n.glyphs, refs: (n) => n.drawRefs };
+
+// Filter children that are parameters of a primitive, not passes of their own.
+const NOT_PASSES = new Set([
+  'feFuncA',
+  'feFuncB',
+  'feFuncG',
+  'feFuncR',
+  'feMergeNode',
+  'feDistantLight',
+  'fePointLight',
+  'feSpotLight',
+]);
+
+// Primitives that read a neighbourhood per pixel (measured ~25× an feOffset at 512²);
+// the others are counted as a quarter pass.
+const HEAVY = new Set([
+  'feGaussianBlur',
+  'feDropShadow',
+  'feMorphology',
+  'feConvolveMatrix',
+  'feDiffuseLighting',
+  'feSpecularLighting',
+  'feDisplacementMap',
+]);
+
+/** Passes one filter primitive costs: 1 heavy, 1/4 light, one per octave of feTurbulence. */
+function primitiveWork(local: string, a: Record<string, string>): number {
+  if (!local.startsWith('fe') || NOT_PASSES.has(local)) return 0;
+  if (local !== 'feTurbulence') return HEAVY.has(local) ? 1 : 0.25;
+  const octaves = Number.parseFloat(a.numOctaves ?? '1');
+  return Number.isFinite(octaves) ? Math.min(Math.max(Math.floor(octaves), 1), 10) : 1;
+}
+
+/** url(#id) references of an element's own attributes and style="", plus sheet rules'. */
+function paintRefs(a: Record<string, string>, fromSheets: string[]): Map<string, number> | null {
+  let refs: Map<string, number> | null = null;
+  const add = (id: string) => {
+    refs ??= new Map();
+    refs.set(id, (refs.get(id) ?? 0) + 1);
+  };
+  for (const prop of REF_PROPERTIES) {
+    if (prop.startsWith('marker')) continue; // counted per vertex by markerRefs
+    const v = styleProp(a.style, prop) ?? a[prop];
+    const id = v ? /url\(\s*['"]?#([^'")\s]+)/.exec(v)?.[1] : undefined;
+    if (id) add(id);
+  }
+  for (const id of fromSheets) add(id);
+  return refs;
+}
+
+/** Text of every <style> element in a subtree, in document order. */
+function styleTexts(children: XNode[]): string[] {
+  const out: string[] = [];
+  const stack = [...children].reverse();
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    const tag = Object.keys(node).find((k) => k !== ':@' && k !== '#text');
+    if (!tag) continue;
+    const kids = (node[tag] as XNode[]) ?? [];
+    if (tag.replace(/^.*:/, '') === 'style') {
+      out.push(kids.map((c) => (typeof c['#text'] === 'string' ? c['#text'] : '')).join(''));
+    } else {
+      for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]!);
+    }
+  }
+  return out;
+}
+
 export class ElementWalker {
   elements = 0;
   maxDepthSeen = 0;
@@ -91,12 +162,20 @@ export class ElementWalker {
   private readonly out: string[] = [];
   private readonly byId = new Map<string, RefNode>();
   private readonly attrs: AttributePolicy;
+  private sheetRules: SheetRefRule[] = [];
 
   constructor(private readonly o: WalkerOptions) {
     this.attrs = new AttributePolicy(o);
   }
 
   walkRoot(tag: string, children: XNode[], attrs: Record<string, string>): WalkResult {
+    // Rules of <style> sheets that apply filters, masks, … by class: read before the walk,
+    // since a sheet may come after the elements it styles.
+    this.sheetRules = sheetRefRules(
+      styleTexts(children).map((css) =>
+        sanitizeCss(css, new Set<string>(), { maxBlur: this.o.extent }),
+      ),
+    );
     try {
       const root = this.element(
         tag,
@@ -114,6 +193,19 @@ export class ElementWalker {
           'too_large',
           `<use> expansion: ${why} (limit ${this.o.limits.maxUseExpansion})`,
         );
+      }
+      const { maxFilterPasses, maxGlyphs } = this.o.limits;
+      const work = expandedCount(root, this.byId, maxFilterPasses, FILTER_WORK);
+      if (!work.ok) {
+        const why = work.reason === 'cycle' ? 'a reference cycle' : `over ${maxFilterPasses}`;
+        return this.error(
+          'too_large',
+          `filter passes (primitives × elements drawn through them, references expanded): ${why}`,
+        );
+      }
+      const glyphs = expandedCount(root, this.byId, maxGlyphs, GLYPHS);
+      if (!glyphs.ok) {
+        return this.error('too_large', `text: more than ${maxGlyphs} glyphs (references expanded)`);
       }
       return { ok: true, svg: this.out.join(''), expanded: exp.total };
     } catch (err) {
@@ -151,6 +243,7 @@ export class ElementWalker {
     const cleaned = this.attrs.clean(local, rawAttrs);
     if (cleaned === null) return null; // the policy dropped the whole element
     const a = cleaned.attrs;
+    if (cleaned.nested) this.addNested(cleaned.nested);
     const segments = this.countGeometry(local, a);
     this.countFilter(a);
     const paint: Paint = {
@@ -164,15 +257,22 @@ export class ElementWalker {
     let open = `<${tag}`;
     for (const [k, v] of Object.entries(a)) open += ` ${k}="${this.attrs.escape(v)}"`;
     this.out.push(open);
+    const refs = mergeRefs(cleaned.useRef, markerRefs(a, segments));
     const node: RefNode = {
       count: 1 + cleaned.extraElements,
-      refs: mergeRefs(cleaned.useRef, markerRefs(a, segments)),
+      refs,
+      work: primitiveWork(local, a),
+      glyphs: cleaned.nested ? cleaned.nested.texts.reduce((n, t) => n + t.length, 0) : 0,
+      drawRefs: mergeRefs(
+        refs ? new Map(refs) : null,
+        paintRefs(a, sheetRefsFor(this.sheetRules, local, rawAttrs)),
+      ),
     };
     const textHere = inText || TEXT_ELEMENTS.has(local);
     let any = false;
     if (local === 'style') {
       const css = children.map((c) => (typeof c['#text'] === 'string' ? c['#text'] : '')).join('');
-      const clean = this.o.sanitizeCss(css, this.o.removed);
+      const clean = sanitizeCss(css, this.o.removed, { maxBlur: this.o.extent });
       if (clean) this.out.push('>', escapeText(clean));
       any = clean.length > 0;
     } else {
@@ -183,7 +283,15 @@ export class ElementWalker {
           if (!any) this.out.push('>');
           any = true;
           this.out.push(escapeText(s));
-          if (textHere && s.trim()) this.texts.push(s.trim());
+          if (textHere && s.trim()) {
+            if (s.length > this.o.limits.maxTextRun) {
+              throw new LimitError(
+                `a text run of ${s.length} characters (limit ${this.o.limits.maxTextRun}; one long line lays out in superlinear time)`,
+              );
+            }
+            this.texts.push(s.trim());
+            node.glyphs += s.length;
+          }
           continue;
         }
         const childTag = Object.keys(child).find((k) => k !== ':@');
@@ -201,12 +309,29 @@ export class ElementWalker {
         if (sub) {
           node.count += sub.count;
           node.refs = mergeRefs(node.refs, sub.refs);
+          node.work += sub.work;
+          node.glyphs += sub.glyphs;
+          node.drawRefs = mergeRefs(node.drawRefs, sub.drawRefs);
         }
       }
     }
     this.out.push(any ? `</${tag}>` : '/>');
     if (a.id) this.byId.set(a.id, node);
     return node;
+  }
+
+  /**
+   * A nested data:image/svg+xml document is part of the picture: its words, strokes and
+   * segments count as the outer document's, so text or scribbles cannot hide in it from
+   * text_in_image and clutter (and its segments count against the outer limit).
+   */
+  private addNested(code: CodeStats): void {
+    this.texts.push(...code.texts);
+    this.strokedShapes += code.strokedShapes;
+    this.pathSegments += code.pathSegments;
+    if (this.pathSegments > this.o.limits.maxPathSegments) {
+      throw new LimitError(`more than ${this.o.limits.maxPathSegments} path segments`);
+    }
   }
 
   /** Elements drawn through a filter: each costs a pass over its region of the canvas. */

@@ -309,3 +309,207 @@ export function hostileCases(p: Planted): HostileCase[] {
     { name: 'empty', svg: '', expect: ['parse_error'] },
   ];
 }
+
+/** A data: SVG whose gradient #g, pattern #p and rect #r are all the planted magenta. */
+function magentaDataUri(): string {
+  const m = `<svg ${NS} viewBox="0 0 10 10"><defs><linearGradient id="g"><stop stop-color="#f0f"/></linearGradient><pattern id="p" width="10" height="10" patternUnits="userSpaceOnUse"><rect width="10" height="10" fill="#f0f"/></pattern></defs><rect id="r" width="10" height="10" fill="#f0f"/></svg>`;
+  return `data:image/svg+xml;base64,${Buffer.from(m).toString('base64')}`;
+}
+
+/**
+ * Issue 10 item 1: CSS escapes that walked around the sanitiser. Each target is the
+ * planted magenta (a data: document, a planted file) or the loopback logger.
+ */
+export function cssEscapeCases(p: Planted): HostileCase[] {
+  const data = magentaDataUri();
+  const box = (attrs: string) => doc(`<rect width="100" height="100" ${attrs}/>`);
+  const removedUrl = ['css:url'];
+  const cases: [string, string, string[]][] = [
+    ['fill="\\75 rl(data: SVG)"', box(`fill="\\75 rl(${data}#g)"`), removedUrl],
+    [
+      'stroke="u\\72l(file)"',
+      box(`stroke="u\\72l(file://${p.svg}#p)" stroke-width="50"`),
+      removedUrl,
+    ],
+    [
+      'mask="\\75\\72\\6c(http)"',
+      box(`fill="#234" mask="\\75\\72\\6c(${p.httpBase}/m.svg#m)"`),
+      removedUrl,
+    ],
+    ['filter="\\75 rl(http)"', box(`filter="\\75 rl(${p.httpBase}/f.svg#f)"`), removedUrl],
+    [
+      'clip-path="\\75 rl(data: SVG)"',
+      box(`fill="#234" clip-path="\\75 rl(${data}#r)"`),
+      removedUrl,
+    ],
+    [
+      'marker-end escaped url',
+      doc(`<path d="M10 10L90 90" stroke="#234" marker-end="\\75 rl(${data}#r)"/>`),
+      removedUrl,
+    ],
+    [
+      'double escape in <style>',
+      doc(`<style>.a{fill:\\5c 75rl(${data}#g)}</style><rect class="a" width="100" height="100"/>`),
+      [],
+    ],
+    ['double escape in style=""', box(`style="fill:\\5c 75rl(${data}#g)"`), []],
+    ['escaped parenthesis in style=""', box(`style="fill:url\\28${data}#g)"`), []],
+    ['escaped property name', box(`style="\\66ill:url(${data}#g)"`), removedUrl],
+    ['uppercase URL(http)', box(`fill="URL(${p.httpBase}/u.svg#g)"`), removedUrl],
+    ['image-set() in fill', box(`style="fill:image-set('${p.httpBase}/a.png' 1x)"`), removedUrl],
+    [
+      '-webkit-image-set()',
+      box(`style="fill:-webkit-image-set(url(${p.httpBase}/b.png) 1x)"`),
+      removedUrl,
+    ],
+    [
+      'cross-fade() and element()',
+      doc(
+        `<style>.a{fill:cross-fade(url(${p.httpBase}/c.png),red)} .b{fill:element(#r)}</style><rect class="a b" width="100" height="100"/>`,
+      ),
+      removedUrl,
+    ],
+    [
+      '@font-face src',
+      doc(
+        `<style>@font-face{font-family:P;src:url(${p.httpBase}/font.woff)}</style><text font-family="P" y="50">x</text>`,
+      ),
+      ['css:@font-face'],
+    ],
+    [
+      'escaped @import',
+      doc(`<style>@\\69mport url(${p.httpBase}/i.css);</style>`),
+      ['css:@import'],
+    ],
+    ['double-escaped @import', doc(`<style>@\\5c 69mport url(${p.httpBase}/j.css);</style>`), []],
+    [
+      'url in a custom property',
+      doc(
+        `<style>:root{--m:url(${data}#g)} rect{fill:var(--m)}</style><rect width="100" height="100"/>`,
+      ),
+      removedUrl,
+    ],
+    [
+      'escaped comment start hides a rule',
+      doc(
+        `<style>.a{fill:\\2f\\2a}.b{fill:url(${p.httpBase}/k.svg#g)}</style><rect class="b" width="100" height="100"/>`,
+      ),
+      removedUrl,
+    ],
+    [
+      'unterminated url() in <style>',
+      doc(
+        `<style>.a{fill:url(${p.httpBase}/l.svg#g</style><rect class="a" width="100" height="100"/>`,
+      ),
+      [],
+    ],
+    ['url() in a non-presentation attribute', box(`x="url(${data}#g)" fill="#234"`), removedUrl],
+  ];
+  return cases.map(([name, svg, removed]) => ({
+    name: `CSS escape: ${name}`,
+    svg,
+    expect: ['ok'],
+    removed,
+  }));
+}
+
+/** Issue 10 item 16: small files that would burn a render slot, and error codes. */
+export function renderSlotCases(p: Planted): HostileCase[] {
+  const blur = (n: number) => '<feGaussianBlur stdDeviation="3"/>'.repeat(n);
+  return [
+    {
+      name: 'slot: 5,000 blur primitives in one filter',
+      svg: doc(
+        `<filter id="f">${blur(5000)}</filter><rect width="100" height="100" filter="url(#f)"/>`,
+      ),
+      expect: ['too_large'],
+      because: 'filter passes',
+    },
+    {
+      name: 'slot: a <style> rule filtering 300 elements',
+      svg: doc(
+        `<style>.f{filter:url(#b)}</style><filter id="b">${blur(2)}</filter>${'<rect class="f" width="100" height="100"/>'.repeat(300)}`,
+      ),
+      expect: ['too_large'],
+      because: 'filter passes',
+    },
+    {
+      name: 'slot: a filtered mask on 3,000 elements',
+      svg: doc(
+        `<filter id="f">${blur(1)}</filter><mask id="m"><rect width="100" height="100" fill="#fff" filter="url(#f)"/></mask>${'<rect width="100" height="100" mask="url(#m)"/>'.repeat(3000)}`,
+      ),
+      expect: ['too_large'],
+      because: 'filter passes',
+    },
+    {
+      name: 'slot: filter region of 10^6 user units',
+      svg: doc(
+        '<filter id="b" filterUnits="userSpaceOnUse" x="-1e6" y="-1e6" width="2e6" height="2e6"><feMorphology radius="2"/><feGaussianBlur stdDeviation="2"/></filter><rect width="100" height="100" filter="url(#b)"/>',
+      ),
+      expect: ['ok', 'timeout'],
+      removed: ['filter:clamped'],
+    },
+    {
+      name: 'slot: a 1.5 MB line of text',
+      svg: doc(`<text y="50" font-size="1">${'abcdefghij '.repeat(140_000)}</text>`),
+      expect: ['too_large'],
+      because: 'text run',
+    },
+    {
+      name: 'slot: 40,000 glyphs in 20,000 tspans',
+      svg: doc(`<text y="50" font-size="1">${'<tspan>ab</tspan>'.repeat(20_000)}</text>`),
+      expect: ['too_large'],
+      because: 'glyphs',
+    },
+    {
+      name: 'slot: filter region scaled by transform(1000)',
+      svg: doc(
+        '<filter id="b" x="-50%" y="-50%" width="200%" height="200%"><feGaussianBlur stdDeviation="100"/></filter><g transform="scale(1000)"><rect width="100" height="100" filter="url(#b)"/></g>',
+      ),
+      expect: ['ok'],
+    },
+    {
+      name: 'slot: blur in a 10^7-unit viewBox',
+      svg: `<svg ${NS} viewBox="0 0 1e7 1e7"><rect x="4e6" y="4e6" width="2e6" height="2e6" fill="#234"/><filter id="b"><feGaussianBlur stdDeviation="1e6"/></filter><rect width="1e7" height="1e7" fill="#234" filter="url(#b)"/></svg>`,
+      expect: ['ok'],
+    },
+    {
+      name: 'slot: pattern of 0.01-unit tiles over the canvas',
+      svg: doc(
+        '<pattern id="p" width="0.01" height="0.01" patternUnits="userSpaceOnUse"><circle r="0.004" cx="0.005" cy="0.005"/></pattern><rect width="100" height="100" fill="url(#p)"/>',
+      ),
+      expect: ['ok'],
+    },
+    {
+      name: 'slot: patterns nested three deep',
+      svg: doc(
+        '<pattern id="a" width="1" height="1" patternUnits="userSpaceOnUse"><circle r="0.4" cx="0.5" cy="0.5"/></pattern><pattern id="b" width="10" height="10" patternUnits="userSpaceOnUse"><rect width="10" height="10" fill="url(#a)"/></pattern><pattern id="c" width="0.5" height="0.5" patternUnits="userSpaceOnUse" patternTransform="scale(0.05)"><rect width="10" height="10" fill="url(#b)"/></pattern><rect width="100" height="100" fill="url(#c)"/>',
+      ),
+      expect: ['ok'],
+    },
+    {
+      name: 'slot: text at font-size 10^6',
+      svg: doc(
+        '<text x="0" y="50" font-size="1000000">WWWW</text><text y="90" font-size="1e9" stroke="#000" stroke-width="1e6">M</text>',
+      ),
+      expect: ['ok', 'render_error'],
+    },
+    {
+      name: 'NUL character',
+      svg: doc(`<text y="9">a${String.fromCharCode(0)}b</text>`),
+      expect: ['parse_error'],
+      because: 'NUL',
+    },
+    {
+      name: 'internal parameter entity',
+      svg: `<!DOCTYPE svg [<!ENTITY % p "<!ENTITY c '#234'>"> %p;]>${doc('<rect width="30" height="30" fill="&c;"/>')}`,
+      expect: ['ok'],
+    },
+    {
+      name: 'external parameter entity over http',
+      svg: `<!DOCTYPE svg [<!ENTITY % x SYSTEM "${p.httpBase}/pe.dtd"> %x;]>${doc('')}`,
+      expect: ['parse_error'],
+      because: 'external parameter entity',
+    },
+  ];
+}

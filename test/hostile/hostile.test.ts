@@ -17,7 +17,15 @@ import {
   sanitizeSvg,
 } from '../../src/render/index.ts';
 import { fluentEmoji } from '../support/corpus.ts';
-import { doc, hostileCases, PLANT_RGB, type Planted } from './hostile-svgs.ts';
+import {
+  cssEscapeCases,
+  doc,
+  type HostileCase,
+  hostileCases,
+  PLANT_RGB,
+  type Planted,
+  renderSlotCases,
+} from './hostile-svgs.ts';
 
 const TIMEOUT_MS = 8_000;
 
@@ -89,8 +97,8 @@ describe('hostile SVGs', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('every case ends in time with an allowed outcome, no fetch, no planted content', async () => {
-    const cases = hostileCases(planted);
+  /** Runs cases in parallel through the pool and checks every outcome. */
+  async function runCases(cases: HostileCase[]): Promise<void> {
     const outcomes: { name: string; result: RenderResult; wall: number }[] = [];
     // Run in parallel as a trainer would: a hostile file must not hurt its neighbours.
     await Promise.all(
@@ -119,6 +127,18 @@ describe('hostile SVGs', () => {
       }
     }
     expect(requests, 'an SVG reached the network').toEqual([]);
+  }
+
+  it('every case ends in time with an allowed outcome, no fetch, no planted content', async () => {
+    await runCases(hostileCases(planted));
+  });
+
+  // Issue 10 items 1 and 16, in the same pool after the cases above (run apart so their
+  // load does not push the older size cases past the wall clock on a busy machine).
+  it('CSS escape attacks: no fetch, no planted colour; render-slot cases refused', async () => {
+    const cases = [...cssEscapeCases(planted), ...renderSlotCases(planted)];
+    expect(cases.length).toBeGreaterThanOrEqual(30);
+    await runCases(cases);
   });
 
   it('leaves no external reference in the sanitised text, nested documents included', () => {
@@ -128,7 +148,7 @@ describe('hostile SVGs', () => {
       const nested = [...svg.matchAll(/data:image\/svg\+xml;base64,([A-Za-z0-9+/=]+)/g)];
       return svg + nested.map((m) => strip(Buffer.from(m[1]!, 'base64').toString('utf8'))).join('');
     };
-    for (const c of hostileCases(planted)) {
+    for (const c of [...hostileCases(planted), ...cssEscapeCases(planted)]) {
       const r = sanitizeSvg(c.svg, { size: 512, ...c.opts });
       if (!r.ok) continue;
       const all = strip(r.svg);
@@ -148,7 +168,8 @@ describe('hostile SVGs', () => {
   });
 
   it('refuses the size limits quickly, in the sanitiser, not by timeout', async () => {
-    const cases = hostileCases(planted).filter((c) => c.expect.join() === 'too_large');
+    const all = [...hostileCases(planted), ...renderSlotCases(planted)];
+    const cases = all.filter((c) => c.expect.join() === 'too_large');
     for (const c of cases) {
       const r = await pool.render(c.svg, c.opts);
       expect(r.ok, c.name).toBe(false);
