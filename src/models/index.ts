@@ -1,7 +1,15 @@
 // Public surface of the models room.
 export { checkModel, formatModelCheck, type ModelCheck } from './check.ts';
+export {
+  type CircuitEvent,
+  type CircuitHealth,
+  type CircuitOptions,
+  type CircuitState,
+  circuitOutcome,
+  createCircuitBreaker,
+} from './circuit-breaker.ts';
 export { createModelClient, type ModelClientOptions, type RubricaModelClient } from './client.ts';
-export { ModelConfigError, type ModelConfigErrorCode } from './errors.ts';
+export { ModelConfigError, type ModelConfigErrorCode, ModelUnreachableError } from './errors.ts';
 export { type ExtractedJson, extractJson, stripThinking } from './extract-json.ts';
 export {
   costOf,

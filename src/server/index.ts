@@ -7,9 +7,14 @@ export {
   type ServerLimits,
 } from './admission.ts';
 export { createServer, type ServerOptions } from './app.ts';
+export { validateToken } from './auth.ts';
+export { type BodyBudget, createBodyBudget } from './body-limit.ts';
 export { responseFromQuery, stripEndTokens, userTextFromPrompt } from './chat-text.ts';
+export { ServerConfigError } from './config-error.ts';
+export { checkExposure, isLoopback } from './exposure.ts';
 export { groupKey, groupStats } from './groups.ts';
 export { createServerMetrics, type ServerMetrics } from './metrics.ts';
+export { type JudgeReadiness, judgeReadiness, type Readiness } from './readiness.ts';
 export * from './schemas.ts';
 export { type RunningServer, type StartOptions, startServer } from './start.ts';
 export { type OpenRlhfResult, toOpenRlhfResult, toVerlResults } from './trainer-shapes.ts';
