@@ -6,19 +6,18 @@
 // (shared-calls.ts). Failures are values, never throws: a failed model call is a
 // `judge_error` fault, a failing cache a `cache_error` fault.
 import type { CriterionScore } from '../core/criteria.ts';
-import { addUsage, emptyUsage, type Usage } from '../core/usage.ts';
+import { emptyUsage, type Usage } from '../core/usage.ts';
 import type { ModelClient } from '../models/types.ts';
 import { sha256 } from '../rubric/prompt-file.ts';
 import type { RubricItem } from '../rubric/schema.ts';
 import type { AnswerCache } from '../store/cache.ts';
 import { isCacheError } from '../store/cache-error.ts';
 import { cacheKey, modelKeyParts } from '../store/keys.ts';
-import { type JudgeModeName, jointMessages, judgeTemplate, perItemMessages } from './prompt.ts';
-import { ItemVerdictSchema, jointAnswerSchema } from './schema.ts';
+import { askJudge, type CachedAnswer, JUDGE_TEMPERATURE } from './ask.ts';
+import { type JudgeModeName, judgeTemplate } from './prompt.ts';
 import { createSharedCalls } from './shared-calls.ts';
 
-/** The judge samples greedily: a reward should not depend on the sampling seed. */
-export const JUDGE_TEMPERATURE = 0;
+export { JUDGE_TEMPERATURE } from './ask.ts';
 
 export interface JudgeRequest {
   /** The original prompt the picture was drawn for. */
@@ -51,13 +50,41 @@ export interface JudgeOptions {
   maxTokens?: number;
 }
 
-interface CachedAnswer {
-  scores: { key: string; score: number; rationale: string }[];
-}
-
 /** Hash of what the judge reads about a rubric: the prompt and every item's text. */
 export function rubricHash(prompt: string, items: readonly RubricItem[]): string {
   return sha256(JSON.stringify({ prompt, items }));
+}
+
+/** Everything that shapes a judge answer: the judge asked, prompt version, mode, rubric, picture. */
+function judgeKey(client: ModelClient, mode: JudgeModeName, req: JudgeRequest): string {
+  return cacheKey([
+    'judge',
+    ...modelKeyParts(client),
+    judgeTemplate(mode).version,
+    mode,
+    JUDGE_TEMPERATURE,
+    rubricHash(req.prompt, req.items),
+    sha256(req.png),
+  ]);
+}
+
+function toCriteria(items: RubricItem[], answer: CachedAnswer): CriterionScore[] {
+  return items.map((it) => {
+    const s = answer.scores.find((x) => x.key === it.key)!;
+    return {
+      key: it.key,
+      axis: it.axis,
+      weight: it.weight,
+      score: s.score,
+      rationale: s.rationale,
+      source: 'judge',
+    };
+  });
+}
+
+/** A failed verdict: which part of the grader failed, and why. */
+function fault(f: JudgeFault, message: string, usage = emptyUsage()): JudgeVerdict {
+  return { ok: false, fault: f, message, usage, cached: false };
 }
 
 export function createJudge(opts: JudgeOptions): Judge {
@@ -66,88 +93,12 @@ export function createJudge(opts: JudgeOptions): Judge {
   const cache = opts.cache ?? null;
   const shared = createSharedCalls<JudgeVerdict>();
 
-  const keyOf = (req: JudgeRequest) =>
-    cacheKey([
-      'judge',
-      ...modelKeyParts(client),
-      judgeTemplate(mode).version,
-      mode,
-      JUDGE_TEMPERATURE,
-      rubricHash(req.prompt, req.items),
-      sha256(req.png),
-    ]);
-
-  const toCriteria = (items: RubricItem[], answer: CachedAnswer): CriterionScore[] =>
-    items.map((it) => {
-      const s = answer.scores.find((x) => x.key === it.key)!;
-      return {
-        key: it.key,
-        axis: it.axis,
-        weight: it.weight,
-        score: s.score,
-        rationale: s.rationale,
-        source: 'judge',
-      };
-    });
-
-  const callModel = async (
-    req: JudgeRequest,
-    signal: AbortSignal,
-  ): Promise<
-    { ok: true; answer: CachedAnswer; usage: Usage } | { ok: false; message: string; usage: Usage }
-  > => {
-    const call = { temperature: JUDGE_TEMPERATURE, maxTokens: opts.maxTokens, signal };
-    if (mode === 'joint') {
-      const res = await client.generateObject(
-        jointMessages(req.prompt, req.items, req.png),
-        jointAnswerSchema(req.items),
-        'rubric_scores',
-        call,
-      );
-      if (!res.ok)
-        return { ok: false, message: `${res.error.code}: ${res.error.message}`, usage: res.usage };
-      const scores = req.items.map((it) => {
-        const v = res.value[it.key]!;
-        return { key: it.key, score: v.score, rationale: v.reasoning };
-      });
-      return { ok: true, answer: { scores }, usage: res.usage };
-    }
-    const results = await Promise.all(
-      req.items.map((it) =>
-        client.generateObject(
-          perItemMessages(req.prompt, it, req.png),
-          ItemVerdictSchema,
-          'item_score',
-          call,
-        ),
-      ),
-    );
-    let usage = emptyUsage();
-    for (const r of results) usage = addUsage(usage, r.usage);
-    const scores: CachedAnswer['scores'] = [];
-    for (const [i, r] of results.entries()) {
-      const key = req.items[i]!.key;
-      if (!r.ok)
-        return { ok: false, message: `item ${key}: ${r.error.code}: ${r.error.message}`, usage };
-      scores.push({ key, score: r.value.score, rationale: r.value.reasoning });
-    }
-    return { ok: true, answer: { scores }, usage };
-  };
-
-  const fault = (f: JudgeFault, message: string, usage = emptyUsage()): JudgeVerdict => ({
-    ok: false,
-    fault: f,
-    message,
-    usage,
-    cached: false,
-  });
-
   const run = async (
     req: JudgeRequest,
     key: string,
     signal: AbortSignal,
   ): Promise<JudgeVerdict> => {
-    const res = await callModel(req, signal);
+    const res = await askJudge(client, mode, req, signal, opts.maxTokens);
     if (!res.ok) return fault('judge_error', res.message, res.usage);
     try {
       cache?.set('judge', key, res.answer);
@@ -179,7 +130,7 @@ export function createJudge(opts: JudgeOptions): Judge {
     modelId: client.spec.id,
     promptVersion: judgeTemplate(mode).version,
     async judge(req) {
-      const key = keyOf(req);
+      const key = judgeKey(client, mode, req);
       const hit = lookup(key);
       if (hit && 'ok' in hit) return hit;
       if (hit)

@@ -41,36 +41,38 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
+/** What the breaker's refusal looks like to a caller: a non-retryable `circuit_open`. */
+function circuitOpen(cfg: CallLoopConfig): AttemptError {
+  const error: ModelCallError = { code: 'circuit_open', message: cfg.circuitMessage() };
+  return new AttemptError({ error });
+}
+
+/** One attempt through the breaker and the concurrency limit; the outcome goes to the breaker. */
+async function guardedAttempt(
+  cfg: CallLoopConfig,
+  messages: ChatMessage[],
+  opts: CallOptions,
+  output: SchemaOutput | undefined,
+  record: (u: Usage) => void,
+) {
+  const { breaker } = cfg;
+  if (!(await breaker.acquire())) throw circuitOpen(cfg); // fail fast, without queueing
+  return cfg.limit(async () => {
+    // The circuit may have opened while this attempt waited for a slot.
+    if (breaker.blocked()) throw circuitOpen(cfg);
+    try {
+      const answer = await cfg.attempt(messages, opts, output, record);
+      breaker.record('success');
+      return answer;
+    } catch (err) {
+      const error = err instanceof AttemptError ? err.failure.error : undefined;
+      breaker.record(error ? circuitOutcome(error) : 'neutral', error);
+      throw err;
+    }
+  });
+}
+
 export function createCallLoop(cfg: CallLoopConfig) {
-  const { breaker, limit } = cfg;
-  const circuitOpen = (): AttemptError => {
-    const error: ModelCallError = { code: 'circuit_open', message: cfg.circuitMessage() };
-    return new AttemptError({ error });
-  };
-
-  /** One attempt through the breaker and the concurrency limit. */
-  const guarded = async (
-    messages: ChatMessage[],
-    opts: CallOptions,
-    output: SchemaOutput | undefined,
-    record: (u: Usage) => void,
-  ) => {
-    if (!(await breaker.acquire())) throw circuitOpen(); // fail fast, without queueing
-    return limit(async () => {
-      // The circuit may have opened while this attempt waited for a slot.
-      if (breaker.blocked()) throw circuitOpen();
-      try {
-        const answer = await cfg.attempt(messages, opts, output, record);
-        breaker.record('success');
-        return answer;
-      } catch (err) {
-        const error = err instanceof AttemptError ? err.failure.error : undefined;
-        breaker.record(error ? circuitOutcome(error) : 'neutral', error);
-        throw err;
-      }
-    });
-  };
-
   return async function run<T>(
     messages: ChatMessage[],
     opts: CallOptions,
@@ -87,7 +89,7 @@ export function createCallLoop(cfg: CallLoopConfig) {
       const { value, answer } = await pRetry(
         async () => {
           attempts++;
-          const answer = await guarded(messages, opts, output, record);
+          const answer = await guardedAttempt(cfg, messages, opts, output, record);
           const parsed = parse(answer.text);
           if (!parsed.ok) {
             const error = { code: 'invalid_answer' as const, message: parsed.message };

@@ -4,7 +4,9 @@
 // `failureThreshold` failed attempts in a row the circuit opens: calls fail at once with
 // `circuit_open` (a grader fault, never a judgement of the drawing) for a cool-down; then one
 // call is let through as a probe (half-open). Its success closes the circuit; its failure
-// opens it again for twice as long (up to `maxCooldownMs`).
+// opens it again for twice as long (up to `maxCooldownMs`). A server that answered within
+// the last `successWindowMs` is flaky, not dead: concurrent calls that time out together
+// must not open the circuit while other calls are being answered.
 import type { ModelCallError } from './types.ts';
 
 export type CircuitState = 'closed' | 'open' | 'half-open';
@@ -16,6 +18,8 @@ export interface CircuitOptions {
   cooldownMs?: number;
   /** Longest open period after repeated failed probes, ms. Default 60 000. */
   maxCooldownMs?: number;
+  /** A success this recent keeps the circuit closed whatever the failure count, ms. Default 5 000. */
+  successWindowMs?: number;
   now?: () => number;
 }
 
@@ -74,6 +78,8 @@ export function circuitOutcome(
   }
 }
 
+// One closure over the breaker's state (~80 lines): the transitions share six variables and
+// splitting them apart would only pass those around.
 export function createCircuitBreaker(
   opts: CircuitOptions = {},
   onChange?: (e: CircuitEvent) => void,
@@ -82,6 +88,8 @@ export function createCircuitBreaker(
   const baseCooldown = opts.cooldownMs ?? 10_000;
   const maxCooldown = Math.max(baseCooldown, opts.maxCooldownMs ?? 60_000);
   const now = opts.now ?? Date.now;
+  const successWindow = opts.successWindowMs ?? 5000;
+  const answeredLately = () => lastSuccessAt !== null && now() - lastSuccessAt < successWindow;
   let state: CircuitState = 'closed';
   let failures = 0;
   let cooldown = baseCooldown;
@@ -146,7 +154,7 @@ export function createCircuitBreaker(
       if (state === 'half-open') {
         cooldown = Math.min(maxCooldown, cooldown * 2);
         open();
-      } else if (state === 'closed' && failures >= threshold) {
+      } else if (state === 'closed' && failures >= threshold && !answeredLately()) {
         open();
       }
     },

@@ -1,8 +1,16 @@
 // Public surface of the models room.
 export { answerJsonSchema, type JsonSchema } from './answer-schema.ts';
 export { checkModel, formatModelCheck, type ModelCheck } from './check.ts';
+export {
+  type CircuitEvent,
+  type CircuitHealth,
+  type CircuitOptions,
+  type CircuitState,
+  circuitOutcome,
+  createCircuitBreaker,
+} from './circuit-breaker.ts';
 export { createModelClient, type ModelClientOptions, type RubricaModelClient } from './client.ts';
-export { ModelConfigError, type ModelConfigErrorCode } from './errors.ts';
+export { ModelConfigError, type ModelConfigErrorCode, ModelUnreachableError } from './errors.ts';
 export { type ExtractedJson, extractJson, stripThinking } from './extract-json.ts';
 export {
   costOf,

@@ -7,17 +7,24 @@ export {
   type ServerLimits,
 } from './admission.ts';
 export { createServer, type ServerOptions } from './app.ts';
+export { validateToken } from './auth.ts';
+export { type BodyBudget, createBodyBudget } from './body-limit.ts';
 export { responseFromQuery, stripEndTokens, userTextFromPrompt } from './chat-text.ts';
+export { ServerConfigError } from './config-error.ts';
+export { checkExposure, isLoopback } from './exposure.ts';
 export { groupKey, groupStats, imputedScores } from './groups.ts';
 export { createServerMetrics, type ServerMetrics } from './metrics.ts';
+export { type JudgeReadiness, judgeReadiness, type Readiness } from './readiness.ts';
 export {
   ErrorSchema,
   type GroupStats,
   GroupStatsSchema,
   HealthSchema,
+  JudgeModeSchema,
   type OpenRlhfRequest,
   OpenRlhfRequestSchema,
   OpenRlhfResponseSchema,
+  ReadySchema,
   RewardRequestSchema,
   type RewardsRequest,
   RewardsRequestSchema,

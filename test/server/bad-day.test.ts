@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startServer } from '../../src/server/start.ts';
 import { corruptDataPages, fillCache } from '../support/broken-cache.ts';
 import { fluentEmoji } from '../support/corpus.ts';
-import { type ModelDouble, startModelDouble } from '../support/model-double.ts';
+import { startModelDouble } from '../support/model-double.ts';
 import { createFakeScorer } from './fake-scorer.ts';
 import {
   freePort,
