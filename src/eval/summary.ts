@@ -167,6 +167,8 @@ function axisScores(s: ScoreRecord): Map<string, number> {
   return out;
 }
 
+// Long because it is one pass over a run's records filling every figure of the summary; the
+// statistics themselves (bootstrap, quantiles) live in eval/stats.
 export function summarizeReward(
   kind: string,
   scored: readonly { prompt_id: string; score: ScoreRecord }[],

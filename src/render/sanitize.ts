@@ -143,6 +143,8 @@ function decodeInput(input: string | Uint8Array, maxBytes: number): string | San
   return input;
 }
 
+// Long because it is the one ordered pass every SVG goes through (limits, parse, walk, CSS,
+// serialise); each step is a call into its own module, kept here so the order is visible.
 export function sanitizeSvg(
   input: string | Uint8Array,
   opts: SanitizeOptions = {},

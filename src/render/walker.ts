@@ -218,6 +218,8 @@ export class ElementWalker {
     return { ok: false, error: makeError(code, message) };
   }
 
+  // Long because every element kind's rule (allowed, dropped, rewritten, counted) is decided
+  // in one place in document order; the attribute and CSS work is in attributes.ts and css.ts.
   private element(
     tag: string,
     children: XNode[],

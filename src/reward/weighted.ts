@@ -31,5 +31,11 @@ export function weightedReward(
   opts: WeightedRewardOptions = {},
 ): number | null {
   const kept = opts.dropAxis ? criteria.filter((c) => c.axis !== opts.dropAxis) : criteria;
-  return nodeValue(group('criteria', 1, kept.map((c, i) => leaf({ key: String(i), ...c }))));
+  return nodeValue(
+    group(
+      'criteria',
+      1,
+      kept.map((c, i) => leaf({ key: String(i), ...c })),
+    ),
+  );
 }

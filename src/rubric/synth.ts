@@ -42,6 +42,8 @@ export interface RubricSynthesizer {
   synthesize(input: PromptInput, signal?: AbortSignal): Promise<RubricRecord>;
 }
 
+// Long because the author, judge, cache and renderer it closes over serve every prompt; the
+// steps (author, validate, render the ideal, judge it) are the numbered blocks inside.
 export function createRubricSynthesizer(opts: SynthOptions): RubricSynthesizer {
   const preset = getPreset(opts.preset ?? 'ruler');
   const minIdeal = opts.minIdeal ?? DEFAULT_MIN_IDEAL;

@@ -68,6 +68,8 @@ const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
  * Throws `MissingDependencyError` when @huggingface/transformers (an optional peer
  * dependency) is not installed.
  */
+// Long because the embedding caches, the in-flight map and the one-pass-at-a-time queue are
+// state shared by embedImages and embedTexts; each closure is short.
 export async function loadClipModel(opts: ClipModelOptions): Promise<ClipModel> {
   const tf = await importOptional<Transformers>(
     '@huggingface/transformers',

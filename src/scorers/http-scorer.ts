@@ -38,6 +38,8 @@ const answerSchema = z.union([
 
 class ScorerCallError extends RubricaError<ScorerErrorCode> {}
 
+// Long because batching, retries and the per-item answer mapping share the scorer's limit and
+// options; the protocol shapes are the zod schemas above.
 export function createHttpScorer(opts: HttpScorerOptions): ImageScorer {
   const doFetch = opts.fetch ?? fetch;
   const maxBatch = Math.max(1, opts.maxBatch ?? 16);
