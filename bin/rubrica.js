@@ -11,3 +11,6 @@ process.stdout.on('error', (err) => {
 });
 const { main } = await import('../src/cli/main.ts');
 process.exitCode = await main(process.argv);
+// After Ctrl-C, model calls still in flight would keep the event loop alive: what was
+// written is safe on disk, so leave now.
+if (process.exitCode === 130) process.exit(130);
