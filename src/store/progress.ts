@@ -102,7 +102,8 @@ export function createRunProgress(
         stopped = true;
         if (timer) {
           clearInterval(timer);
-          write(line());
+          // A closing line, unless the run ended before doing anything (a refused input).
+          if (done + skipped > 0) write(line());
         }
       },
     };
