@@ -2,7 +2,7 @@
 // (--rollouts) on a prompt set with the universal rubric and, with --rubrics, the instance
 // rubrics; writes DIR/results.jsonl, images/, summary.json and report.html. Thin: parse
 // flags, gather inputs, call runEval, print the headline numbers.
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { addUsage, emptyUsage, type Usage } from '../../core/usage.ts';
@@ -13,9 +13,11 @@ import { judgeNotice } from '../../eval/run-judge.ts';
 import { createModelClient } from '../../models/client.ts';
 import { inspectCompletion } from '../../pipeline/inspect.ts';
 import { createRenderPool } from '../../render/pool.ts';
+import { parseRubricsJsonl } from '../../rubric/load.ts';
 import { createRunProgress } from '../../store/progress.ts';
 import { addHybridFlags, type HybridFlags, hybridFromFlags } from '../hybrid-flags.ts';
 import { finishJsonlCommand, InterruptedError, withInterrupt } from '../jsonl-command.ts';
+import { checkRubricsFit } from '../rubric-fit.ts';
 import { UsageError } from '../usage-error.ts';
 import {
   formatGenerateSummary,
@@ -93,6 +95,13 @@ async function evaluate(flags: EvalFlags, setExit: (code: number) => void): Prom
   if (flags.rubrics !== undefined && !existsSync(flags.rubrics)) {
     throw new UsageError(`--rubrics file not found: ${flags.rubrics}`);
   }
+  // The "ruler" reward needs kept ruler rubrics: refuse a file that has none, up front.
+  if (flags.rubrics !== undefined)
+    checkRubricsFit(
+      flags.rubrics,
+      parseRubricsJsonl(readFileSync(flags.rubrics, 'utf8')).rubrics,
+      'ruler',
+    );
   const concurrency = parseCount('--concurrency', flags.concurrency, 8);
   const mode = parseMode(flags.mode);
   const judge = asUsage(() =>
