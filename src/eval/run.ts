@@ -7,6 +7,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ScoreRecord } from '../core/record.ts';
+import { isGraderFault } from '../core/status.ts';
 import { addUsage, emptyUsage, type Usage } from '../core/usage.ts';
 import type { ModelClient } from '../models/types.ts';
 import { createRolloutScorer, type RolloutScorerOptions } from '../pipeline/score.ts';
@@ -83,7 +84,14 @@ export interface EvalSummaryFile extends RunSummary {
 
 /** A score that is a grader fault (the new status, or the reason in older files). */
 export function isFaultScore(s: { status?: unknown; reason?: unknown }): boolean {
-  return s.status === 'grader_error' || GRADER_ERROR_REASONS.includes(String(s.reason ?? ''));
+  return (
+    s.status === 'grader_error' || isGraderFault(typeof s.reason === 'string' ? s.reason : null)
+  );
+}
+
+/** Scored again on resume: grader faults, and `no_rubric` (rubrics may have been added). */
+function isRedoScore(s: { status?: unknown; reason?: unknown }): boolean {
+  return isFaultScore(s) || GRADER_ERROR_REASONS.includes(String(s.reason ?? ''));
 }
 
 /** A results.jsonl line is done when every reward kind has a verdict that is not a grader fault. */
@@ -93,7 +101,7 @@ function isDone(line: Record<string, unknown>, kinds: readonly string[]): boolea
   return kinds.every((k) => {
     const s = scores[k];
     // A grader failure is not a verdict on the drawing: such records are scored again.
-    return s !== undefined && s !== null && !isFaultScore(s);
+    return s !== undefined && s !== null && !isRedoScore(s);
   });
 }
 
