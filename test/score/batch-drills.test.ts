@@ -12,7 +12,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fluentEmoji } from '../support/corpus.ts';
 import { jsonAnswer, type ModelDouble, startModelDouble } from '../support/model-double.ts';
 import { runCliInProcess } from '../support/run-cli.ts';
-import { jointAnswer, rulerRubric, schemaKeys } from './support/fixtures.ts';
+import { authorAnswerFor, jointAnswer, rulerRubric, schemaKeys } from './support/fixtures.ts';
 
 const BIN = new URL('../../bin/rubrica.js', import.meta.url).pathname;
 const ICONS = fluentEmoji(30).map((c) => c.svg);
@@ -168,6 +168,65 @@ describe('grader faults are not final (score)', () => {
       ['r2', 'ok'],
     ]);
     expect(audit(out, ids).duplicated).toEqual([]);
+  });
+});
+
+describe('grader faults are not final (rubric synth)', () => {
+  it('author down: exit 1 (faults, nothing kept); author up: the prompts are redone in place', async () => {
+    let authorUp = false;
+    double.script((req) => {
+      const author =
+        req.text.includes('Draw the best SVG you can') ||
+        req.text.includes('You write grading rubrics');
+      if (author && !authorUp) return { status: 500 };
+      if (req.text.includes('Draw the best SVG you can'))
+        return { content: `\`\`\`svg\n${ICONS[2]}\n\`\`\`` };
+      if (req.text.includes('You write grading rubrics'))
+        return jsonAnswer(authorAnswerFor('thing'));
+      return jsonAnswer(jointAnswer(schemaKeys(req), [1, 1, 1, 1, 1, 1]));
+    });
+    const input = join(dir, 'prompts.jsonl');
+    writeFileSync(
+      input,
+      ['a', 'b', 'c'].map((id) => JSON.stringify({ id, prompt: `a ${id}` })).join('\n'),
+    );
+    const out = join(dir, 'rubrics.jsonl');
+    const args = [
+      'rubric',
+      'synth',
+      '--in',
+      input,
+      '--out',
+      out,
+      '--author',
+      'openai-compatible:a',
+      '--judge',
+      'openai-compatible:j',
+      '--author-base-url',
+      double.url,
+      '--judge-base-url',
+      double.url,
+      '--cache',
+      join(dir, 'c.sqlite'),
+    ];
+    const down = await runCliInProcess(args);
+    expect(down.code).toBe(1);
+    expect(down.stderr).toContain(
+      'rubrica: exit 1: 3 of 3 prompts ended in a grader fault (author_error 3); run the same command again to retry them; no rubric was kept of 3 prompts',
+    );
+    authorUp = true;
+    const up = await runCliInProcess(args);
+    expect(up.code, up.stderr).toBe(0);
+    expect(up.stdout).toContain('redid 3 prompts whose earlier line was a grader fault');
+    const recs = readFileSync(out, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
+    expect(recs.map((r) => [r.id, r.kept])).toEqual([
+      ['a', true],
+      ['b', true],
+      ['c', true],
+    ]);
   });
 });
 
