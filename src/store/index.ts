@@ -2,4 +2,5 @@
 export * from './cache.ts';
 export * from './jsonl.ts';
 export * from './keys.ts';
+export * from './lock.ts';
 export * from './progress.ts';

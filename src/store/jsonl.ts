@@ -105,6 +105,8 @@ interface IdEntry {
   off: number;
   len: number;
   lines: number;
+  /** The newest line must be redone (read from the file on open). */
+  redo: boolean;
 }
 
 export function keyOf(id: unknown): string | null {
@@ -155,7 +157,6 @@ async function openLocked(
   lock: OutputLock | null,
 ): Promise<JsonlOutput> {
   const index = new Map<string, IdEntry>();
-  const latestRedo = new Map<string, boolean>();
   let repairedBytes = 0;
   let size = 0;
   let lineCount = 0;
@@ -183,20 +184,21 @@ async function openLocked(
       }
       const key = keyOf(rec?.id);
       if (key === null) continue;
+      const redo = opts.redo?.(rec) ?? false;
       const e = index.get(key);
       if (e) {
         e.off = l.start;
         e.len = l.bytes;
         e.lines++;
+        e.redo = redo;
         multi = true;
-      } else index.set(key, { first: l.line, off: l.start, len: l.bytes, lines: 1 });
-      latestRedo.set(key, opts.redo?.(rec) ?? false);
+      } else index.set(key, { first: l.line, off: l.start, len: l.bytes, lines: 1, redo });
     }
     if (repairedBytes) truncateSync(path, size);
   }
   const done = new Set<string>();
   const redo = new Set<string>();
-  for (const [k, r] of latestRedo) (r ? redo : done).add(k);
+  for (const [k, e] of index) (e.redo ? redo : done).add(k);
 
   let fd: number | null = openSync(path, 'a');
   const out: JsonlOutput = {
@@ -222,7 +224,14 @@ async function openLocked(
         e.len = buf.length - 1;
         e.lines++;
         multi = true;
-      } else index.set(record.id, { first: lineCount, off: size, len: buf.length - 1, lines: 1 });
+      } else
+        index.set(record.id, {
+          first: lineCount,
+          off: size,
+          len: buf.length - 1,
+          lines: 1,
+          redo: false,
+        });
       size += buf.length;
     },
     async compact() {
