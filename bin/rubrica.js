@@ -26,3 +26,6 @@ if (fromSource && existsSync(source)) {
 }
 const { main } = await import(entry.href);
 process.exitCode = await main(process.argv);
+// After Ctrl-C, model calls still in flight would keep the event loop alive: what was
+// written is safe on disk, so leave now.
+if (process.exitCode === 130) process.exit(130);

@@ -1,5 +1,6 @@
 // The `rubrica` command: one file per subcommand under commands/, each a thin face over
-// the library. Exit codes: 0 done, 1 the input could not be processed, 2 usage error.
+// the library. Exit codes: 0 done, 1 the input could not be processed (or some items ended
+// in a grader fault, or nothing could be scored), 2 usage error, 130 interrupted (Ctrl-C).
 // Start-up is kept short on purpose: `--version` is answered before anything is loaded, a
 // subcommand loads only its own module, and the top-level help is listed from the light
 // table in commands/index.ts (see bench/cli.bench.ts for the figures).
@@ -49,11 +50,13 @@ export async function main(argv: string[]): Promise<number> {
       return 2;
     }
     // An operational failure rubrica understands (a damaged cache, a model server that does
-    // not answer, a port in use, an optional part not installed): one line saying what and
-    // what to do, no stack trace.
+    // not answer, a port in use, an optional part not installed, input that is not JSONL):
+    // one line saying what and what to do, no stack trace. Matched by stable code, so this
+    // file loads none of the rooms that throw them.
     if (err instanceof RubricaError) {
       process.stderr.write(`rubrica: ${err.message}\n`);
-      return 1;
+      if (err.code === 'output_locked' || err.code === 'bad_output_path') return 2;
+      return err.code === 'interrupted' ? 130 : 1;
     }
     throw err;
   }

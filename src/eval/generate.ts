@@ -4,8 +4,8 @@
 // of an id wins). A failed call never stops the run.
 import { addUsage, emptyUsage, type Usage } from '../core/usage.ts';
 import type { ChatMessage, FinishReason, ModelClient } from '../models/types.ts';
-import { type JsonlOutput, openJsonlOutput, runJsonl } from '../store/jsonl.ts';
-import { type PromptLine, readRolloutsFile } from './run-inputs.ts';
+import { itemsSource, openJsonlOutput, runJsonl } from '../store/jsonl.ts';
+import type { PromptLine } from './run-inputs.ts';
 
 /** Used when no --system file is given: asks for one SVG in a fenced block, nothing else. */
 export const DEFAULT_POLICY_SYSTEM =
@@ -58,6 +58,10 @@ export interface GenerateSummary {
   usage: Usage;
   /** Bytes of a torn last line removed from the output before appending. */
   repairedBytes: number;
+  /** Old lines (failed calls since answered) removed when the output was rewritten. */
+  compacted: number;
+  /** True when opts.signal stopped the run early (re-run to finish). */
+  interrupted: boolean;
 }
 
 interface SampleTask {
@@ -80,17 +84,10 @@ export async function generateRollouts(opts: GenerateOptions): Promise<GenerateS
       sample: k,
     })),
   );
-  const raw = openJsonlOutput(opts.out);
-  // Only answered ids count as done: an id whose last line is an error is asked again.
-  const existing = await readRolloutsFile(opts.out);
-  const answered = new Set(existing.ok ? existing.value.rollouts.map((r) => r.id) : []);
-  const out: JsonlOutput = {
-    path: raw.path,
-    done: answered,
-    repairedBytes: raw.repairedBytes,
-    append: (record) => raw.append(record),
-    close: () => raw.close(),
-  };
+  // Only answered ids count as done: an id whose last line is an error is asked again, and
+  // the answer replaces the error line when the run ends (one line per id).
+  const out = await openJsonlOutput(opts.out, { redo: (l) => typeof l.completion !== 'string' });
+  const answered = out.done;
   const system = opts.system === undefined ? DEFAULT_POLICY_SYSTEM : opts.system;
   const summary: GenerateSummary = {
     planned: tasks.length,
@@ -101,7 +98,9 @@ export async function generateRollouts(opts: GenerateOptions): Promise<GenerateS
     failedByCode: {},
     truncated: 0,
     usage: emptyUsage(),
-    repairedBytes: raw.repairedBytes,
+    repairedBytes: out.repairedBytes,
+    compacted: 0,
+    interrupted: false,
   };
 
   const sampleOne = async (task: SampleTask): Promise<GeneratedLine> => {
@@ -123,8 +122,9 @@ export async function generateRollouts(opts: GenerateOptions): Promise<GenerateS
   opts.onStart?.(tasks.filter((t) => !answered.has(t.id)).length, tasks.length);
   try {
     const result = await runJsonl<SampleTask, GeneratedLine>({
-      inputs: tasks,
+      source: itemsSource(tasks),
       out,
+      signal: opts.signal,
       concurrency: opts.concurrency ?? 8,
       process: sampleOne,
       onWritten: (line) => {
@@ -141,6 +141,8 @@ export async function generateRollouts(opts: GenerateOptions): Promise<GenerateS
     });
     summary.written = result.written;
     summary.skipped = result.skippedDone;
+    summary.interrupted = result.interrupted;
+    summary.compacted = await out.compact();
   } finally {
     out.close();
   }

@@ -1,9 +1,16 @@
 // The input files of `generate` and `eval`: prompts.jsonl (`{"id","prompt",…}`) and
 // rollouts.jsonl (`{"id","prompt_id"|"prompt","completion",…}`, as `generate` writes it).
-// A bad line is reported with its line number and skipped; a missing file is a value too.
-import { readFile } from 'node:fs/promises';
+// Both are streamed line by line (any size), ids are kept exactly (src/store/jsonl-input.ts);
+// a bad line is reported with its line number and skipped; a missing file is a value too.
+import { stat } from 'node:fs/promises';
 import { z } from 'zod';
-import { type LineIssue, readJsonLines, zodMessage } from './stats/jsonl.ts';
+import {
+  ExactIdSchema,
+  type InputItem,
+  JsonlFormatError,
+  readJsonlItems,
+} from '../store/jsonl-input.ts';
+import type { LineIssue } from './stats/jsonl.ts';
 
 export interface PromptLine {
   id: string;
@@ -28,15 +35,16 @@ export interface RolloutErrorLine {
 
 export type FileResult<T> =
   | { ok: true; value: T; issues: LineIssue[] }
-  | { ok: false; error: { code: 'file_not_found' | 'file_unreadable'; message: string } };
+  | {
+      ok: false;
+      error: { code: 'file_not_found' | 'file_unreadable' | 'bad_format'; message: string };
+    };
 
-const idSchema = z.union([z.string().min(1), z.number()]).transform(String);
-
-const promptSchema = z.looseObject({ id: idSchema, prompt: z.string().min(1) });
+const promptSchema = z.looseObject({ id: ExactIdSchema, prompt: z.string().min(1) });
 
 const rolloutSchema = z.looseObject({
-  id: idSchema,
-  prompt_id: idSchema.nullish(),
+  id: ExactIdSchema,
+  prompt_id: ExactIdSchema.nullish(),
   prompt: z.string().nullish(),
   completion: z.string().optional(),
   sample: z.number().int().nonnegative().optional(),
@@ -46,39 +54,57 @@ const rolloutSchema = z.looseObject({
 
 type FileError = Extract<FileResult<never>, { ok: false }>;
 
-async function readText(path: string): Promise<{ ok: true; text: string } | FileError> {
+/** Streams a file's items (any size, UTF-8 checked); file-level failures become values. */
+async function readItems<T extends { id: string }>(
+  path: string,
+  schema: z.ZodType<T>,
+  example: string,
+  duplicates: 'report' | 'pass',
+): Promise<{ ok: true; items: InputItem<T>[]; issues: LineIssue[] } | FileError> {
   try {
-    return { ok: true, text: await readFile(path, 'utf8') };
+    await stat(path);
   } catch (err) {
     const code =
       (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'file_not_found' : 'file_unreadable';
     return { ok: false, error: { code, message: `${path}: ${(err as Error).message}` } };
   }
+  const items: InputItem<T>[] = [];
+  const issues: LineIssue[] = [];
+  try {
+    for await (const x of readJsonlItems(path, schema, { example, duplicates })) {
+      if ('error' in x)
+        issues.push({
+          file: path,
+          line: x.line,
+          code: x.error.startsWith('duplicate id')
+            ? 'duplicate_id'
+            : x.error.startsWith('not ')
+              ? 'bad_json'
+              : 'bad_shape',
+          message: x.error,
+        });
+      else items.push(x);
+    }
+  } catch (err) {
+    if (err instanceof JsonlFormatError)
+      return { ok: false, error: { code: 'bad_format', message: err.message } };
+    return {
+      ok: false,
+      error: { code: 'file_unreadable', message: `${path}: ${(err as Error).message}` },
+    };
+  }
+  return { ok: true, items, issues };
 }
 
+/** Prompts: the first line of an id is used; a repeated id is reported and skipped. */
 export async function readPromptsFile(path: string): Promise<FileResult<PromptLine[]>> {
-  const read = await readText(path);
+  const read = await readItems(path, promptSchema, '{"id":"p1","prompt":"a red fox"}', 'report');
   if (!read.ok) return read;
-  const { lines, issues } = readJsonLines(read.text, path);
-  const seen = new Set<string>();
-  const out: PromptLine[] = [];
-  for (const { line, value } of lines) {
-    const parsed = promptSchema.safeParse(value);
-    if (!parsed.success) {
-      issues.push({ file: path, line, code: 'bad_shape', message: zodMessage(parsed.error) });
-    } else if (seen.has(parsed.data.id)) {
-      issues.push({
-        file: path,
-        line,
-        code: 'duplicate_id',
-        message: `prompt id ${parsed.data.id} seen before; the first is kept`,
-      });
-    } else {
-      seen.add(parsed.data.id);
-      out.push({ id: parsed.data.id, prompt: parsed.data.prompt });
-    }
-  }
-  return { ok: true, value: out, issues };
+  return {
+    ok: true,
+    value: read.items.map(({ item }) => ({ id: item.id, prompt: item.prompt })),
+    issues: read.issues,
+  };
 }
 
 export interface RolloutsFile {
@@ -88,21 +114,22 @@ export interface RolloutsFile {
 }
 
 /**
- * Reads rollouts. A resumed `generate` may write an error line and later a success line for
- * the same id, so the LAST line of an id wins; ids keep the order of their first line.
+ * Reads rollouts. The duplicate-id policy of every command holds (the first line of an id is
+ * used, later ones are reported and skipped), with one exception that is part of
+ * `generate`'s resumable format: a line recording a failed policy call is replaced by a later
+ * line of the same id (the retry). Ids keep the order of their first line.
  */
 export async function readRolloutsFile(path: string): Promise<FileResult<RolloutsFile>> {
-  const read = await readText(path);
+  const read = await readItems(
+    path,
+    rolloutSchema,
+    '{"id":"p1#0","prompt_id":"p1","completion":"```svg …```"}',
+    'pass',
+  );
   if (!read.ok) return read;
-  const { lines, issues } = readJsonLines(read.text, path);
-  const last = new Map<string, z.infer<typeof rolloutSchema>>();
-  for (const { line, value } of lines) {
-    const parsed = rolloutSchema.safeParse(value);
-    if (!parsed.success) {
-      issues.push({ file: path, line, code: 'bad_shape', message: zodMessage(parsed.error) });
-      continue;
-    }
-    const r = parsed.data;
+  const issues = read.issues;
+  const chosen = new Map<string, { line: number; r: z.infer<typeof rolloutSchema> }>();
+  for (const { line, item: r } of read.items) {
     if (r.completion === undefined && !r.error) {
       issues.push({
         file: path,
@@ -112,11 +139,21 @@ export async function readRolloutsFile(path: string): Promise<FileResult<Rollout
       });
       continue;
     }
-    last.set(r.id, r);
+    const prev = chosen.get(r.id);
+    if (prev && prev.r.completion !== undefined) {
+      issues.push({
+        file: path,
+        line,
+        code: 'duplicate_id',
+        message: `duplicate id ${JSON.stringify(r.id)} (first on line ${prev.line}); this line is skipped`,
+      });
+      continue;
+    }
+    chosen.set(r.id, { line: prev?.line ?? line, r });
   }
   const rollouts: RolloutLine[] = [];
   const errors: RolloutErrorLine[] = [];
-  for (const r of last.values()) {
+  for (const { r } of chosen.values()) {
     const prompt_id = r.prompt_id ?? null;
     if (r.completion === undefined) {
       errors.push({

@@ -4,7 +4,7 @@
 // DIR/results.jsonl as they finish (crash-safe, resumable), then compacted, summarised
 // (summary.json) and shown (report.html). A judge that cannot be reached does not stop the
 // run: rollouts are still rendered and checked and come out "not judged".
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ScoreRecord } from '../core/record.ts';
 import { isGraderFault } from '../core/status.ts';
@@ -15,7 +15,7 @@ import { createRolloutScorer, type RolloutScorerOptions } from '../pipeline/scor
 import type { JudgeMode, RewardKind, RolloutInput } from '../pipeline/types.ts';
 import type { Renderer } from '../render/types.ts';
 import type { RubricRecord } from '../rubric/schema.ts';
-import { type JsonlOutput, openJsonlOutput, runJsonl } from '../store/jsonl.ts';
+import { itemsSource, openJsonlOutput, RunInterruptedError, runJsonl } from '../store/jsonl.ts';
 import { type InspectFn, saveImage } from './run-images.ts';
 import type { PromptLine, RolloutLine } from './run-inputs.ts';
 import { type JudgeProbe, probeJudge, unreachableJudge } from './run-judge.ts';
@@ -55,6 +55,9 @@ export interface EvalRunOptions {
   notices?: string[];
   onStart?: (todo: number, total: number) => void;
   onRecord?: (record: EvalRecord) => void;
+  /** Stops the run (Ctrl-C): results.jsonl keeps what was scored, one line per id, and
+   * runEval throws RunInterruptedError before writing the summary and report. */
+  signal?: AbortSignal;
 }
 
 export interface EvalRunResult {
@@ -82,12 +85,26 @@ export interface EvalSummaryFile extends RunSummary {
   elapsed_ms: number;
 }
 
-function isDone(record: EvalRecord, kinds: readonly string[]): boolean {
+/** A score that is a grader fault (the new status, or the reason in older files). */
+export function isFaultScore(s: { status?: unknown; reason?: unknown }): boolean {
+  return (
+    s.status === 'grader_error' || isGraderFault(typeof s.reason === 'string' ? s.reason : null)
+  );
+}
+
+/** Scored again on resume: grader faults, and `no_rubric` (rubrics may have been added). */
+function isRedoScore(s: { status?: unknown; reason?: unknown }): boolean {
+  return isFaultScore(s) || s.reason === 'no_rubric';
+}
+
+/** A results.jsonl line is done when every reward kind has a verdict that is not a grader fault. */
+function isDone(line: Record<string, unknown>, kinds: readonly string[]): boolean {
+  const scores = line.scores as Record<string, { status?: unknown; reason?: unknown }> | undefined;
+  if (!scores || typeof scores !== 'object') return false;
   return kinds.every((k) => {
-    const s = record.scores[k];
-    // A grader failure is not a verdict on the drawing: such records are scored again (older
-    // files wrote grader faults as `unscoreable` with the fault as reason).
-    return s !== undefined && s.status !== 'grader_error' && !isGraderFault(s.reason);
+    const s = scores[k];
+    // A grader failure is not a verdict on the drawing: such records are scored again.
+    return s !== undefined && s !== null && !isRedoScore(s);
   });
 }
 
@@ -132,11 +149,8 @@ export async function runEval(opts: EvalRunOptions): Promise<EvalRunResult> {
   });
 
   await mkdir(opts.outDir, { recursive: true });
-  const previous = await readResults(paths.results);
-  const done = new Set([...previous.values()].filter((r) => isDone(r, kinds)).map((r) => r.id));
-  const raw = openJsonlOutput(paths.results);
-  const out: JsonlOutput = { ...raw, done, append: (r) => raw.append(r), close: () => raw.close() };
-  const todo = inputs.filter((r) => !done.has(r.id)).length;
+  const out = await openJsonlOutput(paths.results, { redo: (line) => !isDone(line, kinds) });
+  const todo = inputs.filter((r) => !out.done.has(r.id)).length;
   opts.onStart?.(todo, inputs.length);
 
   const scorer = await createRolloutScorer({
@@ -171,28 +185,36 @@ export async function runEval(opts: EvalRunOptions): Promise<EvalRunResult> {
   };
 
   let scored = 0;
+  let interrupted = false;
   try {
     const result = await runJsonl({
-      inputs,
+      source: itemsSource(inputs),
       out,
       concurrency: opts.concurrency ?? 8,
       process: scoreOne,
       onWritten: (record) => opts.onRecord?.(record),
+      signal: opts.signal,
     });
     scored = result.written;
+    interrupted = result.interrupted;
+    // One line per rollout: a re-scored id's newer line replaces the old one in place
+    // (atomically), also when the run was interrupted.
+    await out.compact();
   } finally {
     out.close();
     await scorer.close();
   }
+  if (interrupted)
+    throw new RunInterruptedError(
+      `interrupted: ${scored} rollouts scored this run are in ${paths.results}; run the same command again to resume`,
+    );
 
-  // Compact: one line per rollout, in input order (resumed runs appended newer lines).
+  // Summary and report in input order; lines of ids no longer in the input are kept in the
+  // file but left out.
   const latest = await readResults(paths.results);
   const records = inputs
     .map((r) => latest.get(r.id))
     .filter((r): r is EvalRecord => r !== undefined);
-  const tmp = `${paths.results}.tmp`;
-  await writeFile(tmp, records.map((r) => `${JSON.stringify(r)}\n`).join(''));
-  await rename(tmp, paths.results);
 
   let judgeUsage = emptyUsage();
   for (const r of records)

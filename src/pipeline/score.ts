@@ -128,7 +128,10 @@ function openResources(opts: RolloutScorerOptions): Resources {
     judgeFor(mode) {
       if (!client) return null;
       let j = judges.get(mode);
-      if (!j) judges.set(mode, (j = createJudge({ client, mode, cache })));
+      if (!j) {
+        j = createJudge({ client, mode, cache });
+        judges.set(mode, j);
+      }
       return j;
     },
   };

@@ -2,9 +2,11 @@
 // `rubrica render a.svg b.svg … --out-dir DIR`. Files are read as bytes (so invalid UTF-8
 // is caught), rendered with bounded concurrency, and reported in input order. One bad
 // file never stops the rest: an unreadable file is a result with code `read_error`.
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import pLimit from 'p-limit';
+import { resolveLimits } from './limits.ts';
+import { readBounded, readFileBounded } from './read-bounded.ts';
 import type { Renderer, RenderOptions, RenderResult } from './types.ts';
 
 export interface FileRenderReport {
@@ -23,14 +25,8 @@ export interface RenderFilesOptions {
   render?: RenderOptions;
   /** Jobs read and in flight at once; default 8. */
   concurrency?: number;
-  /** How to read "-"; default: standard input. */
-  readStdin?: () => Promise<Buffer>;
-}
-
-async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const c of stream) chunks.push(Buffer.isBuffer(c) ? c : Buffer.from(c));
-  return Buffer.concat(chunks);
+  /** Where "-" is read from; default: standard input. */
+  stdin?: NodeJS.ReadableStream;
 }
 
 /** PNG names after the inputs; a repeated name gets -2, -3… so nothing is overwritten. */
@@ -79,11 +75,22 @@ async function renderOne(
   opts: RenderFilesOptions,
 ): Promise<FileRenderReport> {
   let bytes: Buffer;
+  // Never read past the byte limit: an endless input is refused after maxBytes + 1.
+  const maxBytes = resolveLimits(opts.render?.limits).maxBytes;
   try {
-    bytes =
+    const read =
       input === '-'
-        ? await (opts.readStdin ?? (() => readAll(process.stdin)))()
-        : await readFile(input);
+        ? await readBounded(opts.stdin ?? process.stdin, maxBytes)
+        : await readFileBounded(input, maxBytes);
+    if (!read.ok) {
+      const message = `input is over the ${maxBytes}-byte limit (stopped reading at ${read.readBytes} bytes)`;
+      return {
+        input,
+        out: null,
+        result: { ok: false, error: { code: 'too_large', message }, ms: 0 },
+      };
+    }
+    bytes = read.bytes;
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     return {

@@ -32,4 +32,8 @@ process.on('message', (msg: WorkerRequest) => {
 });
 
 process.on('disconnect', () => process.exit(0));
+// Ctrl-C in a terminal signals the whole process group. The parent decides what an
+// interrupt means (a batch command stops cleanly); a worker killed by it would report its
+// in-flight render as render_crash, blaming the drawing. It still dies with its parent.
+process.on('SIGINT', () => {});
 process.send?.({ ready: true });

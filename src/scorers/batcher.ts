@@ -39,8 +39,10 @@ export function createScoreBatcher(
     const batch = queue;
     queue = [];
     if (batch.length === 0) return;
-    const settle = (results: ScorerResult[]) =>
-      batch.forEach((w, i) => w.resolve(results[i] ?? scorerError('inference', 'no result')));
+    const settle = (results: ScorerResult[]) => {
+      for (const [i, w] of batch.entries())
+        w.resolve(results[i] ?? scorerError('inference', 'no result'));
+    };
     // The interface promises values, but a broken custom scorer must still not crash a batch.
     scorer
       .score(

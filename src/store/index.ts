@@ -3,4 +3,5 @@ export * from './cache.ts';
 export * from './cache-error.ts';
 export * from './jsonl.ts';
 export * from './keys.ts';
+export * from './lock.ts';
 export * from './progress.ts';

@@ -1,44 +1,129 @@
-// JSONL runs: torn-line repair, skipping done ids and duplicates, in-order writes while
-// work completes out of order, and bad input lines reported with their line numbers.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// JSONL runs: byte-level line reading (UTF-8 checked per line, lines cut across chunks),
+// exact ids and the duplicate-id policy, "not JSONL" detection, torn-line repair, grader
+// faults redone and compacted to one line per id in place, numeric ids written back as
+// numbers, in-order writes while work completes out of order, and a prompt stop on abort.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { openJsonlOutput, readJsonlInputs, runJsonl } from './jsonl.ts';
+import {
+  ExactIdSchema,
+  itemsSource,
+  JsonlFormatError,
+  openJsonlOutput,
+  readJsonlFile,
+  runJsonl,
+} from './jsonl.ts';
+import { type RawLine, readLines } from './jsonl-lines.ts';
+import { OutputLockedError } from './lock.ts';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'rubrica-jsonl-'));
-const lines = (p: string) =>
-  readFileSync(p, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as { id: string; n?: number });
+const rawLines = (p: string) => readFileSync(p, 'utf8').split('\n').filter(Boolean);
+const lines = (p: string) => rawLines(p).map((l) => JSON.parse(l) as { id: string; n?: number });
+const Prompt = z.object({ id: ExactIdSchema, prompt: z.string() });
 
-describe('readJsonlInputs', () => {
-  it('returns valid items and line-numbered errors', () => {
+async function collect(p: string, chunkBytes?: number): Promise<RawLine[]> {
+  const out: RawLine[] = [];
+  for await (const l of readLines(p, { chunkBytes })) out.push(l);
+  return out;
+}
+
+describe('readLines', () => {
+  it('reports a line that is not valid UTF-8 with its number and reads the rest', async () => {
     const p = join(tmp(), 'in.jsonl');
     writeFileSync(
       p,
-      '{"id":"a","prompt":"cat"}\n\nnot json\n{"id":3}\n{"id":"b","prompt":"dog"}\n',
+      Buffer.concat([
+        Buffer.from('{"id":"a"}\n{"id":"'),
+        Buffer.from([0xff, 0xfe]),
+        Buffer.from('"}\n{"id":"é"}\r\n{"id":"z"}'),
+      ]),
     );
-    const r = readJsonlInputs(p, z.object({ id: z.string(), prompt: z.string() }));
-    expect(r.items.map((i) => i.id)).toEqual(['a', 'b']);
-    expect(r.errors.map((e) => e.line)).toEqual([3, 4]);
-    expect(r.errors[1]!.message).toMatch(/^id: /);
+    // Tiny chunks cut lines (and the two-byte é) across reads.
+    const got = await collect(p, 3);
+    expect(got.map((l) => [l.line, l.text ?? l.error])).toEqual([
+      [1, '{"id":"a"}'],
+      [2, 'not valid UTF-8 (re-encode the file as UTF-8)'],
+      [3, '{"id":"é"}'],
+      [4, '{"id":"z"}'],
+    ]);
+    expect(got.at(-1)!.terminated).toBe(false);
+    expect(got[2]!.start).toBe(Buffer.byteLength('{"id":"a"}\n{"id":"') + 2 + 3);
+  });
+});
+
+describe('readJsonlFile: ids and format', () => {
+  it('keeps ids exactly: refuses unsafe numbers, reports 1 vs "1" as a duplicate with both lines', async () => {
+    const p = join(tmp(), 'in.jsonl');
+    writeFileSync(
+      p,
+      [
+        '{"id":1,"prompt":"cat"}',
+        '{"id":"1","prompt":"dog"}',
+        '{"id":12345678901234567890,"prompt":"big"}',
+        '{"id":2.5,"prompt":"half"}',
+        '{"id":"b","prompt":"emu"}',
+        '{"id":"b","prompt":"emu again"}',
+      ].join('\n'),
+    );
+    const r = await readJsonlFile(p, Prompt);
+    expect(r.items.map((i) => [i.line, i.item.id, i.rawId])).toEqual([
+      [1, '1', 1],
+      [5, 'b', undefined],
+    ]);
+    expect(r.errors.map((e) => e.line)).toEqual([2, 3, 4, 6]);
+    expect(r.errors[0]!.message).toBe('duplicate id "1" (first on line 1); this line is skipped');
+    expect(r.errors[1]!.message).toMatch(
+      /^id: a numeric id must be an integer .* write it as a string$/,
+    );
+    expect(r.errors[3]!.message).toContain('(first on line 5)');
+  });
+
+  it('says once what format is expected for a JSON array, pretty JSON or Markdown', async () => {
+    const dir = tmp();
+    const cases: [string, string, RegExp][] = [
+      [
+        'array.json',
+        '[\n  {"id":"a","prompt":"x"},\n  {"id":"b","prompt":"y"}\n]\n',
+        /JSON array.*jq -c/,
+      ],
+      ['pretty.json', '{\n  "id": "a",\n  "prompt": "x"\n}\n', /pretty-printed JSON/],
+      ['notes.md', '# Prompts\n\nSome prose here.\n- a cat\n- a dog\n', /Markdown/],
+    ];
+    for (const [name, text, want] of cases) {
+      const p = join(dir, name);
+      writeFileSync(p, text);
+      const err = await readJsonlFile(p, Prompt, { example: '{"id":"p1","prompt":"…"}' }).catch(
+        (e: unknown) => e,
+      );
+      expect(err, name).toBeInstanceOf(JsonlFormatError);
+      expect((err as Error).message, name).toMatch(want);
+      expect((err as Error).message).toContain('one JSON object per line, like {"id":"p1"');
+    }
+  });
+
+  it('a few bad lines among good ones are line errors, not a format error', async () => {
+    const p = join(tmp(), 'in.jsonl');
+    writeFileSync(p, 'oops\n{"id":"a","prompt":"x"}\nnope\n# x\n{"id":"b","prompt":"y"}\n');
+    const r = await readJsonlFile(p, Prompt);
+    expect(r.items.map((i) => i.item.id)).toEqual(['a', 'b']);
+    expect(r.errors.map((e) => e.line)).toEqual([1, 3, 4]);
   });
 });
 
 describe('openJsonlOutput + runJsonl', () => {
-  it('repairs a torn last line, skips done and duplicate ids, writes in input order', async () => {
+  it('repairs a torn last line, skips done ids, writes in input order', async () => {
     const p = join(tmp(), 'out.jsonl');
     writeFileSync(p, '{"id":"x1","n":1}\n{"id":"x2","n":2}\n{"id":"x3","n"');
-    const out = openJsonlOutput(p);
+    const out = await openJsonlOutput(p);
     expect(out.repairedBytes).toBe('{"id":"x3","n"'.length);
     expect([...out.done]).toEqual(['x1', 'x2']);
-    const inputs = ['x1', 'x2', 'x3', 'x4', 'x5', 'x3', 'x6'].map((id, n) => ({ id, n }));
+    const inputs = ['x1', 'x2', 'x3', 'x4', 'x5', 'x6'].map((id, n) => ({ id, n }));
     const order: string[] = [];
     const r = await runJsonl({
-      inputs,
+      source: itemsSource(inputs),
       out,
       concurrency: 4,
       // Later items finish first: the writer must still keep input order.
@@ -49,18 +134,119 @@ describe('openJsonlOutput + runJsonl', () => {
       onWritten: (rec) => order.push(rec.id),
     });
     out.close();
-    expect(r).toEqual({ written: 4, skippedDone: 2, skippedDuplicate: 1 });
+    expect(r).toMatchObject({ written: 4, skippedDone: 2, retried: 0, interrupted: false });
     expect(order).toEqual(['x3', 'x4', 'x5', 'x6']);
     expect(lines(p).map((l) => l.id)).toEqual(['x1', 'x2', 'x3', 'x4', 'x5', 'x6']);
   });
 
-  it('leaves a file that ends with a newline untouched', () => {
+  it('redoes grader faults and compacts to one line per id, the new line where the old stood', async () => {
     const p = join(tmp(), 'out.jsonl');
-    writeFileSync(p, '{"id":"a"}\n');
-    const out = openJsonlOutput(p);
-    out.append({ id: 'b' });
+    writeFileSync(
+      p,
+      [
+        '{"id":"a","reason":"judge_error"}',
+        '{"id":"b","reward":0.5}',
+        '{"id":"c","reason":"cache_error"}',
+        'a corrupt complete line',
+        '',
+      ].join('\n'),
+    );
+    const out = await openJsonlOutput(p, { redo: (l) => l.reason !== undefined });
+    expect([...out.redo].sort()).toEqual(['a', 'c']);
+    const r = await runJsonl({
+      source: itemsSource(['a', 'b', 'c', 'd'].map((id) => ({ id }))),
+      out,
+      concurrency: 2,
+      process: async (it) => ({ id: it.id, reward: 1 }),
+    });
+    expect(r).toMatchObject({ written: 3, skippedDone: 1, retried: 2 });
+    expect(out.needsCompaction).toBe(true);
+    expect(await out.compact()).toBe(2);
+    out.append({ id: 'e' }); // still appendable after the rewrite
     out.close();
-    expect(out.repairedBytes).toBe(0);
-    expect(lines(p).map((l) => l.id)).toEqual(['a', 'b']);
+    expect(rawLines(p)).toEqual([
+      '{"id":"a","reward":1}',
+      '{"id":"b","reward":0.5}',
+      '{"id":"c","reward":1}',
+      'a corrupt complete line',
+      '{"id":"d","reward":1}',
+      '{"id":"e"}',
+    ]);
+    expect(existsSync(`${p}.lock`)).toBe(false);
+  });
+
+  it('writes numeric ids back as numbers and treats them as done on resume', async () => {
+    const dir = tmp();
+    const inp = join(dir, 'in.jsonl');
+    writeFileSync(inp, '{"id":7,"prompt":"a"}\n{"id":"8","prompt":"b"}\n');
+    const p = join(dir, 'out.jsonl');
+    const items = (await readJsonlFile(inp, Prompt)).items;
+    let out = await openJsonlOutput(p);
+    await runJsonl({ source: items, out, concurrency: 1, process: async (it) => ({ id: it.id }) });
+    out.close();
+    expect(rawLines(p)).toEqual(['{"id":7}', '{"id":"8"}']);
+    out = await openJsonlOutput(p);
+    expect([...out.done]).toEqual(['7', '8']);
+    out.close();
+  });
+
+  it('stops at once when aborted: nothing more is written, the file stays whole', async () => {
+    const p = join(tmp(), 'out.jsonl');
+    const out = await openJsonlOutput(p);
+    const ac = new AbortController();
+    const t0 = Date.now();
+    const r = await runJsonl({
+      source: itemsSource(Array.from({ length: 50 }, (_, i) => ({ id: `r${i}`, i }))),
+      out,
+      concurrency: 2,
+      signal: ac.signal,
+      process: async (it) => {
+        if (it.i === 5) ac.abort();
+        // Work that would take long: an abort must not wait for it.
+        await new Promise((res) => setTimeout(res, it.i >= 5 ? 2000 : 5));
+        return { id: it.id };
+      },
+    });
+    out.close();
+    expect(Date.now() - t0).toBeLessThan(1500);
+    expect(r.interrupted).toBe(true);
+    const ids = lines(p).map((l) => l.id);
+    expect(ids).toEqual(Array.from({ length: ids.length }, (_, i) => `r${i}`));
+    expect(ids.length).toBeLessThanOrEqual(5);
+  });
+});
+
+describe('output lock', () => {
+  it('refuses a second writer while the first is open, and frees the file on close', async () => {
+    const p = join(tmp(), 'out.jsonl');
+    const first = await openJsonlOutput(p);
+    await expect(openJsonlOutput(p)).rejects.toBeInstanceOf(OutputLockedError);
+    first.close();
+    (await openJsonlOutput(p)).close();
+  });
+
+  it('refuses a lock held by a live process and takes over one whose process is dead', async () => {
+    const dir = tmp();
+    const p = join(dir, 'out.jsonl');
+    const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)']);
+    const lockOf = (pid: number) =>
+      writeFileSync(
+        `${p}.lock`,
+        JSON.stringify({ pid, host: hostname(), started: 'then', command: 'score' }),
+      );
+    try {
+      lockOf(child.pid!);
+      const err = await openJsonlOutput(p).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(OutputLockedError);
+      expect((err as Error).message).toContain(`pid ${child.pid}`);
+      expect((err as Error).message).toContain(`delete ${p}.lock`);
+    } finally {
+      child.kill('SIGKILL');
+      await new Promise((res) => child.once('exit', res));
+    }
+    const out = await openJsonlOutput(p);
+    expect(out.tookOverFrom).toBe(child.pid);
+    expect(JSON.parse(readFileSync(`${p}.lock`, 'utf8')).pid).toBe(process.pid);
+    out.close();
   });
 });

@@ -86,7 +86,11 @@ describe('rubrica eval / generate', () => {
       out,
       '--no-cache',
     ]);
-    expect(r.code, r.stderr).toBe(0);
+    // Everything is rendered, checked and reported, but nothing was judged: exit 1, saying why.
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(
+      /rubrica: exit 1: 2\d of 23 rollouts ended in a grader fault \(judge_error 2\d\); run the same command again to retry them/,
+    );
     expect(r.stdout).toContain(
       'The judge was not reachable: ollama:qwen3-vl:8b at http://127.0.0.1:9/v1/models',
     );

@@ -128,8 +128,11 @@ describe('generateRollouts', () => {
       'a sailboat',
     ]);
 
-    // The file keeps its history; readers take the last line of each id.
-    expect((await lines(out)).length).toBe(8);
+    // One line per id: each retried answer replaced its error line where it stood.
+    expect(second.compacted).toBe(2);
+    const after = await lines(out);
+    expect(after.map((l) => l.id)).toEqual(firstLines.map((l) => l.id));
+    expect(after.filter((l) => l.error)).toEqual([]);
     const read = await readRolloutsFile(out);
     expect(read.ok).toBe(true);
     if (!read.ok) return;

@@ -207,7 +207,11 @@ describe('rubrica score: judge failures', () => {
       '1',
       '--no-cache',
     ]);
-    expect(r.code).toBe(0);
+    // A grader fault left in the output is not success: exit 1, and the last line says why.
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      'rubrica: exit 1: 1 of 2 rollouts ended in a grader fault (judge_error 1); run the same command again to retry them',
+    );
     const recs = readFileSync(out, 'utf8')
       .split('\n')
       .filter(Boolean)
@@ -271,10 +275,11 @@ describe('rubrica rubric synth', () => {
       .split('\n')
       .filter(Boolean)
       .map((l) => JSON.parse(l));
+    // Numeric ids are written back as the numbers they were.
     expect(lines.map((l) => [l.id, l.kept, l.drop_reason ?? null])).toEqual([
-      ['0', true, null],
-      ['1', false, 'ideal_below_threshold'],
-      ['2', false, 'ideal_unrenderable'],
+      [0, true, null],
+      [1, false, 'ideal_below_threshold'],
+      [2, false, 'ideal_unrenderable'],
     ]);
     expect(r.stdout).toContain('rubrics 3: 1 kept, 2 dropped');
     expect(r.stdout).toMatch(

@@ -239,7 +239,7 @@ describe('judge faults at 20% (429, 500, hang, garbage)', () => {
       // Faults are left out of the group: the others' advantages are those of the group
       // without them.
       const expected = groupAdvantages(ok.map((r) => r.reward));
-      ok.forEach((r, k) => expect(r.advantage).toBeCloseTo(expected[k]!, 12));
+      for (const [k, r] of ok.entries()) expect(r.advantage).toBeCloseTo(expected[k]!, 12);
       expect(ok[0]!.group).toMatchObject({ size: ok.length, excluded: errors.length });
     } finally {
       await server.close();

@@ -2,20 +2,23 @@
 // (--rollouts) on a prompt set with the universal rubric and, with --rubrics, the instance
 // rubrics; writes DIR/results.jsonl, images/, summary.json and report.html. Thin: parse
 // flags, gather inputs, call runEval, print the headline numbers.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { addUsage, emptyUsage, type Usage } from '../../core/usage.ts';
 import { generateRollouts } from '../../eval/generate.ts';
-import { type EvalRunResult, runEval } from '../../eval/run.ts';
+import { type EvalRunResult, isFaultScore, runEval } from '../../eval/run.ts';
 import { type RolloutLine, readPromptsFile, readRolloutsFile } from '../../eval/run-inputs.ts';
 import { judgeNotice } from '../../eval/run-judge.ts';
 import { createModelClient } from '../../models/client.ts';
 import { inspectCompletion } from '../../pipeline/inspect.ts';
 import { createRenderPool } from '../../render/pool.ts';
+import { parseRubricsJsonl } from '../../rubric/load.ts';
 import { createRunProgress } from '../../store/progress.ts';
 import { addHybridFlags, type HybridFlags, hybridFromFlags } from '../hybrid-flags.ts';
+import { finishJsonlCommand, InterruptedError, withInterrupt } from '../jsonl-command.ts';
 import { parseRewardFlag, rewardNeeds } from '../reward-flag.ts';
+import { checkRubricsFit } from '../rubric-fit.ts';
 import { UsageError } from '../usage-error.ts';
 import {
   formatGenerateSummary,
@@ -93,6 +96,13 @@ async function evaluate(flags: EvalFlags, setExit: (code: number) => void): Prom
   if (flags.rubrics !== undefined && !existsSync(flags.rubrics)) {
     throw new UsageError(`--rubrics file not found: ${flags.rubrics}`);
   }
+  // The "ruler" reward needs kept ruler rubrics: refuse a file that has none, up front.
+  if (flags.rubrics !== undefined)
+    checkRubricsFit(
+      flags.rubrics,
+      parseRubricsJsonl(readFileSync(flags.rubrics, 'utf8')).rubrics,
+      'ruler',
+    );
   const concurrency = parseCount('--concurrency', flags.concurrency, 8);
   const mode = parseMode(flags.mode);
   const judge = asUsage(() =>
@@ -105,6 +115,10 @@ async function evaluate(flags: EvalFlags, setExit: (code: number) => void): Prom
   const prompts = await readPromptsFile(flags.prompts);
   if (!prompts.ok) return fail(setExit, prompts.error.message);
   for (const i of prompts.issues) fail(setExit, `${i.file}:${i.line}: ${i.message}`);
+  if (existsSync(flags.out) && !statSync(flags.out).isDirectory())
+    throw new UsageError(
+      `--out ${flags.out} is a file; eval writes a folder (results.jsonl, summary.json, report.html, images/): give a folder path`,
+    );
   await mkdir(flags.out, { recursive: true });
 
   const settings: Record<string, string | number | boolean | null> = {
@@ -128,23 +142,32 @@ async function evaluate(flags: EvalFlags, setExit: (code: number) => void): Prom
         concurrency,
       }),
     );
-    rolloutsFile = join(flags.out, 'rollouts.jsonl');
+    const sampled = join(flags.out, 'rollouts.jsonl');
+    rolloutsFile = sampled;
+    const system = await readSystemFlag(flags.system);
     let progress = createRunProgress('generate', 0);
-    const g = await generateRollouts({
-      prompts: prompts.value,
-      client,
-      n,
-      out: rolloutsFile,
-      system: await readSystemFlag(flags.system),
-      temperature,
-      maxTokens,
-      concurrency,
-      onStart: (todo) => {
-        progress = createRunProgress('generate', todo);
-      },
-      onLine: (l) => progress.tick(l.usage),
-    }).finally(() => progress.stop());
+    const g = await withInterrupt((signal) =>
+      generateRollouts({
+        signal,
+        prompts: prompts.value,
+        client,
+        n,
+        out: sampled,
+        system,
+        temperature,
+        maxTokens,
+        concurrency,
+        onStart: (todo) => {
+          progress = createRunProgress('generate', todo);
+        },
+        onLine: (l) => progress.tick(l.usage, l.error ? l.error.code : null),
+      }),
+    ).finally(() => progress.stop());
     process.stdout.write(`${formatGenerateSummary(g, rolloutsFile)}\n`);
+    if (g.interrupted)
+      throw new InterruptedError(
+        `interrupted while sampling: ${rolloutsFile} keeps the ${g.written} samples written; run the same command again to resume`,
+      );
     if (g.failed > 0) setExit(1);
     policy = { model: client.spec.id, usage: g.usage };
     Object.assign(settings, { policy: client.spec.id, n, temperature, 'max tokens': maxTokens });
@@ -186,36 +209,57 @@ async function evaluate(flags: EvalFlags, setExit: (code: number) => void): Prom
   const renderer = createRenderPool();
   let progress = createRunProgress('eval', 0);
   try {
-    const result = await runEval({
-      prompts: prompts.value,
-      rollouts,
-      outDir: flags.out,
-      run: flags.run ?? basename(resolve(flags.out)),
-      judge,
-      judgeBaseUrl: judge.baseUrl,
-      rubrics: flags.rubrics,
-      rewards: extra,
-      hybrid,
-      renderer,
-      inspect: inspectCompletion,
-      cache:
-        flags.cache === false ? false : typeof flags.cache === 'string' ? flags.cache : undefined,
-      mode,
-      concurrency,
-      settings,
-      policy,
-      notices,
-      onStart: (todo) => {
-        progress = createRunProgress('eval', todo);
-      },
-      onRecord: (r) =>
-        progress.tick(Object.values(r.scores).reduce((u, s) => addUsage(u, s.usage), emptyUsage())),
-    });
+    const result = await withInterrupt((signal) =>
+      runEval({
+        signal,
+        prompts: prompts.value,
+        rollouts,
+        outDir: flags.out,
+        run: flags.run ?? basename(resolve(flags.out)),
+        judge,
+        judgeBaseUrl: judge.baseUrl,
+        rubrics: flags.rubrics,
+        rewards: extra,
+        hybrid,
+        renderer,
+        inspect: inspectCompletion,
+        cache:
+          flags.cache === false ? false : typeof flags.cache === 'string' ? flags.cache : undefined,
+        mode,
+        concurrency,
+        settings,
+        policy,
+        notices,
+        onStart: (todo) => {
+          progress = createRunProgress('eval', todo);
+        },
+        onRecord: (r) =>
+          progress.tick(
+            Object.values(r.scores).reduce((u, s) => addUsage(u, s.usage), emptyUsage()),
+            Object.values(r.scores).find(isFaultScore)?.reason ?? null,
+          ),
+      }),
+    );
     progress.stop();
     printResult(result, flags.out);
     if (result.probe && !result.probe.reachable) {
       process.stdout.write(`\n${judgeNotice(judge.spec, result.probe)}\n`);
     }
+    // Exit 1 while any rollout is not judged (a re-run scores just those).
+    const faults: Record<string, number> = {};
+    for (const r of result.records) {
+      const f = Object.values(r.scores).find(isFaultScore);
+      if (f) faults[f.reason ?? 'grader_error'] = (faults[f.reason ?? 'grader_error'] ?? 0) + 1;
+    }
+    finishJsonlCommand(
+      { faults, inputErrors: 0, written: result.records.length },
+      {
+        noun: 'rollouts',
+        inPath: rolloutsFile!,
+        nothing: result.records.length === 0 ? 'nothing to evaluate' : null,
+      },
+      setExit,
+    );
   } finally {
     progress.stop();
     await renderer.close();

@@ -7,6 +7,7 @@ import { readPromptsFile } from '../../eval/run-inputs.ts';
 import { loadDwtSystemPrompt } from '../../export/dwt-prompt.ts';
 import { createModelClient } from '../../models/client.ts';
 import { createRunProgress } from '../../store/progress.ts';
+import { InterruptedError, withInterrupt } from '../jsonl-command.ts';
 import { preflight } from '../preflight.ts';
 import { UsageError } from '../usage-error.ts';
 import type { RegisterCommand } from './index.ts';
@@ -86,24 +87,36 @@ async function generate(flags: GenerateFlags, setExit: (code: number) => void): 
   if (prompts.issues.length) setExit(1);
 
   let progress = createRunProgress('generate', 0);
-  const summary = await generateRollouts({
-    prompts: prompts.value,
-    client,
-    n,
-    out: flags.out,
-    system,
-    temperature,
-    maxTokens,
-    concurrency,
-    onStart: (todo) => {
-      progress = createRunProgress('generate', todo);
-    },
-    onLine: (line) => progress.tick(line.usage),
-  }).finally(() => progress.stop());
+  const summary = await withInterrupt((signal) =>
+    generateRollouts({
+      signal,
+      prompts: prompts.value,
+      client,
+      n,
+      out: flags.out,
+      system,
+      temperature,
+      maxTokens,
+      concurrency,
+      onStart: (todo) => {
+        progress = createRunProgress('generate', todo);
+      },
+      onLine: (line) => progress.tick(line.usage, line.error ? line.error.code : null),
+    }),
+  ).finally(() => progress.stop());
   process.stdout.write(`${formatGenerateSummary(summary, flags.out)}\n`);
   if (summary.repairedBytes)
     process.stderr.write(`rubrica: repaired a torn last line in ${flags.out}\n`);
-  if (summary.failed > 0) setExit(1);
+  if (summary.interrupted)
+    throw new InterruptedError(
+      `interrupted: ${flags.out} keeps the ${summary.written} samples written this run; run the same command again to resume`,
+    );
+  if (summary.failed > 0) {
+    process.stderr.write(
+      `rubrica: exit 1: ${summary.failed} of ${summary.written} policy calls failed; run the same command again to retry them\n`,
+    );
+    setExit(1);
+  }
 }
 
 export const register: RegisterCommand = (program, setExit) => {

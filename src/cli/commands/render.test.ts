@@ -87,3 +87,30 @@ describe('rubrica render', () => {
     });
   });
 });
+
+describe('rubrica render on endless input', () => {
+  it('stops reading /dev/zero and an endless stdin at the byte limit: too_large, exit 1', async () => {
+    const file = await cli(['render', '/dev/zero', '--json']);
+    expect(file.code).toBe(1);
+    const line = JSON.parse(file.stdout.trim());
+    expect(line.error.code).toBe('too_large');
+    expect(line.error.message).toMatch(/over the 2097152-byte limit/);
+
+    // stdin that never ends: a child writing zeros for as long as anyone reads.
+    const r = await new Promise<{ code: number; stdout: string }>((resolve) => {
+      const sh = execFile(
+        '/bin/sh',
+        [
+          '-c',
+          `head -c 100000000 /dev/zero | '${process.execPath}' '${BIN}' render - --json; echo "rc=$?" >&2`,
+        ],
+        { maxBuffer: 1 << 20 },
+        (_err, stdout, stderr) =>
+          resolve({ code: Number(/rc=(\d+)/.exec(stderr)?.[1] ?? -1), stdout }),
+      );
+      sh.stdin?.end();
+    });
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout.trim()).error.code).toBe('too_large');
+  });
+});

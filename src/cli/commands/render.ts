@@ -2,6 +2,7 @@
 //   rubrica render <file|-> --out <png> [--size N] [--background COLOR] [--json]
 //   rubrica render a.svg b.svg … --out-dir DIR [--json]
 // Exit 0 when every input rendered, 1 when any could not be, 2 for usage errors.
+import { existsSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import type { Command } from 'commander';
 import {
@@ -74,6 +75,10 @@ async function run(inputs: string[], f: Flags, setExit: (code: number) => void):
     throw new UsageError('say where to write: --out or --out-dir');
   if (inputs.filter((i) => i === '-').length > 1)
     throw new UsageError('stdin (-) can be read once');
+  if (f.outDir && existsSync(f.outDir) && !statSync(f.outDir).isDirectory())
+    throw new UsageError(
+      `--out-dir ${f.outDir} is a file; give a folder (it is created if missing)`,
+    );
   const size = positiveInt('size', f.size, 4096)!;
   const timeoutMs = positiveInt('timeout', f.timeout, 600_000);
   const workers = positiveInt('workers', f.workers, 256);

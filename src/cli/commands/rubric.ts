@@ -1,6 +1,8 @@
 // `rubrica rubric synth`: write one rubric per prompt (RULER's two-step authoring, then
 // the ideal-SVG filter), appending rubrics.jsonl line by line with crash-safe resume.
 // Thin: parse flags, build the models/renderer/cache, call rubric/synth, print a summary.
+
+import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import { createJudge } from '../../judge/judge.ts';
 import { createModelClient } from '../../models/client.ts';
@@ -11,16 +13,27 @@ import { isPresetName, PRESETS } from '../../rubric/presets.ts';
 import { formatSynthSummary, summariseRubrics } from '../../rubric/summary.ts';
 import { createRubricSynthesizer, DEFAULT_MIN_IDEAL } from '../../rubric/synth.ts';
 import { type AnswerCache, DEFAULT_CACHE_PATH, openCache } from '../../store/cache.ts';
-import { readJsonlInputs } from '../../store/jsonl.ts';
-import { runJsonlCommand } from '../jsonl-command.ts';
+import { ExactIdSchema } from '../../store/jsonl.ts';
+import { finishJsonlCommand, runJsonlCommand } from '../jsonl-command.ts';
 import { preflight, reportCircuit } from '../preflight.ts';
 import { UsageError } from '../usage-error.ts';
 import type { RegisterCommand } from './index.ts';
 
-/** Input ids may be numbers in hand-written files; they are compared as strings. */
-export const IdSchema = z.union([z.string().min(1), z.number()]).transform(String);
+/**
+ * Ids in hand-written files may be integers; they are compared as text (`1` is `"1"`) and
+ * numbers a double cannot hold exactly are refused (src/store/jsonl-input.ts).
+ */
+export const IdSchema = ExactIdSchema;
 
 const PromptLine = z.object({ id: IdSchema, prompt: z.string().min(1) });
+
+/** Author and judge failures are grader faults: such prompts are redone on the next run. */
+const SYNTH_FAULTS: ReadonlySet<string> = new Set(['author_error', 'judge_error']);
+export function synthFault(r: { drop_reason?: unknown }): string | null {
+  return typeof r.drop_reason === 'string' && SYNTH_FAULTS.has(r.drop_reason)
+    ? r.drop_reason
+    : null;
+}
 
 export function parseCount(name: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined) return fallback;
@@ -126,9 +139,7 @@ async function synth(flags: SynthFlags, setExit: (code: number) => void): Promis
     : undefined;
   await preflight(author, 'author'); // dead models are found in seconds, not after retries
   await preflight(judgeClient, 'judge');
-  const { items, errors } = readJsonlInputs(flags.in, PromptLine);
-  for (const e of errors) process.stderr.write(`rubrica: ${flags.in}:${e.line}: ${e.message}\n`);
-  if (errors.length) setExit(1);
+  if (!existsSync(flags.in)) throw new UsageError(`--in file not found: ${flags.in}`);
 
   const cache = openCacheFlag(flags);
   const renderer = createRenderPool();
@@ -142,16 +153,32 @@ async function synth(flags: SynthFlags, setExit: (code: number) => void): Promis
     cache,
   });
   try {
-    const written = await runJsonlCommand({
-      inputs: items,
+    const r = await runJsonlCommand({
       inPath: flags.in,
       outPath: flags.out,
+      schema: PromptLine,
+      example: '{"id":"p1","prompt":"a red fox curled up asleep"}',
       label: 'rubrics',
       noun: 'prompts',
       concurrency,
-      process: (it) => synthesizer.synthesize(it),
+      process: (it: z.infer<typeof PromptLine>) => synthesizer.synthesize(it),
+      faultOf: synthFault,
+      redo: (line) => synthFault(line) !== null,
+      slim: ({ items: _i, ideal_svg: _s, ...rest }) => ({ ...rest, items: [], ideal_svg: null }),
+      usageOf: (rec) => rec.usage,
     });
-    process.stdout.write(`${formatSynthSummary(summariseRubrics(written))}\n`);
+    process.stdout.write(`${formatSynthSummary(summariseRubrics(r.records))}\n`);
+    const kept = r.records.filter((x) => x.kept).length;
+    finishJsonlCommand(
+      r,
+      {
+        noun: 'prompts',
+        inPath: flags.in,
+        nothing:
+          r.records.length && !kept ? `no rubric was kept of ${r.records.length} prompts` : null,
+      },
+      setExit,
+    );
   } finally {
     cache?.close();
     await renderer.close();
@@ -164,7 +191,10 @@ export const register: RegisterCommand = (program, setExit) => {
     .command('synth')
     .description('write one rubric per prompt: ideal SVG, rubric, ideal-SVG filter')
     .requiredOption('--in <file>', 'prompts.jsonl: lines {"id","prompt",…}')
-    .requiredOption('--out <file>', 'rubrics.jsonl (appended; ids already there are skipped)')
+    .requiredOption(
+      '--out <file>',
+      'rubrics.jsonl (appended; ids already done are skipped, author/judge failures redone)',
+    )
     .option('--author <spec>', 'author model, provider:model (not needed for --preset universal)')
     .option('--judge <spec>', 'judge VLM for the filter, provider:model (not needed for universal)')
     .option('--preset <name>', `rubric preset: ${PRESETS.join(' | ')}`, 'ruler')

@@ -2,6 +2,8 @@
 // input order with crash-safe resume. Thin: parse flags, build the scorer, run, summarise.
 import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
+import type { ScoreRecord } from '../../core/record.ts';
+import { isGraderFault } from '../../core/status.ts';
 import { createModelClient } from '../../models/client.ts';
 import { inspectCompletion } from '../../pipeline/inspect.ts';
 import { createRolloutScorer, ScorerConfigError } from '../../pipeline/score.ts';
@@ -9,11 +11,12 @@ import { createRenderPool } from '../../render/pool.ts';
 import { formatScoreSummary, summariseScores } from '../../reward/summary.ts';
 import { DROP_AXES, isDropAxis } from '../../reward/weighted.ts';
 import { parseRubricsJsonl } from '../../rubric/load.ts';
-import { readJsonlInputs } from '../../store/jsonl.ts';
+import { ExactIdSchema } from '../../store/jsonl.ts';
 import { addHybridFlags, type HybridFlags, hybridFromFlags } from '../hybrid-flags.ts';
-import { runJsonlCommand } from '../jsonl-command.ts';
+import { finishJsonlCommand, runJsonlCommand } from '../jsonl-command.ts';
 import { preflight } from '../preflight.ts';
 import { parseRewardFlag, REWARD_FLAG_HELP, rewardNeeds } from '../reward-flag.ts';
+import { checkRubricsFit } from '../rubric-fit.ts';
 import { UsageError } from '../usage-error.ts';
 import type { RegisterCommand } from './index.ts';
 import {
@@ -26,11 +29,39 @@ import {
 } from './rubric.ts';
 
 const RolloutLine = z.object({
-  id: IdSchema,
+  id: ExactIdSchema,
   prompt_id: IdSchema.nullish(),
   prompt: z.string().nullish(),
   completion: z.string(),
 });
+
+/** The grader fault a score line records (new `status` or, in older files, its reason). */
+export function scoreFault(r: {
+  status?: unknown;
+  reason?: unknown;
+  rewards?: unknown;
+}): string | null {
+  const reason = typeof r.reason === 'string' ? r.reason : null;
+  if (isGraderFault(reason)) return reason;
+  if (r.status === 'grader_error') return reason ?? 'grader_error';
+  // With several rewards (--reward ruler,hybrid), a fault in any of them redoes the rollout.
+  const others = r.rewards && typeof r.rewards === 'object' ? Object.values(r.rewards) : [];
+  for (const o of others as { status?: unknown; reason?: unknown }[]) {
+    const f = o && typeof o === 'object' ? scoreFault(o) : null;
+    if (f) return f;
+  }
+  return null;
+}
+
+/** Exit 1 with this line when no rollout of the run was measured. */
+function nothingScored(records: readonly Pick<ScoreRecord, 'status' | 'reason'>[]): string | null {
+  if (!records.length) return null;
+  if (!records.every((r) => r.reason === 'no_rubric' || scoreFault(r) !== null)) return null;
+  const noRubric = records.filter((r) => r.reason === 'no_rubric').length;
+  return noRubric
+    ? `nothing could be scored: ${noRubric} of ${records.length} rollouts have no rubric (check --rubrics matches the prompt ids or prompt texts)`
+    : 'nothing could be scored';
+}
 
 interface ScoreFlags extends HybridFlags {
   rubrics?: string;
@@ -68,6 +99,7 @@ async function score(flags: ScoreFlags, setExit: (code: number) => void): Promis
   for (const e of rubrics?.errors ?? []) {
     process.stderr.write(`rubrica: ${flags.rubrics}:${e.line}: ${e.message} (line ignored)\n`);
   }
+  if (rubrics && flags.rubrics) checkRubricsFit(flags.rubrics, rubrics.rubrics, reward);
   const mode = parseMode(flags.mode);
   const concurrency = parseCount('--concurrency', flags.concurrency, 8);
   if (needs.judge && !flags.judge)
@@ -86,9 +118,7 @@ async function score(flags: ScoreFlags, setExit: (code: number) => void): Promis
   await preflight(client, 'judge'); // a dead judge is found in seconds, not after retries
   // Loads CLIP / connects scorers only when the hybrid reward was asked for.
   const hybrid = needs.hybrid ? await hybridFromFlags(flags) : undefined;
-  const { items, errors } = readJsonlInputs(flags.in, RolloutLine);
-  for (const e of errors) process.stderr.write(`rubrica: ${flags.in}:${e.line}: ${e.message}\n`);
-  if (errors.length) setExit(1);
+  if (!existsSync(flags.in)) throw new UsageError(`--in file not found: ${flags.in}`);
 
   const cache = openCacheFlag(flags);
   const renderer = createRenderPool();
@@ -115,16 +145,28 @@ async function score(flags: ScoreFlags, setExit: (code: number) => void): Promis
     throw err;
   }
   try {
-    const written = await runJsonlCommand({
-      inputs: items,
+    const r = await runJsonlCommand({
       inPath: flags.in,
       outPath: flags.out,
+      schema: RolloutLine,
+      example: '{"id":"r1","prompt_id":"p1","completion":"```svg\\n<svg …/>\\n```"}',
       label: 'score',
       noun: 'rollouts',
       concurrency,
-      process: async (it) => (await scorer.scoreBatch([it]))[0]!,
+      process: async (it: z.infer<typeof RolloutLine>) => (await scorer.scoreBatch([it]))[0]!,
+      faultOf: scoreFault,
+      redo: (line) => scoreFault(line) !== null,
+      // The summary reads status, reason, reward, cached and usage; the criteria and
+      // checks of 400k rollouts are not kept in memory.
+      slim: ({ criteria: _c, checks: _k, message: _m, ...rest }) => rest as ScoreRecord,
+      usageOf: (rec) => rec.usage,
     });
-    process.stdout.write(`${formatScoreSummary(summariseScores(written))}\n`);
+    process.stdout.write(`${formatScoreSummary(summariseScores(r.records))}\n`);
+    finishJsonlCommand(
+      r,
+      { noun: 'rollouts', inPath: flags.in, nothing: nothingScored(r.records) },
+      setExit,
+    );
   } finally {
     await scorer.close();
     cache?.close();
@@ -146,7 +188,7 @@ export const register: RegisterCommand = (program, setExit) => {
     )
     .requiredOption(
       '--out <file>',
-      'scores.jsonl (appended in input order; ids already there are skipped)',
+      'scores.jsonl (appended in input order; ids already done are skipped, grader faults redone)',
     )
     .option('--judge <spec>', 'judge VLM, provider:model (not needed for --reward hybrid)')
     .option('--mode <mode>', 'judge mode: joint | per-item (default joint)')
