@@ -258,6 +258,30 @@ describe('the installed CLI', () => {
     expect(e.code).toBe('missing_dependency');
     expect(e.message).toContain('npm install @huggingface/transformers');
   });
+
+  it('says what to install when the CLI is asked for CLIP without it (exit 1, no stack)', async () => {
+    await writeFile(join(app, 'rollouts.jsonl'), '');
+    const r = await sh(
+      'npx',
+      [
+        '--no-install',
+        'rubrica',
+        'score',
+        '--reward',
+        'hybrid',
+        '--clip-model',
+        './no-model',
+        '--in',
+        'rollouts.jsonl',
+        '--out',
+        'scores.jsonl',
+      ],
+      app,
+    );
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('npm install @huggingface/transformers');
+    expect(r.stderr).not.toMatch(/^\s+at /m);
+  });
 });
 
 describe('the installed library', () => {
