@@ -130,7 +130,7 @@ export async function runJsonlCommand<I extends { id: string }, O extends { id: 
     if (r.interrupted) {
       out.close();
       throw new RunInterruptedError(
-        `interrupted: ${r.written} ${opts.noun} written this run (${r.skippedDone + r.written} done in ${opts.outPath}); run the same command again to resume`,
+        `interrupted: ${r.written} ${opts.noun} written this run to ${opts.outPath} (${r.skippedDone} were done before); run the same command again to resume`,
       );
     }
     if (r.skippedDone)

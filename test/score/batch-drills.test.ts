@@ -8,7 +8,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fluentEmoji } from '../support/corpus.ts';
 import { jsonAnswer, type ModelDouble, startModelDouble } from '../support/model-double.ts';
 import { runCliInProcess } from '../support/run-cli.ts';
@@ -16,6 +16,10 @@ import { authorAnswerFor, jointAnswer, rulerRubric, schemaKeys } from './support
 
 const BIN = new URL('../../bin/rubrica.js', import.meta.url).pathname;
 const ICONS = fluentEmoji(30).map((c) => c.svg);
+
+// Real processes with retries and backoff: on a shared 2-core machine under load a drill
+// can take minutes; a timed-out drill would leave its CLI run writing into the next one.
+vi.setConfig({ testTimeout: 240_000 });
 
 let double: ModelDouble;
 let dir: string;
