@@ -1,13 +1,13 @@
 // One whole render as it runs inside a worker: sanitise and fit, rasterise, measure,
 // encode. Every failure becomes a RenderResult with a stable code; nothing is thrown.
 import { makeError } from '../core/errors.ts';
+import { DEFAULT_BACKGROUND, DEFAULT_SIZE } from './defaults.ts';
 import { resolveLimits } from './limits.ts';
 import { backgroundRgb, rasterize } from './rasterize.ts';
 import { sanitizeSvg } from './sanitize.ts';
 import type { RenderOptions, RenderResult } from './types.ts';
 
-export const DEFAULT_SIZE = 512;
-export const DEFAULT_BACKGROUND = 'white';
+export { DEFAULT_BACKGROUND, DEFAULT_SIZE };
 
 export async function renderJob(
   input: string | Uint8Array,

@@ -8,12 +8,12 @@ import { readFile, writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { inspectCompletion, inspectionToJson } from '../../pipeline/inspect.ts';
 import type { Inspection } from '../../pipeline/types.ts';
+// Light imports only: sharp loads in the render worker, not here (start-up time).
 import {
-  createRenderPool,
-  DEFAULT_RENDER_BACKGROUND,
-  DEFAULT_RENDER_SIZE,
-  isRenderBackground,
-} from '../../render/index.ts';
+  DEFAULT_BACKGROUND as DEFAULT_RENDER_BACKGROUND,
+  DEFAULT_SIZE as DEFAULT_RENDER_SIZE,
+} from '../../render/defaults.ts';
+import { createRenderPool } from '../../render/pool.ts';
 import { UsageError } from '../usage-error.ts';
 import type { RegisterCommand } from './index.ts';
 
@@ -82,7 +82,13 @@ function summaryText(file: string, ins: Inspection): string {
 async function run(file: string, f: Flags, setExit: (code: number) => void): Promise<void> {
   const size = intFlag('size', f.size, 4096)!;
   const timeoutMs = intFlag('timeout', f.timeout, 600_000);
-  if (!(await isRenderBackground(f.background))) {
+  // The default needs no check; another colour is checked by the renderer's own parser.
+  const badBackground = async (colour: string) => {
+    if (colour === DEFAULT_RENDER_BACKGROUND) return false;
+    const { isRenderBackground } = await import('../../render/rasterize.ts');
+    return !(await isRenderBackground(colour));
+  };
+  if (await badBackground(f.background)) {
     throw new UsageError(`--background: not a colour: "${f.background}"`);
   }
   let completion: string;
