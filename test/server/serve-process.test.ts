@@ -18,6 +18,8 @@ describe('rubrica serve with RUBRICA_TOKEN in its environment', () => {
   it('guards every route but /healthz with the token', async () => {
     const dir = tempDir('serve-token');
     const rubrics = writeRubrics(dir, [['fox', 'a red fox']]);
+    // serve probes its judge before it starts, so the judge must answer.
+    const double = await startModelDouble({ handler: judgeByImage() });
     const serve = await spawnServe(
       [
         '--rubrics',
@@ -25,7 +27,7 @@ describe('rubrica serve with RUBRICA_TOKEN in its environment', () => {
         '--judge',
         'openai-compatible:judge',
         '--judge-base-url',
-        'http://127.0.0.1:9/v1',
+        double.url,
         '--cache',
         join(dir, 'cache.sqlite'),
         '--render-workers',
@@ -43,6 +45,7 @@ describe('rubrica serve with RUBRICA_TOKEN in its environment', () => {
     } finally {
       serve.child.kill('SIGTERM');
       expect(await serve.exited).toBe(0);
+      await double.close();
     }
   });
 });
