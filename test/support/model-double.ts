@@ -12,6 +12,8 @@ import type {
   DoubleUsage,
 } from './model-double-answers.ts';
 import { type DoubleApi, type DoubleRequest, readRequest } from './model-double-request.ts';
+// A seeded generator (mulberry32) so fault injection is reproducible.
+import { seededRng as seeded } from './schema-random.ts';
 
 export * from './model-double-answers.ts';
 export type { DoubleApi, DoubleMessage, DoubleRequest } from './model-double-request.ts';
@@ -59,18 +61,6 @@ const noScript: DoubleHandler = () => ({
   status: 400,
   body: '{"error":{"message":"model double: nothing scripted for this request"}}',
 });
-
-/** A small seeded generator (mulberry32) so fault injection is reproducible. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function faultReply(kind: FaultKind): DoubleReply {
   if (kind === '429') return { status: 429, headers: { 'retry-after': '0' } };
