@@ -19,6 +19,14 @@
 // of its main process puts ~80% of it in loading the Qwen3 tokenizer (Tokenizer.fromFile of
 // an 11 MB tokenizer.json, ~1 s CPU at this load); the render now overlaps it.
 //
+// Again later the same day, machine nearly idle (load average 3.2, one CI run beside it),
+// after inspect stopped importing sharp/css-tree in the main process and the tokenizer
+// loads from its string-merges copy, 7 runs: node -e 0 117 ms; --version 138 ms (goal met);
+// --help 165 ms; inspect 1106 ms wall / 1710 ms CPU (goal not met). inspect's parts, probed
+// on dist/: importing the command 26-29 ms, loading the tokenizer 600-700 ms, first render in
+// a fresh worker 470-490 ms (the two overlap). The tokenizer is the floor: a faster load
+// (tiktoken-style ranks instead of 151k BPE merges) is the next lever.
+//
 //   npm run bench:cli                       (builds dist/ first)
 //   node --import tsx bench/cli.bench.ts [--runs 9] [--bin path/to/rubrica.js]
 import { spawnSync } from 'node:child_process';
