@@ -219,7 +219,8 @@ describe('R_think', () => {
 });
 
 describe('createHybridRewarder', () => {
-  it('batches rollouts that arrive together into one scorer call', async () => {
+  /** A semantic-only rewarder whose scorer records the size of every batch it gets. */
+  const countingRewarder = () => {
     const calls: number[] = [];
     const counting: ImageScorer = {
       name: 'clip',
@@ -232,6 +233,11 @@ describe('createHybridRewarder', () => {
       { semantic: counting, lambdas: { aesthetic: 0 } },
       { windowMs: 50 },
     );
+    return { calls, rewarder };
+  };
+
+  it('batches rollouts that arrive together into one scorer call', async () => {
+    const { calls, rewarder } = countingRewarder();
     const its = await items(
       ...Array.from({ length: 5 }, (_, i): [string, string] => [
         fenced(RED_SVG.replace('#e53935', `#e5393${i}`)),
@@ -245,18 +251,7 @@ describe('createHybridRewarder', () => {
   });
 
   it("a rollout's abort ends its own wait, not the batch it joined", async () => {
-    const calls: number[] = [];
-    const counting: ImageScorer = {
-      name: 'clip',
-      score: (images, prompts) => {
-        calls.push(images.length);
-        return semantic.score(images, prompts);
-      },
-    };
-    const rewarder = createHybridRewarder(
-      { semantic: counting, lambdas: { aesthetic: 0 } },
-      { windowMs: 50 },
-    );
+    const { calls, rewarder } = countingRewarder();
     const [a, b] = await items(
       [fenced(RED_SVG), 'a red circle'],
       [fenced(RED_SVG), 'a red circle'],
