@@ -6,7 +6,6 @@
 // run: rollouts are still rendered and checked and come out "not judged".
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ScoreRecord } from '../core/record.ts';
 import { isGraderFault } from '../core/status.ts';
 import { addUsage, emptyUsage, type Usage } from '../core/usage.ts';
 import type { ModelClient } from '../models/types.ts';

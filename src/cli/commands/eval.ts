@@ -6,7 +6,6 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { addUsage, emptyUsage, type Usage } from '../../core/usage.ts';
-import { generateRollouts } from '../../eval/generate.ts';
 import { type EvalRunResult, isFaultScore, runEval } from '../../eval/run.ts';
 import { type RolloutLine, readPromptsFile, readRolloutsFile } from '../../eval/run-inputs.ts';
 import { judgeNotice } from '../../eval/run-judge.ts';
@@ -19,6 +18,7 @@ import { addHybridFlags, type HybridFlags, hybridFromFlags } from '../hybrid-fla
 import { finishJsonlCommand, InterruptedError, withInterrupt } from '../jsonl-command.ts';
 import { parseRewardFlag, rewardNeeds } from '../reward-flag.ts';
 import { checkRubricsFit } from '../rubric-fit.ts';
+import { sampleWithProgress } from '../sample-with-progress.ts';
 import { UsageError } from '../usage-error.ts';
 import {
   formatGenerateSummary,
@@ -145,24 +145,16 @@ async function evaluate(flags: EvalFlags, setExit: (code: number) => void): Prom
     const sampled = join(flags.out, 'rollouts.jsonl');
     rolloutsFile = sampled;
     const system = await readSystemFlag(flags.system);
-    let progress = createRunProgress('generate', 0);
-    const g = await withInterrupt((signal) =>
-      generateRollouts({
-        signal,
-        prompts: prompts.value,
-        client,
-        n,
-        out: sampled,
-        system,
-        temperature,
-        maxTokens,
-        concurrency,
-        onStart: (todo) => {
-          progress = createRunProgress('generate', todo);
-        },
-        onLine: (l) => progress.tick(l.usage, l.error ? l.error.code : null),
-      }),
-    ).finally(() => progress.stop());
+    const g = await sampleWithProgress({
+      prompts: prompts.value,
+      client,
+      n,
+      out: sampled,
+      system,
+      temperature,
+      maxTokens,
+      concurrency,
+    });
     process.stdout.write(`${formatGenerateSummary(g, rolloutsFile)}\n`);
     if (g.interrupted)
       throw new InterruptedError(

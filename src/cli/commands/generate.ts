@@ -2,13 +2,13 @@
 // JSONL (resumable; failed calls become error lines, retried on the next run). Thin: parse
 // flags, build the client, call generateRollouts, print the usage ledger.
 import { readFile } from 'node:fs/promises';
-import { type GenerateSummary, generateRollouts } from '../../eval/generate.ts';
+import type { GenerateSummary } from '../../eval/generate.ts';
 import { readPromptsFile } from '../../eval/run-inputs.ts';
 import { loadDwtSystemPrompt } from '../../export/dwt-prompt.ts';
 import { createModelClient } from '../../models/client.ts';
-import { createRunProgress } from '../../store/progress.ts';
-import { InterruptedError, withInterrupt } from '../jsonl-command.ts';
+import { InterruptedError } from '../jsonl-command.ts';
 import { preflight } from '../preflight.ts';
+import { sampleWithProgress } from '../sample-with-progress.ts';
 import { UsageError } from '../usage-error.ts';
 import type { RegisterCommand } from './index.ts';
 import { asUsage, parseCount } from './rubric.ts';
@@ -86,24 +86,16 @@ async function generate(flags: GenerateFlags, setExit: (code: number) => void): 
     process.stderr.write(`rubrica: ${i.file}:${i.line}: ${i.message}\n`);
   if (prompts.issues.length) setExit(1);
 
-  let progress = createRunProgress('generate', 0);
-  const summary = await withInterrupt((signal) =>
-    generateRollouts({
-      signal,
-      prompts: prompts.value,
-      client,
-      n,
-      out: flags.out,
-      system,
-      temperature,
-      maxTokens,
-      concurrency,
-      onStart: (todo) => {
-        progress = createRunProgress('generate', todo);
-      },
-      onLine: (line) => progress.tick(line.usage, line.error ? line.error.code : null),
-    }),
-  ).finally(() => progress.stop());
+  const summary = await sampleWithProgress({
+    prompts: prompts.value,
+    client,
+    n,
+    out: flags.out,
+    system,
+    temperature,
+    maxTokens,
+    concurrency,
+  });
   process.stdout.write(`${formatGenerateSummary(summary, flags.out)}\n`);
   if (summary.repairedBytes)
     process.stderr.write(`rubrica: repaired a torn last line in ${flags.out}\n`);
