@@ -11,6 +11,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
 // (Project settings are merged into the shared ones below, arrays concatenated, so `include`
 // is set per project.) A file listed in SLOW runs only there; every other test file in fast.
 const SLOW = [
+  '**/*.slow.test.ts', // by name: a new slow file needs no entry here
   'test/fidelity/**/*.test.ts', // CairoSVG in Python as the reference renderer
   'test/hostile/**/*.test.ts', // the hostile corpus through the CLI and the pool
   'test/report/**/*.test.ts', // Chromium
