@@ -71,6 +71,18 @@ const PRESENTATION = new Set([
   ...['list-style', 'list-style-image', 'content', 'border-image', 'border-image-source'],
 ]);
 
+// A presentation value made only of hex colours, plain names and numbers with units, apart
+// by spaces or commas (`#d22`, `none`, `1.5`, `5, 3`, `12px`): no function, url(), escape or
+// quote can hide in it, so it is kept as written without a CSS parse. Most attributes real
+// drawings carry look like this; parsing each one cost a cold worker the load of css-tree.
+const SIMPLE_TOKEN =
+  '(?:#[0-9a-fA-F]+|-?[a-zA-Z_][a-zA-Z0-9_-]*|[-+]?(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][-+]?\\d+)?(?:[a-zA-Z]+|%)?)';
+const SIMPLE_CSS_VALUE = new RegExp(
+  `^\\s*${SIMPLE_TOKEN}(?:(?:\\s*,\\s*|\\s+)${SIMPLE_TOKEN})*\\s*$`,
+);
+// Longer values take the parser: the test then stays linear whatever the input.
+const SIMPLE_MAX_LENGTH = 200;
+
 const NUMBER = /[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?/g;
 // Largest morphology radius kept, as a share of the drawing's extent: the cost of
 // feMorphology in librsvg grows with radius² per pixel.
@@ -161,6 +173,7 @@ export class AttributePolicy {
     const opts = { maxBlur: this.o.extent };
     if (name === 'style') return cleanCss(value, 'declarations', this.o.removed, opts);
     if (PRESENTATION.has(name) || /url\s*\(|\\/i.test(value)) {
+      if (value.length <= SIMPLE_MAX_LENGTH && SIMPLE_CSS_VALUE.test(value)) return value;
       return cleanCss(value, 'value', this.o.removed, opts);
     }
     return value;

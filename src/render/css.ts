@@ -10,15 +10,8 @@
 // url() and every function that can load an image (image(), image-set(), element(), …)
 // go. A last check parses the output again and requires the same output with nothing more
 // removed: the renderer reads exactly what was checked.
-import {
-  type CssNode,
-  type CssPlain,
-  fromPlainObject,
-  generate,
-  ident,
-  parse,
-  toPlainObject,
-} from 'css-tree';
+import type { CssNode, CssPlain } from 'css-tree';
+import { cssTree } from './css-tree-lazy.ts';
 
 export type CssContext = 'stylesheet' | 'declarations' | 'value';
 
@@ -116,7 +109,7 @@ type Refusal = string;
 /** Text css-tree could not parse: named for what it tried to load, if it did. */
 function unparsed(node: CssPlain | string): Refusal {
   const text = typeof node === 'string' ? node : node.value;
-  const raw = typeof text === 'string' ? ident.decode(text) : '';
+  const raw = typeof text === 'string' ? cssTree().ident.decode(text) : '';
   return /url\s*\(|image|element\s*\(|cross-fade|src\s*\(/i.test(raw) ? 'css:url' : 'css:unparsed';
 }
 
@@ -128,7 +121,7 @@ class Cleaner {
 
   /** Decoded, checked name, or a refusal. */
   private name(raw: string, re: RegExp): string | null {
-    const decoded = raw.includes('\\') ? ident.decode(raw) : raw;
+    const decoded = raw.includes('\\') ? cssTree().ident.decode(raw) : raw;
     return re.test(decoded) ? decoded : null;
   }
 
@@ -232,7 +225,7 @@ class Cleaner {
     if (VALUE_NODES.has(node.type) && node.type !== 'Identifier') return this.value(node, null);
     if (node.type === 'TypeSelector') {
       // `*`, `rect`, `svg|rect`, `*|a`: each side of a namespace bar is empty, * or plain.
-      const decoded = ident.decode(String(node.name));
+      const decoded = cssTree().ident.decode(String(node.name));
       const parts = decoded.split('|');
       if (parts.length > 2 || !parts.every((p) => p === '' || p === '*' || PLAIN_NAME.test(p))) {
         return 'css:escape';
@@ -328,7 +321,7 @@ function cleanOnce(
 ): string | null {
   let ast: CssNode;
   try {
-    ast = parse(text, {
+    ast = cssTree().parse(text, {
       context: PARSE_CONTEXT[context],
       parseCustomProperty: true,
       positions: false,
@@ -337,7 +330,7 @@ function cleanOnce(
     removed.add(unparsed(text));
     return null;
   }
-  const plain = toPlainObject(ast) as unknown as CssPlain;
+  const plain = cssTree().toPlainObject(ast) as unknown as CssPlain;
   const c = new Cleaner(removed, opts);
   if (context === 'stylesheet') plain.children = c.rules(plain.children as CssPlain[]);
   else if (context === 'declarations') {
@@ -349,7 +342,7 @@ function cleanOnce(
       return null;
     }
   }
-  const out = generate(fromPlainObject(plain as unknown as CssNode));
+  const out = cssTree().generate(cssTree().fromPlainObject(plain as unknown as CssNode));
   // Strings are the only nodes written with escapes; refuse rather than trust them.
   if (out.includes('\\')) {
     removed.add('css:escape');

@@ -71,6 +71,22 @@ describe('sanitizeSvg', () => {
     expect(r.svg).not.toMatch(/script|onclick|passwd|example\.com|foreignObject|animate/);
   });
 
+  it('keeps plain presentation values as written and still parses anything else', () => {
+    const plain = ['#d22', 'none', '1.5', '5, 3 2', '12px', '-0.5e2%', 'currentColor', '#FF000080'];
+    const svg = `<svg ${NS}>${plain.map((v) => `<rect fill="${v}" stroke-dasharray="${v}"/>`).join('')}
+      <rect fill="red\\,url(http://x/)"/><rect fill="#d22 url(https://x/a.svg)"/>
+      <rect fill="${'1 '.repeat(150)}"/><rect stroke="rgb(1,2,3)"/></svg>`;
+    const r = sanitizeSvg(svg);
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    for (const v of plain) expect(r.svg).toContain(`fill="${v}"`);
+    // Not plain: escapes, url(), functions and long values go through css-tree as before.
+    expect(r.svg).not.toMatch(/https?:\/\/x|\\/);
+    expect(r.code.removed).toContain('css:url');
+    expect(r.svg).toContain('stroke="rgb(1,2,3)"');
+    expect(r.svg).toMatch(/fill="1( 1){149} ?"/);
+  });
+
   it('keeps data: raster images within limits and rejects over-budget data', () => {
     const png1x1 =
       'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';

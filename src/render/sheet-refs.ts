@@ -5,7 +5,8 @@
 // (type, classes, id). Anything else in a selector (attributes, pseudo-classes, what the
 // combinators require of ancestors) is ignored, so a matcher matches at least every element
 // the renderer would style: the bound over-counts, never under-counts.
-import { type CssPlain, parse, toPlainObject } from 'css-tree';
+import type { CssPlain } from 'css-tree';
+import { cssTree } from './css-tree-lazy.ts';
 
 /** Properties whose url(#id) re-draws the referenced element per use. */
 export const REF_PROPERTIES = new Set([
@@ -85,7 +86,9 @@ export function sheetRefRules(sheets: string[]): SheetRefRule[] {
   for (const css of sheets) {
     if (!css.includes('url(')) continue;
     try {
-      const ast = toPlainObject(parse(css, { positions: false })) as unknown as CssPlain;
+      const ast = cssTree().toPlainObject(
+        cssTree().parse(css, { positions: false }),
+      ) as unknown as CssPlain;
       collect((ast.children as CssPlain[]) ?? [], out);
     } catch {
       // Cleaned CSS always parses; nothing to add if it somehow does not.
