@@ -25,6 +25,9 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${VERSION}\n`);
     return 0;
   }
+  // First of all, so that what it starts overlaps loading commander and the command.
+  const wantsHelp = args.includes('--help') || args.includes('-h') || args[0] === 'help';
+  if (!wantsHelp) await invokedCommand(args)?.prestart?.();
   const { Command, CommanderError, Help } = await import('commander');
   const program = new Command('rubrica')
     .description('Rubric rewards and evaluations for LLMs that write visual code')

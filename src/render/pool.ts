@@ -14,7 +14,7 @@ import { makeError, RubricaError } from '../core/errors.ts';
 import { resolveLimits } from './limits.ts';
 import type { WorkerReply, WorkerRequest } from './protocol.ts';
 import type { Renderer, RenderOptions, RenderResult } from './types.ts';
-import { workerEntry } from './worker-entry.ts';
+import { DEFAULT_WORKER_HEAP_MB, workerEntry } from './worker-entry.ts';
 import { type Slot, setSlotRef, spawnSlot, type Task } from './worker-slot.ts';
 
 export interface RenderPoolOptions {
@@ -69,7 +69,7 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
   const defaultTimeout = options.timeoutMs ?? options.defaults?.timeoutMs ?? 10_000;
   const maxQueue = options.maxQueue ?? Number.POSITIVE_INFINITY;
   const maxRss = (options.maxRssMb ?? 1024) * 1024 * 1024;
-  const entry = workerEntry(options.maxOldSpaceMb ?? 512);
+  const entry = workerEntry(options.maxOldSpaceMb ?? DEFAULT_WORKER_HEAP_MB);
   const slots: Slot[] = [];
   const queue: Task[] = [];
   const counters = {

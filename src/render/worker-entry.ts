@@ -4,6 +4,9 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
+/** A render worker's V8 heap limit unless the pool is told otherwise. */
+export const DEFAULT_WORKER_HEAP_MB = 512;
+
 export interface WorkerEntry {
   file: string;
   execArgv: string[];

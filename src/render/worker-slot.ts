@@ -41,12 +41,71 @@ export interface SlotEvents {
   onExit(code: number | null, signal: NodeJS.Signals | null): void;
 }
 
-export function spawnSlot(entry: WorkerEntry, events: SlotEvents): Slot {
-  const child = fork(entry.file, [], {
+function forkWorker(entry: WorkerEntry): ChildProcess {
+  return fork(entry.file, [], {
     execArgv: entry.execArgv,
     serialization: 'advanced',
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
   });
+}
+
+/** A worker forked before any pool asked for it, with what it said in the meantime. */
+interface EarlyWorker {
+  child: ChildProcess;
+  messages: (WorkerReply | { ready: true })[];
+  exit: [number | null, NodeJS.Signals | null] | null;
+  stderrTail: string;
+}
+
+const early = new Map<string, EarlyWorker>();
+const entryKey = (entry: WorkerEntry) => [entry.file, ...entry.execArgv].join('\0');
+
+/**
+ * Forks a render worker now, for the first pool that spawns one with the same entry. A
+ * one-shot command (`rubrica inspect`) calls this before it even loads its own code, so the
+ * worker's boot (Node, libvips) overlaps everything the command does before its first render
+ * instead of following it. Unclaimed, it holds nothing: unref'd, it exits with the process.
+ */
+export function prestartWorker(entry: WorkerEntry): number | undefined {
+  const key = entryKey(entry);
+  if (early.has(key)) return early.get(key)?.child.pid;
+  const child = forkWorker(entry);
+  const held: EarlyWorker = { child, messages: [], exit: null, stderrTail: '' };
+  child.on('message', (msg: WorkerReply | { ready: true }) => held.messages.push(msg));
+  child.on('exit', (code, signal) => {
+    held.exit = [code, signal];
+  });
+  child.on('error', () => {
+    held.exit ??= [null, null];
+  });
+  child.stderr?.setEncoding('utf8');
+  child.stderr?.on('data', (s: string) => {
+    held.stderrTail = (held.stderrTail + s).slice(-2000);
+  });
+  child.unref();
+  child.channel?.unref();
+  (child.stderr as { unref?: () => void } | null)?.unref?.();
+  early.set(key, held);
+  return child.pid;
+}
+
+/** The prestarted worker for `entry`, detached from its holding listeners, if there is one. */
+function claimEarly(entry: WorkerEntry): EarlyWorker | undefined {
+  const key = entryKey(entry);
+  const held = early.get(key);
+  if (!held) return undefined;
+  early.delete(key);
+  for (const event of ['message', 'exit', 'error'] as const) held.child.removeAllListeners(event);
+  held.child.stderr?.removeAllListeners('data');
+  held.child.ref();
+  held.child.channel?.ref();
+  (held.child.stderr as { ref?: () => void } | null)?.ref?.();
+  return held;
+}
+
+export function spawnSlot(entry: WorkerEntry, events: SlotEvents): Slot {
+  const held = claimEarly(entry);
+  const child = held?.child ?? forkWorker(entry);
   const slot: Slot = {
     child,
     inFlight: [],
@@ -57,7 +116,7 @@ export function spawnSlot(entry: WorkerEntry, events: SlotEvents): Slot {
     dead: false,
     ready: false,
     bootTimer: null,
-    stderrTail: '',
+    stderrTail: held?.stderrTail ?? '',
   };
   slot.bootTimer = setTimeout(() => {
     if (slot.ready || slot.dead) return;
@@ -72,6 +131,14 @@ export function spawnSlot(entry: WorkerEntry, events: SlotEvents): Slot {
   child.on('message', (msg: WorkerReply | { ready: true }) => events.onReply(msg));
   child.on('exit', (code, signal) => events.onExit(code, signal));
   child.on('error', () => events.onExit(null, null));
+  if (held) {
+    // What the early worker said before it was claimed, delivered once the caller has the
+    // slot (the pool registers it after this returns).
+    setImmediate(() => {
+      for (const msg of held.messages) events.onReply(msg);
+      if (held.exit) events.onExit(...held.exit);
+    });
+  }
   return slot;
 }
 

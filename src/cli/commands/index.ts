@@ -12,7 +12,15 @@ export interface CommandEntry {
   term: string;
   summary: string;
   load: () => Promise<{ register: RegisterCommand }>;
+  /**
+   * Run before the module loads, for work that can overlap its loading: a one-shot render
+   * command forks its render worker here, so the worker boots while the command starts.
+   */
+  prestart?: () => Promise<void>;
 }
+
+const prestartRenderWorker = () =>
+  import('../../render/prestart.ts').then((m) => m.prestartRenderWorker());
 
 export const commandTable: Readonly<Record<string, CommandEntry>> = {
   export: {
@@ -24,6 +32,7 @@ export const commandTable: Readonly<Record<string, CommandEntry>> = {
     term: 'inspect [options] <completion>',
     summary: 'extract the SVG from a model completion, render it and run the deterministic checks',
     load: () => import('./inspect.ts'),
+    prestart: prestartRenderWorker,
   },
   align: {
     term: 'align [options]',
@@ -44,6 +53,7 @@ export const commandTable: Readonly<Record<string, CommandEntry>> = {
     term: 'render [options] <files...>',
     summary: 'render SVG file(s) to PNG in isolated workers (512×512 on white by default)',
     load: () => import('./render.ts'),
+    prestart: prestartRenderWorker,
   },
   serve: {
     term: 'serve [options]',
