@@ -185,7 +185,9 @@ describe('the table-driven BPE against the native tokenizer', () => {
   });
 });
 
-describe('the merge table file', () => {
+// Each case derives the table from the 11 MB tokenizer.json (~1 s of CPU, a one-time cost in
+// use); on a loaded 2-core machine that can take far longer, hence the generous limit.
+describe('the merge table file', { timeout: 240_000 }, () => {
   const withCache = (run: (dir: string) => void) => {
     const dir = mkdtempSync(join(tmpdir(), 'rubrica-tok-'));
     process.env.RUBRICA_CACHE_DIR = dir;
