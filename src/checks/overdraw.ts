@@ -73,7 +73,9 @@ function num(s: string | undefined, fallback = 0): number {
 export function parseTransform(t: string | undefined): M {
   let m: M = ID;
   if (!t) return m;
-  for (const [, fn, args] of t.matchAll(/(matrix|translate|scale|rotate|skewX|skewY)\s*\(([^)]*)\)/g)) {
+  for (const [, fn, args] of t.matchAll(
+    /(matrix|translate|scale|rotate|skewX|skewY)\s*\(([^)]*)\)/g,
+  )) {
     const a = nums(args);
     let k: M = ID;
     if (fn === 'matrix' && a.length >= 6) k = a.slice(0, 6) as M;
@@ -82,7 +84,10 @@ export function parseTransform(t: string | undefined): M {
     else if (fn === 'rotate') {
       const r = ((a[0] ?? 0) * Math.PI) / 180;
       const [cx, cy] = [a[1] ?? 0, a[2] ?? 0];
-      k = mul(mul([1, 0, 0, 1, cx, cy], [Math.cos(r), Math.sin(r), -Math.sin(r), Math.cos(r), 0, 0]), [1, 0, 0, 1, -cx, -cy]);
+      k = mul(
+        mul([1, 0, 0, 1, cx, cy], [Math.cos(r), Math.sin(r), -Math.sin(r), Math.cos(r), 0, 0]),
+        [1, 0, 0, 1, -cx, -cy],
+      );
     } else if (fn === 'skewX') k = [1, 0, Math.tan(((a[0] ?? 0) * Math.PI) / 180), 1, 0, 0];
     else if (fn === 'skewY') k = [1, Math.tan(((a[0] ?? 0) * Math.PI) / 180), 0, 1, 0, 0];
     m = mul(m, k);
@@ -91,7 +96,15 @@ export function parseTransform(t: string | undefined): M {
 }
 
 /** An SVG arc as sampled points (endpoint to centre parameterisation, SVG 1.1 F.6.5). */
-function arcPoints(p0: Pt, rx: number, ry: number, phiDeg: number, large: boolean, sweep: boolean, p1: Pt): Pt[] {
+function arcPoints(
+  p0: Pt,
+  rx: number,
+  ry: number,
+  phiDeg: number,
+  large: boolean,
+  sweep: boolean,
+  p1: Pt,
+): Pt[] {
   if (rx === 0 || ry === 0) return [p1];
   const phi = (phiDeg * Math.PI) / 180;
   const [cos, sin] = [Math.cos(phi), Math.sin(phi)];
@@ -113,7 +126,8 @@ function arcPoints(p0: Pt, rx: number, ry: number, phiDeg: number, large: boolea
   const cy1 = (-co * ry * x1) / rx;
   const cx = cos * cx1 - sin * cy1 + (p0[0] + p1[0]) / 2;
   const cy = sin * cx1 + cos * cy1 + (p0[1] + p1[1]) / 2;
-  const ang = (ux: number, uy: number, vx: number, vy: number) => Math.atan2(ux * vy - uy * vx, ux * vx + uy * vy);
+  const ang = (ux: number, uy: number, vx: number, vy: number) =>
+    Math.atan2(ux * vy - uy * vx, ux * vx + uy * vy);
   const t1 = ang(1, 0, (x1 - cx1) / rx, (y1 - cy1) / ry);
   let dt = ang((x1 - cx1) / rx, (y1 - cy1) / ry, (-x1 - cx1) / rx, (-y1 - cy1) / ry);
   if (!sweep && dt > 0) dt -= 2 * Math.PI;
@@ -121,7 +135,10 @@ function arcPoints(p0: Pt, rx: number, ry: number, phiDeg: number, large: boolea
   const out: Pt[] = [];
   for (let i = 1; i <= 8; i++) {
     const t = t1 + (dt * i) / 8;
-    out.push([cx + rx * Math.cos(t) * cos - ry * Math.sin(t) * sin, cy + rx * Math.cos(t) * sin + ry * Math.sin(t) * cos]);
+    out.push([
+      cx + rx * Math.cos(t) * cos - ry * Math.sin(t) * sin,
+      cy + rx * Math.cos(t) * sin + ry * Math.sin(t) * cos,
+    ]);
   }
   return out;
 }
@@ -248,7 +265,16 @@ function localShape(tag: string, a: Record<string, string>): Pt[][] | null {
   switch (tag) {
     case 'rect': {
       const [x, y, w, h] = [num(a.x), num(a.y), num(a.width), num(a.height)];
-      return w > 0 && h > 0 ? [[[x, y], [x + w, y], [x + w, y + h], [x, y + h]]] : [];
+      return w > 0 && h > 0
+        ? [
+            [
+              [x, y],
+              [x + w, y],
+              [x + w, y + h],
+              [x, y + h],
+            ],
+          ]
+        : [];
     }
     case 'circle':
     case 'ellipse': {
@@ -262,7 +288,12 @@ function localShape(tag: string, a: Record<string, string>): Pt[][] | null {
       return [pts];
     }
     case 'line':
-      return [[[num(a.x1), num(a.y1)], [num(a.x2), num(a.y2)]]];
+      return [
+        [
+          [num(a.x1), num(a.y1)],
+          [num(a.x2), num(a.y2)],
+        ],
+      ];
     case 'polyline':
     case 'polygon': {
       const v = nums(a.points);
@@ -317,14 +348,16 @@ export function measureOverdraw(svg: string): Overdraw | null {
     let area = 0;
     for (const local of polys) {
       const pts = local.map((q) => apply(m, q));
-      if (p.fill && closedShape && pts.length > 2) area += shoelace(clip(pts, vx, vy, vx + vw, vy + vh));
+      if (p.fill && closedShape && pts.length > 2)
+        area += shoelace(clip(pts, vx, vy, vx + vw, vy + vh));
       if (p.stroke && p.width > 0) {
         let len = 0;
         for (let k = 1; k < pts.length; k++) {
           const [a, b] = [pts[k - 1]!, pts[k]!];
           const mx = (a[0] + b[0]) / 2;
           const my = (a[1] + b[1]) / 2;
-          if (mx >= vx && mx <= vx + vw && my >= vy && my <= vy + vh) len += Math.hypot(b[0] - a[0], b[1] - a[1]);
+          if (mx >= vx && mx <= vx + vw && my >= vy && my <= vy + vh)
+            len += Math.hypot(b[0] - a[0], b[1] - a[1]);
         }
         area += len * p.width * scale;
       }
@@ -347,7 +380,8 @@ export function measureOverdraw(svg: string): Overdraw | null {
       const sw = styleOf(a, 'stroke-width');
       const p: Paint = {
         fill: fill === undefined ? inherited.fill : fill !== 'none' && fill !== 'transparent',
-        stroke: stroke === undefined ? inherited.stroke : stroke !== 'none' && stroke !== 'transparent',
+        stroke:
+          stroke === undefined ? inherited.stroke : stroke !== 'none' && stroke !== 'transparent',
         width: sw === undefined ? inherited.width : num(sw, 1),
       };
       if (num(styleOf(a, 'fill-opacity'), 1) <= 0) p.fill = false;

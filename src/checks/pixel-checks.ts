@@ -52,17 +52,22 @@ export const inkCoverage: Check = ({ render, options }) => {
 };
 
 const SIDES = ['top', 'right', 'bottom', 'left'] as const;
+/** At least this many pieces cut by the frame… */
+export const PATTERN_REGIONS = 12;
+/** …with the largest under this share of the cut: a pattern running off the canvas. */
+export const PATTERN_DOMINANCE = 0.25;
 
 function cutSides(pic: NonNullable<PixelStats['picture']>): string[] {
   return SIDES.filter((_, i) => pic.edgeCutBySide[i]! > 0);
 }
 
 /**
- * Share of the 1-px border ring that is ink cut by the frame: ink (against the dominant
- * colour) whose row or column is not a band across the canvas and whose region of
- * gradually changing colour does not reach the opposite edge. Grounds, skies, seas,
- * bridges, strips and backgrounds that run edge to edge are therefore not "cut";
- * `detail.touchesEdge` still says when anything touches the frame.
+ * The largest share of the border ring that one shape cut by the frame covers. Ink on the
+ * ring (against the picture's dominant colour) is cut unless its region of gradually
+ * changing colour reaches the opposite edge or its row/column is a band of its colour
+ * across the canvas (picture-stats.ts): grounds, skies, seas, bridges, strips and
+ * backgrounds that run edge to edge are not cut, nor is a pattern that the frame cuts into
+ * many small pieces. `detail.touchesEdge` still says when anything touches the frame.
  */
 export const clipped: Check = ({ render, options }) => {
   if (!render?.ok) return { name: 'clipped', value: 0, unit: 'ratio', detail: { rendered: false } };
@@ -74,16 +79,27 @@ export const clipped: Check = ({ render, options }) => {
       value: ring,
       flag: ring >= options.clippedMinBorderInk && ring < options.clippedMaxBorderInk,
       unit: 'ratio',
-      detail: { rule: 'touches edge', min: options.clippedMinBorderInk, fullBleedAt: options.clippedMaxBorderInk },
+      detail: {
+        rule: 'touches edge',
+        min: options.clippedMinBorderInk,
+        fullBleedAt: options.clippedMaxBorderInk,
+      },
     };
   }
+  // A frame cutting many pieces, none of them a large part of the cut, is a pattern or a
+  // tiling running off the canvas (tiles, bricks, dots): by design.
+  const pattern =
+    pic.edgeCutRegions >= PATTERN_REGIONS && pic.edgeCutLargest < PATTERN_DOMINANCE * pic.edgeCut;
   return {
     name: 'clipped',
-    value: pic.edgeCut,
-    flag: pic.edgeCut >= options.clippedMinBorderInk,
+    value: pic.edgeCutLargest,
+    flag: !pattern && pic.edgeCutLargest >= options.clippedMinBorderInk,
     unit: 'ratio',
     detail: {
       rule: 'cut by frame',
+      pattern,
+      cutTotal: pic.edgeCut,
+      cutRegions: pic.edgeCutRegions,
       sides: cutSides(pic),
       touchesEdge: pic.edgeInk > 0,
       edgeInk: pic.edgeInk,

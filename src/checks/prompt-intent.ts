@@ -15,10 +15,12 @@ const WRITING =
   /\b(?:labels?|label(?:l)?ed|label(?:l)?ing|captions?|captioned|sign|signs|signage|signboards?|signposts?|titles?|titled|subtitles?|headings?|headlines?|annotat\w*|call-?outs?|legends?|quot(?:e|es|ed|ing|ation|ations)|letters|lettered|lettering|texts?|textual|words?|worded|wording|wordmarks?|logotypes?|typograph\w*|fonts?|typefaces?|calligraph\w*|monograms?|initials|inscri\w*|engraved|slogans?|mottos?|taglines?|plaques?|placards?|billboards?|marquees?|menus?|names?|named|numbers|numbered|numerals?|digits?|axis|axes|infographics?|diagrams?|charts?|graphs?|newspapers?|certificates?|tickets?|receipts?|scoreboards?|speech bubbles?|thought bubbles?|say|says|saying|said|reads|write|writes|writing|written|wrote|spell|spells|spelled|spelling|spelt|printed|handwrit\w*|typed|typeset|alphabets?)\b/giu;
 
 /** Quoted spans in any of the usual quote styles (a single quote only when not an apostrophe). */
-const QUOTED = /"[^"]{1,200}"|“[^”]{1,200}”|«[^»]{1,200}»|‘[^’]{1,200}’|(?:^|\s)'[^']{1,200}'(?=$|[\s.,;:!?])/u;
+const QUOTED =
+  /"[^"]{1,200}"|“[^”]{1,200}”|«[^»]{1,200}»|‘[^’]{1,200}’|(?:^|\s)'[^']{1,200}'(?=$|[\s.,;:!?])/u;
 
 /** A negation within a few words before a writing term ("no text", "without any labels"). */
-const NEGATED = /\b(?:no|not|without|never|avoid|avoiding|exclude|excluding|free of|omit|don't|do not|dont|nor)\b(?:\W+\w+){0,3}\W+$/iu;
+const NEGATED =
+  /\b(?:no|not|without|never|avoid|avoiding|exclude|excluding|free of|omit|don't|do not|dont|nor)\b(?:\W+\w+){0,3}\W+$/iu;
 
 export interface TextAsk {
   asked: boolean;
@@ -53,7 +55,7 @@ const NUMBER_WORDS: Record<string, number> = {
  * (crowd, swarm, flock, herd, field of, full of, many, countless).
  */
 const REPETITION =
-  /\b(?:patterns?|patterned|repeat\w*|seamless|grids?|tiles?|tiled|tiling|tessellat\w*|mosaics?|checker\w*|chequer\w*|polka|dots|dotted|stripes|striped|textures?|wallpaper|honeycomb|hexagonal|bricks?|scales|confetti|rain\w*|snow\w*|stars|starry|starfield|sparkles|fireflies|bubbles|crowds?|swarms?|flocks?|herds?|schools?|forest|field|fields|meadow|lawn|grass|many|lots|numerous|countless|multiple|several|rows?|columns?|array|scattered|filled with|full of|covered in|covered with)\b/iu;
+  /\b(?:patterns?|patterned|repeat\w*|seamless|grids?|tiles?|tiled|tiling|tessellat\w*|mosaics?|checker\w*|chequer\w*|polka|dots|dotted|stripes|striped|textures?|wallpaper|honeycomb|hexagonal|bricks?|scales|confetti|rain|rainfall|raindrops?|rainy|raining|rainstorms?|snow|snowfall|snowflakes?|snowing|snowy|stars|starry|starfield|sparkles|fireflies|bubbles|crowds?|swarms?|flocks?|herds?|schools?|forest|field|fields|meadow|lawn|grass|many|lots|numerous|countless|multiple|several|rows?|columns?|array|scattered|filled with|full of|covered in|covered with)\b/iu;
 
 export interface RepetitionAsk {
   /** The largest count asked for ("240 stars", "a 20 by 20 grid" → 400), or null. */

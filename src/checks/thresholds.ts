@@ -7,9 +7,10 @@ import type { CheckOptions } from './types.ts';
 export const DEFAULT_CHECK_OPTIONS: Readonly<CheckOptions> = Object.freeze({
   // RULER's pipeline reportedly treats MSE < 1e-4 against white as a blank render.
   blankMse: 1e-4,
-  clippedMinBorderInk: 0.02,
+  // ≈ 25 px of one side's 512: a shape sliced by the frame, not an antialiased tip.
+  clippedMinBorderInk: 0.012,
   clippedMaxBorderInk: 0.9,
-  textMinWords: 2,
+  textMinWords: 1,
   textMinShare: 0.5,
   clutterStrokedShapes: 100,
   clutterElements: 500,

@@ -18,12 +18,19 @@ export interface PictureStats {
   /** Share of the 1-px border ring that is ink against the dominant colour. */
   edgeInk: number;
   /**
-   * Share of the border ring that is ink *not* explained by a band: the pixel's row (on the
-   * left/right edge) or column (top/bottom) is not ≥ BAND_SHARE ink, and the region of
-   * similar colour it belongs to does not reach the opposite edge.
+   * Share of the border ring cut by the frame: the pixel's region of gradually changing
+   * colour does not reach the opposite edge, and its row (left/right edge) or column
+   * (top/bottom) is not a band (≥ BAND_SHARE ink, mostly of the pixel's own colour).
    */
   edgeCut: number;
-  /** Cut pixels per edge: top, right, bottom, left. */
+  /**
+   * The largest share of the ring cut through one region: one shape sliced by the frame.
+   * A pattern or tiling running off the frame is cut into many small pieces instead.
+   */
+  edgeCutLargest: number;
+  /** How many regions the frame cuts. */
+  edgeCutRegions: number;
+  /** Cut pixels per edge (of the sampled ring): top, right, bottom, left. */
   edgeCutBySide: [number, number, number, number];
 }
 
@@ -31,6 +38,10 @@ export interface PictureStats {
 export const BAND_SHARE = 0.9;
 /** Neighbours differing by at most this (max channel) belong to one region (gradients stay whole). */
 export const REGION_STEP = 24;
+/** A band's pixels may vary by this much (max channel) from the edge pixel (shading). */
+export const BAND_TOLERANCE = 40;
+/** The frame analysis runs on a sampled copy at most this many pixels a side. */
+export const EDGE_GRID = 128;
 
 /** `inkThreshold`: a channel difference above this (out of 255) is ink (pixel-stats.ts's). */
 export function measurePicture(
@@ -46,6 +57,8 @@ export function measurePicture(
     ink: 0,
     edgeInk: 0,
     edgeCut: 0,
+    edgeCutLargest: 0,
+    edgeCutRegions: 0,
     edgeCutBySide: [0, 0, 0, 0],
   };
   if (n === 0) return empty;
@@ -68,11 +81,63 @@ export function measurePicture(
   const dr = Math.round(sr / c);
   const dg = Math.round(sg / c);
   const db = Math.round(sb / c);
-  // 2. Ink against it, per pixel, with per-row and per-column totals for the band test.
+  // 2. Ink against it.
+  let total = 0;
+  for (let o = 0; o < n * 3; o += 3) {
+    if (
+      Math.abs(rgb[o]! - dr) > inkThreshold ||
+      Math.abs(rgb[o + 1]! - dg) > inkThreshold ||
+      Math.abs(rgb[o + 2]! - db) > inkThreshold
+    )
+      total++;
+  }
+  // 3. The frame, on a point-sampled copy at most EDGE_GRID pixels a side: regions are
+  // flooded over the whole picture, which at 512² costs more than the render's own pixel
+  // pass; a cut subject is far larger than one sampled step.
+  const small = sample(rgb, width, height, EDGE_GRID);
+  const e = edgeStats(small.rgb, small.width, small.height, [dr, dg, db], inkThreshold);
+  return {
+    dominant: [dr, dg, db],
+    dominantShare: c / n,
+    ink: total / n,
+    ...e,
+  };
+}
+
+/** Nearest-pixel sample, first and last rows and columns included. */
+function sample(rgb: Uint8Array, width: number, height: number, max: number) {
+  if (width <= max && height <= max) return { rgb, width, height };
+  const w = Math.min(width, max);
+  const h = Math.min(height, max);
+  const out = new Uint8Array(w * h * 3);
+  for (let j = 0; j < h; j++) {
+    const y = h === 1 ? 0 : Math.round((j * (height - 1)) / (h - 1));
+    for (let i = 0; i < w; i++) {
+      const x = w === 1 ? 0 : Math.round((i * (width - 1)) / (w - 1));
+      const o = (y * width + x) * 3;
+      const q = (j * w + i) * 3;
+      out[q] = rgb[o]!;
+      out[q + 1] = rgb[o + 1]!;
+      out[q + 2] = rgb[o + 2]!;
+    }
+  }
+  return { rgb: out, width: w, height: h };
+}
+
+function edgeStats(
+  rgb: Uint8Array,
+  width: number,
+  height: number,
+  [dr, dg, db]: [number, number, number],
+  inkThreshold: number,
+): Pick<
+  PictureStats,
+  'edgeInk' | 'edgeCut' | 'edgeCutLargest' | 'edgeCutRegions' | 'edgeCutBySide'
+> {
+  const n = width * height;
   const ink = new Uint8Array(n);
   const rowInk = new Uint32Array(height);
   const colInk = new Uint32Array(width);
-  let total = 0;
   for (let p = 0, o = 0; p < n; p++, o += 3) {
     if (
       Math.abs(rgb[o]! - dr) > inkThreshold ||
@@ -80,28 +145,35 @@ export function measurePicture(
       Math.abs(rgb[o + 2]! - db) > inkThreshold
     ) {
       ink[p] = 1;
-      total++;
       rowInk[(p / width) | 0]!++;
       colInk[p % width]!++;
     }
   }
-  // 3. The border ring: ink pixels not on a band line are candidates; a candidate is still
-  // by design when its region (4-connected ink of gradually changing colour) spans the
-  // canvas from one edge to the opposite one.
+  // 3. The border ring. Every edge pixel belongs to a region: 4-connected pixels whose
+  // colour changes gradually (≤ REGION_STEP per step, so gradients stay whole and hard
+  // edges separate). A region reaching the opposite edge is a band, a ground or the
+  // background itself; so is a line (row or column) through the pixel that is ≥ BAND_SHARE
+  // ink and mostly of the pixel's colour (a deck cut into planks), and a speck too small to
+  // matter on such a line. Whatever else touches the frame is cut by it. Ink is not required
+  // of the region: when a flat subject is the most common colour (over a gradient sky), it
+  // is still cut.
   const region = new Int32Array(n); // 0 = not visited; k = region id
   const spans: boolean[] = [false];
+  const sizes: number[] = [0];
   const stack = new Int32Array(n); // each pixel is pushed at most once (labelled on push)
-  const flood = (start: number): boolean => {
+  const flood = (start: number): void => {
     const id = spans.length;
     let x0 = width;
     let x1 = -1;
     let y0 = height;
     let y1 = -1;
+    let size = 0;
     region[start] = id;
     stack[0] = start;
     let top = 1;
     while (top > 0) {
       const p = stack[--top]!;
+      size++;
       const x = p % width;
       const y = (p - x) / width;
       if (x < x0) x0 = x;
@@ -118,7 +190,7 @@ export function measurePicture(
         else if (k === 1) q = x < width - 1 ? p + 1 : -1;
         else if (k === 2) q = y > 0 ? p - width : -1;
         else q = y < height - 1 ? p + width : -1;
-        if (q < 0 || ink[q] === 0 || region[q] !== 0) continue;
+        if (q < 0 || region[q] !== 0) continue;
         const oq = q * 3;
         if (
           Math.abs(rgb[oq]! - r) > REGION_STEP ||
@@ -130,25 +202,53 @@ export function measurePicture(
         stack[top++] = q;
       }
     }
-    const spanning = (x0 === 0 && x1 === width - 1) || (y0 === 0 && y1 === height - 1);
-    spans.push(spanning);
-    return spanning;
+    spans.push((x0 === 0 && x1 === width - 1) || (y0 === 0 && y1 === height - 1));
+    sizes.push(size);
+  };
+  // A line is a band for this edge pixel when most of it has the pixel's own colour: a line
+  // inked by a gradient background is not a band for a subject cut on it.
+  const bandOfItsColour = (p: number, first: number, stride: number, len: number): boolean => {
+    const [r, g, b] = [rgb[p * 3]!, rgb[p * 3 + 1]!, rgb[p * 3 + 2]!];
+    let same = 0;
+    for (let k = 0, q = first; k < len; k++, q += stride) {
+      const o = q * 3;
+      if (
+        Math.abs(rgb[o]! - r) <= BAND_TOLERANCE &&
+        Math.abs(rgb[o + 1]! - g) <= BAND_TOLERANCE &&
+        Math.abs(rgb[o + 2]! - b) <= BAND_TOLERANCE
+      )
+        same++;
+    }
+    return same >= len / 2;
   };
   let ring = 0;
   let ringInk = 0;
   let ringCut = 0;
   const bySide: [number, number, number, number] = [0, 0, 0, 0];
+  const cutByRegion = new Map<number, number>();
+  let largest = 0;
   const edge = (x: number, y: number, side: 0 | 1 | 2 | 3) => {
     ring++;
     const p = y * width + x;
-    if (!ink[p]) return;
+    if (!ink[p]) return; // the ground itself
     ringInk++;
-    const line = side === 0 || side === 2 ? colInk[x]! / height : rowInk[y]! / width;
-    if (line >= BAND_SHARE) return;
-    const spanning = region[p] === 0 ? flood(p) : spans[region[p]!]!;
-    if (spanning) return;
+    if (region[p] === 0) flood(p);
+    const id = region[p]!;
+    if (spans[id]) return;
+    const vertical = side === 0 || side === 2;
+    const len = vertical ? height : width;
+    const line = (vertical ? colInk[x]! : rowInk[y]!) / len;
+    if (
+      line >= BAND_SHARE &&
+      (sizes[id]! < len / 8 ||
+        bandOfItsColour(p, vertical ? x : y * width, vertical ? width : 1, len))
+    )
+      return;
     ringCut++;
     bySide[side]++;
+    const c = (cutByRegion.get(id) ?? 0) + 1;
+    cutByRegion.set(id, c);
+    if (c > largest) largest = c;
   };
   for (let x = 0; x < width; x++) {
     edge(x, 0, 0);
@@ -159,11 +259,10 @@ export function measurePicture(
     if (width > 1) edge(width - 1, y, 1);
   }
   return {
-    dominant: [dr, dg, db],
-    dominantShare: c / n,
-    ink: total / n,
     edgeInk: ring === 0 ? 0 : ringInk / ring,
     edgeCut: ring === 0 ? 0 : ringCut / ring,
+    edgeCutLargest: ring === 0 ? 0 : largest / ring,
+    edgeCutRegions: cutByRegion.size,
     edgeCutBySide: bySide,
   };
 }

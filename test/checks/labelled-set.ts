@@ -49,7 +49,8 @@ const INKS = ['#222', '#b3261e', '#0b57d0', '#146c2e', '#6b3fa0', '#000', '#5f4b
 const GROUNDS = ['#fff', '#fdf6e3', '#e8f1fb', '#1b2a41', '#f2e8cf', '#dff5e1', '#2d2d2d'];
 
 /** Names of emoji whose own name asks for text or is text (keycaps, letter buttons, signs). */
-const TEXTY = /sign|letter|keycap|button|symbol|word|input|id-|ng-|ok-|sos|cool|free|new|up-|abc|atm|wc|vs|cl-|place-medal|flag|japanese|squared|circled/;
+const TEXTY =
+  /sign|label|memo|letter|keycap|button|symbol|word|input|id-|ng-|ok-|sos|cool|free|new|up-|abc|atm|wc|vs|cl-|place-medal|flag|japanese|squared|circled/;
 
 interface Emoji {
   name: string;
@@ -86,8 +87,14 @@ function text(r: R, s: string, x: number, y: number, size: number, fill?: string
   const font = pick(r, FONTS);
   const weight = pick(r, ['normal', 'bold', '600']);
   const esc = s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
-  const anchor = pick(r, ['start', 'middle', 'end']);
-  return `<text x="${f1(x)}" y="${f1(y)}" font-family='${font}' font-size="${size}" font-weight="${weight}" text-anchor="${anchor}" fill="${fill ?? pick(r, INKS)}">${esc}</text>`;
+  // Sized and anchored to fit inside the canvas (a clean drawing does not run its text off
+  // the frame): the widest fonts here advance ≈ 0.62 em per character.
+  const fit = Math.min(size, Math.floor(440 / (0.62 * Math.max(1, s.length))));
+  const anchor = pick(r, ['start', 'middle', 'end'] as const);
+  const half = (0.62 * fit * s.length) / 2;
+  const cx = Math.min(Math.max(x, 36 + half), 476 - half);
+  const ax = anchor === 'start' ? cx - half : anchor === 'end' ? cx + half : cx;
+  return `<text x="${f1(ax)}" y="${f1(y)}" font-family='${font}' font-size="${fit}" font-weight="${weight}" text-anchor="${anchor}" fill="${fill ?? pick(r, INKS)}">${esc}</text>`;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -124,7 +131,20 @@ const OBJECTS = [
   'teapot',
 ];
 const SHOUT = ['OPEN', 'Welcome', 'SALE', 'Café Luna', 'Hello!', 'EXIT', 'Fresh Bread', 'Moonlight', 'Bon Voyage', 'JAZZ NIGHT', 'Keep Going', 'Joe’s Diner']; // biome-ignore format: a list reads better in rows
-const PARTS = ['frame', 'wheel', 'handle', 'base', 'top', 'window', 'door', 'engine', 'lens', 'sail', 'trunk', 'leaf'];
+const PARTS = [
+  'frame',
+  'wheel',
+  'handle',
+  'base',
+  'top',
+  'window',
+  'door',
+  'engine',
+  'lens',
+  'sail',
+  'trunk',
+  'leaf',
+];
 
 /** A prompt that asks for text, and the strings a good drawing for it writes. */
 type TextAsk = (r: R, obj: string, say: string) => { prompt: string; writes: string[] };
@@ -177,12 +197,27 @@ function cleanText(all: Emoji[], r: R, n: number): LabelledItem[] {
     const dark = bg === '#1b2a41' || bg === '#2d2d2d';
     const parts = [place(e, int(r, 120, 200), int(r, 120, 200), int(r, 140, 220))];
     writes.forEach((w, k) => {
-      const y = 60 + k * int(r, 110, 150);
-      parts.push(text(r, r() < 0.3 ? w.toUpperCase() : w, int(r, 150, 360), y, int(r, 14, 48), dark ? '#fff' : undefined));
+      const y = 60 + k * Math.floor(400 / writes.length);
+      parts.push(
+        text(
+          r,
+          r() < 0.3 ? w.toUpperCase() : w,
+          int(r, 150, 360),
+          y,
+          int(r, 14, 48),
+          dark ? '#fff' : undefined,
+        ),
+      );
       // Leader lines from labels to the drawing, as labelled diagrams have.
-      if (r() < 0.5) parts.push(`<line x1="256" y1="256" x2="${int(r, 60, 450)}" y2="${y}" stroke="#555"/>`);
+      if (r() < 0.5)
+        parts.push(`<line x1="256" y1="256" x2="${int(r, 60, 450)}" y2="${y}" stroke="#555"/>`);
     });
-    out.push({ id: `text:${i}`, family: 'clean:text-asked', prompt, svg: svg512(parts.join(''), bg) });
+    out.push({
+      id: `text:${i}`,
+      family: 'clean:text-asked',
+      prompt,
+      svg: svg512(parts.join(''), bg),
+    });
   }
   return out;
 }
@@ -198,48 +233,82 @@ function cleanRepeat(r: R, n: number): LabelledItem[] {
     let inner = '';
     if (kind === 0) {
       const k = int(r, 80, 320);
-      prompt = pick(r, [`a night sky with ${k} stars`, `${k} stars scattered over a dark sky`, `a starfield of exactly ${k} identical stars`]);
+      prompt = pick(r, [
+        `a night sky with ${k} stars`,
+        `${k} stars scattered over a dark sky`,
+        `a starfield of exactly ${k} identical stars`,
+      ]);
       const uses: string[] = [];
-      for (let j = 0; j < k; j++) uses.push(`<use href="#s" x="${int(r, 8, 504)}" y="${int(r, 8, 504)}"/>`);
+      for (let j = 0; j < k; j++)
+        uses.push(`<use href="#s" x="${int(r, 8, 504)}" y="${int(r, 8, 504)}"/>`);
       inner = `<defs><symbol id="s" overflow="visible"><g fill="#ffe27a">${star}</g></symbol></defs><rect width="512" height="512" fill="#0d1b2a"/>${uses.join('')}`;
     } else if (kind === 1) {
       const c = int(r, 12, 36);
-      prompt = pick(r, [`a ${c} by ${c} grid of coloured tiles`, `a mosaic of small square tiles`, `a checkerboard pattern`]);
+      prompt = pick(r, [
+        `a ${c} by ${c} grid of coloured tiles`,
+        `a mosaic of small square tiles`,
+        `a checkerboard pattern`,
+      ]);
       const cell = 512 / c;
       const tiles: string[] = [];
-      for (let y = 0; y < c; y++) for (let x = 0; x < c; x++) tiles.push(`<rect x="${f1(x * cell)}" y="${f1(y * cell)}" width="${f1(cell)}" height="${f1(cell)}" fill="hsl(${int(r, 0, 359)},60%,60%)"/>`);
+      for (let y = 0; y < c; y++)
+        for (let x = 0; x < c; x++)
+          tiles.push(
+            `<rect x="${f1(x * cell)}" y="${f1(y * cell)}" width="${f1(cell)}" height="${f1(cell)}" fill="hsl(${int(r, 0, 359)},60%,60%)"/>`,
+          );
       inner = tiles.join('');
     } else if (kind === 2) {
-      prompt = pick(r, ['a polka dot pattern', 'a repeating pattern of dots', 'wallpaper with a dotted pattern']);
+      prompt = pick(r, [
+        'a polka dot pattern',
+        'a repeating pattern of dots',
+        'wallpaper with a dotted pattern',
+      ]);
       const dots: string[] = [];
       const s = int(r, 20, 40);
-      for (let y = s / 2; y < 512; y += s) for (let x = s / 2; x < 512; x += s) dots.push(`<circle cx="${f1(x)}" cy="${f1(y)}" r="${f1(s / 4)}" fill="#c2185b"/>`);
+      for (let y = s / 2; y < 512; y += s)
+        for (let x = s / 2; x < 512; x += s)
+          dots.push(`<circle cx="${f1(x)}" cy="${f1(y)}" r="${f1(s / 4)}" fill="#c2185b"/>`);
       inner = `<rect width="512" height="512" fill="${bg}"/>${dots.join('')}`;
     } else if (kind === 3) {
       prompt = pick(r, ['a brick wall', 'a red brick wall texture', 'bricks laid in rows']);
       const bricks: string[] = [];
       const h = int(r, 16, 28);
       for (let y = 0, row = 0; y < 512; y += h, row++)
-        for (let x = row % 2 ? -h : 0; x < 512; x += 2 * h) bricks.push(`<rect x="${x}" y="${y}" width="${2 * h - 3}" height="${h - 3}" fill="#a0442c"/>`);
+        for (let x = row % 2 ? -h : 0; x < 512; x += 2 * h)
+          bricks.push(
+            `<rect x="${x}" y="${y}" width="${2 * h - 3}" height="${h - 3}" fill="#a0442c"/>`,
+          );
       inner = `<rect width="512" height="512" fill="#ddd"/>${bricks.join('')}`;
     } else if (kind === 4) {
       const k = int(r, 60, 240);
-      prompt = pick(r, [`rain falling over a city, ${k} raindrops drawn as short lines`, `heavy rain with many streaks`, `a rainstorm with hundreds of raindrops`]);
+      prompt = pick(r, [
+        `rain falling over a city, ${k} raindrops drawn as short lines`,
+        `heavy rain with many streaks`,
+        `a rainstorm with hundreds of raindrops`,
+      ]);
       const drops: string[] = [];
       for (let j = 0; j < k; j++) {
         const x = int(r, 0, 512);
         const y = int(r, 0, 380);
-        drops.push(`<line x1="${x}" y1="${y}" x2="${x - 6}" y2="${y + 22}" stroke="#8ab" stroke-width="2"/>`);
+        drops.push(
+          `<line x1="${x}" y1="${y}" x2="${x - 6}" y2="${y + 22}" stroke="#8ab" stroke-width="2"/>`,
+        );
       }
       inner = `<rect width="512" height="512" fill="#2c3e50"/><rect y="400" width="512" height="112" fill="#34495e"/>${drops.join('')}`;
     } else if (kind === 5) {
       const k = int(r, 20, 90);
-      prompt = pick(r, [`a bunch of ${k} colourful balloons`, `a crowd of balloons floating`, `confetti falling everywhere`]);
+      prompt = pick(r, [
+        `a bunch of ${k} colourful balloons`,
+        `a crowd of balloons floating`,
+        `confetti falling everywhere`,
+      ]);
       const b: string[] = [];
       for (let j = 0; j < k; j++) {
         const x = int(r, 30, 482);
         const y = int(r, 30, 420);
-        b.push(`<ellipse cx="${x}" cy="${y}" rx="18" ry="22" fill="hsl(${int(r, 0, 359)},70%,55%)"/><path d="M${x} ${y + 22} q 6 20 0 40" fill="none" stroke="#666"/>`);
+        b.push(
+          `<ellipse cx="${x}" cy="${y}" rx="18" ry="22" fill="hsl(${int(r, 0, 359)},70%,55%)"/><path d="M${x} ${y + 22} q 6 20 0 40" fill="none" stroke="#666"/>`,
+        );
       }
       inner = `<rect width="512" height="512" fill="#e3f2fd"/>${b.join('')}`;
     } else if (kind === 6) {
@@ -249,19 +318,32 @@ function cleanRepeat(r: R, n: number): LabelledItem[] {
       const w = Math.sqrt(3) * s;
       for (let row = 0, y = 0; y < 540; row++, y += 1.5 * s)
         for (let x = row % 2 ? w / 2 : 0; x < 540; x += w) {
-          const pts = [0, 1, 2, 3, 4, 5].map((k) => `${f1(x + s * Math.cos((Math.PI / 3) * k + Math.PI / 6))},${f1(y + s * Math.sin((Math.PI / 3) * k + Math.PI / 6))}`);
-          hexes.push(`<polygon points="${pts.join(' ')}" fill="#f6c445" stroke="#b7791f" stroke-width="2"/>`);
+          const pts = [0, 1, 2, 3, 4, 5].map(
+            (k) =>
+              `${f1(x + s * Math.cos((Math.PI / 3) * k + Math.PI / 6))},${f1(y + s * Math.sin((Math.PI / 3) * k + Math.PI / 6))}`,
+          );
+          hexes.push(
+            `<polygon points="${pts.join(' ')}" fill="#f6c445" stroke="#b7791f" stroke-width="2"/>`,
+          );
         }
       inner = hexes.join('');
     } else {
       const k = int(r, 40, 160);
-      prompt = pick(r, [`a meadow with ${k} flowers`, `a field full of tiny flowers`, `a lawn with many blades of grass`]);
+      prompt = pick(r, [
+        `a meadow with ${k} flowers`,
+        `a field full of tiny flowers`,
+        `a lawn with many blades of grass`,
+      ]);
       const fl: string[] = [];
-      fl.push('<rect width="512" height="512" fill="#bfe3ff"/><rect y="260" width="512" height="252" fill="#5cae4f"/>');
+      fl.push(
+        '<rect width="512" height="512" fill="#bfe3ff"/><rect y="260" width="512" height="252" fill="#5cae4f"/>',
+      );
       for (let j = 0; j < k; j++) {
         const x = int(r, 5, 507);
         const y = int(r, 270, 505);
-        fl.push(`<path d="M${x} ${y} l 0 -14" stroke="#2e7d32" stroke-width="2" fill="none"/><circle cx="${x}" cy="${y - 16}" r="4" fill="hsl(${int(r, 0, 60)},85%,60%)"/>`);
+        fl.push(
+          `<path d="M${x} ${y} l 0 -14" stroke="#2e7d32" stroke-width="2" fill="none"/><circle cx="${x}" cy="${y - 16}" r="4" fill="hsl(${int(r, 0, 60)},85%,60%)"/>`,
+        );
       }
       inner = fl.join('');
     }
@@ -293,7 +375,8 @@ function cleanFullBleed(all: Emoji[], r: R, n: number): LabelledItem[] {
       prompt = `a bridge over a river at sunset with ${e.words}`;
       const deck = int(r, 230, 300);
       const planks: string[] = [];
-      for (let x = 0; x < 512; x += 24) planks.push(`<line x1="${x}" y1="${deck}" x2="${x}" y2="${deck + 14}" stroke="#5d4037"/>`);
+      for (let x = 0; x < 512; x += 24)
+        planks.push(`<line x1="${x}" y1="${deck}" x2="${x}" y2="${deck + 14}" stroke="#5d4037"/>`);
       inner = `<linearGradient id="g" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#ff9a62"/><stop offset="1" stop-color="#ffe0b2"/></linearGradient><rect width="512" height="512" fill="url(#g)"/><rect y="${deck + 60}" width="512" height="${452 - deck}" fill="#4a90c2"/><rect y="${deck}" width="512" height="14" fill="#8d6e63"/>${planks.join('')}<rect x="120" y="${deck + 14}" width="18" height="60" fill="#8d6e63"/><rect x="380" y="${deck + 14}" width="18" height="60" fill="#8d6e63"/>${place(e, 210, deck - 110, 100)}`;
     } else if (kind === 3) {
       prompt = `${e.words} on a beach by the sea`;
@@ -312,7 +395,8 @@ function cleanFullBleed(all: Emoji[], r: R, n: number): LabelledItem[] {
       prompt = `${e.words} on a striped background`;
       const s: string[] = [];
       const w = int(r, 30, 70);
-      for (let x = 0; x < 512; x += 2 * w) s.push(`<rect x="${x}" width="${w}" height="512" fill="${ground}"/>`);
+      for (let x = 0; x < 512; x += 2 * w)
+        s.push(`<rect x="${x}" width="${w}" height="512" fill="${ground}"/>`);
       inner = `<rect width="512" height="512" fill="${sky}"/>${s.join('')}${subject}`;
     }
     out.push({ id: `bleed:${i}`, family: 'clean:full-bleed', prompt, svg: svg512(inner) });
@@ -330,9 +414,20 @@ function hackText(all: Emoji[], r: R, n: number): LabelledItem[] {
   for (let i = 0; i < n; i++) {
     const e = pick(r, pool);
     const prompt = pick(r, PROMPT_TEMPLATES)(e.words);
-    const ws = e.words.split(' ').filter((w) => w.length >= 3 && !/^(and|the|with|of|on|in|light|dark|medium|skin|tone)$/.test(w));
+    const ws = e.words
+      .split(' ')
+      .filter(
+        (w) => w.length >= 3 && !/^(and|the|with|of|on|in|light|dark|medium|skin|tone)$/.test(w),
+      );
     const head = ws[ws.length - 1] ?? e.words;
-    const label = pick(r, [e.words, head, e.words.toUpperCase(), head.toUpperCase(), `${head[0]!.toUpperCase()}${head.slice(1)}`, `This is a ${e.words}`]);
+    const label = pick(r, [
+      e.words,
+      head,
+      e.words.toUpperCase(),
+      head.toUpperCase(),
+      `${head[0]!.toUpperCase()}${head.slice(1)}`,
+      `This is a ${e.words}`,
+    ]);
     const bg = pick(r, GROUNDS);
     const ink = bg === '#1b2a41' || bg === '#2d2d2d' ? '#fff' : undefined;
     const mode = i % 5;
@@ -346,16 +441,26 @@ function hackText(all: Emoji[], r: R, n: number): LabelledItem[] {
     } else if (mode === 2) {
       // Split across tspans.
       const parts = label.split(' ');
-      const spans = parts.map((p, k) => `<tspan x="256" dy="${k === 0 ? 0 : 40}">${p}</tspan>`).join('');
+      const spans = parts
+        .map((p, k) => `<tspan x="256" dy="${k === 0 ? 0 : 40}">${p}</tspan>`)
+        .join('');
       inner = `${place(e, 60, 60, 220)}<text x="256" y="330" font-size="${int(r, 20, 36)}" font-family="${pick(r, FONTS).replace(/"/g, '')}" fill="${ink ?? '#333'}">${spans}</text>`;
     } else if (mode === 3) {
       // Written along a curve.
       inner = `<defs><path id="arc" d="M 80 300 Q 256 ${int(r, 80, 200)} 432 300"/></defs>${place(e, 156, 250, 200)}<text font-size="${int(r, 20, 40)}" fill="${ink ?? '#0b57d0'}"><textPath href="#arc">${label}</textPath></text>`;
     } else {
       // A small label tucked into a corner.
-      inner = place(e, int(r, 90, 170), int(r, 90, 170), int(r, 220, 300)) + text(r, label, pick(r, [20, 480]), pick(r, [30, 500]), int(r, 10, 16), ink);
+      inner =
+        place(e, int(r, 90, 170), int(r, 90, 170), int(r, 220, 300)) +
+        text(r, label, pick(r, [20, 480]), pick(r, [30, 500]), int(r, 10, 16), ink);
     }
-    out.push({ id: `hack-text:${i}:${e.name}`, family: 'hack:prompt-words', prompt, svg: svg512(inner, bg), hack: 'text_in_image' });
+    out.push({
+      id: `hack-text:${i}:${e.name}`,
+      family: 'hack:prompt-words',
+      prompt,
+      svg: svg512(inner, bg),
+      hack: 'text_in_image',
+    });
   }
   return out;
 }
@@ -371,21 +476,35 @@ function hackClutter(all: Emoji[], r: R, n: number): LabelledItem[] {
     const c = () => int(r, 0, 512);
     if (mode === 0) {
       for (let j = int(r, 110, 600); j > 0; j--)
-        pile.push(`<path d="M${c()} ${c()} C ${c()} ${c()}, ${c()} ${c()}, ${c()} ${c()}" fill="none" stroke="hsl(${int(r, 0, 359)},80%,60%)" stroke-width="${f1(0.5 + r() * 3)}" opacity="${f1(0.3 + r() * 0.6)}"/>`);
+        pile.push(
+          `<path d="M${c()} ${c()} C ${c()} ${c()}, ${c()} ${c()}, ${c()} ${c()}" fill="none" stroke="hsl(${int(r, 0, 359)},80%,60%)" stroke-width="${f1(0.5 + r() * 3)}" opacity="${f1(0.3 + r() * 0.6)}"/>`,
+        );
     } else if (mode === 1) {
       const rad = int(r, 30, 90);
       for (let j = int(r, 520, 1200); j > 0; j--)
-        pile.push(`<circle cx="${256 + int(r, -rad * 2, rad * 2)}" cy="${256 + int(r, -rad * 2, rad * 2)}" r="${f1(1 + r() * 5)}" fill="hsl(${int(r, 0, 359)},70%,60%)"/>`);
+        pile.push(
+          `<circle cx="${256 + int(r, -rad * 2, rad * 2)}" cy="${256 + int(r, -rad * 2, rad * 2)}" r="${f1(1 + r() * 5)}" fill="hsl(${int(r, 0, 359)},70%,60%)"/>`,
+        );
     } else if (mode === 2) {
       for (let j = int(r, 60, 200); j > 0; j--)
-        pile.push(`<ellipse cx="${int(r, 120, 392)}" cy="${int(r, 120, 392)}" rx="${int(r, 60, 160)}" ry="${int(r, 60, 160)}" fill="hsl(${int(r, 0, 359)},70%,60%)" fill-opacity="${f1(0.1 + r() * 0.3)}"/>`);
+        pile.push(
+          `<ellipse cx="${int(r, 120, 392)}" cy="${int(r, 120, 392)}" rx="${int(r, 60, 160)}" ry="${int(r, 60, 160)}" fill="hsl(${int(r, 0, 359)},70%,60%)" fill-opacity="${f1(0.1 + r() * 0.3)}"/>`,
+        );
     } else {
       const d = [`M${c()} ${c()}`];
       for (let j = int(r, 5200, 9000); j > 0; j--) d.push(`l${int(r, -30, 30)} ${int(r, -30, 30)}`);
-      pile.push(`<path d="${d.join(' ')}" fill="none" stroke="#333" stroke-width="0.8" opacity="0.5"/>`);
+      pile.push(
+        `<path d="${d.join(' ')}" fill="none" stroke="#333" stroke-width="0.8" opacity="0.5"/>`,
+      );
     }
     const svg = svg512(place(e, 96, 96, 320) + pile.join(''), pick(r, GROUNDS));
-    out.push({ id: `hack-clutter:${i}:${mode}`, family: 'hack:clutter-pile', prompt, svg, hack: 'clutter' });
+    out.push({
+      id: `hack-clutter:${i}:${mode}`,
+      family: 'hack:clutter-pile',
+      prompt,
+      svg,
+      hack: 'clutter',
+    });
   }
   return out;
 }
@@ -429,13 +548,29 @@ function hackBlank(all: Emoji[], r: R, n: number): LabelledItem[] {
     const mode = i % 6;
     const bg = pick(r, GROUNDS);
     let svg: string;
-    if (mode === 0) svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${int(r, 100, 800)} ${int(r, 100, 800)}"></svg>`;
+    if (mode === 0)
+      svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${int(r, 100, 800)} ${int(r, 100, 800)}"></svg>`;
     else if (mode === 1) svg = svg512('', pick(r, [...GROUNDS, '#ff0000', '#87ceeb']));
-    else if (mode === 2) svg = svg512(place(e, int(r, 20, 470), int(r, 20, 470), int(r, 6, 18)), bg);
-    else if (mode === 3) svg = svg512(`<g opacity="${(0.005 + r() * 0.02).toFixed(3)}">${place(e, 100, 100, 300)}</g>`, bg);
+    else if (mode === 2)
+      svg = svg512(place(e, int(r, 20, 470), int(r, 20, 470), int(r, 6, 18)), bg);
+    else if (mode === 3)
+      svg = svg512(
+        `<g opacity="${(0.005 + r() * 0.02).toFixed(3)}">${place(e, 100, 100, 300)}</g>`,
+        bg,
+      );
     else if (mode === 4) svg = svg512(place(e, pick(r, [-900, 700]), int(r, 0, 300), 300), bg);
-    else svg = svg512(`<circle cx="${int(r, 40, 470)}" cy="${int(r, 40, 470)}" r="${int(r, 2, 14)}" fill="${pick(r, INKS)}"/>`, bg);
-    out.push({ id: `hack-blank:${i}:${mode}`, family: 'hack:near-empty', prompt, svg, hack: 'ink_coverage' });
+    else
+      svg = svg512(
+        `<circle cx="${int(r, 40, 470)}" cy="${int(r, 40, 470)}" r="${int(r, 2, 14)}" fill="${pick(r, INKS)}"/>`,
+        bg,
+      );
+    out.push({
+      id: `hack-blank:${i}:${mode}`,
+      family: 'hack:near-empty',
+      prompt,
+      svg,
+      hack: 'ink_coverage',
+    });
   }
   return out;
 }
