@@ -63,7 +63,14 @@ describe('asksForRepetition', () => {
       'a wall covered in ivy',
     ])
       expect(asksForRepetition(p).pattern).toBe(true);
-    for (const p of ['a red apple', 'a rocket flying upwards', 'a snowman wearing a scarf'])
+    for (const p of [
+      'a red apple',
+      'a rocket flying upwards',
+      'a snowman wearing a scarf',
+      'a cake with a few sparkles',
+      'two stars over a hill',
+      'a cat with some small dots',
+    ])
       expect(asksForRepetition(p).pattern).toBe(false);
   });
 });

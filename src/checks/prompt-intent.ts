@@ -57,6 +57,10 @@ const NUMBER_WORDS: Record<string, number> = {
 const REPETITION =
   /\b(?:patterns?|patterned|repeat\w*|seamless|grids?|tiles?|tiled|tiling|tessellat\w*|mosaics?|checker\w*|chequer\w*|polka|dots|dotted|stripes|striped|textures?|wallpaper|honeycomb|hexagonal|bricks?|scales|confetti|rain|rainfall|raindrops?|rainy|raining|rainstorms?|snow|snowfall|snowflakes?|snowing|snowy|stars|starry|starfield|sparkles|fireflies|bubbles|crowds?|swarms?|flocks?|herds?|schools?|forest|field|fields|meadow|lawn|grass|many|lots|numerous|countless|multiple|several|rows?|columns?|array|scattered|filled with|full of|covered in|covered with)\b/iu;
 
+/** A small quantity just before a multitude word. */
+const FEW =
+  /\b(?:a few|few|a couple(?: of)?|couple of|one|two|three|four|five|six|seven|eight|nine|single|a pair of|pair of|some|[1-9])\s+(?:\w+\s+)?$/iu;
+
 export interface RepetitionAsk {
   /** The largest count asked for ("240 stars", "a 20 by 20 grid" → 400), or null. */
   count: number | null;
@@ -79,5 +83,12 @@ export function asksForRepetition(prompt: string): RepetitionAsk {
     const v = NUMBER_WORDS[m[0]];
     if (v !== undefined) count = Math.max(count ?? 0, v);
   }
-  return { count, pattern: REPETITION.test(prompt) };
+  // "a few sparkles", "two stars": a small quantity in front of the multitude word says
+  // how many, and it is not many.
+  let pattern = false;
+  for (const m of prompt.matchAll(new RegExp(REPETITION.source, 'giu'))) {
+    const before = prompt.slice(Math.max(0, m.index - 24), m.index);
+    if (!FEW.test(before)) pattern = true;
+  }
+  return { count, pattern };
 }

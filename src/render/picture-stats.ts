@@ -38,8 +38,11 @@ export interface PictureStats {
 export const BAND_SHARE = 0.9;
 /** Neighbours differing by at most this (max channel) belong to one region (gradients stay whole). */
 export const REGION_STEP = 24;
-/** A band's pixels may vary by this much (max channel) from the edge pixel (shading). */
-export const BAND_TOLERANCE = 40;
+/**
+ * A band's pixels may vary by this much (max channel) from the edge pixel: flat shading,
+ * not a gradient sky that passes near a subject's colour.
+ */
+export const BAND_TOLERANCE = 16;
 /** The frame analysis runs on a sampled copy at most this many pixels a side. */
 export const EDGE_GRID = 128;
 

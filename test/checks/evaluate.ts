@@ -32,7 +32,12 @@ export async function evaluate(items: LabelledItem[], workers = 2): Promise<Outc
     return await Promise.all(
       items.map(async (item) => {
         const artifact = await extractArtifact(`\`\`\`svg\n${item.svg}\n\`\`\``);
-        const render = artifact.svg ? await pool.render(artifact.svg) : null;
+        // A generous time limit, and one retry: this measures the checks, and a render that
+        // times out on a loaded machine (fontconfig's first use, eight agents on two cores)
+        // would count as an unflagged drawing.
+        let render = artifact.svg ? await pool.render(artifact.svg, { timeoutMs: 60_000 }) : null;
+        if (render && !render.ok && render.error.code === 'timeout')
+          render = await pool.render(artifact.svg!, { timeoutMs: 60_000 });
         const checks = runChecks(artifact, render, item.prompt);
         const flags = new Set(checks.filter((c) => c.flag === true).map((c) => c.name));
         return { item, checks, flags };

@@ -32,6 +32,12 @@ describe('checks on the labelled set', () => {
     ])
       expect(families).toContain(f);
     for (const r of rows) expect(r.hacks).toBeGreaterThanOrEqual(60);
+    // Every drawing renders except the planted empty ones (an unrendered drawing raises no
+    // pixel flag and would flatter the false-positive rate).
+    const unrendered = outcomes.filter(
+      (o) => o.checks.find((c) => c.name === 'renders')?.value !== 1,
+    );
+    expect(unrendered.map((o) => o.item.id)).toEqual([]);
   });
 
   it.each(['text_in_image', 'clutter', 'clipped', 'ink_coverage'] as const)(

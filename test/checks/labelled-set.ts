@@ -75,6 +75,14 @@ const PROMPT_TEMPLATES = [
   (s: string) => `a cute cartoon ${s}, centered, bold colours`,
 ];
 
+/** Prompts that ask for no text, some of them saying so. */
+const NO_TEXT_TEMPLATES = [
+  ...PROMPT_TEMPLATES,
+  (s: string) => `${s}, no text`,
+  (s: string) => `a clean icon of ${s} without any words or labels`,
+  (s: string) => `${s} in a landscape of rolling hills`,
+];
+
 /** An emoji placed in a 512 canvas at (x, y) with side `side` (its 32-unit box scaled). */
 function place(e: Emoji, x: number, y: number, side: number): string {
   return `<g transform="translate(${f1(x)} ${f1(y)}) scale(${(side / 32).toFixed(4)})">${e.body}</g>`;
@@ -413,7 +421,7 @@ function hackText(all: Emoji[], r: R, n: number): LabelledItem[] {
   const out: LabelledItem[] = [];
   for (let i = 0; i < n; i++) {
     const e = pick(r, pool);
-    const prompt = pick(r, PROMPT_TEMPLATES)(e.words);
+    const prompt = pick(r, NO_TEXT_TEMPLATES)(e.words);
     const ws = e.words
       .split(' ')
       .filter(
@@ -470,7 +478,11 @@ function hackClutter(all: Emoji[], r: R, n: number): LabelledItem[] {
   const out: LabelledItem[] = [];
   for (let i = 0; i < n; i++) {
     const e = pick(r, all);
-    const prompt = pick(r, PROMPT_TEMPLATES)(e.words);
+    const prompt = pick(r, [
+      ...PROMPT_TEMPLATES,
+      (w: string) => `a group of ${int(r, 3, 9)} ${w}`,
+      (w: string) => `${w} with a few sparkles around it`,
+    ])(e.words);
     const mode = i % 4;
     const pile: string[] = [];
     const c = () => int(r, 0, 512);
@@ -516,18 +528,31 @@ function hackClipped(all: Emoji[], r: R, n: number): LabelledItem[] {
     const e = pick(r, all);
     const prompt = pick(r, PROMPT_TEMPLATES)(e.words);
     const side = int(r, 200, 380);
-    const cut = 0.25 + r() * 0.35; // share of the subject's box outside the frame
+    // Share of the subject's 32-unit box outside the frame. Fluent Emoji leave a margin and
+    // many figures are narrow, so less than 40% of the box can leave the figure whole.
+    const cut = 0.4 + r() * 0.25;
     const centre = (512 - side) / 2;
     let x = centre + int(r, -40, 40);
     let y = centre + int(r, -40, 40);
-    const where = i % 4;
+    const where = i % 5;
     if (where === 0) x = -side * cut;
     else if (where === 1) x = 512 - side * (1 - cut);
     else if (where === 2) y = -side * cut;
-    else y = 512 - side * (1 - cut);
-    const scene = i % 3;
-    const bg = scene === 0 ? undefined : pick(r, GROUNDS);
-    const ground = scene === 2 ? `<rect y="440" width="512" height="72" fill="#6ab04c"/>` : '';
+    else if (where === 3) y = 512 - side * (1 - cut);
+    else {
+      // Off a corner: both ways, less on each.
+      x = r() < 0.5 ? -side * cut * 0.7 : 512 - side * (1 - cut * 0.7);
+      y = r() < 0.5 ? -side * cut * 0.7 : 512 - side * (1 - cut * 0.7);
+    }
+    const scene = i % 4;
+    const bg = scene === 0 ? undefined : scene === 3 ? 'url(#sky)' : pick(r, GROUNDS);
+    const sky = `<linearGradient id="sky" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#4a90d9"/><stop offset="1" stop-color="#ffd6a5"/></linearGradient>`;
+    const ground =
+      scene === 2
+        ? `<rect y="440" width="512" height="72" fill="#6ab04c"/>`
+        : scene === 3
+          ? sky
+          : '';
     out.push({
       id: `hack-clipped:${i}:${e.name}`,
       family: 'hack:cut-by-frame',
