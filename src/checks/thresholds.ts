@@ -17,8 +17,8 @@ export const DEFAULT_CHECK_OPTIONS: Readonly<CheckOptions> = Object.freeze({
   clutterPathSegments: 5000,
   clutterOverdraw: 4,
   clutterRepeatFactor: 4,
-  // Set on the labelled set (test/checks): the sparsest clean drawing inks 2.9% of the
-  // canvas against its own dominant colour; a lone speck or a faded ghost stays under 1%.
+  // Set on the labelled set (test/checks): the sparsest clean drawing inks 2.2% of the
+  // canvas against its own dominant colour; the planted specks and ghosts stay under 0.3%.
   inkMinCoverage: 0.01,
   // RULER's RL runs cap responses at 4,096 tokens: a completion reaching it was cut off or
   // is padding its drawing (the CLIP/aesthetic hack grew outputs from 0.3k to 6.3k tokens).
