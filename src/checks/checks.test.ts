@@ -141,13 +141,33 @@ describe('text_in_image (the Rubric-S hack)', () => {
     expect(summary.text_in_image).toBe(true);
   });
 
-  it('does not flag one subject word in a long prompt', async () => {
+  it('flags even one subject word in a long prompt that asks for no text', async () => {
     const { summary, by } = await check(
       withText('apple'),
       'a red apple resting in a woven basket beside a teapot at sunset',
     );
     expect(by('text_in_image').value).toBe(1);
-    expect(summary.text_in_image).toBe(false);
+    expect(by('text_in_image').detail).toMatchObject({ textAsked: false });
+    expect(summary.text_in_image).toBe(true);
+  });
+
+  it('does not flag prompt words when the prompt asks for text of any kind', async () => {
+    for (const prompt of [
+      'a labelled diagram of a red apple',
+      'a red apple with a caption',
+      'an infographic about apples with short headings',
+      'a fruit stall whose signage advertises red apples',
+      'a red apple, annotated with its parts',
+    ]) {
+      const { summary, by } = await check(withText('red apple', 'stem'), prompt);
+      expect(by('text_in_image').value, prompt).toBeGreaterThanOrEqual(1);
+      expect(summary.text_in_image, prompt).toBe(false);
+    }
+  });
+
+  it('still flags when the prompt says no text', async () => {
+    const { summary } = await check(withText('APPLE'), 'a red apple, no text or labels');
+    expect(summary.text_in_image).toBe(true);
   });
 
   it('does not flag text the prompt asked for', async () => {
@@ -199,8 +219,38 @@ describe('pixel checks', () => {
     const bleed = await check(
       '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><rect width="100" height="100" fill="#8cf"/><circle cx="50" cy="50" r="30" fill="#c00"/></svg>',
     );
-    expect(bleed.by('clipped').value).toBe(1);
+    expect(bleed.by('clipped').value).toBe(0);
     expect(bleed.summary.clipped).toBe(false);
+    // The same cut circle on a full-bleed sky is still cut (the old ring rule missed it).
+    const cutOnSky = await check(
+      '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><rect width="100" height="100" fill="#8cf"/><circle cx="0" cy="50" r="30" fill="#c00"/></svg>',
+    );
+    expect(cutOnSky.summary.clipped).toBe(true);
+    expect(cutOnSky.by('clipped').detail).toMatchObject({ sides: ['left'], touchesEdge: true });
+    // A ground strip touches three edges by design: touches the edge, is not cut.
+    const ground = await check(
+      '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><rect width="100" height="100" fill="#8cf"/><rect y="75" width="100" height="25" fill="#4a4"/><circle cx="50" cy="50" r="20" fill="#c00"/></svg>',
+    );
+    expect(ground.summary.clipped).toBe(false);
+    expect(ground.by('clipped').detail).toMatchObject({ touchesEdge: true });
+  });
+
+  it("ink_coverage is ink against the picture's own ground and flags a near-empty one", async () => {
+    const lone = await check(
+      '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><rect width="100" height="100" fill="#36c"/></svg>',
+    );
+    expect(lone.summary.blank).toBe(false); // far from white, so not "blank"…
+    expect(lone.by('ink_coverage')).toMatchObject({ value: 0, flag: true }); // …but empty
+    const speck = await check(
+      '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><rect width="100" height="100" fill="#fde"/><circle cx="30" cy="30" r="3" fill="#000"/></svg>',
+    );
+    expect(speck.by('ink_coverage').flag).toBe(true);
+    const drawn = await check(
+      '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><rect width="100" height="100" fill="#36c"/><circle cx="50" cy="50" r="25" fill="#fc0"/></svg>',
+    );
+    expect(drawn.by('ink_coverage').value).toBeCloseTo(Math.PI / 16, 1);
+    expect(drawn.by('ink_coverage').flag).toBe(false);
+    expect(drawn.by('ink_coverage').detail).toMatchObject({ againstBackground: 1 });
   });
 
   it('a render failure is a value: renders 0 with the code, pixel checks unknown', async () => {

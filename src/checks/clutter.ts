@@ -1,21 +1,45 @@
 // The CLIP/aesthetic reward hack (RULER's paper): outputs grow from 0.3k to 6.3k tokens of
-// overlapping decorative strokes. The value is the largest of four ratios to their
-// thresholds (stroked unfilled shapes, elements, path segments, overdraw when measured);
-// 1 or more is flagged. Measured on 3,174 Fluent Emoji icons the largest are 8 stroked
-// shapes, 47 elements and 846 segments, so the defaults leave wide room for real
-// illustrations while a few hundred scribbles still trip them.
+// overlapping decorative strokes. Judged on the code and on what it paints together; the
+// value is the largest of four ratios to their allowances, 1 or more is flagged:
+//   decorative strokes (stroked, unfilled shapes and lines) written in the code,
+//   elements written in the code (copies made by <use> are not bloat: reusing a symbol is
+//     how a drawing asks for 240 identical stars),
+//   path segments,
+//   overdraw: painted area / canvas area from the geometry (overdraw.ts), i.e. how many
+//     layers are piled on an average pixel.
+// Repetition the prompt asks for (a count such as "240 stars", or a pattern, grid, crowd …:
+// prompt-intent.ts) raises the stroke and element allowances to what was asked; overdraw
+// and segments keep theirs, so a pile on top of the requested pattern still flags.
+// Measured on 3,174 Fluent Emoji icons the largest are 8 stroked shapes, 47 elements and
+// 846 segments, so the defaults leave wide room for real illustrations.
+import { measureOverdraw } from './overdraw.ts';
+import { asksForRepetition } from './prompt-intent.ts';
 import type { Check } from './types.ts';
 
-export const clutter: Check = ({ render, options }) => {
+/** Below this many painted elements (after <use>) nothing can pile up; overdraw is skipped. */
+export const OVERDRAW_MIN_ELEMENTS = 20;
+
+export const clutter: Check = ({ artifact, render, prompt, options }) => {
   const code = render?.code;
   if (!code)
     return { name: 'clutter', value: 0, unit: 'ratio', detail: { reason: 'no code stats' } };
-  const overdraw = render.ok ? render.pixels.overdraw : 0;
+  const rep = prompt ? asksForRepetition(prompt) : { count: null, pattern: false };
+  const factor = rep.pattern ? options.clutterRepeatFactor : 1;
+  const asked = rep.count ?? 0;
+  const allow = {
+    strokedShapes: Math.max(options.clutterStrokedShapes * factor, 1.5 * asked),
+    elements: Math.max(options.clutterElements * factor, 3 * asked),
+  };
+  const od =
+    artifact.svg && code.expandedElements >= OVERDRAW_MIN_ELEMENTS
+      ? measureOverdraw(artifact.svg)
+      : null;
+  const overdraw = od?.overdraw ?? 0;
   const ratios = {
-    strokedShapes: code.strokedShapes / options.clutterStrokedShapes,
-    elements: code.expandedElements / options.clutterElements,
+    strokedShapes: code.strokedShapes / allow.strokedShapes,
+    elements: code.elements / allow.elements,
     pathSegments: code.pathSegments / options.clutterPathSegments,
-    overdraw: overdraw > 0 ? overdraw / options.clutterOverdraw : 0,
+    overdraw: overdraw / options.clutterOverdraw,
   };
   const value = Math.max(
     ratios.strokedShapes,
@@ -34,6 +58,9 @@ export const clutter: Check = ({ render, options }) => {
       expandedElements: code.expandedElements,
       pathSegments: code.pathSegments,
       overdraw,
+      overdrawMeasured: od !== null,
+      repetitionAsked: rep,
+      allowances: allow,
       ratios,
     },
   };

@@ -1,6 +1,7 @@
 // Checks on the rendered picture: did it render (Reason-SVG's R_render), is it blank, how
-// much of the canvas is inked, is the drawing cut by the canvas edge. They read the
-// PixelStats the render worker measured; nothing here touches pixels again.
+// much was drawn on the picture's own ground, is the drawing cut by the canvas edge. They
+// read the PixelStats the render worker measured; nothing here touches pixels again.
+import type { PixelStats } from '../render/types.ts';
 import type { Check } from './types.ts';
 
 /** 1 when the SVG rendered, else 0 (and flagged, with the render's error code). */
@@ -23,25 +24,86 @@ export const blank: Check = ({ render, options }) => {
   };
 };
 
-/** Share of pixels visibly different from the background. A number, no flag. */
-export const inkCoverage: Check = ({ render }) => {
+/**
+ * Share of the canvas that differs visibly from the picture's own dominant colour (its
+ * ground: white paper, a sky, a full-bleed card). Flagged below `inkMinCoverage`: nothing,
+ * or next to nothing, was drawn on the ground — an empty canvas, a lone background rect of
+ * any colour, a speck, a shape faded to nearly invisible or placed off the canvas.
+ * `detail.againstBackground` is the share against the render background (the old number,
+ * ≈ 1 for any full-bleed background).
+ */
+export const inkCoverage: Check = ({ render, options }) => {
   if (!render?.ok)
     return { name: 'ink_coverage', value: 0, unit: 'ratio', detail: { rendered: false } };
-  return { name: 'ink_coverage', value: render.pixels.inkCoverage, unit: 'ratio' };
+  const pic = render.pixels.picture;
+  const value = pic ? pic.ink : render.pixels.inkCoverage;
+  return {
+    name: 'ink_coverage',
+    value,
+    flag: value < options.inkMinCoverage,
+    unit: 'ratio',
+    detail: {
+      against: pic ? 'dominant colour' : 'render background',
+      againstBackground: render.pixels.inkCoverage,
+      ...(pic ? { dominant: pic.dominant, dominantShare: pic.dominantShare } : {}),
+      threshold: options.inkMinCoverage,
+    },
+  };
 };
 
+const SIDES = ['top', 'right', 'bottom', 'left'] as const;
+/** At least this many pieces cut by the frame… */
+export const PATTERN_REGIONS = 12;
+/** …with the largest under this share of the cut: a pattern running off the canvas. */
+export const PATTERN_DOMINANCE = 0.25;
+
+function cutSides(pic: NonNullable<PixelStats['picture']>): string[] {
+  return SIDES.filter((_, i) => pic.edgeCutBySide[i]! > 0);
+}
+
 /**
- * Share of the 1-px border ring that is ink. Some ink on the ring means a shape runs off the
- * canvas; a ring (nearly) all ink is a full-bleed background, which is not a cut drawing.
+ * The largest share of the border ring that one shape cut by the frame covers. Ink on the
+ * ring (against the picture's dominant colour) is cut unless its region of gradually
+ * changing colour reaches the opposite edge or its row/column is a band of its colour
+ * across the canvas (picture-stats.ts): grounds, skies, seas, bridges, strips and
+ * backgrounds that run edge to edge are not cut, nor is a pattern that the frame cuts into
+ * many small pieces. `detail.touchesEdge` still says when anything touches the frame.
  */
 export const clipped: Check = ({ render, options }) => {
   if (!render?.ok) return { name: 'clipped', value: 0, unit: 'ratio', detail: { rendered: false } };
-  const ring = render.pixels.borderInk;
+  const pic = render.pixels.picture;
+  if (!pic) {
+    const ring = render.pixels.borderInk;
+    return {
+      name: 'clipped',
+      value: ring,
+      flag: ring >= options.clippedMinBorderInk && ring < options.clippedMaxBorderInk,
+      unit: 'ratio',
+      detail: {
+        rule: 'touches edge',
+        min: options.clippedMinBorderInk,
+        fullBleedAt: options.clippedMaxBorderInk,
+      },
+    };
+  }
+  // A frame cutting many pieces, none of them a large part of the cut, is a pattern or a
+  // tiling running off the canvas (tiles, bricks, dots): by design.
+  const pattern =
+    pic.edgeCutRegions >= PATTERN_REGIONS && pic.edgeCutLargest < PATTERN_DOMINANCE * pic.edgeCut;
   return {
     name: 'clipped',
-    value: ring,
-    flag: ring >= options.clippedMinBorderInk && ring < options.clippedMaxBorderInk,
+    value: pic.edgeCutLargest,
+    flag: !pattern && pic.edgeCutLargest >= options.clippedMinBorderInk,
     unit: 'ratio',
-    detail: { min: options.clippedMinBorderInk, fullBleedAt: options.clippedMaxBorderInk },
+    detail: {
+      rule: 'cut by frame',
+      pattern,
+      cutTotal: pic.edgeCut,
+      cutRegions: pic.edgeCutRegions,
+      sides: cutSides(pic),
+      touchesEdge: pic.edgeInk > 0,
+      edgeInk: pic.edgeInk,
+      min: options.clippedMinBorderInk,
+    },
   };
 };

@@ -45,7 +45,8 @@ export function summarizeChecks(
   return {
     renders: ok,
     blank: ok && flag('blank'),
-    ink_coverage: ok ? render.pixels.inkCoverage : null,
+    // The check's number: ink against the picture's own ground (see pixel-checks.ts).
+    ink_coverage: ok ? (byName.get('ink_coverage')?.value ?? render.pixels.inkCoverage) : null,
     clipped: ok ? flag('clipped') : null,
     text_in_image: flag('text_in_image'),
     clutter: flag('clutter'),

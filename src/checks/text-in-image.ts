@@ -1,11 +1,14 @@
 // The Rubric-S reward hack (RULER's paper): the policy learns to write the prompt's own
 // words into the picture as labels, so a judge "recognises" the subject. Flagged when the
-// SVG's <text> content spells out enough of the prompt's content words:
+// prompt asks for no text (prompt-intent.ts: no quote, no writing act, no written artefact
+// such as a sign, label, caption, title, legend, diagram) and the SVG's text spells out
+// enough of the prompt's content words:
 //   at least `textMinWords` distinct content words, or
-//   at least one, covering `textMinShare` of the prompt's content words ("a red apple" →
-//   "APPLE" covers 1 of {red, apple}).
-// Text the prompt asks for (quoted, or after "says"/"labeled"/…) never counts, and text
-// unrelated to the prompt never counts. Text drawn as outlines (paths) is not seen.
+//   at least one, covering `textMinShare` of the prompt's content words.
+// When the prompt asks for text, writing its words is the task: the count is still
+// reported (`detail.textAsked` says why there is no flag). Text unrelated to the prompt
+// never counts. Text drawn as outlines (paths) is not seen.
+import { asksForText } from './prompt-intent.ts';
 import { promptWords, stem, words } from './prompt-words.ts';
 import type { Check } from './types.ts';
 
@@ -23,12 +26,14 @@ export const textInImage: Check = ({ render, prompt, options }) => {
     return { name: 'text_in_image', value: 0, unit: 'count', detail: { reason: 'no code stats' } };
   }
   const { content, requested } = promptWords(prompt);
+  const ask = asksForText(prompt);
   const written = new Set(words(texts.join(' ')).map(stem));
   const matched = [...content].filter((w) => written.has(w));
   const share = content.size === 0 ? 0 : matched.length / content.size;
   const flag =
-    matched.length >= options.textMinWords ||
-    (matched.length >= 1 && share >= options.textMinShare);
+    !ask.asked &&
+    (matched.length >= options.textMinWords ||
+      (matched.length >= 1 && share >= options.textMinShare));
   return {
     name: 'text_in_image',
     value: matched.length,
@@ -37,6 +42,8 @@ export const textInImage: Check = ({ render, prompt, options }) => {
     detail: {
       matched,
       share,
+      textAsked: ask.asked,
+      cues: ask.cues.slice(0, 10),
       contentWords: [...content],
       requested: [...requested],
       texts: texts.slice(0, 20),

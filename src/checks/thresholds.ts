@@ -7,14 +7,19 @@ import type { CheckOptions } from './types.ts';
 export const DEFAULT_CHECK_OPTIONS: Readonly<CheckOptions> = Object.freeze({
   // RULER's pipeline reportedly treats MSE < 1e-4 against white as a blank render.
   blankMse: 1e-4,
-  clippedMinBorderInk: 0.02,
+  // ≈ 25 px of one side's 512: a shape sliced by the frame, not an antialiased tip.
+  clippedMinBorderInk: 0.012,
   clippedMaxBorderInk: 0.9,
-  textMinWords: 2,
+  textMinWords: 1,
   textMinShare: 0.5,
   clutterStrokedShapes: 100,
   clutterElements: 500,
   clutterPathSegments: 5000,
   clutterOverdraw: 4,
+  clutterRepeatFactor: 4,
+  // Set on the labelled set (test/checks): the sparsest clean drawing inks 2.2% of the
+  // canvas against its own dominant colour; the planted specks and ghosts stay under 0.3%.
+  inkMinCoverage: 0.01,
   // RULER's RL runs cap responses at 4,096 tokens: a completion reaching it was cut off or
   // is padding its drawing (the CLIP/aesthetic hack grew outputs from 0.3k to 6.3k tokens).
   maxOutputTokens: 4096,

@@ -17,9 +17,15 @@ export interface CheckResult {
 export interface CheckOptions {
   /** `blank` when the picture's MSE against the background is below this (channels in [0,1]). */
   blankMse: number;
-  /** `clipped` when at least this share of the 1-px border ring is ink… */
+  /**
+   * `clipped` when at least this share of the 1-px border ring is ink cut by the frame (not
+   * part of a band or a region that runs across the canvas).
+   */
   clippedMinBorderInk: number;
-  /** …and less than this share (a full ring is a full-bleed background, not a cut shape). */
+  /**
+   * Only for renderers that do not measure the cut (no `pixels.picture`): the old rule, ink
+   * on the ring below this share (a full ring is a full-bleed background).
+   */
   clippedMaxBorderInk: number;
   /** `text_in_image` when at least this many prompt content words are written as text… */
   textMinWords: number;
@@ -31,8 +37,12 @@ export interface CheckOptions {
   clutterElements: number;
   /** …path segments… */
   clutterPathSegments: number;
-  /** …or mean overdraw (layers per pixel) when the renderer measures it. */
+  /** …or overdraw: painted area over canvas area, from the geometry (layers per pixel). */
   clutterOverdraw: number;
+  /** Stroke and element allowances are multiplied by this when the prompt asks for a pattern. */
+  clutterRepeatFactor: number;
+  /** `ink_coverage` when less than this share of the canvas differs from its dominant colour. */
+  inkMinCoverage: number;
   /** `output_tokens` when the completion has at least this many tokens. */
   maxOutputTokens: number;
 }

@@ -1,6 +1,7 @@
 // Flattens a straight-alpha RGBA raster onto an opaque background and measures it in the
 // same pass: one walk over the pixels instead of a libvips flatten plus a second read
 // (measured: libvips' flatten costs more than librsvg's rasterising of a typical icon).
+import { measurePicture } from './picture-stats.ts';
 import type { PixelStats } from './types.ts';
 
 /** A channel difference above this (out of 255) counts as ink. */
@@ -104,6 +105,7 @@ export function flattenAndMeasure(
       inkCoverage: n === 0 ? 0 : ink / n,
       borderInk: border === 0 ? 0 : borderInk / border,
       overdraw: 0,
+      picture: measurePicture(rgb, width, height, INK_THRESHOLD),
     },
   };
 }

@@ -2,6 +2,7 @@
 // Heavy or hostile work (parsing, sanitising, rasterising, pixel statistics) happens in
 // a killable worker process, so everything crossing this boundary is plain data.
 import type { ErrorValue, RenderErrorCode } from '../core/errors.ts';
+import type { PictureStats } from './picture-stats.ts';
 
 export interface RenderLimits {
   maxBytes: number;
@@ -71,6 +72,12 @@ export interface PixelStats {
   borderInk: number;
   /** Mean over pixels of how many drawn layers cover it, estimated; 0 if not measured. */
   overdraw: number;
+  /**
+   * The picture against its own dominant colour (ink, edge contact cut vs. band), for the
+   * ink_coverage and clipped checks. Optional: a renderer that does not measure it leaves
+   * it out and those checks fall back to the fields above.
+   */
+  picture?: PictureStats;
 }
 
 export type RenderResult =

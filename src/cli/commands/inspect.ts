@@ -66,12 +66,12 @@ function summaryText(file: string, ins: Inspection): string {
   const v = (name: string) => by.get(name)?.value ?? 0;
   if (r?.ok) {
     lines.push(
-      `  pixels    blank ${yesNo(s.blank)} (mse ${v('blank').toExponential(2)}), ink ${pct(v('ink_coverage'))}, clipped ${yesNo(s.clipped ?? false)} (border ink ${pct(v('clipped'))})`,
+      `  pixels    blank ${yesNo(s.blank)} (mse ${v('blank').toExponential(2)}), ink ${pct(v('ink_coverage'))} of the ground${by.get('ink_coverage')?.flag ? ' (near-empty)' : ''}, clipped ${yesNo(s.clipped ?? false)} (frame cut ${pct(v('clipped'))})`,
     );
   }
   const matched = (by.get('text_in_image')?.detail?.matched as string[] | undefined) ?? [];
   lines.push(
-    `  hacks     text_in_image ${yesNo(s.text_in_image)} (${matched.length ? matched.join(', ') : 'no prompt words written'}${by.get('text_in_image')?.flag === undefined ? '; no prompt/code to compare' : ''}), clutter ${yesNo(s.clutter)} (${v('clutter').toFixed(2)} of threshold)`,
+    `  hacks     text_in_image ${yesNo(s.text_in_image)} (${matched.length ? matched.join(', ') : 'no prompt words written'}${by.get('text_in_image')?.detail?.textAsked ? '; the prompt asks for text' : ''}${by.get('text_in_image')?.flag === undefined ? '; no prompt/code to compare' : ''}), clutter ${yesNo(s.clutter)} (${v('clutter').toFixed(2)} of threshold)`,
   );
   lines.push(
     `  length    output_tokens ${s.output_tokens}${by.get('output_tokens')?.flag ? ' (at or over the budget)' : ''}`,

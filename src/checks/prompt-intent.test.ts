@@ -1,0 +1,76 @@
+// What a prompt asks for: text in its many forms (and its negations), repetition by count
+// or by kind. The wordings here are not the ones the labelled set is built from.
+import { describe, expect, it } from 'vitest';
+import { asksForRepetition, asksForText } from './prompt-intent.ts';
+
+describe('asksForText', () => {
+  it.each([
+    'a coffee mug printed with "Monday"',
+    'a shop front whose sign reads Bakery',
+    'an anatomical drawing of the human eye, labelled',
+    'a pie chart of market share',
+    'a vintage postcard with a title across the top',
+    'the planets of the solar system with their names',
+    'a clock showing the numbers 1 to 12',
+    'a warning plaque on a door',
+    'a medieval scroll with calligraphy',
+    'a retro diner menu board',
+    'a flowchart diagram of a login process',
+    'a monogram of the initials J and K',
+    'a tombstone inscribed with RIP',
+    'a comic panel with a speech bubble',
+    "a doormat that spells 'home'",
+    'a football scoreboard at half time',
+    'a wedding invitation in elegant typography',
+    'a neon headline over a stage',
+    'an engraved trophy for the best baker',
+  ])('asks for text: %s', (prompt) => {
+    expect(asksForText(prompt).asked).toBe(true);
+  });
+
+  it.each([
+    'a red apple with a green leaf',
+    'a cat sleeping on a windowsill',
+    'a rocket launching at dawn, no text',
+    'a lighthouse on a cliff without any labels or words',
+    'an owl icon; do not write any text',
+    'a text-free poster of a mountain',
+    'a birthday cake with candles',
+    'a bicycle leaning on a wall',
+    'a girl reading under a tree', // reading is not writing
+    'a bread loaf on a board',
+  ])('asks for no text: %s', (prompt) => {
+    expect(asksForText(prompt).asked).toBe(false);
+  });
+});
+
+describe('asksForRepetition', () => {
+  it('reads counts as digits, words and grids', () => {
+    expect(asksForRepetition('a night sky with 240 stars').count).toBe(240);
+    expect(asksForRepetition('a jar of 1,200 jelly beans').count).toBe(1200);
+    expect(asksForRepetition('a 20x30 grid of pixels').count).toBe(600);
+    expect(asksForRepetition('a 12 by 12 chessboard').count).toBe(144);
+    expect(asksForRepetition('hundreds of lanterns over a lake').count).toBe(300);
+    expect(asksForRepetition('a dozen eggs in a carton').count).toBe(12);
+    expect(asksForRepetition('three cats').count).toBeNull();
+  });
+  it('knows patterns and multitudes without a count', () => {
+    for (const p of [
+      'a seamless leaf pattern',
+      'a tiled bathroom floor',
+      'a flock of birds',
+      'snowfall over a village',
+      'a wall covered in ivy',
+    ])
+      expect(asksForRepetition(p).pattern).toBe(true);
+    for (const p of [
+      'a red apple',
+      'a rocket flying upwards',
+      'a snowman wearing a scarf',
+      'a cake with a few sparkles',
+      'two stars over a hill',
+      'a cat with some small dots',
+    ])
+      expect(asksForRepetition(p).pattern).toBe(false);
+  });
+});

@@ -1,0 +1,94 @@
+// What a prompt asks for beyond its subject, as far as the checks must know: does it ask
+// for text in the picture (then written words are the task, not the Rubric-S hack), and
+// does it ask for repetition (then many copies are the task, not RULER's clutter hack)?
+//
+// The rule for text is a class, not a list of examples: a prompt asks for text when it
+// quotes something, names a writing act (say, read(s), write, spell, print, inscribe, type,
+// letter, label, caption, title, annotate, name, number, quote), or names an artefact whose
+// point is writing (sign, signage, heading, headline, legend, callout, lettering, banner
+// text, plaque, placard, billboard, menu, chart axes, diagram, infographic, newspaper,
+// certificate, ticket, speech bubble, wordmark, monogram, typography, calligraphy, font,
+// numerals, digits, alphabet) — unless the mention is negated ("no text", "without labels",
+// "do not write any words", "text-free", "wordless").
+
+const WRITING =
+  /\b(?:labels?|label(?:l)?ed|label(?:l)?ing|captions?|captioned|sign|signs|signage|signboards?|signposts?|titles?|titled|subtitles?|headings?|headlines?|annotat\w*|call-?outs?|legends?|quot(?:e|es|ed|ing|ation|ations)|letters|lettered|lettering|texts?|textual|words?|worded|wording|wordmarks?|logotypes?|typograph\w*|fonts?|typefaces?|calligraph\w*|monograms?|initials|inscri\w*|engraved|slogans?|mottos?|taglines?|plaques?|placards?|billboards?|marquees?|menus?|names?|named|numbers|numbered|numerals?|digits?|axis|axes|infographics?|diagrams?|charts?|graphs?|newspapers?|certificates?|tickets?|receipts?|scoreboards?|speech bubbles?|thought bubbles?|say|says|saying|said|reads|write|writes|writing|written|wrote|spell|spells|spelled|spelling|spelt|printed|handwrit\w*|typed|typeset|alphabets?)\b/giu;
+
+/** Quoted spans in any of the usual quote styles (a single quote only when not an apostrophe). */
+const QUOTED =
+  /"[^"]{1,200}"|“[^”]{1,200}”|«[^»]{1,200}»|‘[^’]{1,200}’|(?:^|\s)'[^']{1,200}'(?=$|[\s.,;:!?])/u;
+
+/** A negation within a few words before a writing term ("no text", "without any labels"). */
+const NEGATED =
+  /\b(?:no|not|without|never|avoid|avoiding|exclude|excluding|free of|omit|don't|do not|dont|nor)\b(?:\W+\w+){0,3}\W+$/iu;
+
+export interface TextAsk {
+  asked: boolean;
+  /** The words or quotes that made it so (for the check's detail). */
+  cues: string[];
+}
+
+export function asksForText(prompt: string): TextAsk {
+  const cues: string[] = [];
+  const q = QUOTED.exec(prompt);
+  if (q) cues.push(q[0].trim());
+  for (const m of prompt.matchAll(WRITING)) {
+    const before = prompt.slice(Math.max(0, m.index - 40), m.index);
+    const after = prompt.slice(m.index + m[0].length, m.index + m[0].length + 6);
+    if (NEGATED.test(before)) continue;
+    if (/^-?(?:free|less)\b/i.test(after)) continue; // "text-free", "text less"
+    cues.push(m[0]);
+  }
+  if (/\bwordless\b|\btextless\b/i.test(prompt)) return { asked: cues.length > 0 && !!q, cues };
+  return { asked: cues.length > 0, cues };
+}
+
+const NUMBER_WORDS: Record<string, number> = {
+  ten: 10, eleven: 11, twelve: 12, dozen: 12, fifteen: 15, twenty: 20, thirty: 30, forty: 40,
+  fifty: 50, sixty: 60, hundred: 100, dozens: 60, scores: 60, hundreds: 300, thousand: 1000,
+  thousands: 3000,
+}; // biome-ignore format: a table
+
+/**
+ * Words that ask for many of something without a count: arrangements (pattern, grid, tiling,
+ * mosaic, rows), textures made of parts (bricks, scales, confetti, rain, snow), multitudes
+ * (crowd, swarm, flock, herd, field of, full of, many, countless).
+ */
+const REPETITION =
+  /\b(?:patterns?|patterned|repeat\w*|seamless|grids?|tiles?|tiled|tiling|tessellat\w*|mosaics?|checker\w*|chequer\w*|polka|dots|dotted|stripes|striped|textures?|wallpaper|honeycomb|hexagonal|bricks?|scales|confetti|rain|rainfall|raindrops?|rainy|raining|rainstorms?|snow|snowfall|snowflakes?|snowing|snowy|stars|starry|starfield|sparkles|fireflies|bubbles|crowds?|swarms?|flocks?|herds?|schools?|forest|field|fields|meadow|lawn|grass|many|lots|numerous|countless|multiple|several|rows?|columns?|array|scattered|filled with|full of|covered in|covered with)\b/iu;
+
+/** A small quantity just before a multitude word. */
+const FEW =
+  /\b(?:a few|few|a couple(?: of)?|couple of|one|two|three|four|five|six|seven|eight|nine|single|a pair of|pair of|some|[1-9])\s+(?:\w+\s+)?$/iu;
+
+export interface RepetitionAsk {
+  /** The largest count asked for ("240 stars", "a 20 by 20 grid" → 400), or null. */
+  count: number | null;
+  /** Asks for many without a count (pattern, grid, crowd, …). */
+  pattern: boolean;
+}
+
+export function asksForRepetition(prompt: string): RepetitionAsk {
+  let count: number | null = null;
+  const lower = prompt.toLowerCase();
+  for (const m of lower.matchAll(/(\d{1,6})\s*(?:x|×|by)\s*(\d{1,6})/g)) {
+    const v = Number(m[1]) * Number(m[2]);
+    if (v >= 10) count = Math.max(count ?? 0, v);
+  }
+  for (const m of lower.matchAll(/\b\d{1,3}(?:,\d{3})*\b|\b\d+\b/g)) {
+    const v = Number(m[0].replace(/,/g, ''));
+    if (v >= 10 && v <= 1_000_000) count = Math.max(count ?? 0, v);
+  }
+  for (const m of lower.matchAll(/\b[a-z]+\b/g)) {
+    const v = NUMBER_WORDS[m[0]];
+    if (v !== undefined) count = Math.max(count ?? 0, v);
+  }
+  // "a few sparkles", "two stars": a small quantity in front of the multitude word says
+  // how many, and it is not many.
+  let pattern = false;
+  for (const m of prompt.matchAll(new RegExp(REPETITION.source, 'giu'))) {
+    const before = prompt.slice(Math.max(0, m.index - 24), m.index);
+    if (!FEW.test(before)) pattern = true;
+  }
+  return { count, pattern };
+}

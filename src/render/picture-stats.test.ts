@@ -1,0 +1,103 @@
+// measurePicture on small hand-built rasters: the dominant colour and ink against it, and
+// the edge rule — a subject cut by the frame is cut; a band, a spanning region (wavy hills,
+// a gradient sky) or a row of planks across the canvas is not.
+import { describe, expect, it } from 'vitest';
+import { measurePicture } from './picture-stats.ts';
+
+type RGB = [number, number, number];
+
+function raster(w: number, h: number, paint: (x: number, y: number) => RGB): Uint8Array {
+  const out = new Uint8Array(w * h * 3);
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) out.set(paint(x, y), (y * w + x) * 3);
+  return out;
+}
+
+const SKY: RGB = [135, 206, 235];
+const GROUND: RGB = [60, 140, 60];
+const RED: RGB = [200, 30, 30];
+const W = 100;
+
+describe('measurePicture', () => {
+  it('measures ink against the dominant colour, not against white', () => {
+    const pic = measurePicture(
+      raster(W, W, (x, y) => ((x - 50) ** 2 + (y - 50) ** 2 < 100 ? RED : SKY)),
+      W,
+      W,
+      8,
+    );
+    expect(pic.dominant).toEqual(SKY);
+    expect(pic.ink).toBeGreaterThan(0.02);
+    expect(pic.ink).toBeLessThan(0.04);
+    expect(pic.edgeInk).toBe(0);
+    expect(pic.edgeCut).toBe(0);
+  });
+
+  it('calls a disc pushed over the left edge cut, on white and on a sky', () => {
+    for (const ground of [[255, 255, 255] as RGB, SKY]) {
+      const pic = measurePicture(
+        raster(W, W, (x, y) => (x ** 2 + (y - 50) ** 2 < 900 ? RED : ground)),
+        W,
+        W,
+        8,
+      );
+      expect(pic.edgeCut).toBeGreaterThan(0.1);
+      expect(pic.edgeCutBySide).toEqual([0, 0, 0, expect.any(Number)]);
+      expect(pic.edgeCutBySide[3]).toBeGreaterThan(50);
+    }
+  });
+
+  it('does not call a ground strip, wavy hills or a bridge deck with planks cut', () => {
+    const strip = raster(W, W, (_x, y) => (y > 70 ? GROUND : SKY));
+    const hills = raster(W, W, (x, y) => (y > 60 + 12 * Math.sin(x / 8) ? GROUND : SKY));
+    const bridge = raster(W, W, (x, y) =>
+      y >= 40 && y < 48 ? (x % 12 === 0 ? [90, 60, 40] : [140, 100, 80]) : SKY,
+    );
+    for (const img of [strip, hills, bridge]) {
+      const pic = measurePicture(img, W, W, 8);
+      expect(pic.edgeInk).toBeGreaterThan(0);
+      expect(pic.edgeCut).toBe(0);
+    }
+  });
+
+  it('keeps a gradient sky whole but still sees a subject cut in front of it', () => {
+    const sky = (y: number): RGB => [255 - y, 160, 100 + y];
+    const clean = measurePicture(
+      raster(W, W, (_x, y) => sky(y)),
+      W,
+      W,
+      8,
+    );
+    expect(clean.edgeCut).toBe(0);
+    const cut = measurePicture(
+      raster(W, W, (x, y) => ((x - W) ** 2 + (y - 50) ** 2 < 400 ? [20, 20, 20] : sky(y))),
+      W,
+      W,
+      8,
+    );
+    expect(cut.edgeCutBySide[1]).toBeGreaterThan(30);
+    expect(cut.edgeCutLargest).toBeCloseTo(cut.edgeCut, 12);
+  });
+
+  it('cuts a tiling into many small pieces, a subject into one large one', () => {
+    const tiles = measurePicture(
+      raster(W, W, (x, y) => [(Math.floor(x / 5) * 37) % 256, (Math.floor(y / 5) * 91) % 256, 128]),
+      W,
+      W,
+      8,
+    );
+    expect(tiles.edgeCutRegions).toBeGreaterThan(20);
+    expect(tiles.edgeCutLargest).toBeLessThan(0.03);
+    const subject = measurePicture(
+      raster(W, W, (x, y) => (x ** 2 + (y - 50) ** 2 < 900 ? RED : [255, 255, 255])),
+      W,
+      W,
+      8,
+    );
+    expect(subject.edgeCutRegions).toBe(1);
+    expect(subject.edgeCutLargest).toBeGreaterThan(0.1);
+  });
+
+  it('reports nothing for an empty raster', () => {
+    expect(measurePicture(new Uint8Array(0), 0, 0, 8).ink).toBe(0);
+  });
+});

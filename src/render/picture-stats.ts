@@ -1,0 +1,271 @@
+// What the checks need to know about a picture beyond "differs from the paper colour":
+// the picture's own ground (its dominant colour), how much of the canvas differs from it,
+// and which ink on the canvas edge belongs to something cut by the frame rather than to a
+// band that runs across the canvas by design (sky, ground, sea, road, bridge deck).
+// Measured on the flattened RGB raster inside the render worker, so no check decodes PNGs.
+//
+// Why the dominant colour: LLM illustrations paint a full-bleed background far more often
+// than not, so "ink against white" is ~100% for most of them and says nothing; ink against
+// the picture's own ground says how much was drawn on it.
+
+export interface PictureStats {
+  /** The most common colour (4-bit-per-channel bins; the mean colour of the largest bin). */
+  dominant: [number, number, number];
+  /** Share of the canvas the dominant bin covers. */
+  dominantShare: number;
+  /** Share of pixels differing visibly (> the ink threshold in a channel) from the dominant colour. */
+  ink: number;
+  /** Share of the 1-px border ring that is ink against the dominant colour. */
+  edgeInk: number;
+  /**
+   * Share of the border ring cut by the frame: the pixel's region of gradually changing
+   * colour does not reach the opposite edge, and its row (left/right edge) or column
+   * (top/bottom) is not a band (≥ BAND_SHARE ink, mostly of the pixel's own colour).
+   */
+  edgeCut: number;
+  /**
+   * The largest share of the ring cut through one region: one shape sliced by the frame.
+   * A pattern or tiling running off the frame is cut into many small pieces instead.
+   */
+  edgeCutLargest: number;
+  /** How many regions the frame cuts. */
+  edgeCutRegions: number;
+  /** Cut pixels per edge (of the sampled ring): top, right, bottom, left. */
+  edgeCutBySide: [number, number, number, number];
+}
+
+/** A row or column this inked is a band across the canvas (ground strip, deck, horizon). */
+export const BAND_SHARE = 0.9;
+/** Neighbours differing by at most this (max channel) belong to one region (gradients stay whole). */
+export const REGION_STEP = 24;
+/**
+ * A band's pixels may vary by this much (max channel) from the edge pixel: flat shading,
+ * not a gradient sky that passes near a subject's colour.
+ */
+export const BAND_TOLERANCE = 16;
+/** The frame analysis runs on a sampled copy at most this many pixels a side. */
+export const EDGE_GRID = 128;
+
+/** `inkThreshold`: a channel difference above this (out of 255) is ink (pixel-stats.ts's). */
+export function measurePicture(
+  rgb: Uint8Array,
+  width: number,
+  height: number,
+  inkThreshold: number,
+): PictureStats {
+  const n = width * height;
+  const empty: PictureStats = {
+    dominant: [255, 255, 255],
+    dominantShare: 0,
+    ink: 0,
+    edgeInk: 0,
+    edgeCut: 0,
+    edgeCutLargest: 0,
+    edgeCutRegions: 0,
+    edgeCutBySide: [0, 0, 0, 0],
+  };
+  if (n === 0) return empty;
+  // 1. Dominant colour: histogram over 4-bit bins, then the mean of the largest bin.
+  const bin = (o: number) => ((rgb[o]! >> 4) << 8) | ((rgb[o + 1]! >> 4) << 4) | (rgb[o + 2]! >> 4);
+  const counts = new Uint32Array(4096);
+  for (let o = 0; o < n * 3; o += 3) counts[bin(o)]!++;
+  let best = 0;
+  for (let b = 1; b < 4096; b++) if (counts[b]! > counts[best]!) best = b;
+  let sr = 0;
+  let sg = 0;
+  let sb = 0;
+  for (let o = 0; o < n * 3; o += 3) {
+    if (bin(o) !== best) continue;
+    sr += rgb[o]!;
+    sg += rgb[o + 1]!;
+    sb += rgb[o + 2]!;
+  }
+  const c = counts[best]!;
+  const dr = Math.round(sr / c);
+  const dg = Math.round(sg / c);
+  const db = Math.round(sb / c);
+  // 2. Ink against it.
+  let total = 0;
+  for (let o = 0; o < n * 3; o += 3) {
+    if (
+      Math.abs(rgb[o]! - dr) > inkThreshold ||
+      Math.abs(rgb[o + 1]! - dg) > inkThreshold ||
+      Math.abs(rgb[o + 2]! - db) > inkThreshold
+    )
+      total++;
+  }
+  // 3. The frame, on a point-sampled copy at most EDGE_GRID pixels a side: regions are
+  // flooded over the whole picture, which at 512² costs more than the render's own pixel
+  // pass; a cut subject is far larger than one sampled step.
+  const small = sample(rgb, width, height, EDGE_GRID);
+  const e = edgeStats(small.rgb, small.width, small.height, [dr, dg, db], inkThreshold);
+  return {
+    dominant: [dr, dg, db],
+    dominantShare: c / n,
+    ink: total / n,
+    ...e,
+  };
+}
+
+/** Nearest-pixel sample, first and last rows and columns included. */
+function sample(rgb: Uint8Array, width: number, height: number, max: number) {
+  if (width <= max && height <= max) return { rgb, width, height };
+  const w = Math.min(width, max);
+  const h = Math.min(height, max);
+  const out = new Uint8Array(w * h * 3);
+  for (let j = 0; j < h; j++) {
+    const y = h === 1 ? 0 : Math.round((j * (height - 1)) / (h - 1));
+    for (let i = 0; i < w; i++) {
+      const x = w === 1 ? 0 : Math.round((i * (width - 1)) / (w - 1));
+      const o = (y * width + x) * 3;
+      const q = (j * w + i) * 3;
+      out[q] = rgb[o]!;
+      out[q + 1] = rgb[o + 1]!;
+      out[q + 2] = rgb[o + 2]!;
+    }
+  }
+  return { rgb: out, width: w, height: h };
+}
+
+function edgeStats(
+  rgb: Uint8Array,
+  width: number,
+  height: number,
+  [dr, dg, db]: [number, number, number],
+  inkThreshold: number,
+): Pick<
+  PictureStats,
+  'edgeInk' | 'edgeCut' | 'edgeCutLargest' | 'edgeCutRegions' | 'edgeCutBySide'
+> {
+  const n = width * height;
+  const ink = new Uint8Array(n);
+  const rowInk = new Uint32Array(height);
+  const colInk = new Uint32Array(width);
+  for (let p = 0, o = 0; p < n; p++, o += 3) {
+    if (
+      Math.abs(rgb[o]! - dr) > inkThreshold ||
+      Math.abs(rgb[o + 1]! - dg) > inkThreshold ||
+      Math.abs(rgb[o + 2]! - db) > inkThreshold
+    ) {
+      ink[p] = 1;
+      rowInk[(p / width) | 0]!++;
+      colInk[p % width]!++;
+    }
+  }
+  // 3. The border ring. Every edge pixel belongs to a region: 4-connected pixels whose
+  // colour changes gradually (≤ REGION_STEP per step, so gradients stay whole and hard
+  // edges separate). A region reaching the opposite edge is a band, a ground or the
+  // background itself; so is a line (row or column) through the pixel that is ≥ BAND_SHARE
+  // ink and mostly of the pixel's colour (a deck cut into planks), and a speck too small to
+  // matter on such a line. Whatever else touches the frame is cut by it. Ink is not required
+  // of the region: when a flat subject is the most common colour (over a gradient sky), it
+  // is still cut.
+  const region = new Int32Array(n); // 0 = not visited; k = region id
+  const spans: boolean[] = [false];
+  const sizes: number[] = [0];
+  const stack = new Int32Array(n); // each pixel is pushed at most once (labelled on push)
+  const flood = (start: number): void => {
+    const id = spans.length;
+    let x0 = width;
+    let x1 = -1;
+    let y0 = height;
+    let y1 = -1;
+    let size = 0;
+    region[start] = id;
+    stack[0] = start;
+    let top = 1;
+    while (top > 0) {
+      const p = stack[--top]!;
+      size++;
+      const x = p % width;
+      const y = (p - x) / width;
+      if (x < x0) x0 = x;
+      if (x > x1) x1 = x;
+      if (y < y0) y0 = y;
+      if (y > y1) y1 = y;
+      const o = p * 3;
+      const r = rgb[o]!;
+      const g = rgb[o + 1]!;
+      const b = rgb[o + 2]!;
+      for (let k = 0; k < 4; k++) {
+        let q: number;
+        if (k === 0) q = x > 0 ? p - 1 : -1;
+        else if (k === 1) q = x < width - 1 ? p + 1 : -1;
+        else if (k === 2) q = y > 0 ? p - width : -1;
+        else q = y < height - 1 ? p + width : -1;
+        if (q < 0 || region[q] !== 0) continue;
+        const oq = q * 3;
+        if (
+          Math.abs(rgb[oq]! - r) > REGION_STEP ||
+          Math.abs(rgb[oq + 1]! - g) > REGION_STEP ||
+          Math.abs(rgb[oq + 2]! - b) > REGION_STEP
+        )
+          continue;
+        region[q] = id;
+        stack[top++] = q;
+      }
+    }
+    spans.push((x0 === 0 && x1 === width - 1) || (y0 === 0 && y1 === height - 1));
+    sizes.push(size);
+  };
+  // A line is a band for this edge pixel when most of it has the pixel's own colour: a line
+  // inked by a gradient background is not a band for a subject cut on it.
+  const bandOfItsColour = (p: number, first: number, stride: number, len: number): boolean => {
+    const [r, g, b] = [rgb[p * 3]!, rgb[p * 3 + 1]!, rgb[p * 3 + 2]!];
+    let same = 0;
+    for (let k = 0, q = first; k < len; k++, q += stride) {
+      const o = q * 3;
+      if (
+        Math.abs(rgb[o]! - r) <= BAND_TOLERANCE &&
+        Math.abs(rgb[o + 1]! - g) <= BAND_TOLERANCE &&
+        Math.abs(rgb[o + 2]! - b) <= BAND_TOLERANCE
+      )
+        same++;
+    }
+    return same >= len / 2;
+  };
+  let ring = 0;
+  let ringInk = 0;
+  let ringCut = 0;
+  const bySide: [number, number, number, number] = [0, 0, 0, 0];
+  const cutByRegion = new Map<number, number>();
+  let largest = 0;
+  const edge = (x: number, y: number, side: 0 | 1 | 2 | 3) => {
+    ring++;
+    const p = y * width + x;
+    if (!ink[p]) return; // the ground itself
+    ringInk++;
+    if (region[p] === 0) flood(p);
+    const id = region[p]!;
+    if (spans[id]) return;
+    const vertical = side === 0 || side === 2;
+    const len = vertical ? height : width;
+    const line = (vertical ? colInk[x]! : rowInk[y]!) / len;
+    if (
+      line >= BAND_SHARE &&
+      (sizes[id]! < len / 8 ||
+        bandOfItsColour(p, vertical ? x : y * width, vertical ? width : 1, len))
+    )
+      return;
+    ringCut++;
+    bySide[side]++;
+    const c = (cutByRegion.get(id) ?? 0) + 1;
+    cutByRegion.set(id, c);
+    if (c > largest) largest = c;
+  };
+  for (let x = 0; x < width; x++) {
+    edge(x, 0, 0);
+    if (height > 1) edge(x, height - 1, 2);
+  }
+  for (let y = 1; y < height - 1; y++) {
+    edge(0, y, 3);
+    if (width > 1) edge(width - 1, y, 1);
+  }
+  return {
+    edgeInk: ring === 0 ? 0 : ringInk / ring,
+    edgeCut: ring === 0 ? 0 : ringCut / ring,
+    edgeCutLargest: ring === 0 ? 0 : largest / ring,
+    edgeCutRegions: cutByRegion.size,
+    edgeCutBySide: bySide,
+  };
+}

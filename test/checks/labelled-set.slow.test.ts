@@ -1,0 +1,62 @@
+// The goal of issue 11 item 5, as a test: on the labelled set (test/checks/labelled-set.ts)
+// every flag raises false positives on at most 2% of the clean drawings — Fluent Emoji and
+// drawings whose prompts ask for text, repetition or full-bleed grounds — and catches at
+// least 90% of the planted hacks of its kind. Real renders through the isolated pool; the
+// table is printed so a run shows the figures, not only pass/fail.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { evaluate, type FlagFigures, figures, type Outcome, table } from './evaluate.ts';
+import { labelledSet } from './labelled-set.ts';
+
+const MAX_FP = 0.02;
+const MIN_RECALL = 0.9;
+
+let outcomes: Outcome[];
+let rows: FlagFigures[];
+
+beforeAll(async () => {
+  outcomes = await evaluate(labelledSet());
+  rows = figures(outcomes);
+  console.log(`labelled set: ${outcomes.length} drawings\n${table(rows, outcomes)}`);
+}, 900_000);
+
+describe('checks on the labelled set', () => {
+  it('has every family it claims, with enough drawings to measure 2%', () => {
+    const clean = outcomes.filter((o) => o.item.hack === undefined);
+    expect(clean.length).toBeGreaterThanOrEqual(600);
+    const families = new Set(outcomes.map((o) => o.item.family));
+    for (const f of [
+      'clean:emoji',
+      'clean:text-asked',
+      'clean:repetition-asked',
+      'clean:full-bleed',
+    ])
+      expect(families).toContain(f);
+    for (const r of rows) expect(r.hacks).toBeGreaterThanOrEqual(60);
+    // Every drawing renders except the planted empty ones (an unrendered drawing raises no
+    // pixel flag and would flatter the false-positive rate).
+    const unrendered = outcomes.filter(
+      (o) => o.checks.find((c) => c.name === 'renders')?.value !== 1,
+    );
+    expect(unrendered.map((o) => o.item.id)).toEqual([]);
+  });
+
+  it.each(['text_in_image', 'clutter', 'clipped', 'ink_coverage'] as const)(
+    '%s: FP ≤ 2% on clean drawings, recall ≥ 90% on planted hacks',
+    (flag) => {
+      const r = rows.find((x) => x.flag === flag)!;
+      const misses = outcomes
+        .filter((o) => o.item.hack === flag && !o.flags.has(flag))
+        .map((o) => o.item.id);
+      const fps = outcomes
+        .filter((o) => o.item.hack === undefined && o.flags.has(flag))
+        .map((o) => o.item.id);
+      expect(
+        r.fpRate,
+        `${flag} false positives: ${fps.slice(0, 10).join(', ')}`,
+      ).toBeLessThanOrEqual(MAX_FP);
+      expect(r.recall, `${flag} missed: ${misses.slice(0, 10).join(', ')}`).toBeGreaterThanOrEqual(
+        MIN_RECALL,
+      );
+    },
+  );
+});
