@@ -105,7 +105,14 @@ describe('report.html in chromium', () => {
     // The hostile rationale is shown literally inside its <details>.
     const why = page.locator('details.why').first();
     await why.locator('summary').click();
+    // Rationales are unpacked from the compressed text blob on first open.
+    await page.waitForSelector('details.why[data-ready]');
     expect(await why.textContent()).toContain('<svg onload=');
+    const code = page.locator('details.code').first();
+    await code.locator('summary').click();
+    await page.waitForSelector('details.code[data-ready]');
+    expect(await code.locator('pre').textContent()).toContain('<script>window.__xss=4</script>');
+    expect(await page.evaluate<unknown>('window.__xss')).toBeUndefined();
     expect(await page.locator('details.why svg').count()).toBe(0);
     expect(await page.locator('details.why b', { hasText: 'bold?' }).count()).toBe(0);
   });
