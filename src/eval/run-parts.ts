@@ -73,7 +73,10 @@ export async function seedParts(dir: string): Promise<void> {
 }
 
 export async function appendPart(dir: string, part: RunPart): Promise<void> {
-  await appendFile(join(dir, PARTS_FILE), `${JSON.stringify(part)}\n`);
+  // A line torn by a crash has no newline: start a fresh line so this part is not lost with it.
+  const text = await readText(join(dir, PARTS_FILE));
+  const lead = text && !text.endsWith('\n') ? '\n' : '';
+  await appendFile(join(dir, PARTS_FILE), `${lead}${JSON.stringify(part)}\n`);
 }
 
 export function totalOf(parts: readonly RunPart[]): PartsTotal {

@@ -224,7 +224,7 @@ function meanInterval(
 }
 
 /** The record's axis scores: Σ|w|·s / Σ|w| over scored criteria of each axis. */
-function axisScores(s: ScoreRecord): Map<string, number> {
+export function axisScores(s: ScoreRecord): Map<string, number> {
   const acc = new Map<string, { ws: number; w: number; plain: number[] }>();
   for (const c of s.criteria ?? []) {
     if (c.score === null || !Number.isFinite(c.score)) continue;

@@ -145,6 +145,11 @@ describe('runEval on the bundled examples', () => {
       cache: join(dir, 'cache.sqlite'),
     });
     expect(again).toMatchObject({ scored: 0, resumed: rollouts.length });
+    // Elapsed covers both invocations, not only the last one.
+    expect(again.summary.elapsed_parts).toBe(2);
+    expect(again.summary.elapsed_ms).toBe(
+      result.summary.elapsed_ms + again.summary.elapsed_last_ms,
+    );
     expect(double.requests).toHaveLength(0);
     expect((await readLines(join(outDir, 'results.jsonl'))).length).toBe(rollouts.length);
   });

@@ -48,11 +48,17 @@ function headline(metrics: HeadlineMetric[]): string {
   return `<div class="tiles">${tiles}</div>`;
 }
 
+/** Names a chart shortened, in full, so no criterion is known only by its first words. */
+function fullNames(names: string[]): string {
+  if (names.length === 0) return '';
+  return `<details class="names"><summary>Full names of ${names.length} shortened label${names.length === 1 ? '' : 's'}</summary><ul>${names.map((n) => `<li>${esc(n)}</li>`).join('')}</ul></details>`;
+}
+
 function charts(list: Chart[]): string {
   const body = list
     .map(
       (c) =>
-        `<div class="chart" id="chart-${esc(c.id)}"><h3>${esc(c.title)}</h3><p>${esc(c.note)}</p>${c.svg ?? '<p><em>No data to draw.</em></p>'}</div>`,
+        `<div class="chart" id="chart-${esc(c.id)}"><h3>${esc(c.title)}</h3><p>${esc(c.note)}</p>${c.svg ?? '<p><em>No data to draw.</em></p>'}${fullNames(c.fullNames)}</div>`,
     )
     .join('');
   return `<div class="charts">${body}</div>`;
