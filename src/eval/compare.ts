@@ -308,7 +308,7 @@ function formatView(c: Comparison): string {
         ]),
       ),
     );
-    const partial = c.pairwise.filter((p) => p.only_a + p.only_b > 0);
+    const partial = c.pairwise.filter((p) => p.unjudged.length === 0 && p.only_a + p.only_b > 0);
     for (const p of partial) {
       out.push(`${p.a} vs ${p.b}: ${p.only_a} prompts only in ${p.a}, ${p.only_b} only in ${p.b}`);
     }
