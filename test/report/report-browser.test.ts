@@ -166,4 +166,32 @@ describe('report.html in chromium', () => {
     await page.locator('input[name=min]').fill('0');
     expect(await visibleCards()).toBe(total);
   });
+
+  it('orders prompts hardest first and sorts cards by score', async () => {
+    const means = new Map<string, number[]>();
+    for (const r of fixture.records) {
+      const s = r.scores.universal!;
+      if (s.reason === 'judge_error') continue;
+      means.set(r.prompt_id, [...(means.get(r.prompt_id) ?? []), s.reward]);
+    }
+    const order = [...means]
+      .map(([p, v]) => [p, v.reduce((a, b) => a + b, 0) / v.length] as const)
+      .sort((a, b) => a[1] - b[1])
+      .map(([p]) => p);
+    await page.locator('select[name=sort]').selectOption('prompt-hard');
+    const shown = await page.evaluate<string[]>(
+      `Array.from(document.querySelectorAll('section.prompt'), (s) => s.dataset.prompt)`,
+    );
+    expect(shown).toEqual(order);
+    expect(order).not.toEqual([...order].sort());
+    await page.locator('select[name=sort]').selectOption('score-desc');
+    const scores = await page.evaluate<string[]>(
+      `Array.from(document.querySelectorAll('article.card'), (c) => c.getAttribute('data-score-universal'))`,
+    );
+    const judged = scores.filter((v) => v !== '').map(Number);
+    expect(judged).toEqual([...judged].sort((a, b) => b - a));
+    // Rollouts not judged have no score and come last.
+    expect(scores.slice(judged.length).every((v) => v === '')).toBe(true);
+    await page.locator('select[name=sort]').selectOption('prompt');
+  });
 });

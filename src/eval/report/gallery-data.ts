@@ -41,7 +41,8 @@ export interface GalleryRollout {
 
 export interface GalleryData {
   kinds: string[];
-  prompts: { id: string; text: string; means: string }[];
+  /** `means` is the header text; `mean` per kind (failures 0, not judged left out) orders prompts by difficulty. */
+  prompts: { id: string; text: string; means: string; mean: (number | null)[] }[];
   /** Interned criteria: [key, axis, weight]. */
   keys: [string, string, number][];
   reasons: Record<string, string>;
@@ -62,6 +63,15 @@ function flagsOf(s: ScoreRecord): string[] {
   if (c.dwt_valid) out.push('DwT');
   else if ((c.dwt_stages?.length ?? 0) > 0) out.push(`DwT ${c.dwt_stages.length}/6`);
   return out;
+}
+
+/** A prompt's mean reward under `kind`: failures count 0, rollouts not judged are left out. */
+function promptMean(records: EvalRecord[], kind: string): number | null {
+  const values = records
+    .map((r) => r.scores[kind])
+    .filter((s): s is ScoreRecord => s !== undefined && outcomeOf(s) !== 'not_judged')
+    .map((s) => (Number.isFinite(s.reward) ? s.reward : 0));
+  return values.length > 0 ? values.reduce((a, b) => a + b, 0) / values.length : null;
 }
 
 function meanReward(records: EvalRecord[], kind: string): string {
@@ -169,7 +179,7 @@ export function buildGallery(input: GalleryInput): { data: GalleryData; text: Ga
         .map((k) => meanReward(list, k))
         .filter(Boolean)
         .join(' · ');
-      return { ...p, means };
+      return { ...p, means, mean: input.kinds.map((k) => promptMean(list, k)) };
     }),
     keys,
     reasons,
@@ -189,5 +199,5 @@ export function scriptJson(value: unknown): string {
 
 /** The text blob: gzip of the JSON, base64 (the page unpacks it with DecompressionStream). */
 export function packText(text: GalleryText[]): string {
-  return gzipSync(Buffer.from(JSON.stringify(text)), { level: 9 }).toString('base64');
+  return gzipSync(Buffer.from(JSON.stringify(text))).toString('base64');
 }

@@ -129,6 +129,7 @@ function filters(records: EvalRecord[], kinds: string[]): string {
 /** Sort orders of the gallery (values read by the script). Score sorts use the chosen reward. */
 const SORTS: [string, string][] = [
   ['prompt', 'by prompt'],
+  ['prompt-hard', 'by prompt, hardest first'],
   ['score-desc', 'score, high first'],
   ['score-asc', 'score, low first'],
   ['status', 'status (failed first)'],

@@ -190,6 +190,16 @@ export const SCRIPT = `
     var score = function (i) { var s = R[i].k[k]; return s && s[0] !== null ? s[0] : null; };
     var cmp = {
       prompt: function (a, b) { return R[a].p - R[b].p || a - b; },
+      // Prompts by mean reward under the chosen reward, lowest first (no mean: last).
+      'prompt-hard': function (a, b) {
+        var x = D.prompts[R[a].p].mean[k], y = D.prompts[R[b].p].mean[k];
+        if (x !== y) {
+          if (x === null) return 1;
+          if (y === null) return -1;
+          return x - y;
+        }
+        return R[a].p - R[b].p || a - b;
+      },
       'score-desc': function (a, b) {
         var x = score(a), y = score(b);
         if (x === null || y === null) return x === y ? a - b : x === null ? 1 : -1;
@@ -206,7 +216,7 @@ export const SCRIPT = `
       'tokens-desc': function (a, b) { return R[b].t - R[a].t || a - b; }
     }[sort] || null;
     if (cmp) out.sort(cmp);
-    return { list: out, byPrompt: !sort || sort === 'prompt' };
+    return { list: out, byPrompt: !sort || sort === 'prompt' || sort === 'prompt-hard' };
   }
 
   function draw() {
