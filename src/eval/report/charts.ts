@@ -177,18 +177,23 @@ function axisValues(records: EvalRecord[], kinds: string[]) {
   );
   const n = new Map<string, number>();
   for (const v of raw) n.set(v.axis, (n.get(v.axis) ?? 0) + 1);
-  return raw.map((v) => ({ ...v, label: `${v.axis} (n = ${n.get(v.axis)})` }));
+  return raw.map((v) => ({ ...v, label: `${v.axis}\n(n = ${n.get(v.axis)})` }));
 }
 
 function axisBars(records: EvalRecord[], kinds: string[]): ChartSpec {
   const values = axisValues(records, kinds);
   const spec = {
     data: { values },
-    width: { step: 64 },
+    width: { step: 80 },
     height: 200,
     mark: 'bar',
     encoding: {
-      x: { field: 'label', type: 'nominal', title: null, axis: { labelAngle: 0, labelLimit: 0 } },
+      x: {
+        field: 'label',
+        type: 'nominal',
+        title: null,
+        axis: { labelAngle: 0, labelLimit: 0, labelExpr: "split(datum.label, '\\n')" },
+      },
       xOffset: { field: 'kind', type: 'nominal' },
       y: {
         aggregate: 'mean',

@@ -126,8 +126,12 @@ export const SCRIPT = `
       r.c.forEach(function (c) {
         var key = D.keys[c[0]];
         var tr = el('tr');
-        var k = el('td', 'k', key[0]);
+        // The name wraps after _ - / . (a zero-width space), up to three lines; the full
+        // name, axis and weight are the tooltip.
+        var k = el('td', 'k');
+        var name = el('div', null, key[0].replace(/([_\\-\\/.])/g, '$1\\u200b'));
         k.title = key[0] + ' \\u00b7 ' + key[1] + ' \\u00b7 weight ' + key[2];
+        k.appendChild(name);
         tr.appendChild(k);
         tr.appendChild(el('td', 'w', '\\u00d7' + key[2]));
         var b = el('td'); b.appendChild(bar(c[1])); tr.appendChild(b);

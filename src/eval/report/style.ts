@@ -55,7 +55,8 @@ section.flat{margin-top:20px}
 .reward.o-scored .val{background:var(--ok)}.reward.o-not_judged .val{background:var(--nj)}.reward.o-failed .val{background:var(--bad)}
 table.crit{width:100%;border-collapse:collapse;font-size:12px}
 table.crit td{padding:1px 3px}
-table.crit .k{max-width:120px;white-space:normal;overflow-wrap:anywhere;line-height:1.25}
+table.crit .k{max-width:130px;line-height:1.25}
+table.crit .k div{overflow-wrap:break-word;display:-webkit-box;-webkit-line-clamp:3;-webkit-box-orient:vertical;overflow:hidden}
 table.crit .w{color:var(--muted)}
 table.crit .v,.why .v{font-variant-numeric:tabular-nums;text-align:right}
 .bar{display:block;height:6px;background:#edf0f2;border-radius:3px;min-width:60px}
