@@ -271,11 +271,11 @@ export const SCRIPT = `
     if (next) next.disabled = page >= pages - 1;
   }
 
-  form.addEventListener('input', function (e) {
-    if (e.target && e.target.name !== 'page') page = 0;
-    draw();
-  });
-  form.addEventListener('change', function () { page = 0; draw(); });
+  // Any change of filter, sort or page size starts again at page 1 ('input' covers typing
+  // in the score fields, 'change' the selects and checkboxes).
+  function restart() { page = 0; draw(); }
+  form.addEventListener('input', restart);
+  form.addEventListener('change', restart);
   form.addEventListener('submit', function (e) { e.preventDefault(); });
   form.addEventListener('click', function (e) {
     var name = e.target && e.target.name;
