@@ -118,3 +118,19 @@ describe('wrapLabel', () => {
     expect(wrapLabel('x'.repeat(40)).lines).toEqual(['x'.repeat(34), 'x'.repeat(6)]);
   });
 });
+
+describe('renderCharts with nothing judged', () => {
+  it('draws no reward distribution from the failures alone', async () => {
+    const failed = rec(0, 100, 'grader_error');
+    failed.scores.universal = {
+      ...failed.scores.universal!,
+      status: 'unscoreable',
+      reason: 'no_svg',
+      reward: 0,
+    };
+    const charts = await renderCharts([failed, rec(1, 200, 'grader_error')], ['universal']);
+    const reward = charts.find((c) => c.id === 'reward')!;
+    expect(reward.svg).toBeNull();
+    expect(reward.note).toBe('not judged: 0 of 2; no reward to draw (1 failed, 1 not judged).');
+  });
+});
