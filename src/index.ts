@@ -41,7 +41,12 @@ export { pearson, spearman } from './eval/stats/correlation.ts';
 export { groupedGamma } from './eval/stats/gamma.ts';
 export { kendallTauB } from './eval/stats/kendall.ts';
 export { loadRunDir, type RunDir } from './eval/stats/run-dir.ts';
-export { type RunSummary, summarizeRun } from './eval/summary.ts';
+export {
+  MIN_CI_PROMPTS,
+  type RunSummary,
+  type ScoreEstimate,
+  summarizeRun,
+} from './eval/summary.ts';
 // --- judge: a VLM grading a picture against a rubric ---------------------------------------
 export {
   createJudge,

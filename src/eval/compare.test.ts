@@ -146,6 +146,7 @@ describe('promptMeans and pairwiseRuns', () => {
       win_rate: 0,
       only_a: 1,
       only_b: 1,
+      unjudged: [],
     });
     expect(pairwiseRuns(ruler, base)).toMatchObject({ wins: 2, ties: 1, losses: 0, win_rate: 1 });
     // With epsilon 0 the .005 gap decides p2 too.
@@ -187,7 +188,10 @@ describe('compareRuns', () => {
     expect(c.pairwise[2]!.win_rate).toBeCloseTo(2 / 3, 12);
     const text = formatComparison(c);
     expect(text).toContain('rubric (rendered)');
-    expect(text).toContain('0.525 [');
+    // Four prompts are fewer than a 95% CI needs: the mean is shown bare, and says why.
+    expect(text).toContain('0.525 (n too small)');
+    expect(text).not.toContain('0.525 [');
+    expect(text).toContain('n too small: fewer prompts than a 95% CI needs');
     expect(text).toContain('80.0%');
     expect(text).toContain('ruler vs third');
     expect(text).toContain('66.7%');
@@ -206,6 +210,59 @@ describe('compareRuns', () => {
     const a = await load('base');
     const c = compareRuns([a, { ...a, dir: `${a.dir}-copy` }]);
     expect(c.rows.map((r) => r.run)).toEqual([a.dir, `${a.dir}-copy`]);
+  });
+});
+
+describe('compareRuns with a run nobody judged', () => {
+  const many = (run: string, scoreOf: (i: number) => ScoreRecord): RunDir => {
+    const records = Array.from({ length: 12 }, (_, i) =>
+      rec(run, `p${i}`, { universal: scoreOf(i) }),
+    );
+    return {
+      dir: `/runs/${run}`,
+      label: run,
+      records,
+      summary: summarizeRun(records, { resamples: 200 }),
+      summary_source: 'summary.json',
+      issues: [],
+    };
+  };
+  // The judge was down for "down": one prompt failed to parse (a rule-based 0), the rest were
+  // never judged. "up" was judged on all twelve prompts.
+  const down = many('down', (i) =>
+    i === 0 ? failed('parse_error', false) : failed('judge_error', true),
+  );
+  const up = many('up', (i) => score(0.3 + i / 40));
+
+  it('prints "not judged" for it, never a score of 0, and compares no prompt', () => {
+    const c = compareRuns([up, down]);
+    expect(c.rows[1]).toMatchObject({ unjudged: true, judged: 0, not_judged: 11, n: 12 });
+    expect(c.rows[1]!.score_all!.estimate).toBeNull();
+    expect(c.rows[0]).toMatchObject({ unjudged: false, judged: 12 });
+    expect(c.pairwise[0]).toMatchObject({ prompts: 0, wins: 0, losses: 0, unjudged: ['down'] });
+    const text = formatComparison(c);
+    const downLine = text.split('\n').find((l) => l.startsWith('down '))!;
+    expect(downLine).toContain('not judged');
+    expect(downLine).not.toMatch(/0\.000/);
+    expect(text).toContain('down: not judged (0 of 12 rollouts judged; 11 grader errors)');
+    expect(text).toContain('not judged (down)');
+    // Twelve prompts are enough for an interval on the judged run.
+    const upLine = text.split('\n').find((l) => l.startsWith('up '))!;
+    expect(upLine).toMatch(/0\.\d{3} \[0\.\d{3}, 0\.\d{3}\]/);
+  });
+
+  it('recomputes a summary.json written before `judged` was counted', async () => {
+    const dir = join(root, 'old-summary');
+    await mkdir(dir);
+    await writeFile(join(dir, 'results.jsonl'), jsonl(down.records));
+    const old = structuredClone(down.summary) as unknown as {
+      rewards: Record<string, Record<string, unknown>>;
+    };
+    delete old.rewards.universal!.judged;
+    await writeFile(join(dir, 'summary.json'), JSON.stringify(old));
+    const loaded = (await loadRunDir(dir)) as RunDir;
+    expect(loaded.summary_source).toBe('recomputed');
+    expect(compareRuns([loaded]).rows[0]!.unjudged).toBe(true);
   });
 });
 

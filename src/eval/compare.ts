@@ -4,7 +4,13 @@
 import type { Interval } from './stats/bootstrap.ts';
 import type { RunDir } from './stats/run-dir.ts';
 import { fmt, fmtInterval, formatTable, pct } from './stats/text-table.ts';
-import { defaultSetOf, isGraderError, NO_SET, type RewardSummary } from './summary.ts';
+import {
+  defaultSetOf,
+  isGraderError,
+  NO_SET,
+  type RewardSummary,
+  type ScoreEstimate,
+} from './summary.ts';
 import type { EvalRecord } from './types.ts';
 
 export const DEFAULT_COMPARE_REWARD = 'universal';
@@ -24,8 +30,13 @@ export interface CompareRow {
   /** Samples carrying the compared reward (0 when the run lacks it). */
   n: number;
   prompts: number;
-  score_rendered: Interval | null;
-  score_all: Interval | null;
+  /** Samples a judge scored, and samples no grader judged (grader errors, no rubric). */
+  judged: number;
+  not_judged: number;
+  /** True when samples were meant to be judged and none was: the run has no score. */
+  unjudged: boolean;
+  score_rendered: ScoreEstimate | null;
+  score_all: ScoreEstimate | null;
   render_success_rate: number | null;
   mean_tokens: number | null;
   p90_tokens: number | null;
@@ -48,6 +59,8 @@ export interface PairwiseRuns {
   win_rate: number | null;
   only_a: number;
   only_b: number;
+  /** Runs of this pair with nothing judged: their prompts are not compared. */
+  unjudged: string[];
 }
 
 export interface Comparison {
@@ -110,6 +123,7 @@ export function pairwiseRuns(
     win_rate: wins + losses > 0 ? wins / (wins + losses) : null,
     only_a: onlyA,
     only_b: b.means.size - prompts,
+    unjudged: [],
   };
 }
 
@@ -123,11 +137,16 @@ function row(run: RunDir, reward: string, set: string | null): CompareRow {
   const rewards = rewardsOf(run, set);
   const s: RewardSummary | undefined = rewards[reward];
   const hybrid = rewards.hybrid;
+  const judged = s?.judged ?? 0;
+  const notJudged = s?.not_judged ?? 0;
   return {
     run: run.label,
     dir: run.dir,
     n: s?.n ?? 0,
     prompts: s?.prompts ?? 0,
+    judged,
+    not_judged: notJudged,
+    unjudged: judged === 0 && notJudged > 0,
     score_rendered: s?.score_rendered ?? null,
     score_all: s?.score_all ?? null,
     render_success_rate: s?.render_success_rate ?? null,
@@ -159,14 +178,21 @@ function compareView(
   const names = labels(runs);
   const rows = runs.map((r, i) => ({ ...row(r, reward, set), run: names[i]! }));
   const inSet = (r: EvalRecord) => set === null || (defaultSetOf(r) ?? NO_SET) === set;
+  // A run nobody judged has only rule-based zeros: comparing those would hand its rival wins
+  // that no judge gave, so its prompts are not compared at all.
   const means = runs.map((r, i) => ({
     label: names[i]!,
-    means: promptMeans(r.records.filter(inSet), reward),
+    means: rows[i]!.unjudged
+      ? new Map<string, number>()
+      : promptMeans(r.records.filter(inSet), reward),
   }));
   const pairwise: PairwiseRuns[] = [];
   for (let i = 0; i < runs.length; i++) {
-    for (let j = i + 1; j < runs.length; j++)
-      pairwise.push(pairwiseRuns(means[i]!, means[j]!, eps));
+    for (let j = i + 1; j < runs.length; j++) {
+      const p = pairwiseRuns(means[i]!, means[j]!, eps);
+      p.unjudged = [i, j].filter((k) => rows[k]!.unjudged).map((k) => names[k]!);
+      pairwise.push(p);
+    }
   }
   const axes = [...new Set(rows.flatMap((r) => Object.keys(r.axes)))];
   const hybridTerms = [...new Set(rows.flatMap((r) => Object.keys(r.hybrid?.terms ?? {})))];
@@ -208,11 +234,20 @@ export function formatComparison(c: Comparison): string {
   return blocks.join('\n\n');
 }
 
+/** A score cell: "not judged" when no judge scored the run, the bare mean when n is too small. */
+function scoreCell(r: CompareRow, i: ScoreEstimate | null): string {
+  if (r.unjudged) return 'not judged';
+  if (!i) return '—';
+  if (i.estimate !== null && (i.low === null || i.high === null) && i.note)
+    return `${fmt(i.estimate)} (n too small)`;
+  return fmtInterval(i as Interval);
+}
+
 function formatView(c: Comparison): string {
-  const ci = (i: Interval | null) => (i ? fmtInterval(i) : '—');
   const header = [
     'run',
     'n',
+    'judged',
     'rubric (rendered)',
     'rubric (all)',
     'render %',
@@ -224,8 +259,9 @@ function formatView(c: Comparison): string {
   const rows = c.rows.map((r) => [
     r.run,
     String(r.n),
-    ci(r.score_rendered),
-    ci(r.score_all),
+    String(r.judged),
+    scoreCell(r, r.score_rendered),
+    scoreCell(r, r.score_all),
     pct(r.render_success_rate),
     fmt(r.mean_tokens, 0),
     fmt(r.p90_tokens, 0),
@@ -239,6 +275,16 @@ function formatView(c: Comparison): string {
     `reward: ${c.reward}, ${scope}  (rubric score mean [95% CI]; axes over scored samples)`,
   ];
   out.push(formatTable(header, rows));
+  const unjudged = c.rows.filter((r) => r.unjudged);
+  for (const r of unjudged) {
+    out.push(
+      `${r.run}: not judged (0 of ${r.n} rollouts judged; ${r.not_judged} grader errors): it has no score and is not compared per prompt`,
+    );
+  }
+  if (c.rows.some((r) => !r.unjudged && r.score_all?.low === null && r.score_all.estimate !== null))
+    out.push(
+      'n too small: fewer prompts than a 95% CI needs (see summary.json bootstrap.min_prompts)',
+    );
   const missing = c.rows.filter((r) => r.n === 0).map((r) => r.run);
   if (missing.length > 0) out.push(`no "${c.reward}" scores in: ${missing.join(', ')}`);
   const recomputed = c.rows.filter((r) => r.summary_source === 'recomputed').map((r) => r.run);
@@ -258,11 +304,11 @@ function formatView(c: Comparison): string {
           String(p.wins),
           String(p.ties),
           String(p.losses),
-          pct(p.win_rate),
+          p.unjudged.length > 0 ? `not judged (${p.unjudged.join(', ')})` : pct(p.win_rate),
         ]),
       ),
     );
-    const partial = c.pairwise.filter((p) => p.only_a + p.only_b > 0);
+    const partial = c.pairwise.filter((p) => p.unjudged.length === 0 && p.only_a + p.only_b > 0);
     for (const p of partial) {
       out.push(`${p.a} vs ${p.b}: ${p.only_a} prompts only in ${p.a}, ${p.only_b} only in ${p.b}`);
     }

@@ -7,42 +7,48 @@ import { loadThumbnails } from './report/thumbnails.ts';
 import type { EvalSummaryFile } from './run.ts';
 import type { PromptLine } from './run-inputs.ts';
 import { judgeNotice } from './run-judge.ts';
-import type { Interval } from './stats/bootstrap.ts';
-import type { RewardSummary } from './summary.ts';
+import type { RewardSummary, ScoreEstimate } from './summary.ts';
 import type { EvalRecord } from './types.ts';
 
 const f3 = (v: number | null | undefined) => (v === null || v === undefined ? '–' : v.toFixed(3));
 const pct = (v: number | null | undefined) =>
   v === null || v === undefined ? '–' : `${(v * 100).toFixed(1)}%`;
-const ci = (i: Interval) =>
-  i.low === null || i.high === null ? 'no CI' : `95% CI ${f3(i.low)}–${f3(i.high)}`;
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/**
+ * A score tile that never claims more than was measured: "not judged" when no judge scored
+ * anything, the bare mean with "n too small" when too few prompts back an interval, and
+ * always the n behind the figure.
+ */
+function scoreTile(label: string, e: ScoreEstimate, r: RewardSummary, extra = ''): HeadlineMetric {
+  if (r.judged === 0 && r.not_judged > 0)
+    return { label, value: 'not judged', hint: `not judged: 0 of ${r.n}` };
+  const n = `n = ${plural(e.n, 'sample')} over ${plural(e.prompts, 'prompt')}`;
+  if (e.estimate === null) return { label, value: '–', hint: `${n}: nothing to average` };
+  const interval =
+    e.low === null || e.high === null ? (e.note ?? 'no CI') : `95% CI ${f3(e.low)}–${f3(e.high)}`;
+  return { label, value: f3(e.estimate), hint: `${interval}; ${n}${extra}` };
+}
 
 function rewardTiles(kind: string, r: RewardSummary, primary: boolean): HeadlineMetric[] {
-  const graderErrors = Object.values(r.grader_errors).reduce((a, b) => a + b, 0);
   const tiles: HeadlineMetric[] = [
-    {
-      label: `${kind} score · rendered`,
-      value: f3(r.score_rendered.estimate),
-      hint: ci(r.score_rendered),
-    },
-    // With nothing judged, "all samples" would be the failures' zeros alone: say so instead.
-    r.score_rendered.estimate === null
-      ? { label: `${kind} score · all samples`, value: '–', hint: 'no rollout was judged' }
-      : {
-          label: `${kind} score · all samples`,
-          value: f3(r.score_all.estimate),
-          hint: `${ci(r.score_all)}; failures count 0`,
-        },
+    scoreTile(`${kind} score · rendered`, r.score_rendered, r),
+    scoreTile(`${kind} score · all samples`, r.score_all, r, '; failures count 0'),
   ];
-  if (graderErrors > 0) {
+  if (r.not_judged > 0) {
     tiles.push({
       label: `${kind} not judged`,
-      value: String(graderErrors),
-      hint: `of ${r.n} rollouts`,
+      value: `${r.not_judged} of ${r.n}`,
+      hint:
+        Object.entries(r.grader_errors)
+          .map(([k, n]) => `${k} ${n}`)
+          .join(', ') || 'grader errors',
     });
   }
   if (!primary) return tiles;
   const unscoreable = Object.values(r.unscoreable).reduce((a, b) => a + b, 0);
+  const t = r.output_tokens;
+  const counts = r.hacking_counts;
   tiles.unshift({
     label: 'render success',
     value: pct(r.render_success_rate),
@@ -51,12 +57,12 @@ function rewardTiles(kind: string, r: RewardSummary, primary: boolean): Headline
   tiles.push(
     {
       label: 'output tokens',
-      value: r.output_tokens.mean === null ? '–' : Math.round(r.output_tokens.mean).toString(),
-      hint: `mean; p90 ${r.output_tokens.p90 === null ? '–' : Math.round(r.output_tokens.p90)}`,
+      value: t.mean === null ? '–' : Math.round(t.mean).toString(),
+      hint: `mean of n = ${t.n}; p90 ${t.p90 === null ? '–' : Math.round(t.p90)}`,
     },
     {
       label: 'failed before judging',
-      value: String(unscoreable),
+      value: `${unscoreable} of ${r.n}`,
       hint:
         Object.entries(r.unscoreable)
           .map(([k, n]) => `${k} ${n}`)
@@ -65,15 +71,19 @@ function rewardTiles(kind: string, r: RewardSummary, primary: boolean): Headline
     {
       label: 'text in image',
       value: pct(r.hacking.text_in_image),
-      hint: 'of rendered (reward hack monitor)',
+      hint: `${counts.text_in_image} of ${r.rendered} rendered (reward-hack monitor)`,
     },
-    { label: 'clutter', value: pct(r.hacking.clutter), hint: 'of rendered (reward hack monitor)' },
+    {
+      label: 'clutter',
+      value: pct(r.hacking.clutter),
+      hint: `${counts.clutter} of ${r.rendered} rendered (reward-hack monitor)`,
+    },
   );
   if (r.dwt.applicable)
     tiles.push({
       label: 'DwT coverage',
       value: pct(r.dwt.coverage),
-      hint: `${r.dwt.valid} structurally valid`,
+      hint: `${r.dwt.valid} of ${r.n} structurally valid`,
     });
   return tiles;
 }
@@ -87,8 +97,10 @@ export interface RunReportInput {
   notices: string[];
 }
 
-export async function writeRunReport(input: RunReportInput): Promise<void> {
-  const { summary } = input;
+/** The headline tiles of a run: per reward kind (primary first), then the judge's calls. */
+export function headlineTiles(
+  summary: Pick<EvalSummaryFile, 'kinds' | 'rewards' | 'usage'>,
+): HeadlineMetric[] {
   const headline = summary.kinds.flatMap((k, i) => {
     const r = summary.rewards[k];
     return r ? rewardTiles(k, r, i === 0) : [];
@@ -99,6 +111,12 @@ export async function writeRunReport(input: RunReportInput): Promise<void> {
     value: String(summary.usage.judge.calls),
     hint: cost === null ? 'cost unknown (no price for this model)' : `$${cost.toFixed(4)}`,
   });
+  return headline;
+}
+
+export async function writeRunReport(input: RunReportInput): Promise<void> {
+  const { summary } = input;
+  const headline = headlineTiles(summary);
   const notices = [...input.notices];
   if (summary.judge.probe && !summary.judge.probe.reachable) {
     notices.unshift(judgeNotice(parseModelSpec(summary.judge.spec), summary.judge.probe));
@@ -122,7 +140,11 @@ export async function writeRunReport(input: RunReportInput): Promise<void> {
       prompts: summary.prompts,
       bootstrap: `${summary.bootstrap.resamples} resamples over prompts, seed ${summary.bootstrap.seed}`,
       ...summary.settings,
-      'elapsed (s)': (summary.elapsed_ms / 1000).toFixed(1),
+      // Summed over every invocation (resumes included), from DIR/parts.jsonl.
+      'elapsed (s)':
+        summary.elapsed_parts > 1
+          ? `${(summary.elapsed_ms / 1000).toFixed(1)} over ${summary.elapsed_parts} invocations (last ${(summary.elapsed_last_ms / 1000).toFixed(1)})`
+          : (summary.elapsed_ms / 1000).toFixed(1),
     },
     usage,
     notices,

@@ -18,6 +18,7 @@ import { itemsSource, openJsonlOutput, RunInterruptedError, runJsonl } from '../
 import { type InspectFn, saveImage } from './run-images.ts';
 import type { PromptLine, RolloutLine } from './run-inputs.ts';
 import { type JudgeProbe, probeJudge, unreachableJudge } from './run-judge.ts';
+import { appendPart, readParts, seedParts, totalOf } from './run-parts.ts';
 import { writeRunReport } from './run-report.ts';
 import { readResults } from './run-results.ts';
 import { type RunSummary, summarizeRun } from './summary.ts';
@@ -81,7 +82,11 @@ export interface EvalSummaryFile extends RunSummary {
   };
   usage: { judge: Usage; policy: { model: string; usage: Usage } | null };
   settings: Record<string, string | number | boolean | null>;
+  /** Wall time summed over every invocation of this run (DIR/parts.jsonl), resumes included. */
   elapsed_ms: number;
+  /** Invocations that make up the run, and the last one's own time. */
+  elapsed_parts: number;
+  elapsed_last_ms: number;
 }
 
 /** A score that is a grader fault (the new status, or the reason in older files). */
@@ -116,6 +121,7 @@ function promptIdOf(r: RolloutLine, byText: Map<string, string>): string {
 
 export async function runEval(opts: EvalRunOptions): Promise<EvalRunResult> {
   const t0 = performance.now();
+  const startedAt = new Date().toISOString();
   const kinds: RewardKind[] = opts.rubrics ? ['universal', 'ruler'] : ['universal'];
   for (const k of opts.rewards ?? []) if (!kinds.includes(k)) kinds.push(k);
   if (opts.hybrid && !kinds.includes('hybrid')) kinds.push('hybrid');
@@ -148,6 +154,7 @@ export async function runEval(opts: EvalRunOptions): Promise<EvalRunResult> {
   });
 
   await mkdir(opts.outDir, { recursive: true });
+  await seedParts(opts.outDir);
   const out = await openJsonlOutput(paths.results, { redo: (line) => !isDone(line, kinds) });
   const todo = inputs.filter((r) => !out.done.has(r.id)).length;
   opts.onStart?.(todo, inputs.length);
@@ -203,6 +210,9 @@ export async function runEval(opts: EvalRunOptions): Promise<EvalRunResult> {
     out.close();
     await scorer.close();
   }
+  // This invocation's time joins the run's before the summary adds the parts up.
+  const lastMs = Math.round(performance.now() - t0);
+  await appendPart(opts.outDir, { started_at: startedAt, elapsed_ms: lastMs, scored, interrupted });
   if (interrupted)
     throw new RunInterruptedError(
       `interrupted: ${scored} rollouts scored this run are in ${paths.results}; run the same command again to resume`,
@@ -218,6 +228,7 @@ export async function runEval(opts: EvalRunOptions): Promise<EvalRunResult> {
   let judgeUsage = emptyUsage();
   for (const r of records)
     for (const s of Object.values(r.scores)) judgeUsage = addUsage(judgeUsage, s.usage);
+  const total = totalOf(await readParts(opts.outDir));
   const summary: EvalSummaryFile = {
     ...summarizeRun(records),
     run: opts.run,
@@ -231,7 +242,9 @@ export async function runEval(opts: EvalRunOptions): Promise<EvalRunResult> {
     },
     usage: { judge: judgeUsage, policy: opts.policy ?? null },
     settings: opts.settings ?? {},
-    elapsed_ms: Math.round(performance.now() - t0),
+    elapsed_ms: total.elapsed_ms,
+    elapsed_parts: total.parts,
+    elapsed_last_ms: lastMs,
   };
   await writeFile(paths.summary, `${JSON.stringify(summary, null, 2)}\n`);
   await writeRunReport({

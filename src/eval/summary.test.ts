@@ -142,12 +142,71 @@ describe('summarizeRun', () => {
   it('bootstraps over prompts, not samples', () => {
     // Units: icon/1 [.8,.6], icon/2 [] (nothing rendered but the judge error), illus/3 [0,.4].
     // Any resample's rendered mean is a mix of two equal-sized prompts: .7, .45 or .2 (a
-    // resample of icon/2 alone has no mean and is dropped).
+    // resample of icon/2 alone has no mean and is dropped). Minimum lowered to reach the CI.
+    const low = summarizeRun(RECORDS, { resamples: 300, seed: 9, minPrompts: 2 });
+    const r = low.rewards.universal!.score_rendered;
     const possible = [0.7, 0.45, 0.2];
-    for (const v of [u.score_rendered.low!, u.score_rendered.high!]) {
+    for (const v of [r.low!, r.high!]) {
       expect(possible.some((p) => Math.abs(p - v) < 1e-12)).toBe(true);
     }
-    expect(s.bootstrap).toEqual({ resamples: 300, seed: 9, level: 0.95, unit: 'prompt' });
+    expect(r).toMatchObject({ n: 4, prompts: 2, note: null });
+    expect(low.bootstrap).toEqual({
+      resamples: 300,
+      seed: 9,
+      level: 0.95,
+      unit: 'prompt',
+      min_prompts: 2,
+    });
+  });
+
+  it('draws no interval from fewer prompts than the documented minimum', () => {
+    // Two prompts hold rendered values; the default minimum is 10.
+    expect(u.score_rendered).toMatchObject({ low: null, high: null, n: 4 });
+    expect(u.score_rendered.estimate).toBeCloseTo(0.45, 12);
+    expect(u.score_rendered.note).toBe('n too small: 2 prompts (a 95% CI needs ≥ 10)');
+    expect(u.score_all.note).toBe('n too small: 3 prompts (a 95% CI needs ≥ 10)');
+    // One prompt alone: a single value is never an interval.
+    const one = summarizeRun([RECORDS[0]!], { minPrompts: 1, resamples: 50 });
+    expect(one.rewards.universal!.score_rendered).toMatchObject({ low: 0.8, high: 0.8 });
+    const strict = summarizeRun([RECORDS[0]!], { resamples: 50 });
+    expect(strict.rewards.universal!.score_rendered.low).toBeNull();
+    // Ten prompts are enough.
+    const ten = Array.from({ length: 10 }, (_, i) =>
+      rec(`t${i}`, `p${i}`, { universal: score(i / 10) }),
+    );
+    const t = summarizeRun(ten, { resamples: 200 }).rewards.universal!.score_rendered;
+    expect(t.low).not.toBeNull();
+    expect(t.low!).toBeLessThan(t.estimate!);
+    expect(t.high!).toBeGreaterThan(t.estimate!);
+    expect(t).toMatchObject({ n: 10, prompts: 10, note: null });
+  });
+
+  it('has no score when nothing was judged, only the reason', () => {
+    // The judge never answered: one blank picture (a rule-based 0) and the rest not judged.
+    // The old summary called that a rendered score of 0.000 [0.000, 0.000].
+    const down = Array.from({ length: 12 }, (_, i) =>
+      rec(`d${i}`, `p${i}`, {
+        universal:
+          i === 0
+            ? score(0, { status: 'unscoreable', reason: 'blank' }, { blank: true })
+            : i === 1
+              ? score(0, { status: 'unscoreable', reason: 'no_svg' }, { renders: false })
+              : score(0, { status: 'grader_error', reason: 'judge_error' }),
+      }),
+    );
+    const d = summarizeRun(down, { resamples: 50 }).rewards.universal!;
+    expect(d).toMatchObject({ judged: 0, not_judged: 10, n: 12 });
+    for (const est of [d.score_rendered, d.score_all]) {
+      expect(est).toMatchObject({ estimate: null, low: null, high: null });
+      expect(est.note).toBe('not judged: 0 of 12 rollouts');
+    }
+    expect(JSON.parse(JSON.stringify(d)).score_all.estimate).toBeNull();
+    // Every rollout failing on its own is a measured 0 and keeps its score.
+    const broken = down.slice(0, 2);
+    expect(summarizeRun(broken, { resamples: 50 }).rewards.universal!.score_all).toMatchObject({
+      estimate: 0,
+      note: 'n too small: 2 prompts (a 95% CI needs ≥ 10)',
+    });
   });
 
   it('means per axis (|w|-weighted within a record) and per criterion', () => {
@@ -171,6 +230,8 @@ describe('summarizeRun', () => {
     expect(u.output_tokens.histogram.map((b) => b.count)).toEqual([1, 1, 2, 1, 0, 1, 0, 0]);
     // Shares among the five rendered samples.
     expect(u.hacking).toEqual({ text_in_image: 0.2, clutter: 0.2, blank: 0.2 });
+    expect(u.hacking_counts).toEqual({ text_in_image: 1, clutter: 1, blank: 1 });
+    expect(u).toMatchObject({ judged: 3, not_judged: 1 });
     expect(u.dwt).toEqual({ applicable: false, with_stages: 0, valid: 0, coverage: null });
     expect(u.usage).toMatchObject({ calls: 6, inputTokens: 600 });
     expect(u.usage.costUsd).toBeCloseTo(0.06, 12);

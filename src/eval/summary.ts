@@ -19,6 +19,25 @@ export const RUN_SUMMARY_SCHEMA = 'rubrica.run-summary/1';
 export interface SummaryOptions extends BootstrapOptions {
   /** The prompt set a record belongs to; default {@link defaultSetOf}. */
   setOf?: (record: EvalRecord) => string | null;
+  /** Fewest prompts with a value for a bootstrap interval; default {@link MIN_CI_PROMPTS}. */
+  minPrompts?: number;
+}
+
+/**
+ * A percentile bootstrap over fewer clusters than this covers far less than its nominal 95%
+ * (and over one prompt it is a single value repeated): below it the interval is null and the
+ * note says "n too small".
+ */
+export const MIN_CI_PROMPTS = 10;
+
+/** A score mean with its interval and what it rests on, so every figure can show its n. */
+export interface ScoreEstimate extends Interval {
+  /** Samples averaged. */
+  n: number;
+  /** Prompts those samples come from (the bootstrap's units that carry a value). */
+  prompts: number;
+  /** Why the estimate or its interval is missing ("not judged: 0 of 300", "n too small: …"), else null. */
+  note: string | null;
 }
 
 export interface AxisMean {
@@ -43,10 +62,18 @@ export interface RewardSummary {
   /** Records whose SVG rendered (checks.renders), blank pictures included. */
   rendered: number;
   render_success_rate: number | null;
-  /** Mean reward over rendered samples, grader errors left out (the paper's convention). */
-  score_rendered: Interval;
+  /** Records a judge or scorer gave a score (status ok). */
+  judged: number;
+  /** Records no grader judged (grader errors and no_rubric): left out of the scores. */
+  not_judged: number;
+  /**
+   * Mean reward over rendered samples, grader errors left out (the paper's convention).
+   * The estimate is null with a note when nothing was judged: a run whose judge never
+   * answered has no score, not the mean of its rule-based zeros.
+   */
+  score_rendered: ScoreEstimate;
   /** Mean reward over all samples, failures counting their reward of 0, grader errors left out. */
-  score_all: Interval;
+  score_all: ScoreEstimate;
   /** Per-axis mean of each record's |weight|-weighted axis score. */
   axes: Record<string, AxisMean>;
   criteria: CriterionMean[];
@@ -60,6 +87,8 @@ export interface RewardSummary {
   grader_errors: Record<string, number>;
   /** Reward-hacking monitors: shares among rendered samples. */
   hacking: { text_in_image: number | null; clutter: number | null; blank: number | null };
+  /** The same monitors as counts (out of `rendered`). */
+  hacking_counts: { text_in_image: number; clutter: number; blank: number };
   /** Drawing-with-Thought coverage; meaningful only when `applicable`. */
   dwt: { applicable: boolean; with_stages: number; valid: number; coverage: number | null };
   usage: Usage;
@@ -81,7 +110,14 @@ export interface RunSummary {
   rewards: Record<string, RewardSummary>;
   /** Per prompt set; {} when no record names a set. Records without one go to "(none)". */
   sets: Record<string, SetSummary>;
-  bootstrap: { resamples: number; seed: number; level: number; unit: 'prompt' };
+  bootstrap: {
+    resamples: number;
+    seed: number;
+    level: number;
+    unit: 'prompt';
+    /** Fewest prompts with a value for an interval to be drawn. */
+    min_prompts: number;
+  };
 }
 
 export const NO_SET = '(none)';
@@ -132,24 +168,63 @@ function pooledMean(units: readonly PromptSum[]): number | null {
   return n > 0 ? sum / n : null;
 }
 
+/** Settings of one summary: bootstrap plus the fewest prompts an interval needs. */
+type ScoreOptions = Required<BootstrapOptions> & { minPrompts: number };
+
 /**
  * Every prompt is a unit, including those with no value here (e.g. nothing rendered): how many
  * samples land in the denominator is part of the uncertainty of a ratio like the rendered mean.
+ * `unjudged` is set when no sample was judged although some were meant to be: then there is
+ * no score at all, only the note saying so.
  */
 function meanInterval(
   byPrompt: Map<string, number[]>,
   prompts: ReadonlySet<string>,
-  opts: Required<BootstrapOptions>,
-): Interval {
+  opts: ScoreOptions,
+  unjudged: string | null,
+): ScoreEstimate {
   const units = [...prompts].map((p) => {
     const values = byPrompt.get(p) ?? [];
     return { sum: values.reduce((a, b) => a + b, 0), n: values.length };
   });
-  return bootstrapCI(units, pooledMean, opts);
+  const n = units.reduce((a, u) => a + u.n, 0);
+  const withValue = units.filter((u) => u.n > 0).length;
+  const base = { n, prompts: withValue };
+  if (unjudged !== null) {
+    return {
+      ...base,
+      estimate: null,
+      low: null,
+      high: null,
+      level: opts.level,
+      resamples: opts.resamples,
+      valid: 0,
+      note: unjudged,
+    };
+  }
+  if (withValue < opts.minPrompts) {
+    // The point estimate stands; an interval from so few prompts would claim too much.
+    const estimate = pooledMean(units);
+    const note =
+      estimate === null
+        ? null
+        : `n too small: ${withValue} prompt${withValue === 1 ? '' : 's'} (a 95% CI needs ≥ ${opts.minPrompts})`;
+    return {
+      ...base,
+      estimate,
+      low: null,
+      high: null,
+      level: opts.level,
+      resamples: opts.resamples,
+      valid: 0,
+      note,
+    };
+  }
+  return { ...base, ...bootstrapCI(units, pooledMean, opts), note: null };
 }
 
 /** The record's axis scores: Σ|w|·s / Σ|w| over scored criteria of each axis. */
-function axisScores(s: ScoreRecord): Map<string, number> {
+export function axisScores(s: ScoreRecord): Map<string, number> {
   const acc = new Map<string, { ws: number; w: number; plain: number[] }>();
   for (const c of s.criteria ?? []) {
     if (c.score === null || !Number.isFinite(c.score)) continue;
@@ -172,7 +247,7 @@ function axisScores(s: ScoreRecord): Map<string, number> {
 export function summarizeReward(
   kind: string,
   scored: readonly { prompt_id: string; score: ScoreRecord }[],
-  opts: Required<BootstrapOptions>,
+  opts: ScoreOptions,
 ): RewardSummary {
   const rendered = new Map<string, number[]>();
   const all = new Map<string, number[]>();
@@ -190,6 +265,7 @@ export function summarizeReward(
   let withStages = 0;
   let dwtValid = 0;
   let cached = 0;
+  let judged = 0;
   let usage = emptyUsage();
 
   for (const { prompt_id, score: s } of scored) {
@@ -214,6 +290,7 @@ export function summarizeReward(
       continue;
     }
     if (s.status === 'unscoreable') count(unscoreable, s.reason ?? 'unknown');
+    if (s.status === 'ok') judged++;
     const reward = Number.isFinite(s.reward) ? s.reward : 0;
     push(all, prompt_id, reward);
     if (renders) push(rendered, prompt_id, reward);
@@ -229,14 +306,22 @@ export function summarizeReward(
   const meanOf = (v: number[]) => (v.length > 0 ? v.reduce((a, b) => a + b, 0) / v.length : null);
   const axes: Record<string, AxisMean> = {};
   for (const [axis, v] of axisAcc) axes[axis] = { mean: meanOf(v), n: v.length };
+  const notJudged = Object.values(graderErrors).reduce((a, b) => a + b, 0);
+  // Rule-based zeros (blank, no SVG) next to rollouts no judge saw are no measurement of the
+  // run: with nothing judged there is no score. A run whose every rollout failed on its own
+  // (no grader error) did get its zeros honestly and keeps them.
+  const unjudged =
+    judged === 0 && notJudged > 0 ? `not judged: 0 of ${scored.length} rollouts` : null;
   return {
     reward_kind: kind,
     n: scored.length,
     prompts: prompts.size,
     rendered: renderedCount,
     render_success_rate: share(renderedCount, scored.length),
-    score_rendered: meanInterval(rendered, prompts, opts),
-    score_all: meanInterval(all, prompts, opts),
+    judged,
+    not_judged: notJudged,
+    score_rendered: meanInterval(rendered, prompts, opts, unjudged),
+    score_all: meanInterval(all, prompts, opts, unjudged),
     axes,
     criteria: [...critAcc].map(([key, a]) => ({
       key,
@@ -254,6 +339,7 @@ export function summarizeReward(
       clutter: share(clutter, renderedCount),
       blank: share(blank, renderedCount),
     },
+    hacking_counts: { text_in_image: text, clutter, blank },
     dwt: {
       applicable: withStages > 0,
       with_stages: withStages,
@@ -267,7 +353,7 @@ export function summarizeReward(
 
 function summarizeRewards(
   records: readonly EvalRecord[],
-  opts: Required<BootstrapOptions>,
+  opts: ScoreOptions,
 ): Record<string, RewardSummary> {
   const byKind = new Map<string, { prompt_id: string; score: ScoreRecord }[]>();
   for (const r of records) {
@@ -291,6 +377,7 @@ export function summarizeRun(
   opts: SummaryOptions = {},
 ): RunSummary {
   const boot = bootstrapOptions(opts);
+  const scoreOpts = { ...boot, minPrompts: opts.minPrompts ?? MIN_CI_PROMPTS };
   const setOf = opts.setOf ?? defaultSetOf;
   const bySet = new Map<string, EvalRecord[]>();
   let anySet = false;
@@ -305,7 +392,7 @@ export function summarizeRun(
       sets[name] = {
         records: rs.length,
         prompts: new Set(rs.map((r) => r.prompt_id)).size,
-        rewards: summarizeRewards(rs, boot),
+        rewards: summarizeRewards(rs, scoreOpts),
       };
     }
   }
@@ -314,8 +401,8 @@ export function summarizeRun(
     runs: [...new Set(records.map((r) => r.run))].sort(),
     records: records.length,
     prompts: new Set(records.map((r) => r.prompt_id)).size,
-    rewards: summarizeRewards(records, boot),
+    rewards: summarizeRewards(records, scoreOpts),
     sets,
-    bootstrap: { ...boot, unit: 'prompt' },
+    bootstrap: { ...boot, unit: 'prompt', min_prompts: scoreOpts.minPrompts },
   };
 }

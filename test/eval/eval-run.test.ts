@@ -145,6 +145,11 @@ describe('runEval on the bundled examples', () => {
       cache: join(dir, 'cache.sqlite'),
     });
     expect(again).toMatchObject({ scored: 0, resumed: rollouts.length });
+    // Elapsed covers both invocations, not only the last one.
+    expect(again.summary.elapsed_parts).toBe(2);
+    expect(again.summary.elapsed_ms).toBe(
+      result.summary.elapsed_ms + again.summary.elapsed_last_ms,
+    );
     expect(double.requests).toHaveLength(0);
     expect((await readLines(join(outDir, 'results.jsonl'))).length).toBe(rollouts.length);
   });
@@ -190,6 +195,13 @@ describe('runEval on the bundled examples', () => {
     const html = await readFile(join(outDir, 'report.html'), 'utf8');
     expect(html).toContain('The judge was not reachable: vllm:Qwen/Qwen3-VL-8B-Instruct');
     expect(html).toContain('vllm serve Qwen/Qwen3-VL-8B-Instruct');
+    // Nothing was judged: the tiles say so instead of a score of 0 with a 0–0 interval.
+    expect(summary.rewards.universal.score_all).toMatchObject({
+      estimate: null,
+      note: `not judged: 0 of ${rollouts.length} rollouts`,
+    });
+    expect(html).toContain(`not judged: 0 of ${rollouts.length}`);
+    expect(html).not.toMatch(/CI 0\.000–0\.000/);
 
     // The judge comes up: the same command re-judges exactly the rollouts not judged.
     double.reset();

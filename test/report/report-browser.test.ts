@@ -105,7 +105,14 @@ describe('report.html in chromium', () => {
     // The hostile rationale is shown literally inside its <details>.
     const why = page.locator('details.why').first();
     await why.locator('summary').click();
+    // Rationales are unpacked from the compressed text blob on first open.
+    await page.waitForSelector('details.why[data-ready]');
     expect(await why.textContent()).toContain('<svg onload=');
+    const code = page.locator('details.code').first();
+    await code.locator('summary').click();
+    await page.waitForSelector('details.code[data-ready]');
+    expect(await code.locator('pre').textContent()).toContain('<script>window.__xss=4</script>');
+    expect(await page.evaluate<unknown>('window.__xss')).toBeUndefined();
     expect(await page.locator('details.why svg').count()).toBe(0);
     expect(await page.locator('details.why b', { hasText: 'bold?' }).count()).toBe(0);
   });
@@ -158,5 +165,33 @@ describe('report.html in chromium', () => {
     await page.locator('select[name=kind]').selectOption('universal');
     await page.locator('input[name=min]').fill('0');
     expect(await visibleCards()).toBe(total);
+  });
+
+  it('orders prompts hardest first and sorts cards by score', async () => {
+    const means = new Map<string, number[]>();
+    for (const r of fixture.records) {
+      const s = r.scores.universal!;
+      if (s.reason === 'judge_error') continue;
+      means.set(r.prompt_id, [...(means.get(r.prompt_id) ?? []), s.reward]);
+    }
+    const order = [...means]
+      .map(([p, v]) => [p, v.reduce((a, b) => a + b, 0) / v.length] as const)
+      .sort((a, b) => a[1] - b[1])
+      .map(([p]) => p);
+    await page.locator('select[name=sort]').selectOption('prompt-hard');
+    const shown = await page.evaluate<string[]>(
+      `Array.from(document.querySelectorAll('section.prompt'), (s) => s.dataset.prompt)`,
+    );
+    expect(shown).toEqual(order);
+    expect(order).not.toEqual([...order].sort());
+    await page.locator('select[name=sort]').selectOption('score-desc');
+    const scores = await page.evaluate<string[]>(
+      `Array.from(document.querySelectorAll('article.card'), (c) => c.getAttribute('data-score-universal'))`,
+    );
+    const judged = scores.filter((v) => v !== '').map(Number);
+    expect(judged).toEqual([...judged].sort((a, b) => b - a));
+    // Rollouts not judged have no score and come last.
+    expect(scores.slice(judged.length).every((v) => v === '')).toBe(true);
+    await page.locator('select[name=sort]').selectOption('prompt');
   });
 });

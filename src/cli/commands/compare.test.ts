@@ -69,6 +69,7 @@ describe('rubrica compare', () => {
         win_rate: 1,
         only_a: 0,
         only_b: 0,
+        unjudged: [],
       },
     ]);
     const text = await runCliInProcess([

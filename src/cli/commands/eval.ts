@@ -58,7 +58,13 @@ function printResult(r: EvalRunResult, dir: string): void {
     const k = s.rewards[kind];
     if (!k) continue;
     const fmt = (v: number | null) => (v === null ? '–' : v.toFixed(3));
-    const iv = (i: typeof k.score_all) => `${fmt(i.estimate)} [${fmt(i.low)}, ${fmt(i.high)}]`;
+    // "not judged" / "n too small" instead of an interval that would claim a measurement.
+    const iv = (i: typeof k.score_all) =>
+      i.estimate === null
+        ? `– (${i.note ?? 'nothing to average'})`
+        : i.low === null || i.high === null
+          ? `${fmt(i.estimate)} (${i.note ?? 'no CI'})`
+          : `${fmt(i.estimate)} [${fmt(i.low)}, ${fmt(i.high)}]`;
     if (kind === s.kinds[0]) {
       lines.push(
         `  render success   ${k.render_success_rate === null ? '–' : `${(k.render_success_rate * 100).toFixed(1)}%`} (${k.rendered} of ${k.n})`,
@@ -69,7 +75,7 @@ function printResult(r: EvalRunResult, dir: string): void {
       lines.push(`  failed           ${failed || 'none'}`);
     }
     lines.push(
-      `  ${kind.padEnd(16)} rendered ${iv(k.score_rendered)} · all samples ${k.score_rendered.estimate === null ? '– (nothing judged)' : iv(k.score_all)}`,
+      `  ${kind.padEnd(16)} rendered ${iv(k.score_rendered)} · all samples ${iv(k.score_all)}`,
     );
     const notJudged = Object.entries(k.grader_errors)
       .map(([c, n]) => `${c} ${n}`)

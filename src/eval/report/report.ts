@@ -4,9 +4,9 @@
 // and a Content-Security-Policy forbids the page from loading anything else.
 import type { Usage } from '../../core/usage.ts';
 import type { EvalRecord } from '../types.ts';
-import { renderCard } from './card.ts';
 import { type Chart, renderCharts } from './charts.ts';
 import { esc, num, token } from './escape.ts';
+import { buildGallery, packText, scriptJson } from './gallery-data.ts';
 import { OUTCOME_LABELS, type Outcome, outcomeOf, REASON_LABELS } from './outcome.ts';
 import { SCRIPT } from './script.ts';
 import { STYLE } from './style.ts';
@@ -24,7 +24,7 @@ export interface ReportInput {
   prompts?: { id: string; prompt: string }[];
   /** Reward kinds to show, primary first (e.g. ["universal", "ruler"]). */
   kinds: string[];
-  /** Picture per record id, as a data: URI (see thumbnails.ts). */
+  /** Picture per record id, as a data: URI (see thumbnails.ts); equal URIs are stored once. */
   images: Map<string, string>;
   headline: HeadlineMetric[];
   /** Run settings shown as a table (flags, judge, renderer, versions). */
@@ -48,11 +48,17 @@ function headline(metrics: HeadlineMetric[]): string {
   return `<div class="tiles">${tiles}</div>`;
 }
 
+/** Names a chart shortened, in full, so no criterion is known only by its first words. */
+function fullNames(names: string[]): string {
+  if (names.length === 0) return '';
+  return `<details class="names"><summary>Full names of ${names.length} shortened label${names.length === 1 ? '' : 's'}</summary><ul>${names.map((n) => `<li>${esc(n)}</li>`).join('')}</ul></details>`;
+}
+
 function charts(list: Chart[]): string {
   const body = list
     .map(
       (c) =>
-        `<div class="chart" id="chart-${esc(c.id)}"><h3>${esc(c.title)}</h3><p>${esc(c.note)}</p>${c.svg ?? '<p><em>No data to draw.</em></p>'}</div>`,
+        `<div class="chart" id="chart-${esc(c.id)}"><h3>${esc(c.title)}</h3><p>${esc(c.note)}</p>${c.svg ?? '<p><em>No data to draw.</em></p>'}${fullNames(c.fullNames)}</div>`,
     )
     .join('');
   return `<div class="charts">${body}</div>`;
@@ -104,47 +110,39 @@ function filters(records: EvalRecord[], kinds: string[]): string {
     .join('');
   const kindSelect =
     kinds.length > 1
-      ? `<label>reward <select name="kind">${kinds.map((k) => `<option value="${esc(token(k))}">${esc(k)}</option>`).join('')}</select></label>`
-      : `<input type="hidden" name="kind" value="${esc(token(primary))}">`;
+      ? `<label>reward <select name="kind">${kinds.map((k) => `<option value="${esc(k)}">${esc(k)}</option>`).join('')}</select></label>`
+      : `<input type="hidden" name="kind" value="${esc(primary)}">`;
+  const sorts = SORTS.map(([v, label]) => `<option value="${v}">${esc(label)}</option>`).join('');
+  const sizes = PAGE_SIZES.map(
+    (n) => `<option value="${n}"${n === DEFAULT_PAGE_SIZE ? ' selected' : ''}>${n}</option>`,
+  ).join('');
   return `<form id="filters" class="filters" autocomplete="off">
 <fieldset><legend>show</legend>${outcomes}</fieldset>
 <fieldset><label>reason <select name="reason"><option value="">any</option>${reasonOptions}</select></label></fieldset>
 <fieldset>${kindSelect}<label>score from <input type="number" name="min" min="0" max="1" step="0.05" value="0"></label><label>to <input type="number" name="max" min="0" max="1" step="0.05" value="1"></label></fieldset>
+<fieldset><label>sort <select name="sort">${sorts}</select></label><label>per page <select name="size">${sizes}</select></label></fieldset>
+<fieldset class="pager"><button type="button" name="prev">‹ prev</button><span id="page-info"></span><button type="button" name="next">next ›</button></fieldset>
 <span id="visible"></span>
 </form>`;
 }
 
-function meanReward(records: EvalRecord[], kind: string): string {
-  const scored = records.map((r) => r.scores[kind]).filter((s) => s?.status === 'ok');
-  if (scored.length === 0) return '';
-  const mean = scored.reduce((a, s) => a + (s?.reward ?? 0), 0) / scored.length;
-  return `${kind} mean ${mean.toFixed(3)} over ${scored.length} scored`;
-}
+/** Sort orders of the gallery (values read by the script). Score sorts use the chosen reward. */
+const SORTS: [string, string][] = [
+  ['prompt', 'by prompt'],
+  ['prompt-hard', 'by prompt, hardest first'],
+  ['score-desc', 'score, high first'],
+  ['score-asc', 'score, low first'],
+  ['status', 'status (failed first)'],
+  ['tokens-desc', 'output length, longest first'],
+];
+const PAGE_SIZES = [24, 60, 120, 240];
+export const DEFAULT_PAGE_SIZE = 60;
 
 function gallery(input: ReportInput): string {
-  const byPrompt = new Map<string, EvalRecord[]>();
-  const text = new Map<string, string>();
-  for (const p of input.prompts ?? []) {
-    byPrompt.set(p.id, []);
-    text.set(p.id, p.prompt);
-  }
-  for (const r of input.records) {
-    const list = byPrompt.get(r.prompt_id) ?? [];
-    list.push(r);
-    byPrompt.set(r.prompt_id, list);
-    if (!text.has(r.prompt_id)) text.set(r.prompt_id, r.prompt);
-  }
-  return [...byPrompt]
-    .filter(([, list]) => list.length > 0)
-    .map(([id, list]) => {
-      const means = input.kinds
-        .map((k) => meanReward(list, k))
-        .filter(Boolean)
-        .join(' · ');
-      const cards = list.map((r) => renderCard(r, input.kinds, input.images.get(r.id))).join('\n');
-      return `<section class="prompt" data-prompt="${esc(id)}"><header><h3>${esc(text.get(id) ?? '')}</h3><code>${esc(id)}</code><span class="mean">${esc(means)}</span></header><div class="grid">${cards}</div></section>`;
-    })
-    .join('\n');
+  const { data, text } = buildGallery(input);
+  return `<div id="gallery" aria-live="polite"><noscript>The gallery is drawn by the page's script; every rollout is in results.jsonl.</noscript></div>
+<script type="application/json" id="rubrica-data">${scriptJson(data)}</script>
+<script type="application/octet-stream" id="rubrica-text">${packText(text)}</script>`;
 }
 
 /** Builds the whole page. Charts are rendered here, server-side, from the records. */
@@ -177,7 +175,7 @@ ${usageTable(input.usage)}
 <h2>Gallery</h2>
 ${filters(input.records, input.kinds)}
 ${gallery(input)}
-<footer>Made by rubrica. Pictures are the run's renders at thumbnail size; full-size PNGs are in images/, every number in results.jsonl and summary.json.</footer>
+<footer>Made by rubrica. Pictures are the run's renders as small WebP thumbnails; full-size PNGs are in images/, every number in results.jsonl and summary.json.</footer>
 </main>
 <script>${SCRIPT}</script>
 </body>

@@ -35,7 +35,11 @@ section.prompt{margin-top:28px}
 section.prompt>header{display:flex;gap:12px;align-items:baseline;flex-wrap:wrap;margin-bottom:10px}
 section.prompt>header code{color:var(--muted)}
 section.prompt>header .mean{color:var(--muted);font-size:13px}
-.grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(250px,1fr));gap:14px}
+.grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(230px,1fr));gap:14px}
+section.flat{margin-top:20px}
+.prompt-line{margin:0;font-size:12px;color:#343a40;display:-webkit-box;-webkit-line-clamp:2;-webkit-box-orient:vertical;overflow:hidden}
+.pager button{font:inherit;padding:2px 10px}
+#page-info{color:var(--muted);font-variant-numeric:tabular-nums}
 .card{background:var(--card);border:1px solid var(--line);border-top:4px solid var(--muted);border-radius:8px;padding:10px;display:flex;flex-direction:column;gap:8px}
 .card.o-scored{border-top-color:var(--ok)}.card.o-not_judged{border-top-color:var(--nj)}.card.o-failed{border-top-color:var(--bad)}
 .pic{margin:0;aspect-ratio:1;display:flex;align-items:center;justify-content:center;background:#fff;border:1px solid #f1f3f5;border-radius:6px;overflow:hidden}
@@ -51,13 +55,15 @@ section.prompt>header .mean{color:var(--muted);font-size:13px}
 .reward.o-scored .val{background:var(--ok)}.reward.o-not_judged .val{background:var(--nj)}.reward.o-failed .val{background:var(--bad)}
 table.crit{width:100%;border-collapse:collapse;font-size:12px}
 table.crit td{padding:1px 3px}
-table.crit .k{max-width:110px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+table.crit .k{max-width:130px;line-height:1.25}
+table.crit .k div{overflow-wrap:break-word;display:-webkit-box;-webkit-line-clamp:3;-webkit-box-orient:vertical;overflow:hidden}
 table.crit .w{color:var(--muted)}
 table.crit .v,.why .v{font-variant-numeric:tabular-nums;text-align:right}
 .bar{display:block;height:6px;background:#edf0f2;border-radius:3px;min-width:60px}
 .bar span{display:block;height:100%;background:var(--accent);border-radius:3px}
 .bar.empty{background:repeating-linear-gradient(90deg,#edf0f2,#edf0f2 4px,#fff 4px,#fff 6px)}
 details summary{cursor:pointer;color:var(--accent);font-size:12px}
+details .body{font-size:12px}
 details.why ol{padding-left:18px;margin:6px 0;font-size:12px}
 details.why p{margin:2px 0 6px;color:#343a40}
 details.code pre{white-space:pre-wrap;word-break:break-word;max-height:320px;overflow:auto;background:#f8f9fa;border-radius:4px;padding:8px;font-size:11px}

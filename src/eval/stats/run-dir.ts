@@ -76,8 +76,14 @@ export async function loadRunDir(
   }
   issues.sort((a, b) => a.line - b.line);
   const stored = SummaryShape.safeParse(await readSummary(join(dir, 'summary.json')));
-  // A summary of a different number of records belongs to another state of the run.
-  const fresh = stored.success && stored.data.records === records.length;
+  // A summary of a different number of records belongs to another state of the run; one
+  // written before `judged` was counted may give a run nobody judged a score of 0.
+  const fresh =
+    stored.success &&
+    stored.data.records === records.length &&
+    Object.values(stored.data.rewards).every(
+      (r) => typeof (r as { judged?: unknown })?.judged === 'number',
+    );
   const summary = fresh ? (stored.data as unknown as RunSummary) : summarizeRun(records, opts);
   const runs = [...new Set(records.map((r) => r.run).filter((r) => r !== ''))];
   return {
