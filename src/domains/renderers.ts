@@ -2,10 +2,13 @@
 // pool, the vega runtime, …) and all closed together. The CLI, the scorer and the server
 // hold one of these next to their SVG render pool.
 
+import { type BrowserRoom, createBrowserRoom } from '../browser/room.ts';
 import { makeError } from '../core/errors.ts';
 import type { Renderer, RenderOptions } from '../render/types.ts';
 import { createDotRenderer } from './dot/renderer.ts';
+import { createHtmlRenderer } from './html/renderer.ts';
 import { createLatexRenderer } from './latex/renderer.ts';
+import { createMermaidRenderer } from './mermaid/renderer.ts';
 import { createPythonRenderer, type PythonRendererOptions } from './python/renderer.ts';
 import type { DomainId, DomainRender, DomainRenderer, DomainRenderOptions } from './types.ts';
 import { createVegaLiteRenderer } from './vega-lite/renderer.ts';
@@ -17,7 +20,9 @@ export interface DomainRenderersOptions {
   python?: PythonRendererOptions;
   /** Default wall-clock limit per render, ms (each domain has its own default). */
   timeoutMs?: number;
-  /** Extra renderers (html and mermaid come from the browser pool). */
+  /** Pages of the Chromium room html and mermaid share (default 2). */
+  browserPages?: number;
+  /** Renderers to use instead of (or beside) the built-in ones. */
   extra?: Partial<Record<DomainId, () => DomainRenderer>>;
 }
 
@@ -29,6 +34,12 @@ export interface DomainRenderers {
 
 export function createDomainRenderers(o: DomainRenderersOptions): DomainRenderers {
   const made = new Map<DomainId, DomainRenderer>();
+  // html and mermaid share one browser room, started with the first of them.
+  let room: BrowserRoom | null = null;
+  const browser = () => {
+    room ??= createBrowserRoom({ pages: o.browserPages ?? 2 });
+    return room;
+  };
   const t = o.timeoutMs;
   const factories: Partial<Record<DomainId, () => DomainRenderer>> = {
     python: () => createPythonRenderer({ ...o.python, ...(t ? { timeoutMs: t } : {}) }),
@@ -40,6 +51,8 @@ export function createDomainRenderers(o: DomainRenderersOptions): DomainRenderer
         ...(o.svgOptions ? { render: o.svgOptions } : {}),
         ...(t ? { timeoutMs: t } : {}),
       }),
+    html: () => createHtmlRenderer({ room: browser(), ...(t ? { timeoutMs: t } : {}) }),
+    mermaid: () => createMermaidRenderer({ room: browser(), ...(t ? { timeoutMs: t } : {}) }),
     ...o.extra,
   };
   return {
@@ -60,6 +73,8 @@ export function createDomainRenderers(o: DomainRenderersOptions): DomainRenderer
       const all = [...made.values()];
       made.clear();
       await Promise.all(all.map((r) => r.close()));
+      await room?.close();
+      room = null;
     },
   };
 }
