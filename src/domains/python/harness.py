@@ -36,6 +36,43 @@ for _optional in ("pandas", "seaborn"):
     except Exception:
         pass
 
+
+def _warm():
+    """Draw once in the zygote, so every job inherits what matplotlib builds lazily on its
+    first figure (font files, the mathtext parser, colour maps, the PNG writer, pandas'
+    plotting glue) instead of paying for it again in each forked child."""
+    import io
+
+    fig, ax = plt.subplots(1, 2)
+    ax[0].plot([0, 1], [0, 1], "o--", label="a")
+    ax[0].bar([0, 1], [1, 2])
+    sc = ax[0].scatter([0, 1], [1, 0], c=[0, 1], cmap="viridis")
+    ax[1].hist([1, 2, 2, 3], bins=3)
+    ax[0].set_title("Warm $x^2$")
+    ax[0].set_xlabel("x")
+    ax[0].legend()
+    ax[0].text(0.5, 0.5, "t", ha="center")
+    fig.colorbar(sc, label="c")
+    fig.suptitle("s")
+    fig.tight_layout()
+    fig.savefig(io.BytesIO(), format="png", dpi=100, facecolor="white")
+    try:
+        import pandas as pd
+
+        pd.DataFrame({"m": ["a", "b"], "v": [1, 2]}).plot(x="m", marker="o", title="p")
+    except Exception:
+        pass
+    plt.close("all")
+
+
+_warm()
+import gc  # noqa: E402
+
+gc.collect()
+# Objects that exist now are never scanned again: a child's collections then do not touch
+# (and copy) the zygote's pages.
+gc.freeze()
+
 _libc = ctypes.CDLL(None, use_errno=True)
 # Not dumpable: a job (same uid) cannot open /proc/<zygote>/fd/* to reach the protocol pipes.
 _libc.prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE = 0
