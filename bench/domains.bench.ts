@@ -98,7 +98,10 @@ async function viaRenderer(make: () => DomainRenderer, corpus: string[]) {
   for (const code of corpus) {
     const res = await r.render(code);
     out.push(res.ok ? res.png : null);
-    if (!res.ok) process.stderr.write(`  pool failure: ${res.error.code}: ${res.error.message.slice(0, 200)}\n`);
+    if (!res.ok)
+      process.stderr.write(
+        `  pool failure: ${res.error.code}: ${res.error.message.slice(0, 200)}\n`,
+      );
   }
   markBeforeClose();
   await r.close();
@@ -106,7 +109,12 @@ async function viaRenderer(make: () => DomainRenderer, corpus: string[]) {
 }
 
 function run(cmd: string, args: string[], cwd: string, env?: NodeJS.ProcessEnv): boolean {
-  const r = spawnSync(cmd, args, { cwd, stdio: 'ignore', env: env ?? process.env, timeout: 60_000 });
+  const r = spawnSync(cmd, args, {
+    cwd,
+    stdio: 'ignore',
+    env: env ?? process.env,
+    timeout: 60_000,
+  });
   return r.status === 0;
 }
 
@@ -120,7 +128,11 @@ async function freshPython(corpus: string[]) {
       script,
       `import matplotlib\nmatplotlib.use('Agg')\n${code}\nimport matplotlib.pyplot as plt\nplt.gcf().savefig(${JSON.stringify(png)}, format='png', dpi=100, facecolor='white')\n`,
     );
-    out.push(run('/usr/bin/python3', [script], dir, { ...process.env, MPLBACKEND: 'Agg' }) ? readFileSync(png) : null);
+    out.push(
+      run('/usr/bin/python3', [script], dir, { ...process.env, MPLBACKEND: 'Agg' })
+        ? readFileSync(png)
+        : null,
+    );
   }
   rmSync(dir, { recursive: true, force: true });
   return out;
@@ -133,9 +145,37 @@ async function freshLatex(corpus: string[]) {
     writeFileSync(join(dir, 'doc.tex'), latexDocument(code));
     const ok =
       run('pdflatex', ['-interaction=nonstopmode', '-halt-on-error', 'doc.tex'], dir) &&
-      run('pdftoppm', ['-png', '-r', '150', '-f', '1', '-l', '1', '-x', '0', '-y', '0', '-W', '4000', '-H', '4000', '-singlefile', 'doc.pdf', 'out'], dir);
+      run(
+        'pdftoppm',
+        [
+          '-png',
+          '-r',
+          '150',
+          '-f',
+          '1',
+          '-l',
+          '1',
+          '-x',
+          '0',
+          '-y',
+          '0',
+          '-W',
+          '4000',
+          '-H',
+          '4000',
+          '-singlefile',
+          'doc.pdf',
+          'out',
+        ],
+        dir,
+      );
     if (ok) {
-      const r = await pngResult(readFileSync(join(dir, 'out.png')), performance.now(), {}, { trim: true });
+      const r = await pngResult(
+        readFileSync(join(dir, 'out.png')),
+        performance.now(),
+        {},
+        { trim: true },
+      );
       out.push(r.ok ? r.png : null);
     } else out.push(null);
     rmSync(dir, { recursive: true, force: true });
@@ -148,7 +188,11 @@ async function freshDot(corpus: string[]) {
   const out: (Buffer | null)[] = [];
   for (const [i, code] of corpus.entries()) {
     writeFileSync(join(dir, `g${i}.dot`), code);
-    out.push(run('dot', ['-Gdpi=96', '-Tpng', '-o', `g${i}.png`, `g${i}.dot`], dir) ? readFileSync(join(dir, `g${i}.png`)) : null);
+    out.push(
+      run('dot', ['-Gdpi=96', '-Tpng', '-o', `g${i}.png`, `g${i}.dot`], dir)
+        ? readFileSync(join(dir, `g${i}.png`))
+        : null,
+    );
   }
   rmSync(dir, { recursive: true, force: true });
   return out;
@@ -180,14 +224,29 @@ async function same(a: Buffer | null, b: Buffer | null): Promise<boolean> {
   return x.info.width === y.info.width && x.info.height === y.info.height && x.data.equals(y.data);
 }
 
-const DOMAINS: Record<string, { corpus: (n: number) => string[]; pool: (c: string[]) => Promise<(Buffer | null)[]>; fresh: (c: string[]) => Promise<(Buffer | null)[]> }> = {
+const DOMAINS: Record<
+  string,
+  {
+    corpus: (n: number) => string[];
+    pool: (c: string[]) => Promise<(Buffer | null)[]>;
+    fresh: (c: string[]) => Promise<(Buffer | null)[]>;
+  }
+> = {
   python: {
     corpus: pythonCorpus,
     pool: (c) => viaRenderer(() => createPythonRenderer({ poolSize: 1 }), c),
     fresh: freshPython,
   },
-  latex: { corpus: latexCorpus, pool: (c) => viaRenderer(() => createLatexRenderer(), c), fresh: freshLatex },
-  dot: { corpus: dotCorpus, pool: (c) => viaRenderer(() => createDotRenderer(), c), fresh: freshDot },
+  latex: {
+    corpus: latexCorpus,
+    pool: (c) => viaRenderer(() => createLatexRenderer(), c),
+    fresh: freshLatex,
+  },
+  dot: {
+    corpus: dotCorpus,
+    pool: (c) => viaRenderer(() => createDotRenderer(), c),
+    fresh: freshDot,
+  },
   html: {
     corpus: htmlCorpus,
     pool: async (c) => {
@@ -211,7 +270,8 @@ for (const name of ONLY) {
   const pool = await measure(() => d.pool(corpus));
   const fresh = await measure(() => d.fresh(corpus));
   let identical = 0;
-  for (let i = 0; i < corpus.length; i++) if (await same(pool.pngs[i]!, fresh.pngs[i]!)) identical++;
+  for (let i = 0; i < corpus.length; i++)
+    if (await same(pool.pngs[i]!, fresh.pngs[i]!)) identical++;
   const okPool = pool.pngs.filter(Boolean).length;
   const okFresh = fresh.pngs.filter(Boolean).length;
   const rate = (w: Way, ok: number) => ok / w.cpuS;
@@ -230,5 +290,7 @@ for (const name of ONLY) {
   );
   process.stderr.write(`${rows.at(-1)}\n`);
 }
-console.log('domain  pool-ok pool f/cpu-s fresh-ok fresh f/cpu-s ratio identical cpu-s p/f wall-s p/f');
+console.log(
+  'domain  pool-ok pool f/cpu-s fresh-ok fresh f/cpu-s ratio identical cpu-s p/f wall-s p/f',
+);
 for (const r of rows) console.log(r);
