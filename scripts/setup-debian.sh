@@ -7,6 +7,10 @@
 #  - python3-cairosvg: the papers' renderer, the reference for fidelity tests and bench:render
 #  - fonts-dejavu-core: a font every renderer finds, so text renders the same everywhere
 #  - bubblewrap: the `bwrap` sandbox for renderers that run outside Node
+#  - python3-matplotlib, python3-pandas: the python domain (docs/domains.md)
+#  - texlive-latex-base/-recommended/-extra, texlive-pictures, poppler-utils: the latex
+#    domain (pdflatex with TikZ, pgfplots and standalone; pdftoppm)
+#  - graphviz: the dot domain
 set -euo pipefail
 
 missing=()
@@ -14,6 +18,13 @@ command -v chromium >/dev/null || missing+=(chromium)
 /usr/bin/python3 -c 'import cairosvg' 2>/dev/null || missing+=(python3-cairosvg)
 [ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing+=(fonts-dejavu-core)
 command -v bwrap >/dev/null || missing+=(bubblewrap)
+/usr/bin/python3 -c 'import matplotlib' 2>/dev/null || missing+=(python3-matplotlib)
+/usr/bin/python3 -c 'import pandas' 2>/dev/null || missing+=(python3-pandas)
+command -v pdflatex >/dev/null || missing+=(texlive-latex-base texlive-latex-recommended)
+kpsewhich standalone.cls >/dev/null 2>&1 || missing+=(texlive-latex-extra)
+kpsewhich pgfplots.sty >/dev/null 2>&1 || missing+=(texlive-pictures)
+command -v pdftoppm >/dev/null || missing+=(poppler-utils)
+command -v dot >/dev/null || missing+=(graphviz)
 
 if [ ${#missing[@]} -eq 0 ]; then
   echo "setup-debian: all test packages present"

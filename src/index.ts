@@ -31,6 +31,19 @@ export {
 export type { ChecksSummary } from './core/record.ts';
 export { addUsage, emptyUsage, type Usage } from './core/usage.ts';
 export { VERSION } from './core/version.ts';
+// --- domains: python, latex, dot, vega-lite, html, mermaid beside SVG (docs/domains.md) ---
+export { detectCompletionDomain, locateDomainCode } from './domains/extract.ts';
+// The root entry hands out the lazy set: nothing of a domain loads until it renders.
+export { lazyDomainRenderers as createDomainRenderers } from './domains/lazy.ts';
+export type { DomainRenderers, DomainRenderersOptions } from './domains/renderers.ts';
+export {
+  DOMAIN_IDS,
+  type DomainErrorCode,
+  type DomainId,
+  type DomainRender,
+  type DomainRenderer,
+  isDomainId,
+} from './domains/types.ts';
 // --- eval: batch evaluation, comparison, human alignment, statistics -----------------------
 export { type AlignOptions, type AlignReport, align, formatAlignReport } from './eval/align.ts';
 export { type Comparison, compareRuns, formatComparison } from './eval/compare.ts';

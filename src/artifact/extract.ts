@@ -33,7 +33,7 @@ export async function extractArtifact(
 ): Promise<Artifact> {
   const text = typeof completion === 'string' ? completion : '';
   const found = located ?? locateArtifact(text);
-  const tokens = await countAll(text, found.svg, found.reasoning);
+  const tokens = await countAll(text, found.svg ?? found.code, found.reasoning);
   return { ...found, tokens };
 }
 

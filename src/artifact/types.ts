@@ -1,6 +1,7 @@
 // What a completion holds once pulled apart: the SVG the model meant as its answer,
 // its reasoning, the Drawing-with-Thought stages found there, and token counts.
 import type { ArtifactErrorCode, ErrorValue } from '../core/errors.ts';
+import type { DomainId } from '../domains/types.ts';
 
 export const DWT_STAGES = [
   'concept_sketching',
@@ -32,12 +33,18 @@ export type ArtifactSource =
   | 'fence_bare'
   | 'answer_tag'
   | 'html_page'
-  | 'inline';
+  | 'inline'
+  /** A fenced block of another domain (python, latex, …; see src/domains). */
+  | 'fence';
 
 export interface Artifact {
   found: boolean;
-  /** The extracted SVG code (XML prolog kept when present). */
+  /** The extracted SVG code (XML prolog kept when present); svg domain only. */
   svg?: string;
+  /** The domain the answer is written in; absent means svg (older records, SVG callers). */
+  domain?: DomainId;
+  /** Another domain's code (python script, TikZ, DOT, Vega-Lite JSON, HTML, Mermaid). */
+  code?: string;
   error?: ErrorValue<ArtifactErrorCode>;
   source?: ArtifactSource;
   /** Text of the reasoning (<think> block, or text before </think> when the opener is missing). */
@@ -48,4 +55,5 @@ export interface Artifact {
    * counted prefix (EXACT_TOKEN_CHARS) and its tail was extrapolated.
    */
   tokens: { completion: number; svg: number; reasoning: number; estimated?: boolean };
+  // (for other domains, `tokens.svg` counts the domain's code)
 }

@@ -8,7 +8,7 @@
 // message or a class name string.
 
 /** Why no SVG could be taken from a completion. */
-export type ArtifactErrorCode = 'no_svg' | 'truncated';
+export type ArtifactErrorCode = 'no_svg' | 'truncated' | 'no_code'; // no_code: other domains (src/domains)
 
 /** Why an SVG could not be turned into a picture. */
 export type RenderErrorCode =
@@ -16,7 +16,12 @@ export type RenderErrorCode =
   | 'too_large' // over a byte / element / depth / segment / <use> / pixel limit
   | 'timeout' // the render took longer than its wall-clock limit; the worker was killed
   | 'render_crash' // the renderer process died (signal, abort, out of memory)
-  | 'render_error'; // the renderer refused the file with an error
+  | 'render_error' // the renderer refused the file with an error
+  // Other domains' renderers (src/domains, docs/domains.md):
+  | 'exec_error' // the program or compiler failed; the message ends with its stderr tail
+  | 'no_output' // it ran but drew nothing
+  | 'blank' // the picture is one flat colour
+  | 'sandbox_error'; // the sandbox could not run or died mid-job (still a zero: see docs)
 
 /** A failure carried as a value: a stable code and a readable message. */
 export interface ErrorValue<C extends string = string> {

@@ -2,7 +2,9 @@
 // reward inside an eval run's results.jsonl. Everything downstream reads this shape. The zod
 // schemas here are the only definition: types are inferred from them, the HTTP schemas extend
 // them, and files read back are validated with them.
+
 import { z } from 'zod';
+import { DOMAIN_IDS } from '../domains/types.ts';
 import { CriterionGroupSchema, CriterionLeafSchema } from './criteria.ts';
 import { isGraderFault, ReasonSchema, StatusSchema } from './status.ts';
 import { UsageSchema } from './usage.ts';
@@ -68,6 +70,8 @@ export const RolloutInputSchema = z.object({
   prompt_id: z.string().nullish(),
   prompt: z.string().nullish(),
   completion: z.string(),
+  /** The completion's domain (docs/domains.md); absent: detected, SVG as before. */
+  domain: z.enum(DOMAIN_IDS).nullish(),
 });
 export type RolloutInput = z.infer<typeof RolloutInputSchema>;
 

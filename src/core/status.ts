@@ -9,13 +9,17 @@
 // files read back share one source.
 import { z } from 'zod';
 
-export const ArtifactErrorCodeSchema = z.enum(['no_svg', 'truncated']);
+export const ArtifactErrorCodeSchema = z.enum(['no_svg', 'truncated', 'no_code']);
 export const RenderErrorCodeSchema = z.enum([
   'parse_error',
   'too_large',
   'timeout',
   'render_crash',
   'render_error',
+  // other domains (src/domains); `blank` is listed once, below
+  'exec_error',
+  'no_output',
+  'sandbox_error',
 ]);
 
 /** Why a rollout got a rule-based zero. */

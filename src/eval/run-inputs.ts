@@ -2,8 +2,10 @@
 // rollouts.jsonl (`{"id","prompt_id"|"prompt","completion",…}`, as `generate` writes it).
 // Both are streamed line by line (any size), ids are kept exactly (src/store/jsonl-input.ts);
 // a bad line is reported with its line number and skipped; a missing file is a value too.
+
 import { stat } from 'node:fs/promises';
 import { z } from 'zod';
+import { DOMAIN_IDS, type DomainId } from '../domains/types.ts';
 import {
   ExactIdSchema,
   type InputItem,
@@ -24,6 +26,8 @@ export interface RolloutLine {
   completion: string;
   sample?: number;
   model?: string;
+  /** The completion's domain (docs/domains.md). */
+  domain?: DomainId;
 }
 
 /** A rollout line that records a failed policy call instead of a completion. */
@@ -47,6 +51,7 @@ const rolloutSchema = z.looseObject({
   prompt_id: ExactIdSchema.nullish(),
   prompt: z.string().nullish(),
   completion: z.string().optional(),
+  domain: z.enum(DOMAIN_IDS).optional(),
   sample: z.number().int().nonnegative().optional(),
   model: z.string().optional(),
   error: z.looseObject({ code: z.string(), message: z.string() }).optional(),
@@ -171,6 +176,7 @@ export async function readRolloutsFile(path: string): Promise<FileResult<Rollout
     };
     if (r.sample !== undefined) line.sample = r.sample;
     if (r.model !== undefined) line.model = r.model;
+    if (r.domain !== undefined) line.domain = r.domain;
     rollouts.push(line);
   }
   return { ok: true, value: { rollouts, errors }, issues };

@@ -150,6 +150,7 @@ export async function runEval(opts: EvalRunOptions): Promise<EvalRunResult> {
       prompt_id,
       prompt: r.prompt ?? promptText.get(prompt_id) ?? null,
       completion: r.completion,
+      ...(r.domain ? { domain: r.domain } : {}),
     };
   });
 

@@ -5,6 +5,8 @@ import { extractArtifact, locateArtifact } from '../artifact/extract.ts';
 import { runChecks, summarizeChecks } from '../checks/run-checks.ts';
 import type { CheckOptions } from '../checks/types.ts';
 import { makeError } from '../core/errors.ts';
+import { detectCompletionDomain } from '../domains/extract.ts';
+import type { DomainId } from '../domains/types.ts';
 import type { RenderResult } from '../render/types.ts';
 import type { Inspection, InspectOptions } from './types.ts';
 
@@ -20,12 +22,34 @@ export async function inspectCompletion(
   // The render is sent before the tokens are counted, so the worker process draws (or, on a
   // cold start, boots) while this thread loads the tokenizer and counts: the two overlap.
   const located = locateArtifact(completion);
+  const domain = resolveDomain(completion, opts.domain, located.found);
+  if (domain !== 'svg') {
+    // Loaded on demand: sharp and the domain renderers stay out of SVG-only start-up.
+    const { inspectDomainCompletion } = await import('./inspect-domain.ts');
+    return inspectDomainCompletion(completion, { ...opts, domain });
+  }
   const rendering =
     located.found && located.svg !== undefined ? renderSafely(opts, located.svg) : null;
   const artifact = await extractArtifact(completion, located);
   const render: RenderResult | null = rendering === null ? null : await rendering;
   const checks = runChecks(artifact, render, opts.prompt, opts.checks);
   return { artifact, render, checks, summary: summarizeChecks(artifact, render, checks) };
+}
+
+/**
+ * The domain to inspect in: an explicit one wins; 'auto' asks the fences, but an answer
+ * holding an SVG (also inside an ```html fence) stays svg unless a fence names another domain.
+ */
+export function resolveDomain(
+  completion: string,
+  domain: DomainId | 'auto' | undefined,
+  hasSvg: boolean,
+): DomainId {
+  if (domain !== undefined && domain !== 'auto') return domain;
+  const detected = detectCompletionDomain(completion);
+  if (detected === undefined || detected === 'svg') return 'svg';
+  if (hasSvg && detected === 'html') return 'svg';
+  return detected;
 }
 
 /**
@@ -81,6 +105,7 @@ export function inspectionToJson(ins: Inspection): Record<string, unknown> {
     artifact: {
       found: a.found,
       svg: a.svg ?? null,
+      ...(a.domain && a.domain !== 'svg' ? { domain: a.domain, code: a.code ?? null } : {}),
       error: a.error ?? null,
       source: a.source ?? null,
       reasoning: a.reasoning,

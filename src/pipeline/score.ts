@@ -11,6 +11,9 @@ import {
   type RolloutInput,
   type ScoreRecord,
 } from '../core/record.ts';
+import { lazyDomainRenderers } from '../domains/lazy.ts';
+import type { DomainRenderers } from '../domains/renderers.ts';
+import type { DomainId } from '../domains/types.ts';
 import { createJudge, type Judge } from '../judge/judge.ts';
 import { createModelClient, type ModelClientOptions } from '../models/client.ts';
 import type { ModelClient } from '../models/types.ts';
@@ -40,6 +43,10 @@ export interface RolloutScorerOptions {
   judgeOptions?: Omit<ModelClientOptions, 'role'>;
   /** The renderer to use (the caller keeps ownership). Default: a render pool owned and closed by the scorer. */
   renderer?: Renderer;
+  /** Domain of every rollout without its own `domain` (default 'auto', docs/domains.md). */
+  domain?: DomainId | 'auto';
+  /** Warm renderers for non-SVG domains (the caller keeps ownership). Default: started on first use, closed by the scorer. */
+  domains?: DomainRenderers;
   /** Completion → artifact → render → checks. Default: the pipeline's inspectCompletion. */
   inspect?: InspectFn;
   /** A cache file path, an open cache, or false to bypass. Default `.rubrica/cache.sqlite`. */
@@ -104,6 +111,7 @@ interface Resources {
   cache: AnswerCache | null;
   ownsCache: boolean;
   renderer: Renderer;
+  domains: DomainRenderers;
   rubrics: RubricIndex;
   judgeFor(mode: JudgeMode): Judge | null;
 }
@@ -119,11 +127,13 @@ function openResources(opts: RolloutScorerOptions): Resources {
     cache =
       typeof opts.cache === 'object' ? opts.cache : openCache(opts.cache ?? DEFAULT_CACHE_PATH);
   const judges = new Map<JudgeMode, Judge>();
+  const renderer = opts.renderer ?? createRenderPool();
   return {
     client,
     cache,
     ownsCache: opts.cache !== false && typeof opts.cache !== 'object',
-    renderer: opts.renderer ?? createRenderPool(),
+    renderer,
+    domains: opts.domains ?? lazyDomainRenderers({ svgRenderer: renderer }),
     rubrics: indexRubrics(opts.rubrics ?? []),
     judgeFor(mode) {
       if (!client) return null;
@@ -167,6 +177,8 @@ export async function createRolloutScorer(opts: RolloutScorerOptions): Promise<I
       inspection = await inspect(rollout.completion, {
         prompt: prompt ?? undefined,
         renderer: res.renderer,
+        domain: rollout.domain ?? opts.domain,
+        domains: res.domains,
       });
     } catch (err) {
       return { record: faultRecord(rollout, kinds, err), inspection: null };
@@ -200,6 +212,7 @@ export async function createRolloutScorer(opts: RolloutScorerOptions): Promise<I
     async close() {
       await opts.hybrid?.close();
       if (res.ownsCache) res.cache?.close();
+      if (!opts.domains) await res.domains.close();
       if (!opts.renderer) await res.renderer.close();
     },
   };

@@ -4,6 +4,8 @@
 import type { Artifact } from '../artifact/types.ts';
 import type { CheckResult } from '../checks/types.ts';
 import type { ChecksSummary, RewardKind, RolloutInput, ScoreRecord } from '../core/record.ts';
+import type { DomainRenderers } from '../domains/renderers.ts';
+import type { DomainId } from '../domains/types.ts';
 import type { Renderer, RenderOptions, RenderResult } from '../render/types.ts';
 
 export type { RewardKind, RolloutInput } from '../core/record.ts';
@@ -20,6 +22,13 @@ export interface InspectOptions {
   prompt?: string;
   renderer: Renderer;
   render?: RenderOptions;
+  /**
+   * The completion's domain (docs/domains.md). Default 'auto': the fences decide, and an
+   * answer with an SVG stays svg, as before domains existed.
+   */
+  domain?: DomainId | 'auto';
+  /** Warm renderers for the other domains (without them, each call starts its own). */
+  domains?: DomainRenderers;
 }
 
 export type JudgeMode = 'joint' | 'per-item';

@@ -15,7 +15,7 @@ export interface Gate {
 /** Why the inspected rollout cannot be judged, or null when its picture can be. */
 export function pictureGate(ins: Inspection, blank: BlankPolicy = 'zero'): Gate | null {
   const art = ins.artifact;
-  if (!art.found || !art.svg) {
+  if (!art.found || (art.svg ?? art.code) === undefined) {
     return {
       reason: art.error?.code ?? 'no_svg',
       message: art.error?.message ?? 'no SVG in the completion',

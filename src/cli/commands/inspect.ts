@@ -1,11 +1,12 @@
 // `rubrica inspect`: one completion → extracted SVG, reasoning, DwT stages, tokens, render
 // and deterministic checks.
 //   rubrica inspect <completion-file|-> [--prompt TEXT] [--json] [--size N]
-//                   [--background COLOR] [--out PNG] [--timeout MS]
+//                   [--background COLOR] [--out PNG] [--timeout MS] [--domain ID|auto]
 // A completion with no SVG, a truncated one or an unrenderable one is a result (exit 0);
 // only an unreadable file (1) or bad flags (2) exit non-zero.
 import { readFile, writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
+import { DOMAIN_IDS } from '../../domains/types.ts';
 import { inspectCompletion, inspectionToJson } from '../../pipeline/inspect.ts';
 import type { Inspection } from '../../pipeline/types.ts';
 // Light imports only: sharp loads in the render worker, not here (start-up time).
@@ -14,6 +15,7 @@ import {
   DEFAULT_SIZE as DEFAULT_RENDER_SIZE,
 } from '../../render/defaults.ts';
 import { createRenderPool } from '../../render/pool.ts';
+import { domainFlag } from '../domain-flag.ts';
 import { UsageError } from '../usage-error.ts';
 import type { RegisterCommand } from './index.ts';
 
@@ -24,6 +26,7 @@ interface Flags {
   background: string;
   out?: string;
   timeout?: string;
+  domain?: string;
 }
 
 function intFlag(name: string, v: string | undefined, max: number): number | undefined {
@@ -60,6 +63,7 @@ function summaryText(file: string, ins: Inspection): string {
   lines.push(
     `  dwt       ${d.stages.length}/6 stages${d.stages.length ? ` (${d.stages.join(', ')})` : ''}; ${d.valid ? 'valid' : 'not valid'}`,
   );
+  if (a.domain && a.domain !== 'svg') lines.push(`  domain    ${a.domain}`);
   if (r === null) lines.push('  render    skipped (nothing to render)');
   else if (r.ok) lines.push(`  render    ok, ${r.width}×${r.height} in ${Math.round(r.ms)} ms`);
   else lines.push(`  render    failed: ${r.error.code}: ${r.error.message}`);
@@ -99,12 +103,14 @@ async function run(file: string, f: Flags, setExit: (code: number) => void): Pro
     setExit(1);
     return;
   }
+  const domain = domainFlag(f.domain);
   const pool = createRenderPool({ workers: 1, timeoutMs });
   try {
     const ins = await inspectCompletion(completion, {
       renderer: pool,
       prompt: f.prompt,
       render: { size, background: f.background },
+      domain,
     });
     if (f.out && ins.render?.ok) await writeFile(f.out, ins.render.png);
     process.stdout.write(
@@ -128,5 +134,6 @@ export const register: RegisterCommand = (program: Command, setExit) => {
     .option('-b, --background <color>', 'CSS colour under the drawing', DEFAULT_RENDER_BACKGROUND)
     .option('-o, --out <png>', 'also write the rendered PNG here')
     .option('--timeout <ms>', 'wall-clock limit for the render (default 10000)')
+    .option('--domain <id>', `the completion's domain: auto (default) or ${DOMAIN_IDS.join(', ')}`)
     .action(async (file: string, flags: Flags) => run(file, flags, setExit));
 };

@@ -1,9 +1,11 @@
 // `rubrica score`: score rollouts with rubrics and a VLM judge, appending scores.jsonl in
 // input order with crash-safe resume. Thin: parse flags, build the scorer, run, summarise.
+
 import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { ScoreRecord } from '../../core/record.ts';
 import { isGraderFault } from '../../core/status.ts';
+import { DOMAIN_IDS } from '../../domains/types.ts';
 import { createModelClient } from '../../models/client.ts';
 import { inspectCompletion } from '../../pipeline/inspect.ts';
 import { createRolloutScorer, ScorerConfigError } from '../../pipeline/score.ts';
@@ -33,6 +35,7 @@ const RolloutLine = z.object({
   prompt_id: IdSchema.nullish(),
   prompt: z.string().nullish(),
   completion: z.string(),
+  domain: z.enum(DOMAIN_IDS).nullish(),
 });
 
 /** The grader fault a score line records (new `status` or, in older files, its reason). */

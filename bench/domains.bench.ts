@@ -1,0 +1,296 @@
+// npm run bench:domains [-- --files N --only python,latex,html,dot]
+// Each domain's corpus rendered both ways in one run:
+//   pool:  rubrica's renderer — python: a warm sandboxed zygote (one forked child per
+//          script); latex/dot: one sandboxed pipeline per file; html: the browser room's
+//          pooled Chromium pages;
+//   fresh: the peers' way, unsandboxed — `python3 script.py` (+ savefig) per file, `pdflatex`
+//          + `pdftoppm` per file, `dot -Tpng` per file, a fresh Chromium per page.
+// Prints files per CPU-second (user + system of this process and every child it reaped:
+// Python, TeX, Chromium, bwrap all included; each renderer is closed before reading), the
+// ratio, and whether both ways drew the same pictures (pixel-identical after decoding).
+// A benchmark, not a test: nothing is asserted. Issue 12's goal: ≥ 5× for python, latex, html.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { launchChromium } from '../src/browser/launch.ts';
+import { createBrowserRoom } from '../src/browser/room.ts';
+import { createDotRenderer } from '../src/domains/dot/renderer.ts';
+import { createHtmlRenderer, HTML_VIEWPORT } from '../src/domains/html/renderer.ts';
+import { createLatexRenderer, latexDocument } from '../src/domains/latex/renderer.ts';
+import { pngResult } from '../src/domains/png.ts';
+import { createPythonRenderer } from '../src/domains/python/renderer.ts';
+import type { DomainRenderer } from '../src/domains/types.ts';
+import { dotCorpus, htmlCorpus, latexCorpus, pythonCorpus } from '../test/support/domain-corpus.ts';
+
+const arg = (name: string, dflt: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : dflt;
+};
+const N = Number(arg('files', '20'));
+const ONLY = arg('only', 'python,latex,html,dot').split(',');
+
+/** CPU seconds of this process plus every child it has reaped (Linux /proc, clock ticks). */
+function cpuSeconds(): number {
+  const u = process.cpuUsage();
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const children = (Number(f[13]) + Number(f[14])) / 100; // cutime + cstime
+  return (u.user + u.system) / 1e6 + children;
+}
+
+/**
+ * CPU seconds of the live processes under this one (a warm pool's zygote and its reaped
+ * per-job children, Chromium and its renderers): read before a pool closes, because the
+ * sandbox chain (setpriv → bwrap → init) does not hand its children's times back up.
+ */
+function liveTreeCpuSeconds(): number {
+  const parent = new Map<number, number>();
+  const ticks = new Map<number, number>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      parent.set(Number(name), Number(f[1]));
+      ticks.set(Number(name), Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  let sum = 0;
+  for (const [pid, t] of ticks) {
+    for (let p = parent.get(pid); p !== undefined && p > 1; p = parent.get(p)) {
+      if (p === process.pid) {
+        sum += t;
+        break;
+      }
+    }
+  }
+  return sum / 100;
+}
+
+/** Set by a pool just before it closes: CPU so far, its live processes included. */
+let closingCpu: number | null = null;
+function markBeforeClose() {
+  closingCpu = cpuSeconds() + liveTreeCpuSeconds();
+}
+
+interface Way {
+  pngs: (Buffer | null)[];
+  cpuS: number;
+  wallS: number;
+}
+
+async function measure(run: () => Promise<(Buffer | null)[]>): Promise<Way> {
+  const c0 = cpuSeconds() + liveTreeCpuSeconds();
+  const t0 = performance.now();
+  closingCpu = null;
+  const pngs = await run();
+  const c1 = closingCpu ?? cpuSeconds() + liveTreeCpuSeconds();
+  return { pngs, cpuS: c1 - c0, wallS: (performance.now() - t0) / 1000 };
+}
+
+async function viaRenderer(make: () => DomainRenderer, corpus: string[]) {
+  const r = make();
+  const out: (Buffer | null)[] = [];
+  for (const code of corpus) {
+    const res = await r.render(code);
+    out.push(res.ok ? res.png : null);
+    if (!res.ok)
+      process.stderr.write(
+        `  pool failure: ${res.error.code}: ${res.error.message.slice(0, 200)}\n`,
+      );
+  }
+  markBeforeClose();
+  await r.close();
+  return out;
+}
+
+function run(cmd: string, args: string[], cwd: string, env?: NodeJS.ProcessEnv): boolean {
+  const r = spawnSync(cmd, args, {
+    cwd,
+    stdio: 'ignore',
+    env: env ?? process.env,
+    timeout: 60_000,
+  });
+  return r.status === 0;
+}
+
+async function freshPython(corpus: string[]) {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-py-'));
+  const out: (Buffer | null)[] = [];
+  for (const [i, code] of corpus.entries()) {
+    const script = join(dir, `s${i}.py`);
+    const png = join(dir, `s${i}.png`);
+    writeFileSync(
+      script,
+      `import matplotlib\nmatplotlib.use('Agg')\n${code}\nimport matplotlib.pyplot as plt\nplt.gcf().savefig(${JSON.stringify(png)}, format='png', dpi=100, facecolor='white')\n`,
+    );
+    out.push(
+      run('/usr/bin/python3', [script], dir, { ...process.env, MPLBACKEND: 'Agg' })
+        ? readFileSync(png)
+        : null,
+    );
+  }
+  rmSync(dir, { recursive: true, force: true });
+  return out;
+}
+
+async function freshLatex(corpus: string[]) {
+  const out: (Buffer | null)[] = [];
+  for (const code of corpus) {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-tex-'));
+    writeFileSync(join(dir, 'doc.tex'), latexDocument(code));
+    const ok =
+      run('pdflatex', ['-interaction=nonstopmode', '-halt-on-error', 'doc.tex'], dir) &&
+      run(
+        'pdftoppm',
+        [
+          '-png',
+          '-r',
+          '150',
+          '-f',
+          '1',
+          '-l',
+          '1',
+          '-x',
+          '0',
+          '-y',
+          '0',
+          '-W',
+          '4000',
+          '-H',
+          '4000',
+          '-singlefile',
+          'doc.pdf',
+          'out',
+        ],
+        dir,
+      );
+    if (ok) {
+      const r = await pngResult(
+        readFileSync(join(dir, 'out.png')),
+        performance.now(),
+        {},
+        { trim: true },
+      );
+      out.push(r.ok ? r.png : null);
+    } else out.push(null);
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return out;
+}
+
+async function freshDot(corpus: string[]) {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-dot-'));
+  const out: (Buffer | null)[] = [];
+  for (const [i, code] of corpus.entries()) {
+    writeFileSync(join(dir, `g${i}.dot`), code);
+    out.push(
+      run('dot', ['-Gdpi=96', '-Tpng', '-o', `g${i}.png`, `g${i}.dot`], dir)
+        ? readFileSync(join(dir, `g${i}.png`))
+        : null,
+    );
+  }
+  rmSync(dir, { recursive: true, force: true });
+  return out;
+}
+
+async function freshHtml(corpus: string[]) {
+  const out: (Buffer | null)[] = [];
+  for (const html of corpus) {
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage({ viewport: HTML_VIEWPORT, deviceScaleFactor: 1 });
+      await page.setContent(html, { waitUntil: 'load' });
+      out.push(await page.screenshot({ type: 'png' }));
+    } catch {
+      out.push(null);
+    } finally {
+      await browser.close();
+    }
+  }
+  return out;
+}
+
+async function same(a: Buffer | null, b: Buffer | null): Promise<boolean> {
+  if (!a || !b) return false;
+  const [x, y] = await Promise.all([
+    sharp(a).flatten({ background: '#ffffff' }).raw().toBuffer({ resolveWithObject: true }),
+    sharp(b).flatten({ background: '#ffffff' }).raw().toBuffer({ resolveWithObject: true }),
+  ]);
+  return x.info.width === y.info.width && x.info.height === y.info.height && x.data.equals(y.data);
+}
+
+const DOMAINS: Record<
+  string,
+  {
+    corpus: (n: number) => string[];
+    pool: (c: string[]) => Promise<(Buffer | null)[]>;
+    fresh: (c: string[]) => Promise<(Buffer | null)[]>;
+  }
+> = {
+  python: {
+    corpus: pythonCorpus,
+    pool: (c) => viaRenderer(() => createPythonRenderer({ poolSize: 1 }), c),
+    fresh: freshPython,
+  },
+  latex: {
+    corpus: latexCorpus,
+    pool: (c) => viaRenderer(() => createLatexRenderer(), c),
+    fresh: freshLatex,
+  },
+  dot: {
+    corpus: dotCorpus,
+    pool: (c) => viaRenderer(() => createDotRenderer(), c),
+    fresh: freshDot,
+  },
+  html: {
+    corpus: htmlCorpus,
+    pool: async (c) => {
+      const room = createBrowserRoom({ pages: 1 });
+      try {
+        return await viaRenderer(() => createHtmlRenderer({ room }), c);
+      } finally {
+        await room.close();
+      }
+    },
+    fresh: freshHtml,
+  },
+};
+
+const rows: string[] = [];
+for (const name of ONLY) {
+  const d = DOMAINS[name];
+  if (!d) continue;
+  const corpus = d.corpus(N);
+  process.stderr.write(`${name}: ${corpus.length} files…\n`);
+  const pool = await measure(() => d.pool(corpus));
+  const fresh = await measure(() => d.fresh(corpus));
+  let identical = 0;
+  for (let i = 0; i < corpus.length; i++)
+    if (await same(pool.pngs[i]!, fresh.pngs[i]!)) identical++;
+  const okPool = pool.pngs.filter(Boolean).length;
+  const okFresh = fresh.pngs.filter(Boolean).length;
+  const rate = (w: Way, ok: number) => ok / w.cpuS;
+  rows.push(
+    [
+      name.padEnd(7),
+      `${okPool}/${corpus.length}`.padStart(6),
+      rate(pool, okPool).toFixed(2).padStart(9),
+      `${okFresh}/${corpus.length}`.padStart(6),
+      rate(fresh, okFresh).toFixed(2).padStart(9),
+      `${(rate(pool, okPool) / rate(fresh, okFresh)).toFixed(2)}×`.padStart(7),
+      `${identical}/${corpus.length}`.padStart(9),
+      `${pool.cpuS.toFixed(1)}/${fresh.cpuS.toFixed(1)}`.padStart(11),
+      `${pool.wallS.toFixed(1)}/${fresh.wallS.toFixed(1)}`.padStart(11),
+    ].join(' '),
+  );
+  process.stderr.write(`${rows.at(-1)}\n`);
+}
+console.log(
+  'domain  pool-ok pool f/cpu-s fresh-ok fresh f/cpu-s ratio identical cpu-s p/f wall-s p/f',
+);
+for (const r of rows) console.log(r);

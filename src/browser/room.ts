@@ -1,0 +1,408 @@
+// A reusable Chromium room: one browser process, a bounded set of pages, nothing loaded
+// from outside. The chromium SVG renderer uses it, and so can any domain that needs a
+// browser's picture (HTML, Mermaid, Vega).
+//
+//   const room = createBrowserRoom({ pages: 2 });
+//   const r = await room.renderPage({ svg, viewport: { width: 512, height: 512 } });
+//   const r = await room.renderPage({ html, javascript: true, waitForSelector: 'svg' });
+//   if (r.ok) use(r.png); else log(r.error.code, r.error.message);
+//   r.blockedRequests; r.consoleErrors; // on success and failure alike
+//   await room.close();
+//
+// A job is `{ html }` (a whole document, set as the page's content) or `{ svg }` (an SVG
+// document drawn as an `<img>` filling the viewport on `background`, default white — the
+// way a web page shows a picture; an `<img>` never runs the SVG's scripts nor loads its
+// external resources). `viewport` defaults to 512×512; `javascript` defaults to false
+// (SVG jobs ignore it); `timeoutMs` (default: the room's, 10 000) bounds the whole job;
+// `waitForSelector` waits for an element before the shot; `selector` shoots that element's
+// box instead of the viewport. The result is a PNG of the viewport (or element) plus
+// `blockedRequests` (every URL the page tried to load: all network is refused; only data:
+// and blob: URLs load) and `consoleErrors` (console.error messages and uncaught errors).
+//
+// Failures are values: `timeout` (the job passed its limit: its page and context are
+// closed and replaced), `render_crash` (the page or the browser died: replaced; a dead
+// browser is relaunched on the next job), `render_error` (the document could not be drawn,
+// e.g. an SVG Chromium refuses, or a selector that never appeared). Only misuse throws
+// (a closed room, a job with neither or both of html/svg).
+//
+// Isolation: every page lives in its own browser context (no shared cookies, storage or
+// cache); a context that ran JavaScript is thrown away after its job, a script-free one is
+// reused (setting new content replaces everything it held). No file:// (pages are
+// about:blank, which may not load local files), no downloads, no popups, no service workers.
+import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
+import { type ErrorValue, makeError, RubricaError } from '../core/errors.ts';
+import { launchChromium } from './launch.ts';
+import { svgImagePage } from './svg-page.ts';
+
+export interface PageJob {
+  html?: string;
+  svg?: string;
+  viewport?: { width: number; height: number };
+  javascript?: boolean;
+  timeoutMs?: number;
+  /** CSS colour under an SVG job's picture; default white. */
+  background?: string;
+  waitForSelector?: string;
+  selector?: string;
+}
+
+export type PageErrorCode = 'timeout' | 'render_crash' | 'render_error';
+
+interface PageLogs {
+  blockedRequests: string[];
+  consoleErrors: string[];
+  ms: number;
+}
+
+export type PageResult =
+  | ({ ok: true; png: Buffer; width: number; height: number } & PageLogs)
+  | ({ ok: false; error: ErrorValue<PageErrorCode> } & PageLogs);
+
+export interface BrowserRoomOptions {
+  /** Pages rendering at once; default 2. */
+  pages?: number;
+  /** Default limit per job, ms; default 10 000. */
+  timeoutMs?: number;
+  executablePath?: string;
+  launchTimeoutMs?: number;
+}
+
+export interface BrowserRoomStats {
+  launches: number;
+  jobs: number;
+  timeouts: number;
+  crashes: number;
+  /** Pages (with their contexts) created; each job that ran scripts or failed costs one. */
+  pagesCreated: number;
+  browserPid: number | undefined;
+}
+
+export interface BrowserRoom {
+  renderPage(job: PageJob): Promise<PageResult>;
+  stats(): BrowserRoomStats;
+  close(): Promise<void>;
+}
+
+export class BrowserRoomClosedError extends RubricaError<'browser_room_closed'> {
+  constructor() {
+    super('browser_room_closed', 'browser room is closed');
+  }
+}
+export class BadPageJobError extends RubricaError<'bad_page_job'> {
+  constructor(message: string) {
+    super('bad_page_job', message);
+  }
+}
+
+interface Slot {
+  browser: Browser;
+  /** The browser's process id, for a hard kill when it will not close a context. */
+  pid: number | undefined;
+  context: BrowserContext;
+  page: Page;
+  javascript: boolean;
+  /** The logs of the job running in this slot; route and console handlers write here. */
+  logs: PageLogs;
+  crashed: Promise<never>;
+  /** Raw DevTools session: its screenshot is about twice as fast as page.screenshot. */
+  cdp: CDPSession;
+}
+
+const DEFAULT_VIEWPORT = { width: 512, height: 512 };
+/** A context that will not close within this is abandoned with its browser. */
+const CLOSE_GRACE_MS = 5_000;
+
+class JobFailure extends Error {
+  constructor(readonly value: ErrorValue<PageErrorCode>) {
+    super(value.message);
+  }
+}
+
+/** The browser process id, asked of the browser itself (playwright's launch hides it). */
+async function browserPid(b: Browser): Promise<number | undefined> {
+  try {
+    const cdp = await b.newBrowserCDPSession();
+    const info = (await cdp.send('SystemInfo.getProcessInfo')) as {
+      processInfo: { type: string; id: number }[];
+    };
+    await cdp.detach();
+    return info.processInfo.find((p) => p.type === 'browser')?.id;
+  } catch {
+    return undefined;
+  }
+}
+
+function killQuietly(pid: number) {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+
+/**
+ * What a failed job's error means. Playwright reports a dead page as "Target closed" a
+ * moment before the crash or disconnect event arrives: wait briefly for those before
+ * calling it the document's fault.
+ */
+async function classify(
+  err: unknown,
+  slot: Slot | null,
+  timeoutMs: number,
+): Promise<ErrorValue<PageErrorCode>> {
+  if (err instanceof JobFailure) return err.value;
+  if (err instanceof Error && err.name === 'TimeoutError') {
+    return makeError('timeout', `page took longer than ${timeoutMs} ms`);
+  }
+  if (!slot) {
+    const message = err instanceof Error ? err.message : String(err);
+    return makeError('render_crash', `browser unavailable: ${message.split('\n')[0]}`);
+  }
+  {
+    const grace = new Promise<null>((res) => setTimeout(() => res(null), 500));
+    const died = await Promise.race([slot.crashed.catch((e: JobFailure) => e.value), grace]);
+    if (died) return died;
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  return makeError('render_error', message.split('\n')[0]!);
+}
+
+export function createBrowserRoom(options: BrowserRoomOptions = {}): BrowserRoom {
+  const maxPages = Math.max(1, Math.floor(options.pages ?? 2));
+  const defaultTimeout = options.timeoutMs ?? 10_000;
+  const stats: BrowserRoomStats = {
+    launches: 0,
+    jobs: 0,
+    timeouts: 0,
+    crashes: 0,
+    pagesCreated: 0,
+    browserPid: undefined,
+  };
+  let browser: Promise<Browser> | null = null;
+  const pids = new WeakMap<Browser, number | undefined>();
+  /** Per browser: rejects when it disconnects, so a job waiting on it ends at once. */
+  const deaths = new WeakMap<Browser, Promise<never>>();
+  let closed = false;
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  const idle: Slot[] = [];
+
+  const getBrowser = (): Promise<Browser> => {
+    if (browser) return browser;
+    stats.launches++;
+    const p = launchChromium(options).then(async (b) => {
+      const pid = await browserPid(b);
+      pids.set(b, pid);
+      const death = new Promise<never>((_, reject) =>
+        b.on('disconnected', () =>
+          reject(new JobFailure(makeError('render_crash', 'browser process died'))),
+        ),
+      );
+      death.catch(() => {});
+      deaths.set(b, death);
+      stats.browserPid = pid;
+      b.on('disconnected', () => {
+        if (browser === p) browser = null;
+        for (let i = idle.length - 1; i >= 0; i--) if (idle[i]!.browser === b) idle.splice(i, 1);
+      });
+      return b;
+    });
+    p.catch(() => {
+      if (browser === p) browser = null; // the next job tries again
+    });
+    browser = p;
+    return p;
+  };
+
+  const openSlot = async (javascript: boolean): Promise<Slot> => {
+    const b = await getBrowser();
+    const context = await b.newContext({
+      javaScriptEnabled: javascript,
+      viewport: DEFAULT_VIEWPORT,
+      deviceScaleFactor: 1,
+      acceptDownloads: false,
+      serviceWorkers: 'block',
+      offline: true,
+    });
+    const slot = { browser: b, pid: pids.get(b), context, javascript } as Slot;
+    slot.logs = { blockedRequests: [], consoleErrors: [], ms: 0 };
+    await context.route('**/*', (route) => {
+      const url = route.request().url();
+      if (url.startsWith('data:') || url.startsWith('blob:')) return route.continue();
+      slot.logs.blockedRequests.push(url);
+      return route.abort('blockedbyclient');
+    });
+    await context.routeWebSocket(/.*/, (ws) => {
+      slot.logs.blockedRequests.push(ws.url());
+      void ws.close();
+    });
+    const page = await context.newPage();
+    slot.page = page;
+    // Registered after our page exists (the event fires for it too): window.open and
+    // friends get closed.
+    context.on('page', (p) => {
+      if (p !== page) void p.close();
+    });
+    page.on('console', (m) => {
+      if (m.type() === 'error') slot.logs.consoleErrors.push(m.text());
+    });
+    page.on('pageerror', (e) => slot.logs.consoleErrors.push(e.message));
+    page.on('requestfailed', (r) => {
+      const url = r.url();
+      // file: and other schemes never reach the router; the browser refuses them itself.
+      if (!/^(https?|wss?|data|blob):/.test(url)) slot.logs.blockedRequests.push(url);
+    });
+    const pageCrash = new Promise<never>((_, reject) => {
+      page.on('crash', () => reject(new JobFailure(makeError('render_crash', 'page crashed'))));
+    });
+    slot.crashed = Promise.race([pageCrash, deaths.get(b)!]);
+    slot.crashed.catch(() => {});
+    slot.cdp = await context.newCDPSession(page);
+    stats.pagesCreated++;
+    return slot;
+  };
+
+  /** Close a slot's context; a browser that cannot close it in time is killed. */
+  const dispose = (slot: Slot) => {
+    const timer = setTimeout(() => {
+      if (slot.pid) killQuietly(slot.pid);
+    }, CLOSE_GRACE_MS);
+    timer.unref();
+    void slot.context
+      .close()
+      .catch(() => {})
+      .finally(() => clearTimeout(timer));
+  };
+
+  const acquire = async (): Promise<void> => {
+    if (running < maxPages) {
+      running++;
+      return;
+    }
+    await new Promise<void>((res) => waiting.push(res));
+  };
+  const release = () => {
+    const next = waiting.shift();
+    if (next) next();
+    else running--;
+  };
+
+  const takeSlot = async (javascript: boolean): Promise<Slot> => {
+    const i = idle.findIndex((s) => s.javascript === javascript && s.browser.isConnected());
+    if (i >= 0) return idle.splice(i, 1)[0]!;
+    // Keep at most maxPages idle contexts: drop the oldest of the other kind.
+    if (idle.length >= maxPages) dispose(idle.shift()!);
+    return openSlot(javascript);
+  };
+
+  const draw = async (slot: Slot, job: PageJob, timeoutMs: number) => {
+    const viewport = job.viewport ?? DEFAULT_VIEWPORT;
+    const { page } = slot;
+    const now = page.viewportSize();
+    if (now?.width !== viewport.width || now.height !== viewport.height) {
+      await page.setViewportSize(viewport);
+    }
+    const html =
+      job.svg !== undefined
+        ? svgImagePage(job.svg, viewport, job.background ?? 'white')
+        : job.html!;
+    await page.setContent(html, { waitUntil: 'load', timeout: timeoutMs });
+    if (job.svg !== undefined) {
+      // A file Chromium refuses (no xmlns, not well-formed) is a broken <img>: say so
+      // rather than return a blank picture.
+      const drawn = await page.locator('img').evaluate((img) => {
+        const i = img as unknown as { complete: boolean; naturalWidth: number };
+        return i.complete && i.naturalWidth > 0;
+      });
+      if (!drawn)
+        throw new JobFailure(makeError('render_error', 'Chromium could not draw the SVG'));
+    }
+    if (job.waitForSelector) {
+      await page.waitForSelector(job.waitForSelector, { state: 'attached', timeout: timeoutMs });
+    }
+    const shot = {
+      type: 'png',
+      timeout: timeoutMs,
+      animations: 'disabled',
+      caret: 'hide',
+    } as const;
+    if (job.selector) {
+      const el = page.locator(job.selector).first();
+      const box = await el.boundingBox({ timeout: timeoutMs });
+      const png = await el.screenshot(shot);
+      return { png, width: Math.round(box?.width ?? 0), height: Math.round(box?.height ?? 0) };
+    }
+    const { data } = (await slot.cdp.send('Page.captureScreenshot', {
+      format: 'png',
+      optimizeForSpeed: true,
+      clip: { x: 0, y: 0, ...viewport, scale: 1 },
+    })) as { data: string };
+    return { png: Buffer.from(data, 'base64'), width: viewport.width, height: viewport.height };
+  };
+
+  const run = async (job: PageJob): Promise<PageResult> => {
+    const t0 = performance.now();
+    const timeoutMs = job.timeoutMs ?? defaultTimeout;
+    const javascript = job.svg === undefined && job.javascript === true;
+    let slot: Slot | null = null;
+    let timer: NodeJS.Timeout | undefined;
+    let reusable = false;
+    try {
+      // Launching the browser is not the job's time: a cold start on a loaded machine
+      // takes seconds and must not be blamed on the document. A browser that died while
+      // a page was being opened gets one more try.
+      slot = await takeSlot(javascript).catch(() => takeSlot(javascript));
+      const timedOut = new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () =>
+            reject(new JobFailure(makeError('timeout', `page took longer than ${timeoutMs} ms`))),
+          timeoutMs,
+        );
+      });
+      timedOut.catch(() => {});
+      slot.logs = { blockedRequests: [], consoleErrors: [], ms: 0 };
+      const shot = await Promise.race([draw(slot, job, timeoutMs), timedOut, slot.crashed]);
+      reusable = !javascript;
+      const ms = Math.round((performance.now() - t0) * 100) / 100;
+      return { ok: true, ...shot, ...slot.logs, ms };
+    } catch (err) {
+      const ms = Math.round((performance.now() - t0) * 100) / 100;
+      const logs = slot?.logs ?? { blockedRequests: [], consoleErrors: [] };
+      const error = await classify(err, slot, timeoutMs);
+      if (error.code === 'timeout') stats.timeouts++;
+      if (error.code === 'render_crash') stats.crashes++;
+      return { ok: false, error, ...logs, ms };
+    } finally {
+      clearTimeout(timer);
+      if (slot) {
+        if (reusable && !closed && slot.browser.isConnected()) idle.push(slot);
+        else dispose(slot);
+      }
+    }
+  };
+
+  return {
+    async renderPage(job) {
+      if (closed) throw new BrowserRoomClosedError();
+      if ((job.html === undefined) === (job.svg === undefined)) {
+        throw new BadPageJobError('a page job needs exactly one of html or svg');
+      }
+      stats.jobs++;
+      await acquire();
+      try {
+        if (closed) throw new BrowserRoomClosedError();
+        return await run(job);
+      } finally {
+        release();
+      }
+    },
+    stats: () => ({ ...stats }),
+    async close() {
+      closed = true;
+      idle.splice(0);
+      const b = browser;
+      browser = null;
+      if (b) await (await b.catch(() => null))?.close().catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,53 @@
+// Cheap deterministic checks particular to a domain, read from what its renderer noticed
+// while running the code (DomainNotes). They sit after the common checks (renders, blank,
+// ink, …) in an inspection, in a fixed order per domain.
+import type { CheckResult } from '../checks/types.ts';
+import type { DomainId, DomainNotes } from './types.ts';
+
+export function domainChecks(domain: DomainId, notes: DomainNotes | undefined): CheckResult[] {
+  const n = notes ?? {};
+  const out: CheckResult[] = [];
+  if (domain === 'python' || domain === 'vega-lite') {
+    const w = n.warnings ?? [];
+    out.push({
+      name: 'warnings',
+      value: w.length,
+      flag: w.length > 0,
+      unit: 'count',
+      ...(w.length ? { detail: { first: w.slice(0, 5) } } : {}),
+    });
+  }
+  if (domain === 'vega-lite') {
+    const rows = n.dataRows;
+    out.push({
+      name: 'empty_data',
+      value: rows ?? 0,
+      flag: rows === 0,
+      unit: 'count',
+      detail: { rows: rows ?? null },
+    });
+  }
+  if (domain === 'html') {
+    out.push(
+      {
+        name: 'console_errors',
+        value: n.consoleErrors ?? 0,
+        flag: (n.consoleErrors ?? 0) > 0,
+        unit: 'count',
+      },
+      {
+        name: 'blocked_requests',
+        value: n.blockedRequests ?? 0,
+        flag: (n.blockedRequests ?? 0) > 0,
+        unit: 'count',
+      },
+      {
+        name: 'horizontal_overflow',
+        value: n.horizontalOverflow ? 1 : 0,
+        flag: n.horizontalOverflow === true,
+        unit: 'score',
+      },
+    );
+  }
+  return out;
+}

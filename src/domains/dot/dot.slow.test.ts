@@ -1,0 +1,38 @@
+// The dot domain: a graph renders; image=/shapefile= cannot pull files (not even system
+// files the sandbox can see), syntax errors and huge graphs end as values.
+import { describe, expect, it } from 'vitest';
+import { createDotRenderer } from './renderer.ts';
+
+describe('dot domain', () => {
+  const dot = createDotRenderer({ timeoutMs: 10_000 });
+
+  it('renders a graph', async () => {
+    const r = await dot.render('digraph { a -> b -> c; b -> d }');
+    expect(r.ok).toBe(true);
+  }, 30_000);
+
+  it('refuses image= and shapefile= files and reports syntax errors', async () => {
+    const plain = await dot.render('digraph { a; a -> b }');
+    for (const attr of ['image="/usr/share/pixmaps/debian-logo.png"', 'shapefile="/etc/passwd"']) {
+      const r = await dot.render(`digraph { a [${attr}]; a -> b }`);
+      expect(r.ok).toBe(true);
+      if (r.ok && plain.ok) {
+        expect(r.notes.stderrTail).toMatch(/unsafe|ignored|No or improper/);
+        expect([r.width, r.height]).toEqual([plain.width, plain.height]);
+      }
+    }
+    const bad = await dot.render('digraph { a -> }');
+    expect(!bad.ok && bad.error.code).toBe('exec_error');
+  }, 60_000);
+
+  it('bounds huge graphs (code size, time)', async () => {
+    const edges = Array.from({ length: 30_000 }, (_, i) => `n${i} -> n${(i * 7919) % 30_000};`);
+    const big = await dot.render(`digraph { ${edges.join(' ')} }`);
+    expect(!big.ok && big.error.code).toBe('too_large');
+    const dense = Array.from({ length: 3000 }, (_, i) => `n${i % 300} -> n${(i * 31) % 300};`);
+    const slow = await dot.render(`digraph { ${dense.join(' ')} }`, { timeoutMs: 2_000 });
+    expect(slow.ok || slow.error.code === 'timeout').toBe(true);
+    expect(slow.ms).toBeLessThan(8_000);
+    expect((await dot.render('digraph { x -> y }')).ok).toBe(true);
+  }, 60_000);
+});

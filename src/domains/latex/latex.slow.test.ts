@@ -1,0 +1,61 @@
+// The latex domain: a TikZ picture and a pgfplots plot render (cropped); shell escape,
+// reads and writes outside the work dir, macro loops and huge pages all end as values, and
+// a normal picture renders right after.
+import { describe, expect, it } from 'vitest';
+import type { DomainRender } from '../types.ts';
+import { createLatexRenderer, latexDocument } from './renderer.ts';
+
+const TIKZ = String.raw`\begin{tikzpicture}\draw[red,thick] (0,0) circle (1); \node at (0,0) {Hi};\end{tikzpicture}`;
+const PLOT = String.raw`\begin{tikzpicture}\begin{axis}[xlabel=$x$]\addplot[blue,domain=0:6]{sin(deg(x))};\end{axis}\end{tikzpicture}`;
+
+function error(r: DomainRender) {
+  if (r.ok) throw new Error('expected a failure');
+  return r.error;
+}
+
+describe('latex domain', () => {
+  const tex = createLatexRenderer({ timeoutMs: 15_000 });
+
+  it('wraps bare pictures in a standalone page and leaves documents alone', () => {
+    expect(latexDocument(TIKZ)).toContain('\\documentclass[border=6pt]{standalone}');
+    const doc = '\\documentclass{article}\\begin{document}x\\end{document}';
+    expect(latexDocument(doc)).toBe(doc);
+  });
+
+  it('renders TikZ and pgfplots, cropped to the drawing', async () => {
+    const a = await tex.render(TIKZ);
+    expect(a.ok).toBe(true);
+    if (a.ok) expect(a.width).toBeLessThan(200); // a 2 cm circle at 150 dpi plus margins
+    const p = await tex.render(PLOT);
+    expect(p.ok).toBe(true);
+  }, 60_000);
+
+  it('holds against hostile documents, then still renders', async () => {
+    // \write18 never runs (the file it would make does not appear).
+    const shell = await tex.render(
+      String.raw`\immediate\write18{echo PWNED > pwned.tex}\IfFileExists{pwned.tex}{\errmessage{shell escape ran}}{}${TIKZ}`,
+    );
+    expect(shell.ok).toBe(true);
+    // Absent host files and absolute paths to visible system files are both refused.
+    expect(error(await tex.render(String.raw`\input{/etc/passwd}`)).message).toContain('not found');
+    const abs = error(
+      await tex.render(String.raw`\input{/usr/share/texlive/texmf-dist/tex/latex/base/size10.clo}`),
+    );
+    expect(abs.code).toBe('exec_error');
+    const write = error(
+      await tex.render(String.raw`\immediate\openout1=/tmp/evil.tex \immediate\write1{x}${TIKZ}`),
+    );
+    expect(write.message).toContain("I can't write on file");
+    // An endless macro is killed at the limit.
+    const loop = await tex.render(String.raw`\def\a{\a}\a`, { timeoutMs: 4_000 });
+    expect(error(loop).code).toBe('timeout');
+    expect(loop.ms).toBeLessThan(10_000);
+    // A 5 m page is rasterised only within a bounded square.
+    const huge = await tex.render(
+      String.raw`\documentclass{article}\usepackage[paperwidth=500cm,paperheight=500cm]{geometry}\begin{document}\rule{400cm}{400cm}\end{document}`,
+    );
+    if (huge.ok) expect(huge.width * huge.height).toBeLessThanOrEqual(4016 * 4016);
+    expect(error(await tex.render('\\begin{document')).code).toBe('exec_error');
+    expect((await tex.render(TIKZ)).ok).toBe(true);
+  }, 120_000);
+});

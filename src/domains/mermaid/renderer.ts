@@ -1,0 +1,84 @@
+// The mermaid domain: the `mermaid` package's browser bundle (from node_modules, inlined:
+// the page loads nothing) renders the diagram in a pooled Chromium page with
+// securityLevel 'strict' (click handlers off, HTML labels sanitised; a diagram's own
+// %%{init}%% cannot loosen it). The picture is the diagram's SVG element.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { BrowserRoom } from '../../browser/room.ts';
+import { makeError } from '../../core/errors.ts';
+import { pngResult } from '../png.ts';
+import type { DomainRender, DomainRenderer } from '../types.ts';
+
+export interface MermaidRendererOptions {
+  room: BrowserRoom;
+  timeoutMs?: number;
+  maxBytes?: number;
+}
+
+let bundle: string | undefined;
+function mermaidBundle(): string {
+  bundle ??= readFileSync(
+    createRequire(import.meta.url).resolve('mermaid/dist/mermaid.min.js'),
+    'utf8',
+  ).replace(/<\/script/gi, '<\\/script');
+  return bundle;
+}
+
+const FAILED = 'rubrica-mermaid-failed:';
+
+/** The page: the bundle, then the diagram as a JSON string (no markup of ours around it). */
+export function mermaidPage(code: string): string {
+  const text = JSON.stringify(code).replace(/</g, '\\u003c');
+  return `<!doctype html><html><head><meta charset="utf-8"><style>body{margin:0;background:white}#out{display:inline-block;padding:8px}</style></head><body><div id="out"></div><script>${mermaidBundle()}</script><script>
+mermaid.initialize({ startOnLoad: false, securityLevel: 'strict', theme: 'default' });
+mermaid.render('diagram', ${text}).then(function (r) {
+  var out = document.getElementById('out');
+  out.innerHTML = r.svg;
+  if (r.bindFunctions) r.bindFunctions(out);
+  out.setAttribute('data-done', '1');
+}, function (e) {
+  console.error(${JSON.stringify(FAILED)} + String((e && e.message) || e).slice(0, 1500));
+  document.getElementById('out').setAttribute('data-done', 'error');
+});
+</script></body></html>`;
+}
+
+export function createMermaidRenderer(o: MermaidRendererOptions): DomainRenderer {
+  return {
+    async render(code, ro = {}): Promise<DomainRender> {
+      const started = performance.now();
+      const maxBytes = o.maxBytes ?? 256 * 1024;
+      if (Buffer.byteLength(code) > maxBytes) {
+        return {
+          ok: false,
+          error: makeError('too_large', `diagram over ${maxBytes} bytes`),
+          ms: 0,
+        };
+      }
+      const r = await o.room.renderPage({
+        html: mermaidPage(code),
+        javascript: true,
+        viewport: { width: 1200, height: 900 },
+        timeoutMs: ro.timeoutMs ?? o.timeoutMs ?? 30_000, // the 3.5 MB bundle is parsed per job
+        waitForSelector: '#out[data-done]',
+        selector: '#out[data-done="1"]',
+      });
+      const failure = r.consoleErrors.find((m) => m.startsWith(FAILED));
+      const notes = {
+        consoleErrors: r.consoleErrors.length,
+        blockedRequests: r.blockedRequests.length,
+      };
+      const ms = performance.now() - started;
+      if (failure) {
+        const message = `mermaid: ${failure.slice(FAILED.length)}`;
+        return { ok: false, error: makeError('exec_error', message), ms, notes };
+      }
+      if (!r.ok) {
+        const code = r.error.code === 'render_crash' ? 'exec_error' : r.error.code;
+        return { ok: false, error: makeError(code, r.error.message), ms, notes };
+      }
+      return pngResult(r.png, started, notes);
+    },
+    async close() {},
+  };
+}

@@ -1,0 +1,142 @@
+// The python domain under attack: every hostile script in one run against one warm pool,
+// then a normal figure must still render from the same pool.
+import { existsSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LoopbackLogger, startLoopbackLogger } from '../../../test/support/loopback-logger.ts';
+import type { DomainRender, DomainRenderer } from '../types.ts';
+import { createPythonRenderer } from './renderer.ts';
+
+const PLOT = `import matplotlib.pyplot as plt
+import numpy as np
+x = np.linspace(0, 6, 50)
+plt.plot(x, np.sin(x))
+plt.title('sine')
+plt.show()
+`;
+
+let py: DomainRenderer;
+let logger: LoopbackLogger;
+const SECRET = 'sk-rubrica-test-secret-value';
+
+beforeAll(async () => {
+  process.env.RUBRICA_TEST_API_KEY = SECRET;
+  logger = await startLoopbackLogger();
+  py = createPythonRenderer({
+    poolSize: 1,
+    timeoutMs: 8_000,
+    memoryBytes: 160 * 1024 ** 2, // small, so the memory bombs hit it fast on a loaded machine
+    limits: { cpuSeconds: 6 },
+  });
+});
+afterAll(async () => {
+  delete process.env.RUBRICA_TEST_API_KEY;
+  await py.close();
+  await logger.close();
+});
+
+function failed(r: DomainRender): { code: string; message: string } {
+  if (r.ok) throw new Error('expected a failure, got a picture');
+  return r.error;
+}
+
+describe('python domain', () => {
+  it('renders a matplotlib figure (the harness saves it; plt.show() is a no-op)', async () => {
+    const r = await py.render(PLOT);
+    expect(r.ok).toBe(true);
+    if (r.ok) expect([r.width, r.height]).toEqual([640, 480]);
+  });
+
+  it('takes a PNG the script saved itself and closed', async () => {
+    const r = await py.render(
+      "import matplotlib.pyplot as plt\nplt.bar([1,2],[3,4])\nplt.savefig('mine.png')\nplt.close('all')",
+    );
+    expect(r.ok).toBe(true);
+  });
+
+  it('reports warnings, exceptions with their traceback and scripts that draw nothing', async () => {
+    const w = await py.render(`import warnings\n${PLOT}\nwarnings.warn('careful')`);
+    expect(w.ok && w.notes.warnings).toEqual(['UserWarning: careful']);
+    const e = failed(await py.render('import matplotlib.pyplot as plt\nplt.plot([1])\n1/0'));
+    expect(e.code).toBe('exec_error');
+    expect(e.message).toContain('ZeroDivisionError');
+    expect(failed(await py.render('x = 1')).code).toBe('no_output');
+    expect(failed(await py.render('import matplotlib.pyplot as plt\nplt.figure()')).code).toBe(
+      'blank',
+    );
+  });
+
+  it('holds against hostile scripts, then still renders', async () => {
+    // Files outside the work dir: absent, not merely unreadable.
+    for (const path of ['/etc/passwd', `${process.cwd()}/package.json`, '/root/.bashrc']) {
+      const e = failed(await py.render(`open(${JSON.stringify(path)}).read()`));
+      expect(e.message).toMatch(/FileNotFoundError/);
+    }
+    // The host's environment is not there.
+    const env = failed(await py.render('import os\nraise RuntimeError(repr(dict(os.environ)))'));
+    expect(env.message).toContain('MPLBACKEND');
+    expect(env.message).not.toContain(SECRET);
+    // No network: a socket or urllib to the loopback logger fails and the logger sees nothing.
+    const sock = failed(
+      await py.render(
+        `import socket\ns = socket.create_connection(('127.0.0.1', ${logger.port}), timeout=2)`,
+      ),
+    );
+    expect(sock.message).toMatch(/OSError|Network is unreachable|refused/);
+    const url = failed(
+      await py.render(
+        `import urllib.request\nurllib.request.urlopen(${JSON.stringify(logger.url)})`,
+      ),
+    );
+    expect(url.code).toBe('exec_error');
+    // Subprocesses run, but inside the same empty sandbox: read-only system, no host files.
+    const sys = failed(
+      await py.render(
+        "import os, subprocess\nr = os.system('echo x > /usr/evil')\nout = subprocess.run(['cat', '/etc/passwd'], capture_output=True)\nraise RuntimeError(f'system={r} cat={out.returncode}')",
+      ),
+    );
+    expect(sys.message).toMatch(/system=[1-9]\d* cat=1/);
+    expect(existsSync('/usr/evil')).toBe(false);
+    // Fork bomb: stopped by the process limit and the timeout; every process killed.
+    const bomb = await py.render(
+      'import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass',
+      { timeoutMs: 3_000 },
+    );
+    expect(failed(bomb).code).toMatch(/timeout|exec_error/);
+    // Memory bomb: the address-space limit turns it into MemoryError → too_large.
+    expect(failed(await py.render('x = bytearray(50 * 1024**3)')).code).toBe('too_large');
+    expect(
+      failed(await py.render('a = []\nwhile True:\n    a.append(bytearray(10**7))')).code,
+    ).toBe('too_large');
+    // Infinite loop: killed at the wall-clock limit.
+    const loop = await py.render('while True:\n    pass', { timeoutMs: 2_000 });
+    expect(failed(loop).code).toBe('timeout');
+    expect(loop.ms).toBeLessThan(6_000);
+    // Huge files: the file-size limit (EFBIG), then the tmpfs size (ENOSPC).
+    const big = failed(
+      await py.render("with open('big', 'wb') as f:\n    f.write(b'x' * (200 * 1024**2))"),
+    );
+    expect(big.message).toMatch(/File too large|No space|MemoryError/);
+    const many = failed(
+      await py.render(
+        "for i in range(100):\n    with open(f'f{i}', 'wb') as f:\n        f.write(b'x' * (30 * 1024**2))",
+      ),
+    );
+    expect(many.message).toMatch(/No space left|File too large/);
+    // A job's leftovers do not reach the next job: files are wiped, daemons killed.
+    await py.render(
+      "import os, time\nopen('/tmp/left', 'w').write('x')\nif os.fork() == 0:\n    os.setsid()\n    time.sleep(60)\nimport matplotlib.pyplot as plt\nplt.plot([1, 2])",
+    );
+    const next = failed(
+      await py.render(
+        "import os\nprocs = [p for p in os.listdir('/proc') if p.isdigit()]\nraise RuntimeError(f'left={os.path.exists(\"/tmp/left\")} procs={len(procs)}')",
+      ),
+    );
+    expect(next.message).toContain('left=False');
+    // bwrap's init, the zygote and this job: nothing from the previous job.
+    expect(next.message).toContain('procs=3');
+    // And after all of it, a normal figure still renders.
+    const ok = await py.render(PLOT);
+    expect(ok.ok).toBe(true);
+    expect(logger.hits).toEqual([]);
+  }, 120_000);
+});

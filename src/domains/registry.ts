@@ -1,0 +1,94 @@
+// The domains rubrica knows: fence words that name each, a content test for unlabelled
+// code, and where its shared criteria live. Detection is cheap and deterministic (no
+// parsing beyond a JSON.parse for charts): extraction calls it on every fence.
+import type { Domain, DomainId } from './types.ts';
+
+const criteria = (id: DomainId) => `prompts/domains/${id}/criteria.md`;
+
+const MERMAID_START =
+  /^\s*(?:%%[^\n]*\n\s*)*(?:graph|flowchart|sequenceDiagram|classDiagram|stateDiagram(?:-v2)?|erDiagram|gantt|pie|journey|mindmap|timeline|gitGraph|quadrantChart|xychart-beta|sankey-beta|block-beta|requirementDiagram)\b/;
+const DOT_START =
+  /^\s*(?:\/\/[^\n]*\n\s*|\/\*[\s\S]*?\*\/\s*)*(?:strict\s+)?(?:di)?graph\b[^{\n]*\{/i;
+
+function looksLikeVegaLite(code: string): number {
+  const t = code.trim();
+  if (!t.startsWith('{')) return 0;
+  if (/"\$schema"\s*:\s*"[^"]*vega-lite/.test(t)) return 1;
+  if (/"\$schema"\s*:\s*"[^"]*\/vega\/v\d/.test(t)) return 0.9; // a Vega spec: same runtime
+  return /"mark"\s*:/.test(t) && /"encoding"\s*:|"layer"\s*:|"data"\s*:/.test(t) ? 0.7 : 0;
+}
+
+export const DOMAINS: Readonly<Record<DomainId, Domain>> = Object.freeze({
+  svg: {
+    id: 'svg',
+    fenceLangs: ['svg', 'xml', 'image/svg+xml'],
+    detect: (c: string) => (/<svg[\s>]/i.test(c) ? 0.8 : 0),
+    criteriaPath: criteria('svg'),
+  },
+  python: {
+    id: 'python',
+    fenceLangs: ['python', 'py', 'python3', 'matplotlib'],
+    detect: (c: string) =>
+      /^\s*(?:import|from)\s+(?:matplotlib|pandas|seaborn|numpy)\b/m.test(c)
+        ? 0.9
+        : /\bplt\.\w+\(/.test(c)
+          ? 0.6
+          : 0,
+    criteriaPath: criteria('python'),
+  },
+  latex: {
+    id: 'latex',
+    fenceLangs: ['latex', 'tex', 'tikz', 'pgfplots'],
+    detect: (c: string) =>
+      /\\documentclass\b|\\begin\{(?:tikzpicture|axis)\}/.test(c)
+        ? 0.9
+        : /\\tikz\b/.test(c)
+          ? 0.6
+          : 0,
+    criteriaPath: criteria('latex'),
+  },
+  dot: {
+    id: 'dot',
+    fenceLangs: ['dot', 'graphviz', 'gv'],
+    detect: (c: string) => (DOT_START.test(c) ? 0.9 : 0),
+    criteriaPath: criteria('dot'),
+  },
+  'vega-lite': {
+    id: 'vega-lite',
+    fenceLangs: ['vega-lite', 'vegalite', 'vega', 'vl'],
+    detect: looksLikeVegaLite,
+    criteriaPath: criteria('vega-lite'),
+  },
+  html: {
+    id: 'html',
+    fenceLangs: ['html', 'htm', 'xhtml'],
+    detect: (c: string) => (/<!doctype\s+html|<html[\s>]|<body[\s>]/i.test(c) ? 0.9 : 0),
+    criteriaPath: criteria('html'),
+  },
+  mermaid: {
+    id: 'mermaid',
+    fenceLangs: ['mermaid', 'mmd'],
+    detect: (c: string) => (MERMAID_START.test(c) ? 0.9 : 0),
+    criteriaPath: criteria('mermaid'),
+  },
+});
+
+/** The domain a fence info word names, if any ('json' is decided by content). */
+export function domainOfFence(lang: string): DomainId | undefined {
+  for (const d of Object.values(DOMAINS)) if (d.fenceLangs.includes(lang)) return d.id;
+  return undefined;
+}
+
+/** The most likely domain of unlabelled code (ties: the order of DOMAIN_IDS), if any. */
+export function detectDomain(code: string): DomainId | undefined {
+  let best: DomainId | undefined;
+  let score = 0.5; // below this, nothing is claimed
+  for (const d of Object.values(DOMAINS)) {
+    const s = d.detect(code);
+    if (s > score) {
+      best = d.id;
+      score = s;
+    }
+  }
+  return best;
+}

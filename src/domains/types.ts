@@ -1,0 +1,73 @@
+// The contract every visual-code domain fulfils (issue 12, PrismaForge's "standard renderer per
+// format"): how to recognise the domain in a completion, how to turn its code into a PNG, and
+// where its reusable criteria live. A render failure is a value with a stable code — the
+// policy's code failing is a measurement (reward 0), never an exception.
+import type { ErrorValue, RenderErrorCode } from '../core/errors.ts';
+
+export const DOMAIN_IDS = [
+  'svg',
+  'python',
+  'latex',
+  'dot',
+  'vega-lite',
+  'html',
+  'mermaid',
+] as const;
+export type DomainId = (typeof DOMAIN_IDS)[number];
+
+export function isDomainId(x: unknown): x is DomainId {
+  return typeof x === 'string' && (DOMAIN_IDS as readonly string[]).includes(x);
+}
+
+/** Why a domain's code gave no usable picture (beyond the SVG renderer's own codes). */
+export type DomainErrorCode =
+  | 'exec_error' // the program/compiler failed; the message ends with the tail of stderr
+  | 'timeout' // over the wall-clock or CPU limit; the whole process group was killed
+  | 'no_output' // it finished but drew nothing (no figure, no page, empty graph)
+  | 'blank' // a picture came out but every pixel is the background
+  | 'too_large' // the code, the output or the picture is over a limit
+  | 'sandbox_error'; // the sandbox itself could not run (missing bwrap, died mid-job)
+
+export type DomainRenderErrorCode = DomainErrorCode | RenderErrorCode;
+
+/** Cheap facts a renderer learns while running the code (fed to the domain checks). */
+export interface DomainNotes {
+  /** Python: warnings raised while the script ran. */
+  warnings?: string[];
+  /** Last lines of stderr (bounded), for messages and reports. */
+  stderrTail?: string;
+  /** html: console errors logged by the page. */
+  consoleErrors?: number;
+  /** html/mermaid: requests the page tried and the sandbox blocked. */
+  blockedRequests?: number;
+  /** html: document wider than the viewport. */
+  horizontalOverflow?: boolean;
+  /** charts: rows of data the chart was given (vega-lite). */
+  dataRows?: number;
+}
+
+export type DomainRender =
+  | { ok: true; png: Buffer; width: number; height: number; ms: number; notes: DomainNotes }
+  | { ok: false; error: ErrorValue<DomainRenderErrorCode>; ms: number; notes?: DomainNotes };
+
+export interface DomainRenderOptions {
+  /** Wall-clock limit, ms (each domain has a default). */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+/** One domain's renderer: owns its warm pool; close() ends every process it started. */
+export interface DomainRenderer {
+  render(code: string, opts?: DomainRenderOptions): Promise<DomainRender>;
+  close(): Promise<void>;
+}
+
+export interface Domain {
+  id: DomainId;
+  /** Fence info words that name this domain (lowercase). */
+  fenceLangs: readonly string[];
+  /** How sure (0..1) that unlabelled code is this domain, from its content alone. */
+  detect(code: string): number;
+  /** Prompts/domains/<id>/criteria.md: the domain-shared criteria, relative to the package root. */
+  criteriaPath: string;
+}

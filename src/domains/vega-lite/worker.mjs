@@ -1,0 +1,120 @@
+// The persistent vega runtime (a worker thread; plain JS so it starts without a TypeScript
+// loader). Compiles Vega-Lite (or takes a Vega spec) and renders it to SVG headlessly.
+// Nothing is ever fetched: the loader refuses every URL, file and data: URI, so only
+// inline `values` can feed a chart. The parent bounds its heap and kills it on a timeout.
+import { parentPort } from 'node:worker_threads';
+import * as vega from 'vega';
+import { compile } from 'vega-lite';
+
+function refusingLoader(attempts) {
+  const refuse = async (uri) => {
+    attempts.push(String(uri).slice(0, 200));
+    throw new Error(`external resources are not allowed: ${String(uri).slice(0, 200)}`);
+  };
+  return { load: refuse, sanitize: refuse, http: refuse, file: refuse };
+}
+
+/** Rows of inline data, over every `values` array in the spec (datasets included). */
+function countRows(node, depth = 0) {
+  if (depth > 64 || node === null || typeof node !== 'object') return 0;
+  let n = 0;
+  for (const [k, v] of Object.entries(node)) {
+    if ((k === 'values' || depth === 1) && Array.isArray(v)) n += v.length;
+    else if (k === 'sequence' && v && typeof v === 'object') n += sequenceLength(v);
+    else if (typeof v === 'object') n += countRows(v, depth + 1);
+  }
+  return n;
+}
+
+/** Rows a `sequence` generator would make (vega-lite's and vega's), when its bounds are numbers. */
+function sequenceLength(seq) {
+  const start = Number(seq.start ?? 0);
+  const stop = Number(seq.stop);
+  const step = Math.abs(Number(seq.step ?? 1)) || 1;
+  return Number.isFinite(start) && Number.isFinite(stop) ? Math.abs(stop - start) / step : 0;
+}
+
+async function render({ spec, maxRows }) {
+  let parsed;
+  try {
+    parsed = JSON.parse(spec);
+  } catch (e) {
+    return { ok: false, code: 'exec_error', message: `not valid JSON: ${e.message}` };
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    return { ok: false, code: 'exec_error', message: 'the spec is not a JSON object' };
+  }
+  const rows = countRows(parsed);
+  if (rows > maxRows) {
+    return {
+      ok: false,
+      code: 'too_large',
+      message: `${rows} rows of inline data (limit ${maxRows})`,
+    };
+  }
+  const schema = typeof parsed.$schema === 'string' ? parsed.$schema : '';
+  const isVega = /\/vega\/v\d/.test(schema) && !schema.includes('vega-lite');
+  const warnings = [];
+  let vgSpec;
+  try {
+    vgSpec = isVega ? parsed : compile(parsed, { logger: quietLogger(warnings) }).spec;
+  } catch (e) {
+    return { ok: false, code: 'exec_error', message: `Vega-Lite rejected the spec: ${e.message}` };
+  }
+  const attempts = [];
+  try {
+    const view = new vega.View(vega.parse(vgSpec), {
+      renderer: 'none',
+      loader: refusingLoader(attempts),
+      logger: quietLogger(warnings),
+    });
+    const svg = await view.toSVG();
+    view.finalize();
+    if (attempts.length > 0) {
+      return {
+        ok: false,
+        code: 'exec_error',
+        message: `the chart asks for external data, which is never fetched (inline "values" only): ${attempts[0]}`,
+      };
+    }
+    return { ok: true, svg, rows, warnings: warnings.slice(0, 20) };
+  } catch (e) {
+    if (attempts.length > 0) {
+      return {
+        ok: false,
+        code: 'exec_error',
+        message: `external data is never fetched (inline "values" only): ${attempts[0]}`,
+      };
+    }
+    return { ok: false, code: 'exec_error', message: `vega failed: ${e.message}` };
+  }
+}
+
+function quietLogger(sink) {
+  let lvl = 2;
+  const push = (...a) => {
+    if (sink.length < 50) sink.push(a.map(String).join(' ').slice(0, 300));
+  };
+  const logger = {
+    level(l) {
+      if (l === undefined) return lvl;
+      lvl = l;
+      return logger;
+    },
+    error: push,
+    warn: push,
+    info: () => logger,
+    debug: () => logger,
+  };
+  return logger;
+}
+
+parentPort.on('message', async (job) => {
+  let out;
+  try {
+    out = await render(job);
+  } catch (e) {
+    out = { ok: false, code: 'exec_error', message: String(e?.message ?? e) };
+  }
+  parentPort.postMessage({ id: job.id, ...out });
+});
