@@ -38,7 +38,7 @@ export function supportWarnings(t: AlignTable): string[] {
       const p = j.pairwise!;
       return (
         `${j.name}: agreement rests on ${p.counted} of ${p.human_decided} votes people decided ` +
-        `(${p.judge_ties} judge ties, ${p.human_ties} human ties): too few to measure agreement`
+        `(${p.judge_ties} judge ties, ${p.human_ties} human ties): below ${t.min_decided} votes or half the decided ones, too few to read as agreement`
       );
     });
 }

@@ -27,7 +27,7 @@ export const commandTable: Readonly<Record<string, CommandEntry>> = {
   },
   align: {
     term: 'align [options]',
-    summary: 'agreement of predicted scores with human ratings or pairwise votes',
+    summary: 'agreement of judges (scores or pairwise choices) with human ratings or votes',
     load: () => import('./align.ts'),
   },
   compare: {
