@@ -48,3 +48,32 @@ export function judgesFromText(
     predictions: parsePredictionLines(ls, i === 0 ? issues : [], opts),
   }));
 }
+
+/**
+ * Judges of the same name merged: `--pred j=runs/a --pred j=runs/b` is one judge that scored
+ * both runs (a pairwise study compares pictures of two runs). The first score of an id wins.
+ */
+export function mergeJudges(judges: readonly JudgeInput[]): JudgeInput[] {
+  const by = new Map<string, JudgeInput>();
+  for (const j of judges) {
+    const seen = by.get(j.name);
+    if (!seen) {
+      by.set(j.name, {
+        name: j.name,
+        predictions: {
+          scores: new Map(j.predictions.scores),
+          byRun: new Map(j.predictions.byRun),
+          choices: [...j.predictions.choices],
+          issues: [...j.predictions.issues],
+        },
+      });
+      continue;
+    }
+    const p = seen.predictions;
+    for (const [k, v] of j.predictions.scores) if (!p.scores.has(k)) p.scores.set(k, v);
+    for (const [k, v] of j.predictions.byRun) if (!p.byRun.has(k)) p.byRun.set(k, v);
+    p.choices.push(...j.predictions.choices);
+    p.issues.push(...j.predictions.issues);
+  }
+  return [...by.values()];
+}

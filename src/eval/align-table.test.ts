@@ -42,7 +42,7 @@ function bigStudy() {
 
 const choicesJudge = (name: string, choices: PairwiseVote[]): JudgeInput => ({
   name,
-  predictions: { scores: new Map(), choices, issues: [] },
+  predictions: { scores: new Map(), byRun: new Map(), choices, issues: [] },
 });
 
 describe('alignJudges: pairwise choices', () => {

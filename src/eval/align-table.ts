@@ -376,15 +376,17 @@ export function alignJudges(
   const popts = { ...boot, ties, minDecided };
   const votes = human.pairwise;
   const humanKeys = new Set(votes.map((v) => pairKey(v.a, v.b)));
-  const verdicts = judges.map((j) =>
+  // Scores by bare id and by `run/id` (how the studio names items of several runs).
+  const scoreMaps = judges.map((j) => new Map([...j.predictions.scores, ...j.predictions.byRun]));
+  const verdicts = judges.map((j, i) =>
     j.predictions.choices.length > 0
       ? verdictsFromChoices(j.predictions.choices)
-      : verdictsFromScores(j.predictions.scores, votes, eps),
+      : verdictsFromScores(scoreMaps[i]!, votes, eps),
   );
   const rows: JudgeRow[] = judges.map((j, i) => {
     const usesChoices = j.predictions.choices.length > 0;
     const v = verdicts[i]!;
-    const scored = j.predictions.scores;
+    const scored = scoreMaps[i]!;
     const unmatchedVotes = votes.filter((h) => !v.has(pairKey(h.a, h.b))).length;
     const unmatchedRatings = human.absolute.filter((r) => !scored.has(r.id)).length;
     return {

@@ -4,7 +4,7 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { renderAlignHtml } from '../../eval/align-html.ts';
-import { judgesFromText, parsePredSpec } from '../../eval/align-load.ts';
+import { judgesFromText, mergeJudges, parsePredSpec } from '../../eval/align-load.ts';
 import {
   alignJudges,
   DEFAULT_MIN_DECIDED,
@@ -97,7 +97,7 @@ export const register: RegisterCommand = (program, setExit) => {
     .description('agreement of judges (scores or pairwise choices) with human ratings or votes')
     .requiredOption(
       '--pred <name=file>',
-      'a judge: score lines, results.jsonl (or its eval DIR), {id, score} or {a, b, winner} choices; JSONL or CSV; repeat for several judges',
+      'a judge: score lines, results.jsonl (or its eval DIR), {id, score} or {a, b, winner} choices; JSONL or CSV; repeat for several judges (the same NAME twice merges files)',
       collect,
     )
     .requiredOption(
@@ -142,9 +142,6 @@ export const register: RegisterCommand = (program, setExit) => {
         ties: flags.ties as TiePolicy,
       };
       const specs = flags.pred.map(parsePredSpec);
-      const names = specs.map((s) => s.name);
-      if (new Set(names).size !== names.length)
-        throw new UsageError(`two --pred judges share a name (${names.join(', ')}); use NAME=FILE`);
       const human = await readOrReport(flags.human, setExit);
       const judges: JudgeInput[] = [];
       for (const s of specs) {
@@ -165,7 +162,7 @@ export const register: RegisterCommand = (program, setExit) => {
         format: (flags.format as TableFormat | undefined) ?? formatOf(human.file),
         columns,
       });
-      const table = alignJudges(judges, parsed, opts);
+      const table = alignJudges(mergeJudges(judges), parsed, opts);
       process.stdout.write(
         `${flags.json ? JSON.stringify(table, null, 2) : formatAlignTable(table)}\n`,
       );

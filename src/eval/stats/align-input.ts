@@ -38,6 +38,8 @@ const PairwiseLine = z.looseObject({
 export interface Predictions {
   /** id → predicted score. */
   scores: Map<string, number>;
+  /** `run/id` → score, for eval records that name their run (ids repeat across runs). */
+  byRun: Map<string, number>;
   /** A judge's own pairwise choices (`{group?, a, b, winner}` lines), in file order. */
   choices: PairwiseVote[];
   issues: LineIssue[];
@@ -112,6 +114,7 @@ export function parsePredictionLines(
   const file = opts.file ?? 'pred';
   const kind = opts.reward ?? DEFAULT_ALIGN_REWARD;
   const scores = new Map<string, number>();
+  const byRun = new Map<string, number>();
   const choices: PairwiseVote[] = [];
   const add = (line: number, id: string, score: number) => {
     if (scores.has(id)) {
@@ -139,7 +142,19 @@ export function parsePredictionLines(
       }
       const r = fromScore(picked);
       if ('issue' in r) issues.push({ file, line, code: r.issue, message: r.message });
-      else add(line, asEval.data.id, r.reward);
+      else {
+        const run = (asEval.data as { run?: unknown }).run;
+        // Two runs often share rollout ids (p01#0): `run/id` names an item unambiguously
+        // (the studio exports that form); the bare id stays for single-run files.
+        if (typeof run === 'string' && run !== '') {
+          const key = `${run}/${asEval.data.id}`;
+          if (byRun.has(key)) add(line, asEval.data.id, r.reward);
+          else {
+            byRun.set(key, r.reward);
+            if (!scores.has(asEval.data.id)) scores.set(asEval.data.id, r.reward);
+          }
+        } else add(line, asEval.data.id, r.reward);
+      }
       continue;
     }
     const asScore = ScoreLine.safeParse(value);
@@ -161,7 +176,7 @@ export function parsePredictionLines(
         message: 'expected {id, reward}, an eval record, {id, score} or {a, b, winner}',
       });
   }
-  return { scores, choices, issues: byLine(issues) };
+  return { scores, byRun, choices, issues: byLine(issues) };
 }
 
 const isVoteLike = (value: unknown): value is Record<string, unknown> =>
