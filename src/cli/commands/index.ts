@@ -30,6 +30,11 @@ export const commandTable: Readonly<Record<string, CommandEntry>> = {
     summary: 'agreement of judges (scores or pairwise choices) with human ratings or votes',
     load: () => import('./align.ts'),
   },
+  studio: {
+    term: 'studio [options]',
+    summary: 'human studies in the browser: ratings, blinded pairwise, triple rankings',
+    load: () => import('./studio.ts'),
+  },
   compare: {
     term: 'compare [options] <dirs...>',
     summary: 'compare eval runs: paper-style table and per-prompt win/tie/loss',
