@@ -162,16 +162,19 @@ export function sampleUnits(study: Study, items: readonly Item[]): Unit[] {
   const units: Unit[] = [];
   for (const p of prompts.sort()) {
     const used = new Set<string>();
-    for (let k = 0; k < study.per_prompt; k++) {
-      const pool = byPrompt.get(p)!.filter((it) => (size === 1 ? !used.has(it.key) : true));
+    let made = 0;
+    // Random draws spread over runs; a draw that repeats an earlier unit is drawn again.
+    for (let attempt = 0; made < study.per_prompt && attempt < 20 * study.per_prompt; attempt++) {
+      const pool = byPrompt.get(p)!.filter((it) => size > 1 || !used.has(it.key));
       const picked = pickSpread(pool, size, random);
       if (!picked) break;
       const keys = picked.map((it) => it.key);
       const sig = [...keys].sort().join('\u0000');
-      if (used.has(sig)) break;
+      if (used.has(sig)) continue;
       used.add(sig);
-      for (const key of keys) if (size === 1) used.add(key);
+      if (size === 1) used.add(keys[0]!);
       units.push({ prompt_id: p, items: keys });
+      made++;
     }
   }
   if (units.length === 0)
