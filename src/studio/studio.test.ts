@@ -38,6 +38,8 @@ describe('study plan', () => {
       expect(main).toHaveLength(12);
       const left = main.filter((t) => t.items[0] === plan.units[t.unit!]!.items[0]).length;
       expect(left).toBe(6); // exactly half keep the sampled order
+      // …and since the sampled order sorts by run, each run is on the left in half the pairs.
+      expect(main.filter((t) => t.items[0]!.startsWith('model-a/'))).toHaveLength(6);
       const repeats = tasks.filter((t) => t.repeat);
       expect(repeats).toHaveLength(3);
       for (const r of repeats) {

@@ -168,7 +168,9 @@ export function sampleUnits(study: Study, items: readonly Item[]): Unit[] {
       const pool = byPrompt.get(p)!.filter((it) => size > 1 || !used.has(it.key));
       const picked = pickSpread(pool, size, random);
       if (!picked) break;
-      const keys = picked.map((it) => it.key);
+      // Canonical order sorts by run/id, so "first item on the left" means the same run
+      // everywhere and balancing sides balances each run's share of left places.
+      const keys = picked.map((it) => it.key).sort();
       const sig = [...keys].sort().join('\u0000');
       if (used.has(sig)) continue;
       used.add(sig);
