@@ -63,7 +63,8 @@ export function formatAlignTable(t: AlignTable): string {
   const b = t.bootstrap;
   const h = t.human;
   out.push(
-    `${Math.round(b.level * 100)}% percentile bootstrap over groups, ${b.resamples} resamples, seed ${b.seed}; ` +
+    `${Math.round(b.level * 100)}% percentile bootstrap (votes and γ resample groups, ρ/r/τ items), ` +
+      `${b.resamples} resamples, seed ${b.seed}; ` +
       `ties: ${t.ties} (${TIE_POLICY_TEXT[t.ties]})`,
   );
   if (h.votes > 0) {
@@ -122,6 +123,13 @@ export function formatAlignTable(t: AlignTable): string {
         }),
       ),
     );
+    for (const j of abs) {
+      const g = j.absolute!.gamma_pairs;
+      out.push(
+        `${j.name}: γ from ${g.concordant} concordant, ${g.discordant} discordant pairs (${g.tied} tied, left out) ` +
+          `in ${g.groups_with_pairs} groups; mean of per-group γ ${fmtInterval(j.absolute!.gamma_mean_per_group)}`,
+      );
+    }
   }
   if (t.judge_vs_judge.length > 0) {
     out.push(

@@ -20,7 +20,7 @@ main{max-width:1280px;margin:0 auto;padding:14px 24px}
 .pic{background:#fff;border:2px solid #dee2e6;border-radius:10px;padding:10px;cursor:pointer;text-align:center;position:relative}
 .pic:hover,.pic:focus{border-color:#3b5bdb;outline:none}
 .pic img{display:block;width:min(44vh,40vw);height:min(44vh,40vw);object-fit:contain;background:#fff}
-.abs .pic img{width:min(48vh,60vw);height:min(48vh,60vw)}
+.abs .pic img{width:min(36vh,60vw);height:min(36vh,60vw)}
 .tri .pic img{width:min(36vh,28vw);height:min(36vh,28vw)}
 .pic .k{color:#6c757d;font-size:13px;margin-top:6px}
 .pic .rank{position:absolute;top:8px;left:8px;background:#3b5bdb;color:#fff;border-radius:14px;min-width:28px;height:28px;line-height:28px;font-weight:700;display:none}
