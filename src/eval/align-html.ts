@@ -2,7 +2,13 @@
 // (its stylesheet and escaping are imported, not copied), so a study's result can be sent
 // around as a file next to the runs' report.html.
 import type { AlignTable } from './align-table.ts';
-import { positionText, repeatText, supportWarnings, TIE_POLICY_TEXT } from './align-table-text.ts';
+import {
+  pairwiseRow,
+  positionText,
+  repeatText,
+  supportWarnings,
+  TIE_POLICY_TEXT,
+} from './align-table-text.ts';
 import { esc, num } from './report/escape.ts';
 import { STYLE } from './report/style.ts';
 import type { Interval } from './stats/bootstrap.ts';
@@ -60,24 +66,13 @@ export function renderAlignHtml(t: AlignTable, title = 'Judge agreement with peo
           'from',
           'agreement',
           '95% CI',
-          'counted / decided',
-          'agree / disagree / tie',
-          'both tie / human ties',
+          'counted/decided',
+          'agree/disagree/tie',
+          'both tie/human ties',
           'picks first (p vs 50%)',
         ],
-        pw.map((j) => {
-          const p = j.pairwise!;
-          return [
-            j.name,
-            j.source,
-            num(p.agreement.estimate),
-            ci(p.agreement),
-            `${p.counted} / ${p.human_decided}`,
-            `${p.agree} / ${p.disagree} / ${p.judge_ties}`,
-            `${p.both_tie} / ${p.human_ties}`,
-            positionText(p.position),
-          ];
-        }),
+        // The terminal's cells minus its support column (the row colour says it here).
+        pw.map((j) => pairwiseRow(j).slice(0, 8)),
         (i) => (pw[i]!.pairwise!.low_support ? 'low' : ''),
       ),
     );

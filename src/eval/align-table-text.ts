@@ -43,7 +43,8 @@ export function supportWarnings(t: AlignTable): string[] {
     });
 }
 
-function pairwiseRow(j: JudgeRow): string[] {
+/** One judge's pairwise cells, shared by the text and HTML tables. */
+export function pairwiseRow(j: JudgeRow): string[] {
   const p = j.pairwise!;
   return [
     j.name,
