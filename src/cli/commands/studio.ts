@@ -3,7 +3,7 @@
 // studio, print the links, stay up until Ctrl-C.
 import { readFile } from 'node:fs/promises';
 import { startStudio } from '../../studio/start.ts';
-import { parseStudy } from '../../studio/study.ts';
+import { parseStudy, type Study } from '../../studio/study.ts';
 import { UsageError } from '../usage-error.ts';
 import { intFlag } from './align.ts';
 import type { RegisterCommand } from './index.ts';
@@ -41,7 +41,13 @@ export const register: RegisterCommand = (program) => {
           throw new UsageError(`cannot read --study ${flags.study}: ${(err as Error).message}`);
         }
       }
-      const study = parseStudy(raw, flags.study);
+      let study: Study;
+      try {
+        study = parseStudy(raw, flags.study);
+      } catch (err) {
+        // A wrong study file is a usage mistake (exit 2), like a wrong flag.
+        throw new UsageError((err as Error).message);
+      }
       const studio = await startStudio({
         runs: flags.run,
         study,
