@@ -51,6 +51,55 @@ describe('rubrica studio (process)', () => {
     expect(await exited).toBe(0);
   }, 60_000);
 
+  it('keeps every answer through a SIGKILL: the restarted studio resumes where the rater was', async () => {
+    const study = join(fx.root, 'crash.json');
+    await writeFile(
+      study,
+      JSON.stringify({
+        name: 'crash',
+        kind: 'absolute',
+        raters: ['ann'],
+        attention_checks: 0,
+        repeat_share: 0,
+      }),
+    );
+    const args = ['--run', ...fx.runs, '--study', study, '--port', '0', '--db', 'crash.sqlite'];
+    let out = await startStudio(args);
+    let link = /rater ann: (\S+)/.exec(out)![1]!;
+    const api = (path: string, body?: unknown) =>
+      fetch(
+        link.replace('/r/', '/api/r/') + path,
+        body === undefined
+          ? {}
+          : {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify(body),
+            },
+      ).then((r) => r.json() as Promise<{ done: number; task: { seq: number } | null }>);
+    const scores: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const s = await api('/next');
+      scores.push(10 * i + 7);
+      await api('/answer', { seq: s.task!.seq, answer: { score: 10 * i + 7 } });
+    }
+    const killed = new Promise((r) => child!.on('exit', r));
+    child!.kill('SIGKILL');
+    await killed;
+    out = await startStudio(args);
+    link = /rater ann: (\S+)/.exec(out)![1]!;
+    expect((await api('/next')).done).toBe(3);
+    const admin = /admin: {2}(\S+)/.exec(out)![1]!.replace('/admin/', '/api/admin/');
+    const rows = (await (await fetch(`${admin}/export.jsonl`)).text())
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(rows.map((r) => r.score)).toEqual(scores);
+    const exited = new Promise((r) => child!.on('exit', r));
+    child!.kill('SIGTERM');
+    await exited;
+  }, 90_000);
+
   it('exits 2 with the field named when the study file is wrong', async () => {
     const bad = join(fx.root, 'bad.json');
     await writeFile(bad, JSON.stringify({ kind: 'poll' }));
