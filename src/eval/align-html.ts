@@ -14,10 +14,10 @@ import { STYLE } from './report/style.ts';
 import type { Interval } from './stats/bootstrap.ts';
 
 const EXTRA = `
-table.grid{border-collapse:collapse;background:var(--card);border:1px solid var(--line);margin:8px 0 16px}
-table.grid th,table.grid td{padding:6px 12px;border-bottom:1px solid var(--line);text-align:right;font-variant-numeric:tabular-nums}
-table.grid th:first-child,table.grid td:first-child{text-align:left}
-table.grid th{color:var(--muted);font-weight:500}
+table.align{border-collapse:collapse;background:var(--card);border:1px solid var(--line);margin:8px 0 16px}
+table.align th,table.align td{padding:6px 12px;border-bottom:1px solid var(--line);text-align:right;font-variant-numeric:tabular-nums}
+table.align th:first-child,table.align td:first-child{text-align:left}
+table.align th{color:var(--muted);font-weight:500}
 tr.low td{background:#fff8e6}
 .warn{color:#8a5a00}
 `;
@@ -33,7 +33,7 @@ function table(
   const body = rows
     .map((r, i) => `<tr class="${rowClass(i)}">${r.map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`)
     .join('');
-  return `<table class="grid"><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>`;
+  return `<table class="align"><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>`;
 }
 
 function tile(label: string, value: string, hint = ''): string {

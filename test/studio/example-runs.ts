@@ -43,7 +43,14 @@ export async function exampleRuns(): Promise<{ root: string; runs: string[] }> {
       prompt: r.prompt,
       run,
       image: `images/${safe}.png`,
-      scores: { universal: { id: r.id, reward: 0.5, status: 'ok' } },
+      // A made-up judge score, varied but fixed, so align has decided votes to show.
+      scores: {
+        universal: {
+          id: r.id,
+          reward: (([...r.id].reduce((h, c) => h * 31 + c.charCodeAt(0), 7) >>> 0) % 97) / 100,
+          status: 'ok',
+        },
+      },
     };
     byRun.set(run, [...(byRun.get(run) ?? []), JSON.stringify(record)]);
   }

@@ -7,7 +7,10 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseHuman } from '../../src/eval/stats/align-input.ts';
+import { renderAlignHtml } from '../../src/eval/align-html.ts';
+import { mergeJudges } from '../../src/eval/align-load.ts';
+import { alignJudges } from '../../src/eval/align-table.ts';
+import { parseHuman, parsePredictions } from '../../src/eval/stats/align-input.ts';
 import { type RunningStudio, startStudio } from '../../src/studio/start.ts';
 import { parseStudy } from '../../src/studio/study.ts';
 import { launchChromium } from '../report/browser.ts';
@@ -175,6 +178,25 @@ describe('rubrica studio in Chromium', () => {
       const checks = tasks.filter((t) => t.check !== null).length;
       expect(await page.getByTestId('checks-ann').textContent()).toBe(`${checks} / ${checks}`);
       await shot(page, 'studio-admin.png');
+
+      // The study's export through align's HTML view, as docs/human-studies.md walks it: the
+      // runs' own scores as one judge (the same name twice merges the two runs' files).
+      const { readFile } = await import('node:fs/promises');
+      const judge = mergeJudges(
+        await Promise.all(
+          ex.runs.map(async (r) => ({
+            name: 'universal',
+            predictions: parsePredictions(await readFile(join(r, 'results.jsonl'), 'utf8')),
+          })),
+        ),
+      );
+      const table = alignJudges(judge, parseHuman(await (await fetch(res.url)).text()), {
+        resamples: 200,
+      });
+      expect(table.judges[0]!.pairwise!.votes).toBe(exported.length * 2);
+      await page.setContent(renderAlignHtml(table, 'pairwise example: judge vs people'));
+      expect(await page.locator('table.align tbody tr').count()).toBeGreaterThan(0);
+      await shot(page, 'align-html.png');
       await page.close();
     } finally {
       await studio.close();
