@@ -3,6 +3,7 @@
 // around as a file next to the runs' report.html.
 import type { AlignTable } from './align-table.ts';
 import {
+  PAIRWISE_HEADER,
   pairwiseRow,
   positionText,
   repeatText,
@@ -61,16 +62,7 @@ export function renderAlignHtml(t: AlignTable, title = 'Judge agreement with peo
     parts.push('<h2>Pairwise agreement</h2>');
     parts.push(
       table(
-        [
-          'judge',
-          'from',
-          'agreement',
-          '95% CI',
-          'counted/decided',
-          'agree/disagree/tie',
-          'both tie/human ties',
-          'picks first (p vs 50%)',
-        ],
+        PAIRWISE_HEADER,
         // The terminal's cells minus its support column (the row colour says it here).
         pw.map((j) => pairwiseRow(j).slice(0, 8)),
         (i) => (pw[i]!.pairwise!.low_support ? 'low' : ''),

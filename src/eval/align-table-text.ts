@@ -43,6 +43,18 @@ export function supportWarnings(t: AlignTable): string[] {
     });
 }
 
+/** The pairwise table's columns, shared by the text and HTML tables. */
+export const PAIRWISE_HEADER = [
+  'judge',
+  'from',
+  'agreement',
+  '95% CI',
+  'counted/decided',
+  'agree/disagree/tie',
+  'both tie/human ties',
+  'picks first (p vs 50%)',
+];
+
 /** One judge's pairwise cells, shared by the text and HTML tables. */
 export function pairwiseRow(j: JudgeRow): string[] {
   const p = j.pairwise!;
@@ -82,21 +94,17 @@ export function formatAlignTable(t: AlignTable): string {
     if (rows.length > 0) {
       out.push(
         '',
-        formatTable(
-          [
-            'judge',
-            'from',
-            'agreement',
-            '95% CI',
-            'counted/decided',
-            'agree/disagree/tie',
-            'both tie/human ties',
-            'picks first (p vs 50%)',
-            'support',
-          ],
-          rows,
-          ['left', 'left', 'right', 'right', 'right', 'right', 'right', 'right', 'left'],
-        ),
+        formatTable([...PAIRWISE_HEADER, 'support'], rows, [
+          'left',
+          'left',
+          'right',
+          'right',
+          'right',
+          'right',
+          'right',
+          'right',
+          'left',
+        ]),
       );
     }
     for (const w of supportWarnings(t)) out.push(`warning: ${w}`);
