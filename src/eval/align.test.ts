@@ -187,13 +187,19 @@ describe('align: pairwise votes', () => {
   });
 
   it('reports vote items with no prediction and rejects malformed votes', () => {
-    const bad = `${jsonl(votes)}\n{"a":"a1","b":"a1","winner":"a"}\n{"a":"a1","b":"a2","winner":"left"}`;
+    const bad = `${jsonl(votes)}\n{"a":"a1","b":"a1","winner":"a"}\n{"a":"a1","b":"a2","winner":"sideways"}`;
     const r = align(pred, bad, { resamples: 10 });
     expect(r.unmatched_human).toEqual(['zz']);
     expect(r.issues.map((i) => [i.line, i.code])).toEqual([
       [8, 'bad_shape'],
       [9, 'bad_shape'],
     ]);
+    // Spreadsheet spellings of a winner are read, not rejected: "left" is the first item.
+    const left = align(pred, `${jsonl(votes)}\n{"a":"a1","b":"a2","winner":"left"}`, {
+      resamples: 10,
+    });
+    expect(left.issues).toEqual([]);
+    expect(left.pairwise!.votes).toBe(7);
     const text = formatAlignReport(r);
     expect(text).toContain('pairwise votes: 6');
     expect(text).toContain('agreement (both sides decided)');

@@ -100,6 +100,19 @@ function gammaInput(groups: readonly (readonly Matched[])[]): GroupScores[] {
   return groups.map((g) => ({ x: xs(g), y: ys(g) }));
 }
 
+/** One rating per item: several raters' scores of an item are averaged, in first-seen order. */
+export function meanRatings(ratings: readonly AbsoluteRating[]): AbsoluteRating[] {
+  const by = new Map<string, { first: AbsoluteRating; sum: number; n: number }>();
+  for (const r of ratings) {
+    const e = by.get(r.id);
+    if (e) {
+      e.sum += r.score;
+      e.n++;
+    } else by.set(r.id, { first: r, sum: r.score, n: 1 });
+  }
+  return [...by.values()].map((e) => ({ ...e.first, score: e.sum / e.n, rater: null }));
+}
+
 export function alignAbsolute(
   pred: ReadonlyMap<string, number>,
   ratings: readonly AbsoluteRating[],
@@ -107,7 +120,7 @@ export function alignAbsolute(
 ): AbsoluteAlignment {
   const boot = bootstrapOptions(opts);
   const matched: Matched[] = [];
-  for (const r of ratings) {
+  for (const r of meanRatings(ratings)) {
     const p = pred.get(r.id);
     // A unique key keeps an ungrouped item in a group of its own.
     if (p !== undefined)

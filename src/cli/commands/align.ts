@@ -1,9 +1,27 @@
-// `rubrica align`: how well predicted scores agree with people (ρ, r, τ-b, γ within groups,
-// pairwise agreement), each with a bootstrap CI. Thin: read files, call eval/align, print.
-import { readFile, stat } from 'node:fs/promises';
+// `rubrica align`: how well judges agree with people. One or more judges (`--pred name=file`,
+// scores or pairwise choices, JSONL or CSV) against one human file; prints a table (text,
+// JSON) and can write an HTML view. Thin: read files, call eval/align-table, print.
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { align, formatAlignReport } from '../../eval/align.ts';
+import { renderAlignHtml } from '../../eval/align-html.ts';
+import { judgesFromText, mergeJudges, parsePredSpec } from '../../eval/align-load.ts';
+import {
+  alignJudges,
+  DEFAULT_MIN_DECIDED,
+  type JudgeInput,
+  TIE_POLICIES,
+  type TiePolicy,
+} from '../../eval/align-table.ts';
+import { formatAlignTable } from '../../eval/align-table-text.ts';
+import { parseHuman } from '../../eval/stats/align-input.ts';
 import { DEFAULT_RESAMPLES, DEFAULT_SEED } from '../../eval/stats/bootstrap.ts';
+import {
+  CANONICAL_COLUMNS,
+  type CanonicalColumn,
+  type ColumnMap,
+  formatOf,
+  type TableFormat,
+} from '../../eval/stats/table-input.ts';
 import { UsageError } from '../usage-error.ts';
 import type { RegisterCommand } from './index.ts';
 
@@ -24,23 +42,46 @@ export function numberFlag(name: string, raw: string | undefined, min: number): 
 }
 
 interface AlignFlags {
-  pred: string;
+  pred: string[];
   human: string;
   json?: boolean;
+  html?: string;
   resamples?: string;
   seed?: string;
   reward?: string;
   tieEpsilon?: string;
+  ties: string;
+  minDecided?: string;
+  col?: string[];
+  format?: string;
 }
 
-/** Reads a JSONL file; an eval output directory stands for its results.jsonl. */
-async function readOrReport(path: string, setExit: (code: number) => void): Promise<string | null> {
+/** `--col winner=choice a=left …` → a column map; unknown keys are a usage error. */
+export function columnMap(specs: readonly string[] = []): ColumnMap {
+  const map: ColumnMap = {};
+  for (const spec of specs.flatMap((s) => s.split(','))) {
+    const [key, col] = spec.split('=', 2).map((x) => x.trim());
+    if (!key || !col || !CANONICAL_COLUMNS.includes(key as CanonicalColumn))
+      throw new UsageError(
+        `--col takes KEY=COLUMN with KEY one of ${CANONICAL_COLUMNS.join(', ')}; got "${spec}"`,
+      );
+    map[key as CanonicalColumn] = col;
+  }
+  return map;
+}
+
+/** Reads a file; an eval output directory stands for its results.jsonl. */
+async function readOrReport(
+  path: string,
+  setExit: (code: number) => void,
+): Promise<{ text: string; file: string } | null> {
   try {
     const isDir = await stat(path).then(
       (s) => s.isDirectory(),
       () => false,
     );
-    return await readFile(isDir ? join(path, 'results.jsonl') : path, 'utf8');
+    const file = isDir ? join(path, 'results.jsonl') : path;
+    return { text: await readFile(file, 'utf8'), file };
   } catch (err) {
     process.stderr.write(`rubrica align: cannot read ${path}: ${(err as Error).message}\n`);
     setExit(1);
@@ -48,39 +89,88 @@ async function readOrReport(path: string, setExit: (code: number) => void): Prom
   }
 }
 
+const collect = (v: string, prev: string[] = []) => [...prev, v];
+
 export const register: RegisterCommand = (program, setExit) => {
   program
     .command('align')
-    .description('agreement of predicted scores with human ratings or pairwise votes')
+    .description('agreement of judges (scores or pairwise choices) with human ratings or votes')
     .requiredOption(
-      '--pred <file>',
-      'predictions: rubrica score lines, results.jsonl (or its eval DIR), or {id, score}',
+      '--pred <name=file>',
+      'a judge: score lines, results.jsonl (or its eval DIR), {id, score} or {a, b, winner} choices; JSONL or CSV; repeat for several judges (the same NAME twice merges files)',
+      collect,
     )
     .requiredOption(
       '--human <file>',
-      'human {id, group, score} ratings and/or {group, a, b, winner} votes',
+      'human {id, group, score[, rater]} ratings and/or {group, a, b, winner[, rater]} votes; JSONL or CSV',
     )
-    .option('--json', 'print the report as JSON')
+    .option(
+      '--col <key=column>',
+      `column mapping, KEY one of ${CANONICAL_COLUMNS.join(', ')} (repeatable)`,
+      collect,
+    )
+    .option('--format <f>', 'jsonl | csv | tsv (default: from the file extension)')
+    .option(
+      '--ties <policy>',
+      `a judge's tie on a vote people decided: ${TIE_POLICIES.join(' | ')}`,
+      'exclude',
+    )
+    .option(
+      '--min-decided <n>',
+      `flag agreements counted on fewer votes (default ${DEFAULT_MIN_DECIDED})`,
+    )
+    .option('--json', 'print the table as JSON')
+    .option('--html <file>', 'also write the table as an HTML page')
     .option('--resamples <n>', `bootstrap resamples (default ${DEFAULT_RESAMPLES})`)
     .option('--seed <s>', `bootstrap seed (default ${DEFAULT_SEED})`)
     .option('--reward <key>', 'reward taken from eval records (default universal)')
     .option('--tie-epsilon <x>', 'predicted scores this close count as a predicted tie (default 0)')
     .action(async (flags: AlignFlags) => {
+      if (!TIE_POLICIES.includes(flags.ties as TiePolicy))
+        throw new UsageError(
+          `--ties must be one of ${TIE_POLICIES.join(', ')}; got "${flags.ties}"`,
+        );
+      if (flags.format !== undefined && !['jsonl', 'csv', 'tsv'].includes(flags.format))
+        throw new UsageError(`--format must be jsonl, csv or tsv; got "${flags.format}"`);
+      const columns = columnMap(flags.col);
       const opts = {
         resamples: intFlag('--resamples', flags.resamples, 1),
         seed: intFlag('--seed', flags.seed, 0),
         reward: flags.reward,
         tieEpsilon: numberFlag('--tie-epsilon', flags.tieEpsilon, 0),
+        minDecided: intFlag('--min-decided', flags.minDecided, 1),
+        ties: flags.ties as TiePolicy,
       };
-      const pred = await readOrReport(flags.pred, setExit);
+      const specs = flags.pred.map(parsePredSpec);
       const human = await readOrReport(flags.human, setExit);
-      if (pred === null || human === null) return;
-      const report = align(pred, human, opts);
+      const judges: JudgeInput[] = [];
+      for (const s of specs) {
+        const read = await readOrReport(s.path, setExit);
+        if (read === null) return;
+        const format = (flags.format as TableFormat | undefined) ?? formatOf(read.file);
+        judges.push(
+          ...judgesFromText(s.name, read.text, {
+            file: read.file,
+            format,
+            columns,
+            reward: flags.reward,
+          }),
+        );
+      }
+      if (human === null) return;
+      const parsed = parseHuman(human.text, human.file, {
+        format: (flags.format as TableFormat | undefined) ?? formatOf(human.file),
+        columns,
+      });
+      const table = alignJudges(mergeJudges(judges), parsed, opts);
       process.stdout.write(
-        `${flags.json ? JSON.stringify(report, null, 2) : formatAlignReport(report)}\n`,
+        `${flags.json ? JSON.stringify(table, null, 2) : formatAlignTable(table)}\n`,
       );
-      const matched = (report.absolute?.items ?? 0) + (report.pairwise?.votes ?? 0);
-      if (matched === 0) {
+      if (flags.html) await writeFile(flags.html, renderAlignHtml(table));
+      const matched = table.judges.some(
+        (j) => (j.absolute?.items ?? 0) > 0 || (j.pairwise?.votes ?? 0) > 0,
+      );
+      if (!matched) {
         process.stderr.write('rubrica align: no human judgement matched a prediction\n');
         setExit(1);
       }

@@ -36,8 +36,13 @@ export const commandTable: Readonly<Record<string, CommandEntry>> = {
   },
   align: {
     term: 'align [options]',
-    summary: 'agreement of predicted scores with human ratings or pairwise votes',
+    summary: 'agreement of judges (scores or pairwise choices) with human ratings or votes',
     load: () => import('./align.ts'),
+  },
+  studio: {
+    term: 'studio [options]',
+    summary: 'human studies in the browser: ratings, blinded pairwise, triple rankings',
+    load: () => import('./studio.ts'),
   },
   compare: {
     term: 'compare [options] <dirs...>',

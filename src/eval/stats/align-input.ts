@@ -3,7 +3,8 @@
 // pairwise votes). Every bad or unusable line becomes a counted issue, never a throw.
 import { z } from 'zod';
 import { isGraderError } from '../summary.ts';
-import { type LineIssue, readJsonLines, zodMessage } from './jsonl.ts';
+import { type JsonLine, type LineIssue, zodMessage } from './jsonl.ts';
+import { type ColumnMap, readRecords, readWinner, type TableFormat } from './table-input.ts';
 
 export const DEFAULT_ALIGN_REWARD = 'universal';
 
@@ -20,9 +21,15 @@ const EvalLine = z.looseObject({ id: Id, scores: z.record(z.string(), z.unknown(
 const ScoreLine = ScoreLike.extend({ id: Id });
 const PlainLine = z.looseObject({ id: Id, score: Finite });
 
-const AbsoluteLine = z.looseObject({ id: Id, group: Id.optional(), score: Finite });
+const AbsoluteLine = z.looseObject({
+  id: Id,
+  group: Id.optional(),
+  score: Finite,
+  rater: Id.optional(),
+});
 const PairwiseLine = z.looseObject({
   group: Id.optional(),
+  rater: Id.optional(),
   a: Id,
   b: Id,
   winner: z.enum(['a', 'b', 'tie']),
@@ -31,7 +38,18 @@ const PairwiseLine = z.looseObject({
 export interface Predictions {
   /** id → predicted score. */
   scores: Map<string, number>;
+  /** `run/id` → score, for eval records that name their run (ids repeat across runs). */
+  byRun: Map<string, number>;
+  /** A judge's own pairwise choices (`{group?, a, b, winner}` lines), in file order. */
+  choices: PairwiseVote[];
   issues: LineIssue[];
+}
+
+/** Where a text came from and how to read it (JSONL by default; CSV/TSV with column names). */
+export interface ReadOptions {
+  file?: string;
+  format?: TableFormat;
+  columns?: ColumnMap;
 }
 
 export interface AbsoluteRating {
@@ -39,6 +57,8 @@ export interface AbsoluteRating {
   /** Items without a group form groups of one: they count for ρ/r/τ, not for γ. */
   group: string | null;
   score: number;
+  /** Who rated it, when the file says; one rater may rate an item once. */
+  rater: string | null;
 }
 
 export interface PairwiseVote {
@@ -46,6 +66,8 @@ export interface PairwiseVote {
   a: string;
   b: string;
   winner: 'a' | 'b' | 'tie';
+  /** Who voted, when the file says (self-agreement needs it). */
+  rater: string | null;
 }
 
 export interface HumanJudgements {
@@ -76,12 +98,24 @@ function fromScore(
  */
 export function parsePredictions(
   text: string,
+  opts: { reward?: string } & ReadOptions = {},
+): Predictions {
+  const file = opts.file ?? 'pred';
+  const { lines, issues } = readRecords(text, file, opts);
+  return parsePredictionLines(lines, issues, { ...opts, file });
+}
+
+/** Predictions from records already read (a file split by its `judge` column, say). */
+export function parsePredictionLines(
+  lines: readonly JsonLine[],
+  issues: LineIssue[],
   opts: { reward?: string; file?: string } = {},
 ): Predictions {
   const file = opts.file ?? 'pred';
   const kind = opts.reward ?? DEFAULT_ALIGN_REWARD;
-  const { lines, issues } = readJsonLines(text, file);
   const scores = new Map<string, number>();
+  const byRun = new Map<string, number>();
+  const choices: PairwiseVote[] = [];
   const add = (line: number, id: string, score: number) => {
     if (scores.has(id)) {
       issues.push({
@@ -93,6 +127,12 @@ export function parsePredictions(
     } else scores.set(id, score);
   };
   for (const { line, value } of lines) {
+    if (isVoteLike(value)) {
+      const v = readVote(value, file, line);
+      if ('issue' in v) issues.push(v.issue);
+      else choices.push(v.vote);
+      continue;
+    }
     const asEval = EvalLine.safeParse(value);
     if (asEval.success) {
       const picked = asEval.data.scores[kind];
@@ -102,7 +142,19 @@ export function parsePredictions(
       }
       const r = fromScore(picked);
       if ('issue' in r) issues.push({ file, line, code: r.issue, message: r.message });
-      else add(line, asEval.data.id, r.reward);
+      else {
+        const run = (asEval.data as { run?: unknown }).run;
+        // Two runs often share rollout ids (p01#0): `run/id` names an item unambiguously
+        // (the studio exports that form); the bare id stays for single-run files.
+        if (typeof run === 'string' && run !== '') {
+          const key = `${run}/${asEval.data.id}`;
+          if (byRun.has(key)) add(line, asEval.data.id, r.reward);
+          else {
+            byRun.set(key, r.reward);
+            if (!scores.has(asEval.data.id)) scores.set(asEval.data.id, r.reward);
+          }
+        } else add(line, asEval.data.id, r.reward);
+      }
       continue;
     }
     const asScore = ScoreLine.safeParse(value);
@@ -121,48 +173,84 @@ export function parsePredictions(
         file,
         line,
         code: 'bad_shape',
-        message: 'expected {id, reward}, an eval record or {id, score}',
+        message: 'expected {id, reward}, an eval record, {id, score} or {a, b, winner}',
       });
   }
-  return { scores, issues: byLine(issues) };
+  return { scores, byRun, choices, issues: byLine(issues) };
+}
+
+const isVoteLike = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && 'winner' in value;
+
+/** One pairwise vote, its winner read in any of the spellings readWinner knows. */
+function readVote(
+  value: Record<string, unknown>,
+  file: string,
+  line: number,
+): { vote: PairwiseVote } | { issue: LineIssue } {
+  const winner = readWinner(value.winner, value.a, value.b) ?? value.winner;
+  const p = PairwiseLine.safeParse({ ...value, winner });
+  if (!p.success) return { issue: { file, line, code: 'bad_shape', message: zodMessage(p.error) } };
+  if (p.data.a === p.data.b)
+    return { issue: { file, line, code: 'bad_shape', message: 'a and b are the same item' } };
+  return {
+    vote: {
+      group: p.data.group ?? null,
+      a: p.data.a,
+      b: p.data.b,
+      winner: p.data.winner,
+      rater: p.data.rater ?? null,
+    },
+  };
 }
 
 /** Parses human judgements; a file may mix absolute ratings and pairwise votes. */
-export function parseHuman(text: string, file = 'human'): HumanJudgements {
-  const { lines, issues } = readJsonLines(text, file);
+export function parseHuman(
+  text: string,
+  file = 'human',
+  opts: Omit<ReadOptions, 'file'> = {},
+): HumanJudgements {
+  const { lines, issues } = readRecords(text, file, opts);
   const absolute: AbsoluteRating[] = [];
   const pairwise: PairwiseVote[] = [];
   const seen = new Set<string>();
   for (const { line, value } of lines) {
-    const isPair = typeof value === 'object' && value !== null && 'winner' in value;
-    if (isPair) {
-      const p = PairwiseLine.safeParse(value);
-      if (!p.success) {
-        issues.push({ file, line, code: 'bad_shape', message: zodMessage(p.error) });
-      } else if (p.data.a === p.data.b) {
-        issues.push({ file, line, code: 'bad_shape', message: 'a and b are the same item' });
-      } else
-        pairwise.push({
-          group: p.data.group ?? null,
-          a: p.data.a,
-          b: p.data.b,
-          winner: p.data.winner,
-        });
+    if (isVoteLike(value)) {
+      const v = readVote(value, file, line);
+      if ('issue' in v) issues.push(v.issue);
+      else pairwise.push(v.vote);
       continue;
     }
+    // A rater's repeated rating (studio exports mark it) measures self-agreement; the
+    // alignment uses the first one.
+    if (
+      typeof value === 'object' &&
+      value !== null &&
+      (value as { repeat?: unknown }).repeat === true
+    )
+      continue;
     const r = AbsoluteLine.safeParse(value);
     if (!r.success) {
       issues.push({ file, line, code: 'bad_shape', message: zodMessage(r.error) });
-    } else if (seen.has(r.data.id)) {
+      continue;
+    }
+    // Several raters may rate one item; one rater rating it twice is a duplicate.
+    const key = `${r.data.rater ?? ''}\u0000${r.data.id}`;
+    if (seen.has(key)) {
       issues.push({
         file,
         line,
         code: 'duplicate_id',
-        message: `id ${r.data.id} seen before; kept the first`,
+        message: `id ${r.data.id} seen before${r.data.rater ? ` from rater ${r.data.rater}` : ''}; kept the first`,
       });
     } else {
-      seen.add(r.data.id);
-      absolute.push({ id: r.data.id, group: r.data.group ?? null, score: r.data.score });
+      seen.add(key);
+      absolute.push({
+        id: r.data.id,
+        group: r.data.group ?? null,
+        score: r.data.score,
+        rater: r.data.rater ?? null,
+      });
     }
   }
   return { absolute, pairwise, issues: byLine(issues) };

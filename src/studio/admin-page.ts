@@ -1,0 +1,43 @@
+// The study admin's page: who has done how much, attention-check scores, self-agreement on
+// repeated units, and inter-rater agreement, refreshed every few seconds while people rate;
+// plus each rater's link and the exports for `rubrica align`.
+import { esc } from '../eval/report/escape.ts';
+import { STYLE } from '../eval/report/style.ts';
+
+const SCRIPT = String.raw`
+const token = location.pathname.split('/').pop();
+const f = (v, d = 3) => (v === null || v === undefined ? '–' : Number(v).toFixed(d));
+const pct = (a, b) => (b ? Math.round((100 * a) / b) + '%' : '–');
+function cell(tr, text, testid) { const td = document.createElement('td'); td.textContent = text; if (testid) td.dataset.testid = testid; tr.append(td); }
+async function refresh() {
+  const res = await fetch('/api/admin/' + token + '/stats');
+  if (!res.ok) return;
+  const { study, stats, raters } = await res.json();
+  document.querySelector('#kind').textContent = study.kind;
+  const tiles = { shared: stats.shared_units, alpha: f(stats.alpha), agreement: f(stats.pairwise_agreement), kappa: f(stats.fleiss_kappa) };
+  for (const [k, v] of Object.entries(tiles)) document.querySelector('[data-testid="tile-' + k + '"]').textContent = v;
+  const body = document.querySelector('#raters tbody'); body.replaceChildren();
+  for (const r of stats.raters) {
+    const tr = document.createElement('tr');
+    const link = raters.find((x) => x.name === r.name).link;
+    cell(tr, r.name);
+    cell(tr, r.done + ' / ' + r.total, 'progress-' + r.name);
+    cell(tr, r.checks ? r.checks_passed + ' / ' + r.checks : '–', 'checks-' + r.name);
+    cell(tr, r.self_mean_abs_diff !== null ? 'mean |Δ| ' + f(r.self_mean_abs_diff, 1) + ' (' + r.repeats + ')' : r.repeats ? f(r.self_agreement) + ' (' + r.repeats + ')' : '–', 'self-' + r.name);
+    const td = document.createElement('td'); const a = document.createElement('a'); a.href = link; a.textContent = location.origin + link; td.append(a); tr.append(td);
+    body.append(tr);
+  }
+}
+refresh(); setInterval(refresh, 3000);
+`;
+
+export function renderAdminPage(studyName: string): string {
+  const tile = (id: string, label: string, hint: string) =>
+    `<div class="tile"><div class="l">${label}</div><div class="v" data-testid="tile-${id}">–</div><div class="h">${hint}</div></div>`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="referrer" content="no-referrer"><title>${esc(studyName)} — admin</title><style>${STYLE}</style></head><body><main>
+<h1>${esc(studyName)}</h1><p class="sub">study kind: <b id="kind"></b> · refreshes every 3 s · exports for <code>rubrica align</code>: <a data-testid="export-jsonl" href="">JSONL</a> · <a data-testid="export-csv" href="">CSV</a></p>
+<div class="tiles">${tile('shared', 'units rated by ≥ 2', 'inter-rater sample')}${tile('alpha', "Krippendorff's α", 'interval; ratings or ranks')}${tile('agreement', 'pairwise agreement', 'share of agreeing rater couples')}${tile('kappa', "Fleiss' κ", 'choices, chance-corrected')}</div>
+<h2>Raters</h2><table class="kv" id="raters"><thead><tr><th>rater</th><th>progress</th><th>attention checks</th><th>self-agreement (repeats)</th><th>link</th></tr></thead><tbody></tbody></table>
+</main><script>for (const f of ['jsonl','csv']) document.querySelector('[data-testid="export-'+f+'"]').href = '/api/admin/' + location.pathname.split('/').pop() + '/export.' + f;
+${SCRIPT}</script></body></html>\n`;
+}
