@@ -28,7 +28,16 @@ export interface RenderLimits {
   maxTextRun: number;
 }
 
+/**
+ * Who draws the picture: librsvg (sharp, in the worker), resvg (@resvg/resvg-js, in the
+ * worker) or Chromium (the browser room, src/browser). See docs/rendering.md.
+ */
+export type RendererName = 'librsvg' | 'resvg' | 'chromium';
+export const RENDERER_NAMES: readonly RendererName[] = ['librsvg', 'resvg', 'chromium'];
+
 export interface RenderOptions {
+  /** Default: DEFAULT_RENDERER (defaults.ts). */
+  renderer?: RendererName;
   /** Square output side in px; default 512 (the papers' setting). */
   size?: number;
   /** CSS colour painted under the drawing; default white. */
@@ -90,6 +99,11 @@ export type RenderResult =
       /** Present when sanitising got far enough to measure the code. */
       code?: CodeStats;
     };
+
+/** A sanitised, fitted SVG ready for a renderer outside the worker (Chromium). */
+export type SanitizedJob =
+  | { ok: true; svg: string; ms: number; code: CodeStats }
+  | Extract<RenderResult, { ok: false }>;
 
 /** A renderer that isolates every render; bad input costs one result, never the process. */
 export interface Renderer {
