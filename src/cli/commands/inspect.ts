@@ -14,10 +14,12 @@ import {
   DEFAULT_SIZE as DEFAULT_RENDER_SIZE,
 } from '../../render/defaults.ts';
 import { createRenderPool } from '../../render/pool.ts';
+import { addRendererFlag, rendererPoolOptions } from '../renderer-flag.ts';
 import { UsageError } from '../usage-error.ts';
 import type { RegisterCommand } from './index.ts';
 
 interface Flags {
+  renderer?: string;
   prompt?: string;
   json?: boolean;
   size: string;
@@ -99,7 +101,7 @@ async function run(file: string, f: Flags, setExit: (code: number) => void): Pro
     setExit(1);
     return;
   }
-  const pool = createRenderPool({ workers: 1, timeoutMs });
+  const pool = createRenderPool({ workers: 1, timeoutMs, ...rendererPoolOptions(f) });
   try {
     const ins = await inspectCompletion(completion, {
       renderer: pool,
@@ -116,7 +118,7 @@ async function run(file: string, f: Flags, setExit: (code: number) => void): Pro
 }
 
 export const register: RegisterCommand = (program: Command, setExit) => {
-  program
+  const cmd = program
     .command('inspect')
     .description(
       'extract the SVG from a model completion, render it and run the deterministic checks',
@@ -127,6 +129,6 @@ export const register: RegisterCommand = (program: Command, setExit) => {
     .option('-s, --size <n>', 'square render side in px', String(DEFAULT_RENDER_SIZE))
     .option('-b, --background <color>', 'CSS colour under the drawing', DEFAULT_RENDER_BACKGROUND)
     .option('-o, --out <png>', 'also write the rendered PNG here')
-    .option('--timeout <ms>', 'wall-clock limit for the render (default 10000)')
-    .action(async (file: string, flags: Flags) => run(file, flags, setExit));
+    .option('--timeout <ms>', 'wall-clock limit for the render (default 10000)');
+  addRendererFlag(cmd).action(async (file: string, flags: Flags) => run(file, flags, setExit));
 };
