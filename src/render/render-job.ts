@@ -66,6 +66,7 @@ export async function renderJob(
 ): Promise<RenderResult> {
   const ms = stopwatch();
   const renderer = opts.renderer ?? DEFAULT_RENDERER;
+  // 'auto' is resolved by the pool; a worker asked directly draws with librsvg.
   if (renderer === 'chromium') {
     const error = makeError('render_error', 'chromium renders through the pool, not a worker');
     return { ok: false, error, ms: ms() };

@@ -30,10 +30,11 @@ export interface RenderLimits {
 
 /**
  * Who draws the picture: librsvg (sharp, in the worker), resvg (@resvg/resvg-js, in the
- * worker) or Chromium (the browser room, src/browser). See docs/rendering.md.
+ * worker), Chromium (the browser room, src/browser), or auto (librsvg, Chromium for the
+ * features librsvg draws differently: auto.ts). See docs/rendering.md.
  */
-export type RendererName = 'librsvg' | 'resvg' | 'chromium';
-export const RENDERER_NAMES: readonly RendererName[] = ['librsvg', 'resvg', 'chromium'];
+export type RendererName = 'librsvg' | 'resvg' | 'chromium' | 'auto';
+export const RENDERER_NAMES: readonly RendererName[] = ['librsvg', 'resvg', 'chromium', 'auto'];
 
 export interface RenderOptions {
   /** Default: DEFAULT_RENDERER (defaults.ts). */

@@ -20,7 +20,7 @@ const arg = (name: string, dflt: string) => {
 };
 const EMOJI = Number(arg('emoji', '300'));
 const pool = createRenderPool({ workers: Number(arg('workers', '2')), timeoutMs: 60_000 });
-const RENDERERS: RendererName[] = ['librsvg', 'resvg'];
+const RENDERERS: RendererName[] = ['librsvg', 'resvg', 'auto'];
 const f = (x: number) => (Number.isNaN(x) ? '  —  ' : x.toFixed(2).padStart(5));
 
 const sets = [
@@ -40,13 +40,10 @@ for (const [label, files] of sets.filter(
   console.log(`\n## ${label}: mean |Δ| to Chromium (0–255)`);
   if (files.length <= 100) {
     console.log(`file | ${Object.keys(d).join(' | ')} | librsvg vs CairoSVG`);
-    files.forEach((file, i) =>
-      console.log(
-        `${file.name} | ${Object.keys(d)
-          .map((k) => f(d[k]![i]!))
-          .join(' | ')} | ${f(rsvgVsCairo[i]!)}`,
-      ),
-    );
+    for (const [i, file] of files.entries()) {
+      const cells = Object.keys(d).map((k) => f(d[k]![i]!));
+      console.log(`${file.name} | ${cells.join(' | ')} | ${f(rsvgVsCairo[i]!)}`);
+    }
   }
   console.log('renderer | files | rendered | ≤1 | >2 | >10 | median | p90 | max');
   for (const k of Object.keys(d)) {

@@ -58,6 +58,6 @@ describe('--renderer', () => {
   it('refuses an unknown renderer as a usage error', async () => {
     const run = await runCliInProcess(['render', file, '--json', '--renderer', 'cairo']);
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/--renderer must be one of librsvg, resvg, chromium/);
+    expect(run.stderr).toMatch(/--renderer must be one of librsvg, resvg, chromium, auto/);
   });
 });
