@@ -5,7 +5,8 @@
 # installed here: use your usual source for them.
 #  - chromium: the real browser the report tests drive (never a browser download)
 #  - python3-cairosvg: the papers' renderer, the reference for fidelity tests and bench:render
-#  - fonts-dejavu-core: a font every renderer finds, so text renders the same everywhere
+#  - fonts-dejavu-core, fonts-dejavu-extra: the one font set every renderer is pinned to
+#    (src/render/fonts.ts), so text renders the same everywhere; -extra has the italics
 #  - bubblewrap: the `bwrap` sandbox for renderers that run outside Node
 #  - python3-matplotlib, python3-pandas: the python domain (docs/domains.md)
 #  - texlive-latex-base/-recommended/-extra, texlive-pictures, poppler-utils: the latex
@@ -17,6 +18,7 @@ missing=()
 command -v chromium >/dev/null || missing+=(chromium)
 /usr/bin/python3 -c 'import cairosvg' 2>/dev/null || missing+=(python3-cairosvg)
 [ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing+=(fonts-dejavu-core)
+[ -e /usr/share/fonts/truetype/dejavu/DejaVuSans-Oblique.ttf ] || missing+=(fonts-dejavu-extra)
 command -v bwrap >/dev/null || missing+=(bubblewrap)
 /usr/bin/python3 -c 'import matplotlib' 2>/dev/null || missing+=(python3-matplotlib)
 /usr/bin/python3 -c 'import pandas' 2>/dev/null || missing+=(python3-pandas)

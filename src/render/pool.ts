@@ -10,10 +10,13 @@
 // responsive while the runaway render keeps its core busy; it also gives no per-worker
 // hook for memory-based recycling or for pipelining a second job behind the current one.
 import { availableParallelism } from 'node:os';
+import { type BrowserRoom, createBrowserRoom } from '../browser/room.ts';
 import { makeError, RubricaError } from '../core/errors.ts';
+import { chooseRenderer } from './auto.ts';
+import { DEFAULT_BACKGROUND, DEFAULT_SIZE } from './defaults.ts';
 import { resolveLimits } from './limits.ts';
 import type { WorkerReply, WorkerRequest } from './protocol.ts';
-import type { Renderer, RenderOptions, RenderResult } from './types.ts';
+import type { Renderer, RenderOptions, RenderResult, SanitizedJob } from './types.ts';
 import { DEFAULT_WORKER_HEAP_MB, workerEntry } from './worker-entry.ts';
 import { type Slot, setSlotRef, spawnSlot, type Task } from './worker-slot.ts';
 
@@ -32,6 +35,11 @@ export interface RenderPoolOptions {
   maxOldSpaceMb?: number;
   /** Options applied to every render unless the call overrides them. */
   defaults?: RenderOptions;
+  /**
+   * The browser room for `renderer: 'chromium'`; default: one created on first use with a
+   * page per worker, closed with the pool.
+   */
+  browser?: BrowserRoom;
 }
 
 export interface PoolStats {
@@ -114,7 +122,7 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
     slot.inFlight.push(task);
     if (slot.inFlight.length === 1) armTimer(slot);
     setSlotRef(slot);
-    const req: WorkerRequest = { type: 'render', id: task.id, svg: task.svg, opts: task.opts };
+    const req: WorkerRequest = { type: task.kind, id: task.id, svg: task.svg, opts: task.opts };
     slot.child.send(req);
   };
 
@@ -207,7 +215,7 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
     slot.rss = msg.rss;
     const r = msg.result;
     // Structured clone hands Buffers over as plain Uint8Arrays: re-wrap without copying.
-    if (r.ok && !Buffer.isBuffer(r.png)) {
+    if (r.ok && 'png' in r && !Buffer.isBuffer(r.png)) {
       const u8 = r.png as Uint8Array;
       r.png = Buffer.from(u8.buffer, u8.byteOffset, u8.byteLength);
     }
@@ -224,6 +232,43 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
     dispatch();
   };
 
+  const enqueue = (
+    kind: Task['kind'],
+    svg: string | Uint8Array,
+    opts: RenderOptions,
+    timeoutMs: number,
+  ) =>
+    new Promise<RenderResult | SanitizedJob>((resolve, reject) => {
+      queue.push({ id: nextId++, kind, svg, opts, timeoutMs, resolve, reject, started: 0 });
+      dispatch();
+    });
+
+  let room: BrowserRoom | null = options.browser ?? null;
+  const ownsRoom = !options.browser;
+  /** Sanitise and fit in a worker (hostile input stays there), draw in the browser room. */
+  const renderInBrowser = async (
+    svg: string | Uint8Array,
+    opts: RenderOptions,
+    timeoutMs: number,
+  ): Promise<RenderResult> => {
+    const prepared = (await enqueue('sanitize', svg, opts, timeoutMs)) as SanitizedJob;
+    if (!prepared.ok) return prepared;
+    room ??= createBrowserRoom({ pages: max, timeoutMs: defaultTimeout });
+    const size = opts.size ?? DEFAULT_SIZE;
+    const background = opts.background ?? DEFAULT_BACKGROUND;
+    const shot = await room.renderPage({
+      svg: prepared.svg,
+      viewport: { width: size, height: size },
+      background,
+      timeoutMs,
+    });
+    const ms = Math.round((prepared.ms + shot.ms) * 100) / 100;
+    if (!shot.ok) return { ok: false, error: shot.error, ms, code: prepared.code };
+    const { measurePng } = await import('./measure-png.ts');
+    const m = await measurePng(shot.png, background);
+    return { ok: true, png: shot.png, ...m, ms, code: prepared.code };
+  };
+
   return {
     render(svg, opts = {}) {
       if (closed) return Promise.reject(new RenderPoolClosedError('render pool is closed'));
@@ -231,6 +276,7 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
         return Promise.reject(new RenderQueueFullError(`render queue is full (${maxQueue})`));
       }
       const merged: RenderOptions = { ...options.defaults, ...opts };
+      if (merged.renderer === 'auto') merged.renderer = chooseRenderer(svg);
       const timeoutMs = merged.timeoutMs ?? defaultTimeout;
       // An oversized file is refused here: no need to copy 20 MB to a worker to say no.
       const maxBytes = resolveLimits(merged.limits).maxBytes;
@@ -239,10 +285,8 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
         const error = makeError('too_large', `SVG is over the ${maxBytes}-byte limit`);
         return Promise.resolve({ ok: false, error, ms: 0 });
       }
-      return new Promise<RenderResult>((resolve, reject) => {
-        queue.push({ id: nextId++, svg, opts: merged, timeoutMs, resolve, reject, started: 0 });
-        dispatch();
-      });
+      if (merged.renderer === 'chromium') return renderInBrowser(svg, merged, timeoutMs);
+      return enqueue('render', svg, merged, timeoutMs) as Promise<RenderResult>;
     },
     async close() {
       closed = true;
@@ -261,6 +305,7 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
         s.child.kill('SIGKILL');
       }
       await Promise.all(exits);
+      if (ownsRoom) await room?.close();
     },
     stats() {
       return {

@@ -29,7 +29,17 @@ export interface RenderLimits {
   maxTextRun: number;
 }
 
+/**
+ * Who draws the picture: librsvg (sharp, in the worker), resvg (@resvg/resvg-js, in the
+ * worker), Chromium (the browser room, src/browser), or auto (librsvg, Chromium for the
+ * features librsvg draws differently: auto.ts). See docs/rendering.md.
+ */
+export type RendererName = 'librsvg' | 'resvg' | 'chromium' | 'auto';
+export const RENDERER_NAMES: readonly RendererName[] = ['librsvg', 'resvg', 'chromium', 'auto'];
+
 export interface RenderOptions {
+  /** Default: DEFAULT_RENDERER (defaults.ts). */
+  renderer?: RendererName;
   /** Square output side in px; default 512 (the papers' setting). */
   size?: number;
   /** CSS colour painted under the drawing; default white. */
@@ -97,6 +107,11 @@ export type RenderResult =
       /** Present when sanitising got far enough to measure the code. */
       code?: CodeStats;
     };
+
+/** A sanitised, fitted SVG ready for a renderer outside the worker (Chromium). */
+export type SanitizedJob =
+  | { ok: true; svg: string; ms: number; code: CodeStats }
+  | Extract<RenderResult, { ok: false }>;
 
 /** A renderer that isolates every render; bad input costs one result, never the process. */
 export interface Renderer {

@@ -2,8 +2,9 @@
 // its timers, and how much it has done. Spawning wires the child's messages and exit to the
 // pool; a worker that never finishes booting is killed and reported as an exit.
 import { type ChildProcess, fork } from 'node:child_process';
+import { fontEnv } from './fonts.ts';
 import type { WorkerReply } from './protocol.ts';
-import type { RenderOptions, RenderResult } from './types.ts';
+import type { RenderOptions, RenderResult, SanitizedJob } from './types.ts';
 import type { WorkerEntry } from './worker-entry.ts';
 
 // A cold worker loads its code and libvips first (seconds on a loaded machine); that must
@@ -12,10 +13,11 @@ const BOOT_TIMEOUT_MS = 60_000;
 
 export interface Task {
   id: number;
+  kind: 'render' | 'sanitize';
   svg: string | Uint8Array;
   opts: RenderOptions;
   timeoutMs: number;
-  resolve: (r: RenderResult) => void;
+  resolve: (r: RenderResult | SanitizedJob) => void;
   reject: (e: Error) => void;
   started: number;
   /** Set once the task has been retried after its worker died. */
@@ -45,6 +47,7 @@ function forkWorker(entry: WorkerEntry): ChildProcess {
   return fork(entry.file, [], {
     execArgv: entry.execArgv,
     serialization: 'advanced',
+    env: { ...process.env, ...fontEnv() }, // librsvg sees only the pinned fonts
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
   });
 }

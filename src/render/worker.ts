@@ -4,8 +4,8 @@
 import sharp from 'sharp';
 import { makeError } from '../core/errors.ts';
 import type { WorkerReply, WorkerRequest } from './protocol.ts';
-import { renderJob } from './render-job.ts';
-import type { RenderResult } from './types.ts';
+import { renderJob, sanitizeJob } from './render-job.ts';
+import type { RenderResult, SanitizedJob } from './types.ts';
 
 // One libvips thread per worker: parallelism comes from the number of workers, and a
 // worker must not use more than the one core the pool sized it for.
@@ -15,11 +15,14 @@ sharp.cache(false);
 let chain: Promise<void> = Promise.resolve();
 
 process.on('message', (msg: WorkerRequest) => {
-  if (msg?.type !== 'render') return;
+  if (msg?.type !== 'render' && msg?.type !== 'sanitize') return;
   chain = chain.then(async () => {
-    let result: RenderResult;
+    let result: RenderResult | SanitizedJob;
     try {
-      result = await renderJob(msg.svg, msg.opts);
+      result =
+        msg.type === 'sanitize'
+          ? await sanitizeJob(msg.svg, msg.opts)
+          : await renderJob(msg.svg, msg.opts);
     } catch (err) {
       // A bug, not bad input (renderJob turns bad input into values): still answer, so
       // the caller gets a result and the worker stays usable.

@@ -16,6 +16,7 @@ import { parseRubricsJsonl } from '../../rubric/load.ts';
 import { createRunProgress } from '../../store/progress.ts';
 import { addHybridFlags, type HybridFlags, hybridFromFlags } from '../hybrid-flags.ts';
 import { finishJsonlCommand, InterruptedError, withInterrupt } from '../jsonl-command.ts';
+import { addRendererFlag, rendererPoolOptions } from '../renderer-flag.ts';
 import { parseRewardFlag, rewardNeeds } from '../reward-flag.ts';
 import { checkRubricsFit } from '../rubric-fit.ts';
 import { sampleWithProgress } from '../sample-with-progress.ts';
@@ -30,6 +31,7 @@ import type { RegisterCommand } from './index.ts';
 import { asUsage, parseCount, parseMode } from './rubric.ts';
 
 interface EvalFlags extends SamplingFlags, HybridFlags {
+  renderer?: string;
   reward?: string;
   prompts: string;
   rollouts?: string;
@@ -204,7 +206,7 @@ async function evaluate(flags: EvalFlags, setExit: (code: number) => void): Prom
     throw new UsageError(`--reward ${flags.reward} needs --rubrics`);
   const hybrid = extra.includes('hybrid') ? await hybridFromFlags(flags) : undefined;
   if (extra.length) settings.reward = ['universal', ...extra].join(' + ');
-  const renderer = createRenderPool();
+  const renderer = createRenderPool(rendererPoolOptions(flags));
   let progress = createRunProgress('eval', 0);
   try {
     const result = await withInterrupt((signal) =>
@@ -309,5 +311,5 @@ export const register: RegisterCommand = (program, setExit) => {
       '--reward <kinds>',
       'also score with these rewards, comma-separated (e.g. hybrid, rubric-s)',
     );
-  addHybridFlags(cmd).action((flags: EvalFlags) => evaluate(flags, setExit));
+  addRendererFlag(addHybridFlags(cmd)).action((flags: EvalFlags) => evaluate(flags, setExit));
 };

@@ -16,7 +16,7 @@ export interface CommandEntry {
    * Run before the module loads, for work that can overlap its loading: a one-shot render
    * command forks its render worker here, so the worker boots while the command starts.
    */
-  prestart?: () => Promise<void>;
+  prestart?: () => Promise<unknown>;
 }
 
 const prestartRenderWorker = () =>

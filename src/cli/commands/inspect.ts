@@ -16,10 +16,12 @@ import {
 } from '../../render/defaults.ts';
 import { createRenderPool } from '../../render/pool.ts';
 import { domainFlag } from '../domain-flag.ts';
+import { addRendererFlag, rendererPoolOptions } from '../renderer-flag.ts';
 import { UsageError } from '../usage-error.ts';
 import type { RegisterCommand } from './index.ts';
 
 interface Flags {
+  renderer?: string;
   prompt?: string;
   json?: boolean;
   size: string;
@@ -104,7 +106,7 @@ async function run(file: string, f: Flags, setExit: (code: number) => void): Pro
     return;
   }
   const domain = domainFlag(f.domain);
-  const pool = createRenderPool({ workers: 1, timeoutMs });
+  const pool = createRenderPool({ workers: 1, timeoutMs, ...rendererPoolOptions(f) });
   try {
     const ins = await inspectCompletion(completion, {
       renderer: pool,
@@ -122,7 +124,7 @@ async function run(file: string, f: Flags, setExit: (code: number) => void): Pro
 }
 
 export const register: RegisterCommand = (program: Command, setExit) => {
-  program
+  const cmd = program
     .command('inspect')
     .description(
       'extract the SVG from a model completion, render it and run the deterministic checks',
@@ -134,6 +136,6 @@ export const register: RegisterCommand = (program: Command, setExit) => {
     .option('-b, --background <color>', 'CSS colour under the drawing', DEFAULT_RENDER_BACKGROUND)
     .option('-o, --out <png>', 'also write the rendered PNG here')
     .option('--timeout <ms>', 'wall-clock limit for the render (default 10000)')
-    .option('--domain <id>', `the completion's domain: auto (default) or ${DOMAIN_IDS.join(', ')}`)
-    .action(async (file: string, flags: Flags) => run(file, flags, setExit));
+    .option('--domain <id>', `the completion's domain: auto (default) or ${DOMAIN_IDS.join(', ')}`);
+  addRendererFlag(cmd).action(async (file: string, flags: Flags) => run(file, flags, setExit));
 };

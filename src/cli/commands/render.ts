@@ -13,6 +13,7 @@ import {
   isRenderBackground,
   renderFiles,
 } from '../../render/index.ts';
+import { addRendererFlag, rendererPoolOptions } from '../renderer-flag.ts';
 import { UsageError } from '../usage-error.ts';
 import type { RegisterCommand } from './index.ts';
 
@@ -25,6 +26,7 @@ interface Flags {
   timeout?: string;
   workers?: string;
   repair?: boolean;
+  renderer?: string;
 }
 
 function positiveInt(name: string, v: string | undefined, max: number): number | undefined {
@@ -89,6 +91,7 @@ async function run(inputs: string[], f: Flags, setExit: (code: number) => void):
   const pool = createRenderPool({
     workers: workers ?? Math.min(availableParallelism(), inputs.length),
     timeoutMs,
+    ...rendererPoolOptions(f),
   });
   try {
     const reports = await renderFiles(
@@ -111,7 +114,7 @@ async function run(inputs: string[], f: Flags, setExit: (code: number) => void):
 }
 
 export const register: RegisterCommand = (program: Command, setExit) => {
-  program
+  const cmd = program
     .command('render')
     .description('render SVG file(s) to PNG in isolated workers (512×512 on white by default)')
     .argument('<files...>', 'SVG files, or - for standard input')
@@ -122,6 +125,6 @@ export const register: RegisterCommand = (program: Command, setExit) => {
     .option('--json', 'print one JSON line per input')
     .option('--timeout <ms>', 'wall-clock limit per render (default 10000)')
     .option('--workers <n>', 'worker processes (default: cores)')
-    .option('--repair', 'declare a missing xlink namespace instead of refusing the file')
-    .action(async (files: string[], flags: Flags) => run(files, flags, setExit));
+    .option('--repair', 'declare a missing xlink namespace instead of refusing the file');
+  addRendererFlag(cmd).action(async (files: string[], flags: Flags) => run(files, flags, setExit));
 };

@@ -16,6 +16,7 @@ import { type AnswerCache, DEFAULT_CACHE_PATH, openCache } from '../../store/cac
 import { ExactIdSchema } from '../../store/jsonl.ts';
 import { finishJsonlCommand, runJsonlCommand } from '../jsonl-command.ts';
 import { preflight, reportCircuit } from '../preflight.ts';
+import { addRendererFlag, rendererPoolOptions } from '../renderer-flag.ts';
 import { UsageError } from '../usage-error.ts';
 import type { RegisterCommand } from './index.ts';
 
@@ -105,6 +106,7 @@ interface SynthFlags {
   judgeTimeout?: string;
   judgeRetries?: string;
   cache: boolean | string;
+  renderer?: string;
 }
 
 async function synth(flags: SynthFlags, setExit: (code: number) => void): Promise<void> {
@@ -142,7 +144,7 @@ async function synth(flags: SynthFlags, setExit: (code: number) => void): Promis
   if (!existsSync(flags.in)) throw new UsageError(`--in file not found: ${flags.in}`);
 
   const cache = openCacheFlag(flags);
-  const renderer = createRenderPool();
+  const renderer = createRenderPool(rendererPoolOptions(flags));
   const synthesizer = createRubricSynthesizer({
     author,
     judge: judgeClient ? createJudge({ client: judgeClient, mode, cache }) : undefined,
@@ -187,7 +189,7 @@ async function synth(flags: SynthFlags, setExit: (code: number) => void): Promis
 
 export const register: RegisterCommand = (program, setExit) => {
   const rubric = program.command('rubric').description('instance rubrics (RULER)');
-  rubric
+  const synthCmd = rubric
     .command('synth')
     .description('write one rubric per prompt: ideal SVG, rubric, ideal-SVG filter')
     .requiredOption('--in <file>', 'prompts.jsonl: lines {"id","prompt",…}')
@@ -215,6 +217,6 @@ export const register: RegisterCommand = (program, setExit) => {
     .option('--judge-timeout <ms>', 'per judge attempt, ms (default 120000)')
     .option('--judge-retries <n>', 'judge retries after the first attempt (default 4)')
     .option('--cache <file>', `answer cache (default ${DEFAULT_CACHE_PATH})`)
-    .option('--no-cache', 'do not read or write the answer cache')
-    .action((flags: SynthFlags) => synth(flags, setExit));
+    .option('--no-cache', 'do not read or write the answer cache');
+  addRendererFlag(synthCmd).action((flags: SynthFlags) => synth(flags, setExit));
 };

@@ -17,6 +17,7 @@ import { ExactIdSchema } from '../../store/jsonl.ts';
 import { addHybridFlags, type HybridFlags, hybridFromFlags } from '../hybrid-flags.ts';
 import { finishJsonlCommand, runJsonlCommand } from '../jsonl-command.ts';
 import { preflight } from '../preflight.ts';
+import { addRendererFlag, rendererPoolOptions } from '../renderer-flag.ts';
 import { parseRewardFlag, REWARD_FLAG_HELP, rewardNeeds } from '../reward-flag.ts';
 import { checkRubricsFit } from '../rubric-fit.ts';
 import { UsageError } from '../usage-error.ts';
@@ -67,6 +68,7 @@ function nothingScored(records: readonly Pick<ScoreRecord, 'status' | 'reason'>[
 }
 
 interface ScoreFlags extends HybridFlags {
+  renderer?: string;
   rubrics?: string;
   in: string;
   out: string;
@@ -124,7 +126,7 @@ async function score(flags: ScoreFlags, setExit: (code: number) => void): Promis
   if (!existsSync(flags.in)) throw new UsageError(`--in file not found: ${flags.in}`);
 
   const cache = openCacheFlag(flags);
-  const renderer = createRenderPool();
+  const renderer = createRenderPool(rendererPoolOptions(flags));
   let scorer: Awaited<ReturnType<typeof createRolloutScorer>>;
   try {
     scorer = await createRolloutScorer({
@@ -207,5 +209,5 @@ export const register: RegisterCommand = (program, setExit) => {
     .option('--judge-retries <n>', 'judge retries after the first attempt (default 4)')
     .option('--cache <file>', 'answer cache (default .rubrica/cache.sqlite)')
     .option('--no-cache', 'do not read or write the answer cache');
-  addHybridFlags(cmd).action((flags: ScoreFlags) => score(flags, setExit));
+  addRendererFlag(addHybridFlags(cmd)).action((flags: ScoreFlags) => score(flags, setExit));
 };

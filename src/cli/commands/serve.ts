@@ -18,6 +18,7 @@ import { judgeReadiness } from '../../server/readiness.ts';
 import { startServer } from '../../server/start.ts';
 import { addHybridFlags, type HybridFlags, hybridFromFlags } from '../hybrid-flags.ts';
 import { preflight } from '../preflight.ts';
+import { addRendererFlag, rendererPoolOptions } from '../renderer-flag.ts';
 import { parseRewardFlag, REWARD_FLAG_HELP, rewardNeeds } from '../reward-flag.ts';
 import { UsageError } from '../usage-error.ts';
 import type { RegisterCommand } from './index.ts';
@@ -95,10 +96,11 @@ export const register: RegisterCommand = (program) => {
       30_000,
     )
     .option('--log-level <level>', 'pino level: fatal|error|warn|info|debug', 'info');
-  addHybridFlags(cmd).action((o) => serve(o));
+  addRendererFlag(addHybridFlags(cmd)).action((o) => serve(o));
 };
 
 interface ServeFlags extends HybridFlags {
+  renderer?: string;
   host: string;
   port: number;
   rubrics?: string;
@@ -180,7 +182,7 @@ async function serve(o: ServeFlags): Promise<void> {
     throw err;
   });
   const workers = o.renderWorkers ?? availableParallelism();
-  const renderer = createRenderPool({ workers });
+  const renderer = createRenderPool({ workers, ...rendererPoolOptions(o) });
   let inner: RolloutScorer;
   try {
     inner = await createRolloutScorer({

@@ -1,0 +1,32 @@
+// The pinned font configuration, as fontconfig itself reads it: generic families map to
+// DejaVu, and a family the machine does not have falls back to DejaVu Sans, whatever else
+// is installed (this machine also has Latin Modern, which fontconfig could otherwise pick).
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { FONT_FILES, fontEnv } from './fonts.ts';
+
+function match(family: string): string {
+  const r = spawnSync('fc-match', ['-f', '%{family[0]}', family], {
+    env: { ...process.env, ...fontEnv() },
+    encoding: 'utf8',
+  });
+  return r.stdout;
+}
+
+describe('pinned fonts', () => {
+  it('maps generic families onto DejaVu', () => {
+    expect(match('sans-serif')).toBe('DejaVu Sans');
+    expect(match('serif')).toBe('DejaVu Serif');
+    expect(match('monospace')).toBe('DejaVu Sans Mono');
+    expect(match('cursive')).toBe('DejaVu Sans');
+  });
+
+  it('falls back to DejaVu Sans for families the machine lacks, never to another font', () => {
+    expect(match('Comic Sans MS')).toBe('DejaVu Sans');
+    expect(match('Latin Modern Roman')).toBe('DejaVu Sans'); // installed, but not pinned
+  });
+
+  it('gives resvg the regular, bold and italic files of each family', () => {
+    expect(FONT_FILES.length).toBe(12);
+  });
+});

@@ -1,0 +1,45 @@
+// resvg (through @resvg/resvg-js) turns a sanitised, fitted SVG into pixels inside a render
+// worker — the same contract as rasterize.ts (librsvg): opaque size×size on the background,
+// pixel statistics, PNG for the judge. resvg can abort the whole process on some files (a
+// Rust panic): the worker process contains that and the pool reports render_crash. Fonts
+// are the pinned DejaVu set (fonts.ts), loaded only when the drawing has text (loading
+// fonts costs more than drawing a typical icon).
+import { Resvg } from '@resvg/resvg-js';
+import sharp from 'sharp';
+import { FONT_FAMILIES, FONT_FILES } from './fonts.ts';
+import { flattenAndMeasure } from './pixel-stats.ts';
+import { PNG_OPTIONS, type Raster } from './rasterize.ts';
+
+const FONT = {
+  loadSystemFonts: false,
+  fontFiles: FONT_FILES,
+  defaultFontFamily: FONT_FAMILIES.sansSerif,
+  sansSerifFamily: FONT_FAMILIES.sansSerif,
+  serifFamily: FONT_FAMILIES.serif,
+  monospaceFamily: FONT_FAMILIES.monospace,
+  cursiveFamily: FONT_FAMILIES.sansSerif,
+  fantasyFamily: FONT_FAMILIES.sansSerif,
+  defaultFontSize: 16, // CairoSVG's and browsers' 12pt
+};
+
+export async function rasterizeResvg(
+  svg: string,
+  size: number,
+  background: readonly [number, number, number],
+): Promise<Raster> {
+  const hasText = /<(text|tspan|textPath)\b/.test(svg);
+  const resvg = new Resvg(svg, {
+    fitTo: { mode: 'width', value: size }, // the fitted root is square
+    dpi: 96,
+    background: `rgb(${background.join(',')})`, // opaque: no premultiplied edges to undo
+    font: hasText ? FONT : { loadSystemFonts: false },
+    logLevel: 'off',
+  });
+  const img = resvg.render();
+  const { width, height } = img;
+  const { rgb, stats } = flattenAndMeasure(img.pixels, width, height, background);
+  const png = await sharp(rgb, { raw: { width, height, channels: 3 } })
+    .png(PNG_OPTIONS)
+    .toBuffer();
+  return { png, width, height, pixels: stats };
+}
