@@ -72,7 +72,8 @@ describe('reward-health monitors through serve', () => {
     await double?.close();
   });
 
-  const post = (items: Json[]) => postJson(`${server.url}/v1/rewards`, { items });
+  const post = async (items: Json[]): Promise<{ status: number; json: Json }> =>
+    postJson(`${server.url}/v1/rewards`, { items });
   const metric = async (name: string): Promise<number | undefined> => {
     const text = await (await fetch(`${server.url}/metrics`)).text();
     const line = text.split('\n').find((l) => l.startsWith(name));
