@@ -158,6 +158,7 @@ export function renderHealthCard(report: ProbeReport): string {
           )}). They are not judgements of a picture: they are left out of every figure, and a probe left without a measured picture says "no data". Fix the judge and run the probe again.</div>`
       : '';
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
 <title>Judge health card — ${esc(report.judge)}</title><style>${STYLE}${CARD_STYLE}</style></head>
 <body><main><h1>Judge health card</h1>
 <p class="sub">Judge <b>${esc(report.judge)}</b> · reward <b>${esc(report.reward)}</b> · mode ${esc(report.mode)} · ${report.repeats} repeat(s) · seed ${report.seed} · ${esc(report.created_at)}</p>
