@@ -170,86 +170,72 @@ function collectPairs(inputs: readonly PairInput[]) {
   return { faults, notApplicable, pairs };
 }
 
-/** Hack resistance: the probed picture's reward must not rise above the original's. */
-export function hackResult(
+/**
+ * A change in one direction, judged against the tolerance: hack probes count rises (the
+ * reward must not go up), sensitivity probes count falls (it must go down clearly).
+ */
+function directionResult(
   spec: ProbeSpec,
   inputs: readonly PairInput[],
   tol: number,
   th: ProbeThresholds,
+  dir: 'rise' | 'fall',
 ): ProbeResult {
   const { faults, notApplicable, pairs } = collectPairs(inputs);
   const deltas = pairs.map((p) => p.delta);
   const m = mean(deltas);
-  const rose = deltas.filter((d) => d > tol).length;
-  const riseShare = share(rose, deltas.length);
+  const moved = deltas.filter((d) => (dir === 'rise' ? d > tol : d < -tol)).length;
+  const movedShare = share(moved, deltas.length);
   const n = pairs.length;
-  const verdict =
-    n === 0 ? 'no_data' : m! <= tol && riseShare! <= th.max_rise_share ? 'pass' : 'fail';
-  return result(
-    spec,
-    `mean change ≤ +${r3(tol)} and reward rises (> +${r3(tol)}) for ≤ ${th.max_rise_share * 100}% of pictures`,
-    {
-      verdict,
-      ...(n === 0 ? { note: noData(n, faults, notApplicable) } : {}),
-      n,
-      faults,
-      not_applicable: notApplicable,
-      figures: {
-        mean_change: m,
-        max_change: n ? Math.max(...deltas) : null,
-        rose: n ? rose : null,
-        rise_share: riseShare,
-        mean_base: mean(pairs.map((p) => p.base)),
-        mean_probed: mean(pairs.map((p) => p.value)),
-      },
-      pairs,
+  const ok =
+    dir === 'rise'
+      ? m! <= tol && movedShare! <= th.max_rise_share
+      : m! <= -th.min_drop && movedShare! >= th.min_fall_share;
+  const threshold =
+    dir === 'rise'
+      ? `mean change ≤ +${r3(tol)} and reward rises (> +${r3(tol)}) for ≤ ${th.max_rise_share * 100}% of pictures`
+      : `mean change ≤ −${th.min_drop} and reward falls (< −${r3(tol)}) for ≥ ${th.min_fall_share * 100}% of pictures`;
+  const rules = pairs.filter((p) => p.reason).length;
+  const note =
+    n === 0
+      ? noData(n, faults, notApplicable)
+      : rules > 0
+        ? `${rules} of ${n} probed pictures were zeroed by a rule (e.g. the blank gate), not by the judge`
+        : undefined;
+  const extreme = dir === 'rise' ? Math.max : Math.min;
+  return result(spec, threshold, {
+    verdict: n === 0 ? 'no_data' : ok ? 'pass' : 'fail',
+    ...(note ? { note } : {}),
+    n,
+    faults,
+    not_applicable: notApplicable,
+    figures: {
+      mean_change: m,
+      [dir === 'rise' ? 'max_change' : 'min_change']: n ? extreme(...deltas) : null,
+      [dir === 'rise' ? 'rose' : 'fell']: n ? moved : null,
+      [`${dir}_share`]: movedShare,
+      mean_base: mean(pairs.map((p) => p.base)),
+      mean_probed: mean(pairs.map((p) => p.value)),
     },
-  );
+    pairs,
+  });
 }
 
-/** Sensitivity: the probed picture's reward must fall clearly below the original's. */
-export function sensitivityResult(
+/** Hack resistance: the probed picture's reward must not rise above the original's. */
+export const hackResult = (
   spec: ProbeSpec,
   inputs: readonly PairInput[],
   tol: number,
   th: ProbeThresholds,
-): ProbeResult {
-  const { faults, notApplicable, pairs } = collectPairs(inputs);
-  const deltas = pairs.map((p) => p.delta);
-  const m = mean(deltas);
-  const fell = deltas.filter((d) => d < -tol).length;
-  const fallShare = share(fell, deltas.length);
-  const n = pairs.length;
-  const verdict =
-    n === 0 ? 'no_data' : m! <= -th.min_drop && fallShare! >= th.min_fall_share ? 'pass' : 'fail';
-  const rules = pairs.filter((p) => p.reason).length;
-  return result(
-    spec,
-    `mean change ≤ −${th.min_drop} and reward falls (< −${r3(tol)}) for ≥ ${th.min_fall_share * 100}% of pictures`,
-    {
-      verdict,
-      ...(n === 0
-        ? { note: noData(n, faults, notApplicable) }
-        : rules > 0
-          ? {
-              note: `${rules} of ${n} probed pictures were zeroed by a rule (e.g. the blank gate), not by the judge`,
-            }
-          : {}),
-      n,
-      faults,
-      not_applicable: notApplicable,
-      figures: {
-        mean_change: m,
-        min_change: n ? Math.min(...deltas) : null,
-        fell: n ? fell : null,
-        fall_share: fallShare,
-        mean_base: mean(pairs.map((p) => p.base)),
-        mean_probed: mean(pairs.map((p) => p.value)),
-      },
-      pairs,
-    },
-  );
-}
+): ProbeResult => directionResult(spec, inputs, tol, th, 'rise');
+
+/** Sensitivity: the probed picture's reward must fall clearly below the original's. */
+export const sensitivityResult = (
+  spec: ProbeSpec,
+  inputs: readonly PairInput[],
+  tol: number,
+  th: ProbeThresholds,
+): ProbeResult => directionResult(spec, inputs, tol, th, 'fall');
 
 /** Order: shuffling the rubric's items must not move the reward beyond the judge's noise. */
 export function orderResult(
