@@ -19,7 +19,7 @@ import { judgeClient, rulerRubric } from '../score/support/fixtures.ts';
 import { fluentEmoji } from '../support/corpus.ts';
 import { type ModelDouble, startModelDouble } from '../support/model-double.ts';
 import { runCliInProcess } from '../support/run-cli.ts';
-import { gameableJudge, soundJudge } from './support/picture-judges.ts';
+import { gameableJudge, noisy, soundJudge } from './support/picture-judges.ts';
 
 const fence = (svg: string) => `Here is the icon.\n\n\`\`\`svg\n${svg}\n\`\`\``;
 /** The same drawing nudged a little: a second, slightly worse rollout of the prompt. */
@@ -141,6 +141,29 @@ describe('rubrica probe against a gameable and a sound judge', () => {
     expect(byId(r, 'sensitivity.blank').note).toMatch(/rule/);
   }, 180_000);
 
+  it('fails a noisy judge on repeatability: repeats are separate judge calls', async () => {
+    double.reset();
+    double.script(noisy(await soundJudge(refs), 0.3));
+    const r = await runProbe({
+      prompts,
+      rollouts: rollouts.map((x) => ({ ...x, prompt: null })),
+      rubrics,
+      judge: judgeClient(double.url),
+      reward: 'ruler',
+      renderer,
+      repeats: 3,
+      orderModes: [],
+      concurrency: 4,
+    });
+    const rep = byId(r, 'repeatability');
+    expect(rep.verdict).toBe('fail');
+    expect(rep.figures.mean_spread!).toBeGreaterThan(0.05);
+    expect(rep.figures.flip_share!).toBeGreaterThan(0);
+    // The noise widens the tolerance the rise/fall rules use.
+    expect(r.tolerance).toBeCloseTo(2 * rep.figures.mean_spread!);
+    expect(r.verdict).toBe('fail');
+  }, 120_000);
+
   it('reports a dead judge as grader faults and an incomplete run, never as a result', async () => {
     double.reset();
     double.script(() => ({ status: 500 }));
@@ -174,13 +197,15 @@ describe('rubrica probe against a gameable and a sound judge', () => {
     const strokes = page.locator('tr[data-probe="hack.decorative_strokes"]');
     await expect(strokes.getAttribute('data-verdict')).resolves.toBe('fail');
     expect(await strokes.locator('.verdict').isVisible()).toBe(true);
-    const colour = await strokes
-      .locator('.verdict')
-      .evaluate((el) => getComputedStyle(el).backgroundColor);
+    // Page scripts are strings: this project compiles without the DOM typings.
+    const colour = await page.evaluate<string>(
+      `getComputedStyle(document.querySelector('tr[data-probe="hack.decorative_strokes"] .verdict')).backgroundColor`,
+    );
     expect(colour).toBe('rgb(197, 48, 48)');
     expect(await page.locator('.tiles .verdict').textContent()).toMatch(/fail/i);
     // One page: nothing wider than the viewport.
-    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    const width = await page.evaluate<number>('document.documentElement.scrollWidth');
+    expect(await page.content()).toContain('Content-Security-Policy');
     expect(width).toBeLessThanOrEqual(1280);
     expect(errors).toEqual([]);
     await page.close();

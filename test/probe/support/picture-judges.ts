@@ -6,6 +6,7 @@
 //   reference render per prompt): clutter, labels, recolouring, copies, crops and deletions
 //   all move the picture away from it, and invisible padding changes nothing.
 // Every item of a request gets the same score, so the reward equals it in joint and per-item mode.
+import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { type DoubleHandler, fillSchema, jsonAnswer } from '../../support/model-double.ts';
 
@@ -32,6 +33,29 @@ function answerWith(score: number): DoubleHandler {
         kind === 'number' && path.at(-1) === 'score' ? score : undefined,
       ),
     );
+  };
+}
+
+/**
+ * A judge with sampling noise, like a VLM judging at a high temperature: each request's score
+ * moves by up to ±`amount`, seeded by the request's content and how many times that content was
+ * asked before — so a picture asked again gets another score, whatever order requests arrive in.
+ */
+export function noisy(inner: DoubleHandler, amount: number): DoubleHandler {
+  const asked = new Map<string, number>();
+  return async (req) => {
+    const reply = await inner(req);
+    if (!('content' in reply)) return reply;
+    const key = createHash('sha256').update(req.text).update(req.images.join('')).digest('hex');
+    const n = asked.get(key) ?? 0;
+    asked.set(key, n + 1);
+    const draw = createHash('sha256').update(`${key}:${n}`).digest().readUInt32BE(0) / 2 ** 32;
+    const jitter = (draw - 0.5) * 2 * amount;
+    const moved = reply.content.replace(
+      /"score":([0-9.]+)/g,
+      (_, s: string) => `"score":${round2(Number(s) + jitter)}`,
+    );
+    return { ...reply, content: moved };
   };
 }
 
