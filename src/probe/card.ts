@@ -45,6 +45,7 @@ table.probes th{color:var(--muted);font-weight:500;font-size:12px}
 table.probes .exp{color:var(--muted);font-size:12px;max-width:360px}
 table.probes .fig{font-variant-numeric:tabular-nums;font-size:12px;white-space:nowrap}
 table.probes .note{color:#8a5a00;font-size:12px}
+.ex{display:flex;gap:4px;align-items:center}.ex img{width:56px;height:56px;border:1px solid var(--line);border-radius:4px;background:#fff}
 .lead{color:var(--muted);margin:-4px 0 10px}
 `;
 
@@ -101,12 +102,18 @@ function changeBar(r: ProbeResult, tol: number): string {
   return `<svg width="${W}" height="18" viewBox="0 0 ${W} 18" role="img" aria-label="mean change ${num(m, 3)}"><rect x="${x(-tol)}" y="1" width="${x(tol) - x(-tol)}" height="16" fill="#edf0f2"/><rect x="${a}" y="5" width="${w}" height="8" fill="${colour}"/><line x1="${x(0)}" x2="${x(0)}" y1="0" y2="18" stroke="#868e96"/></svg>`;
 }
 
-function row(r: ProbeResult, tol: number): string {
+function example(report: ProbeReport, id: string): string {
+  const ex = report.examples?.[id];
+  if (!ex) return '';
+  return `<div class="ex" title="${esc(ex.id)}"><img src="${esc(ex.original)}" alt="original"><span>→</span><img src="${esc(ex.probed)}" alt="probed"></div>`;
+}
+
+function row(r: ProbeResult, tol: number, report: ProbeReport): string {
   const counts = [`${r.n} measured`];
   if (r.faults) counts.push(`<span class="chip warn">${r.faults} grader fault(s)</span>`);
   if (r.not_applicable) counts.push(`${r.not_applicable} not applicable`);
   return `<tr data-probe="${esc(r.id)}" data-verdict="${esc(r.verdict)}">
-<td><b>${esc(r.title)}</b><div class="exp">${esc(r.expectation)}</div></td>
+<td><b>${esc(r.title)}</b><div class="exp">${esc(r.expectation)}</div>${example(report, r.id)}</td>
 <td class="exp">${esc(r.threshold)}</td>
 <td class="fig">${figures(r)}${r.note ? `<div class="note">${esc(r.note)}</div>` : ''}</td>
 <td>${changeBar(r, tol)}<div class="fig">${counts.join(' · ')}</div></td>
@@ -145,7 +152,7 @@ export function renderHealthCard(report: ProbeReport): string {
   const sections = FAMILIES.map(({ family, title, lead }) => {
     const rows = report.probes.filter((p) => p.family === family);
     if (rows.length === 0) return '';
-    return `<h2>${esc(title)}</h2><p class="lead">${esc(lead)}</p><table class="probes"><thead><tr><th>probe</th><th>pass if</th><th>measured</th><th>mean change</th><th>verdict</th></tr></thead><tbody>${rows.map((r) => row(r, report.tolerance)).join('')}</tbody></table>`;
+    return `<h2>${esc(title)}</h2><p class="lead">${esc(lead)}</p><table class="probes"><thead><tr><th>probe</th><th>pass if</th><th>measured</th><th>mean change</th><th>verdict</th></tr></thead><tbody>${rows.map((r) => row(r, report.tolerance, report)).join('')}</tbody></table>`;
   }).join('');
   const faultNotice =
     gf.faults > 0

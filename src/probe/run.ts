@@ -30,6 +30,7 @@ import {
   sensitivityResult,
 } from './analyse.ts';
 import { ANCHORS, orderSpec, PERTURBATION_PROBES, REPEATABILITY } from './catalogue.ts';
+import { createExamples } from './examples.ts';
 import { blankPage } from './perturb.ts';
 import {
   DEFAULT_THRESHOLDS,
@@ -227,6 +228,7 @@ export async function runProbe(opts: ProbeOptions): Promise<ProbeReport> {
       return undefined;
     };
     const jobs: Promise<PairInput>[] = [];
+    const examples = createExamples();
     const perProbe = PERTURBATION_PROBES.map(() => [] as Promise<PairInput>[]);
     total += pictures.length * PERTURBATION_PROBES.length;
     PERTURBATION_PROBES.forEach((probe, pi) => {
@@ -255,7 +257,12 @@ export async function runProbe(opts: ProbeOptions): Promise<ProbeReport> {
             prompt: p.prompt,
             completion,
           };
-          return { ...ref, probed: toScoring((await score(input)).record) };
+          const out = await score(input);
+          const original = p.inspection.render;
+          const probed = out.inspection?.render;
+          if (original?.ok && probed?.ok)
+            examples.offer(probe.id, i, p.id, original.png, probed.png);
+          return { ...ref, probed: toScoring(out.record) };
         };
         const job = limit(pair);
         jobs.push(job);
@@ -384,6 +391,7 @@ export async function runProbe(opts: ProbeOptions): Promise<ProbeReport> {
       thresholds: th,
       grader_faults: faults,
       probes: results,
+      examples: await examples.build(),
       elapsed_ms: Math.round(performance.now() - t0),
     };
   } finally {

@@ -2,6 +2,7 @@
 // and its verdict. probe.json is a ProbeReport; the health card is drawn from it.
 import type { RewardKind } from '../core/record.ts';
 import type { JudgeMode } from '../pipeline/types.ts';
+import type { ProbeExample } from './examples.ts';
 
 export type ProbeFamily = 'repeatability' | 'hack' | 'sensitivity' | 'anchors' | 'order';
 
@@ -98,5 +99,7 @@ export interface ProbeReport {
   /** Judge-side faults over every scoring the probe made: never counted as a probe result. */
   grader_faults: { scorings: number; faults: number; by_reason: Record<string, number> };
   probes: ProbeResult[];
+  /** Per hack / sensitivity probe: one original and its probed picture (PNG thumbnails, data URIs). */
+  examples: Record<string, ProbeExample>;
   elapsed_ms: number;
 }

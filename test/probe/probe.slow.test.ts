@@ -206,6 +206,11 @@ describe('rubrica probe against a gameable and a sound judge', () => {
     // One page: nothing wider than the viewport.
     const width = await page.evaluate<number>('document.documentElement.scrollWidth');
     expect(await page.content()).toContain('Content-Security-Policy');
+    // Every hack and sensitivity probe shows a real original and its probed render.
+    const sizes = await page.evaluate<number[]>(
+      `Array.from(document.querySelectorAll('.ex img'), (i) => i.complete ? i.naturalWidth : -1)`,
+    );
+    expect(sizes).toEqual(Array(2 * 11).fill(112));
     expect(width).toBeLessThanOrEqual(1280);
     expect(errors).toEqual([]);
     await page.close();
