@@ -47,6 +47,19 @@ describe('batch health', () => {
     expect(h.grader_fault_share).toBeCloseTo(1 / 6);
   });
 
+  it('takes flags and lengths from every rollout (no judge needed), rewards from measured ones', () => {
+    const records = [
+      rec(0.9, { clutter: true, fault: true, tokens: 900 }),
+      rec(0.7, { clutter: true }),
+      rec(0.2),
+    ];
+    const h = batchHealth(records, (i) => `g${i}`);
+    expect(h.clutter.share).toBeCloseTo(2 / 3);
+    expect(h.clutter.flagged).toBe(2);
+    expect(h.clutter.mean_reward_flagged).toBe(0.7);
+    expect(h.completion_tokens.mean).toBeCloseTo((900 + 100 + 100) / 3);
+  });
+
   it('shows a hack that pays: flagged rollouts out-earn the rest, and the alert fires', () => {
     const records = [
       rec(0.9, { clutter: true, tokens: 3000, svg: 2900 }),

@@ -16,10 +16,10 @@ export interface LengthFigures {
 }
 
 export interface FlagFigures {
-  /** Share of measured rollouts whose picture the check flagged. */
+  /** Share of rollouts whose picture the check flagged (checks need no judge: faults count). */
   share: number | null;
   flagged: number;
-  /** Mean reward of flagged and of unflagged measured rollouts. */
+  /** Mean reward of flagged and of unflagged measured rollouts (grader faults left out). */
   mean_reward_flagged: number | null;
   mean_reward_unflagged: number | null;
 }
@@ -57,12 +57,24 @@ export function lengthFigures(values: readonly number[]): LengthFigures {
   };
 }
 
-function flagFigures(measured: readonly Scored[], flag: (r: Scored) => boolean): FlagFigures {
+export const completionLengths = (records: readonly Scored[]): number[] =>
+  records.map((r) => r.checks?.output_tokens ?? Number.NaN);
+
+/** Rollouts without an SVG have no SVG length (0 would drag the mean down). */
+export const svgLengths = (records: readonly Scored[]): number[] =>
+  records.map((r) => r.checks?.svg_tokens ?? 0).filter((n) => n > 0);
+
+function flagFigures(
+  all: readonly Scored[],
+  measured: readonly Scored[],
+  flag: (r: Scored) => boolean,
+): FlagFigures {
   const flagged = measured.filter(flag);
   const unflagged = measured.filter((r) => !flag(r));
+  const anyFlagged = all.filter(flag).length;
   return {
-    share: measured.length ? flagged.length / measured.length : null,
-    flagged: flagged.length,
+    share: all.length ? anyFlagged / all.length : null,
+    flagged: anyFlagged,
     mean_reward_flagged: mean(flagged.map((r) => r.reward)),
     mean_reward_unflagged: mean(unflagged.map((r) => r.reward)),
   };
@@ -70,7 +82,9 @@ function flagFigures(measured: readonly Scored[], flag: (r: Scored) => boolean):
 
 /**
  * Figures of one batch. `groupOf(i)` names the GRPO group of the i-th record (prompt_id, or
- * the prompt text); grader faults are counted apart and left out of every other figure.
+ * the prompt text). Grader faults are counted apart and left out of every figure made of
+ * rewards (flat groups, mean rewards); lengths and flags come from the deterministic
+ * inspection, which needs no judge, so they cover every rollout.
  */
 export function batchHealth(
   records: readonly Scored[],
@@ -99,10 +113,9 @@ export function batchHealth(
     flat_groups: flat,
     flat_group_share: learnable.length ? flat / learnable.length : null,
     flat_epsilon: epsilon,
-    completion_tokens: lengthFigures(measured.map((r) => r.checks?.output_tokens ?? Number.NaN)),
-    // Rollouts without an SVG have no SVG length (0 would drag the mean down).
-    svg_tokens: lengthFigures(measured.map((r) => r.checks?.svg_tokens ?? 0).filter((n) => n > 0)),
-    text_in_image: flagFigures(measured, (r) => r.checks?.text_in_image === true),
-    clutter: flagFigures(measured, (r) => r.checks?.clutter === true),
+    completion_tokens: lengthFigures(completionLengths(records)),
+    svg_tokens: lengthFigures(svgLengths(records)),
+    text_in_image: flagFigures(records, measured, (r) => r.checks?.text_in_image === true),
+    clutter: flagFigures(records, measured, (r) => r.checks?.clutter === true),
   };
 }

@@ -13,9 +13,11 @@ import {
 import {
   type BatchHealth,
   batchHealth,
+  completionLengths,
   DEFAULT_FLAT_EPSILON,
   type LengthFigures,
   lengthFigures,
+  svgLengths,
 } from './health.ts';
 
 export interface HealthMonitorOptions {
@@ -77,12 +79,7 @@ export function createHealthMonitor(opts: HealthMonitorOptions = {}): HealthMoni
     },
     observe(records, groupOf) {
       const h = batchHealth(records, groupOf, epsilon);
-      const measured = records.filter((r) => r.status !== 'grader_error');
-      steps.push({
-        h,
-        completion: measured.map((r) => r.checks?.output_tokens ?? Number.NaN),
-        svg: measured.map((r) => r.checks?.svg_tokens ?? 0).filter((n) => n > 0),
-      });
+      steps.push({ h, completion: completionLengths(records), svg: svgLengths(records) });
       if (steps.length > window) steps.shift();
       // Steps with no length (all faults) do not bend the growth line.
       const means = (pick: (s: BatchHealth) => LengthFigures) =>
