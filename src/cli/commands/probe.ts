@@ -65,6 +65,23 @@ function printReport(r: ProbeReport, paths: { json: string; card: string }): voi
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
+/**
+ * A plain progress line at most every RUBRICA_PROGRESS_INTERVAL_MS (default 30 s; 0 = never):
+ * the total grows as the probe reaches each stage, so a bar would only mislead.
+ */
+function progressLine(): (done: number, total: number) => void {
+  const every = Number(process.env.RUBRICA_PROGRESS_INTERVAL_MS ?? 30_000);
+  const start = Date.now();
+  let last = start;
+  return (done, total) => {
+    const now = Date.now();
+    if (!(every > 0) || now - last < every) return;
+    last = now;
+    const secs = Math.round((now - start) / 1000);
+    process.stderr.write(`probe: ${done} of ${total} scorings so far · ${secs}s elapsed\n`);
+  };
+}
+
 async function probe(flags: ProbeFlags, setExit: (code: number) => void): Promise<void> {
   const kinds = parseRewardFlag(flags.reward);
   if (kinds.length !== 1) throw new UsageError('--reward takes one reward for a probe');
@@ -115,6 +132,7 @@ async function probe(flags: ProbeFlags, setExit: (code: number) => void): Promis
       maxPerPrompt,
       orderModes,
       concurrency,
+      onProgress: progressLine(),
     });
     const paths = await writeProbeOutputs(flags.out, report);
     printReport(report, paths);
