@@ -80,6 +80,16 @@ export { extractJson, stripThinking } from './models/extract-json.ts';
 export { loadPrices, type PriceTable } from './models/prices.ts';
 export { parseModelSpec, safeParseModelSpec } from './models/spec.ts';
 export type { ModelSpec, Role } from './models/types.ts';
+// --- monitors: reward health during training and eval ------------------------------------
+export {
+  type AlertThresholds,
+  type BatchHealth,
+  batchHealth,
+  createHealthMonitor,
+  DEFAULT_ALERTS,
+  type HealthMonitor,
+  type StepHealth,
+} from './monitors/index.ts';
 // --- pipeline: inspect a completion, score rollouts ---------------------------------------
 export {
   type InspectCompletionOptions,
@@ -99,6 +109,14 @@ export type {
   ScoreBatchOptions,
   ScoredRollout,
 } from './pipeline/types.ts';
+// --- probe: judge health before training -------------------------------------------------
+export {
+  type ProbeOptions,
+  type ProbeReport,
+  renderHealthCard,
+  runProbe,
+  writeProbeOutputs,
+} from './probe/index.ts';
 // --- render: SVG → PNG in isolated workers, safely --------------------------------------
 export {
   closeSharedRenderPool,

@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { isGraderFault } from '../core/status.ts';
 import { addUsage, emptyUsage, type Usage } from '../core/usage.ts';
 import type { ModelClient } from '../models/types.ts';
+import type { AlertThresholds } from '../monitors/alerts.ts';
+import { applyAlertThresholds } from '../monitors/eval-health.ts';
 import { recordsByKind } from '../pipeline/record.ts';
 import { createRolloutScorer, type RolloutScorerOptions } from '../pipeline/score.ts';
 import type { JudgeMode, RewardKind, RolloutInput } from '../pipeline/types.ts';
@@ -51,6 +53,8 @@ export interface EvalRunOptions {
   settings?: Record<string, string | number | boolean | null>;
   /** Policy usage when the rollouts were sampled for this run. */
   policy?: { model: string; usage: Usage };
+  /** Reward-health alert thresholds for the summary (default src/monitors/alerts.ts). */
+  alerts?: AlertThresholds;
   /** Lines for the report's notice box (e.g. input lines that were skipped). */
   notices?: string[];
   onStart?: (todo: number, total: number) => void;
@@ -247,6 +251,7 @@ export async function runEval(opts: EvalRunOptions): Promise<EvalRunResult> {
     elapsed_parts: total.parts,
     elapsed_last_ms: lastMs,
   };
+  if (opts.alerts) applyAlertThresholds(summary.rewards, opts.alerts);
   await writeFile(paths.summary, `${JSON.stringify(summary, null, 2)}\n`);
   await writeRunReport({
     dir: opts.outDir,

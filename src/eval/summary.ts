@@ -5,6 +5,7 @@
 import type { ScoreRecord } from '../core/record.ts';
 import { isGraderFault } from '../core/status.ts';
 import { addUsage, emptyUsage, type Usage } from '../core/usage.ts';
+import { type EvalHealth, evalHealth } from '../monitors/eval-health.ts';
 import {
   type BootstrapOptions,
   bootstrapCI,
@@ -91,6 +92,8 @@ export interface RewardSummary {
   hacking_counts: { text_in_image: number; clutter: number; blank: number };
   /** Drawing-with-Thought coverage; meaningful only when `applicable`. */
   dwt: { applicable: boolean; with_stages: number; valid: number; coverage: number | null };
+  /** Reward-health monitors (src/monitors): flat groups, lengths, flags and their rewards, faults, alerts. */
+  health: EvalHealth;
   usage: Usage;
   cached: number;
 }
@@ -346,6 +349,7 @@ export function summarizeReward(
       valid: dwtValid,
       coverage: withStages > 0 ? share(dwtValid, scored.length) : null,
     },
+    health: evalHealth(scored),
     usage,
     cached,
   };

@@ -11,6 +11,7 @@ import { type Admission, createAdmission, resolveLimits, type ServerLimits } fro
 import { bearerAuth } from './auth.ts';
 import { type BodyRefusal, bodyLimits, createBodyBudget } from './body-limit.ts';
 import { errorBody, errorHandler, validationHook } from './errors.ts';
+import { createServerHealth, type ServerHealthOptions } from './health.ts';
 import { createServerMetrics, type ServerMetrics } from './metrics.ts';
 import type { Readiness } from './readiness.ts';
 import { registerRoutes } from './routes.ts';
@@ -30,6 +31,8 @@ export interface ServerOptions {
   logger?: Logger;
   /** Whether the judge answers, for /readyz; without it /readyz reports ready while serving. */
   readiness?: Readiness;
+  /** Reward-health monitor settings (alert thresholds, window, flat ε); false turns it off. */
+  health?: ServerHealthOptions | false;
 }
 
 /** What the routes need from the app: one admitted, metered call of the scorer. */
@@ -39,6 +42,8 @@ export interface ServerContext {
   metrics: ServerMetrics;
   startedAt: number;
   readiness?: Readiness | undefined;
+  /** ε of the groups' `flat` flag (the health monitor's). */
+  flatEpsilon?: number | undefined;
   score: ScoreCall;
 }
 
@@ -107,7 +112,16 @@ export function createServer(opts: ServerOptions): OpenAPIHono {
     metrics,
     startedAt: Date.now(),
     readiness: opts.readiness,
-    score: createScoreCall({ scorer: opts.scorer, limits, admission, metrics, log }),
+    flatEpsilon: opts.health ? opts.health.flatEpsilon : undefined,
+    score: createScoreCall({
+      scorer: opts.scorer,
+      limits,
+      admission,
+      metrics,
+      log,
+      health:
+        opts.health === false ? undefined : createServerHealth(opts.health ?? {}, metrics, log),
+    }),
   });
   return app;
 }

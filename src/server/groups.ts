@@ -9,6 +9,7 @@
 // set to the mean of its measured group-mates (see imputedScores), which is the value that
 // moves neither their group mean nor its own advantage away from 0.
 import type { RolloutInput, ScoreRecord } from '../core/record.ts';
+import { DEFAULT_FLAT_EPSILON } from '../monitors/health.ts';
 import { GRPO_EPSILON, groupAdvantages, sampleStd } from '../reward/grpo.ts';
 import type { GroupStats } from './schemas.ts';
 
@@ -45,6 +46,7 @@ export function groupStats(
   items: readonly Pick<RolloutInput, 'id' | 'prompt_id' | 'prompt'>[],
   records: readonly ScoreRecord[],
   eps = GRPO_EPSILON,
+  flatEpsilon = DEFAULT_FLAT_EPSILON,
 ): Array<{ group: GroupStats; advantage: number }> {
   const out = new Array<{ group: GroupStats; advantage: number }>(items.length);
   for (const [key, idx] of membersByGroup(items)) {
@@ -59,6 +61,8 @@ export function groupStats(
       std: sampleStd(rewards),
       min: n ? Math.min(...rewards) : 0,
       max: n ? Math.max(...rewards) : 0,
+      // Two or more measured rollouts within ε of each other: GRPO learns nothing from them.
+      flat: n >= 2 && Math.max(...rewards) - Math.min(...rewards) <= flatEpsilon,
     };
     const advantages = groupAdvantages(rewards, eps);
     for (const i of idx) out[i] = { group, advantage: 0 };

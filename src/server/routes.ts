@@ -79,9 +79,9 @@ export function registerRoutes(app: OpenAPIHono, ctx: ServerContext): void {
     const items: RolloutInput[] = body.items;
     const out = await ctx.score(c, items, { reward: body.reward, mode: body.mode });
     if (!out.ok) return out.response as never;
-    const stats = groupStats(items, out.records);
+    const stats = groupStats(items, out.records, undefined, ctx.flatEpsilon);
     const results = out.records.map((r, i) => ({ ...r, ...stats[i]! }));
-    return c.json({ results }, 200);
+    return c.json(out.health ? { results, health: out.health } : { results }, 200);
   });
 
   app.openapi(verlRoute, async (c) => {

@@ -55,6 +55,10 @@ export const GroupStatsSchema = z
       .openapi({ description: 'Unbiased (n−1) standard deviation; 0 for a group of one.' }),
     min: z.number(),
     max: z.number(),
+    flat: z.boolean().openapi({
+      description:
+        'At least two measured rollouts, all within ε (--flat-epsilon, default 0.01) of each other: the group gives GRPO no signal.',
+    }),
   })
   .openapi('GroupStats');
 
@@ -92,8 +96,47 @@ export const ScoreResultSchema = ScoreRecordSchema.extend({
   }),
 }).openapi('ScoreResult');
 
+const nullableNumber = z.number().nullable();
+const LengthSchema = z.object({ n: z.number(), mean: nullableNumber, p95: nullableNumber });
+const FlagSchema = z.object({
+  share: nullableNumber,
+  flagged: z.number(),
+  mean_reward_flagged: nullableNumber,
+  mean_reward_unflagged: nullableNumber,
+});
+
+export const StepHealthSchema = z
+  .object({
+    step: z.number().int(),
+    rollouts: z.number().int(),
+    measured: z.number().int(),
+    grader_faults: z.number().int(),
+    grader_fault_share: nullableNumber,
+    groups: z.number().int(),
+    flat_groups: z.number().int(),
+    flat_group_share: nullableNumber,
+    flat_epsilon: z.number(),
+    completion_tokens: LengthSchema,
+    svg_tokens: LengthSchema,
+    text_in_image: FlagSchema,
+    clutter: FlagSchema,
+    running: z.object({
+      steps: z.number().int(),
+      completion_tokens: LengthSchema,
+      svg_tokens: LengthSchema,
+      growth: z.object({ completion: nullableNumber, svg: nullableNumber }),
+    }),
+    alerts: z.array(
+      z.object({ alert: z.string(), value: z.number(), limit: z.number(), message: z.string() }),
+    ),
+  })
+  .openapi('StepHealth', {
+    description:
+      "Reward-health figures of this request (one training step) and running figures over the server's recent steps (docs/probe.md).",
+  });
+
 export const RewardsResponseSchema = z
-  .object({ results: z.array(ScoreResultSchema) })
+  .object({ results: z.array(ScoreResultSchema), health: StepHealthSchema.optional() })
   .openapi('RewardsResponse');
 
 const VerlExtraInfoSchema = z.record(z.string(), z.unknown()).nullable();

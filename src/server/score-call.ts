@@ -4,6 +4,7 @@
 import type { Context } from 'hono';
 import type { Logger } from 'pino';
 import type { ScoreRecord } from '../core/record.ts';
+import type { StepHealth } from '../monitors/monitor.ts';
 import { ScorerConfigError } from '../pipeline/score.ts';
 import type { RolloutInput, RolloutScorer, ScoreBatchOptions } from '../pipeline/types.ts';
 import type { Admission, ServerLimits } from './admission.ts';
@@ -11,7 +12,9 @@ import { releaseBodyBudget } from './body-limit.ts';
 import { errorBody } from './errors.ts';
 import type { ServerMetrics } from './metrics.ts';
 
-export type ScoreOutcome = { ok: true; records: ScoreRecord[] } | { ok: false; response: Response };
+export type ScoreOutcome =
+  | { ok: true; records: ScoreRecord[]; health: StepHealth | null }
+  | { ok: false; response: Response };
 
 export type ScoreCall = (
   c: Context,
@@ -25,6 +28,10 @@ export interface ScoreCallDeps {
   admission: Admission;
   metrics: ServerMetrics;
   log?: Logger | undefined;
+  /** The reward-health monitor: one step per scored request (src/server/health.ts). */
+  health?:
+    | ((items: readonly RolloutInput[], records: readonly ScoreRecord[]) => StepHealth)
+    | undefined;
 }
 
 /** 400 too_many_items / 503 busy|draining, or null when the batch was admitted. */
@@ -46,7 +53,7 @@ function refuse(c: Context, n: number, d: ScoreCallDeps): Response | null {
 }
 
 export function createScoreCall(d: ScoreCallDeps): ScoreCall {
-  const { scorer, admission, metrics, log } = d;
+  const { scorer, admission, metrics, log, health } = d;
   return async (c, items, scoreOpts) => {
     // The route has its parsed body: its bytes no longer count against the read budget.
     releaseBodyBudget(c.req.raw);
@@ -71,7 +78,7 @@ export function createScoreCall(d: ScoreCallDeps): ScoreCall {
       const unscoreable = records.filter((r) => r.status !== 'ok').length;
       const ms = Math.round(performance.now() - t0);
       log?.info({ route: c.req.path, items: items.length, unscoreable, ms }, 'scored');
-      return { ok: true, records };
+      return { ok: true, records, health: health ? health(items, records) : null };
     } finally {
       metrics.inFlight.dec(items.length);
       admission.release(items.length);

@@ -10,6 +10,7 @@ import { type EvalRunResult, isFaultScore, runEval } from '../../eval/run.ts';
 import { type RolloutLine, readPromptsFile, readRolloutsFile } from '../../eval/run-inputs.ts';
 import { judgeNotice } from '../../eval/run-judge.ts';
 import { createModelClient } from '../../models/client.ts';
+import { parseAlertThresholds } from '../../monitors/alerts.ts';
 import { inspectCompletion } from '../../pipeline/inspect.ts';
 import { createRenderPool } from '../../render/pool.ts';
 import { parseRubricsJsonl } from '../../rubric/load.ts';
@@ -44,6 +45,7 @@ interface EvalFlags extends SamplingFlags, HybridFlags {
   judgeBaseUrl?: string;
   concurrency?: string;
   cache: boolean | string;
+  alerts?: string;
 }
 
 const fail = (setExit: (code: number) => void, message: string) => {
@@ -79,6 +81,8 @@ function printResult(r: EvalRunResult, dir: string): void {
     lines.push(
       `  ${kind.padEnd(16)} rendered ${iv(k.score_rendered)} · all samples ${iv(k.score_all)}`,
     );
+    for (const a of k.health?.alerts ?? [])
+      process.stderr.write(`rubrica: warning: ${kind}: ${a.message}\n`);
     const notJudged = Object.entries(k.grader_errors)
       .map(([c, n]) => `${c} ${n}`)
       .join(', ');
@@ -113,6 +117,12 @@ async function evaluate(flags: EvalFlags, setExit: (code: number) => void): Prom
     );
   const concurrency = parseCount('--concurrency', flags.concurrency, 8);
   const mode = parseMode(flags.mode);
+  let alerts: ReturnType<typeof parseAlertThresholds>;
+  try {
+    alerts = parseAlertThresholds(flags.alerts);
+  } catch (err) {
+    throw new UsageError(`--alerts: ${(err as Error).message}`);
+  }
   const judge = asUsage(() =>
     createModelClient(flags.judge, {
       role: 'judge',
@@ -228,6 +238,7 @@ async function evaluate(flags: EvalFlags, setExit: (code: number) => void): Prom
         mode,
         concurrency,
         settings,
+        alerts,
         policy,
         notices,
         onStart: (todo) => {
@@ -310,6 +321,10 @@ export const register: RegisterCommand = (program, setExit) => {
     .option(
       '--reward <kinds>',
       'also score with these rewards, comma-separated (e.g. hybrid, rubric-s)',
+    )
+    .option(
+      '--alerts <list>',
+      'reward-health alert thresholds, name=value comma list (docs/probe.md), e.g. clutter_share=0.05',
     );
   addRendererFlag(addHybridFlags(cmd)).action((flags: EvalFlags) => evaluate(flags, setExit));
 };

@@ -81,6 +81,12 @@ export const commandTable: Readonly<Record<string, CommandEntry>> = {
     summary: 'instance rubrics (RULER)',
     load: () => import('./rubric.ts'),
   },
+  probe: {
+    term: 'probe [options]',
+    summary:
+      'test a judge + reward before training: repeatability, hack resistance, sensitivity, anchors',
+    load: () => import('./probe.ts'),
+  },
   score: {
     term: 'score [options]',
     summary: 'score rollouts: render, judge against rubrics, weigh into rewards',

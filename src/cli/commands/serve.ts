@@ -7,6 +7,7 @@ import { pino } from 'pino';
 import { RubricaError } from '../../core/errors.ts';
 import { createModelClient } from '../../models/client.ts';
 import { parseModelSpec } from '../../models/spec.ts';
+import { parseAlertThresholds } from '../../monitors/alerts.ts';
 import { inspectCompletion } from '../../pipeline/inspect.ts';
 import { createRolloutScorer, ScorerConfigError } from '../../pipeline/score.ts';
 import type { JudgeMode, RolloutScorer } from '../../pipeline/types.ts';
@@ -95,7 +96,18 @@ export const register: RegisterCommand = (program) => {
       int('--body-timeout', 1),
       30_000,
     )
-    .option('--log-level <level>', 'pino level: fatal|error|warn|info|debug', 'info');
+    .option('--log-level <level>', 'pino level: fatal|error|warn|info|debug', 'info')
+    .option(
+      '--alerts <list>',
+      'reward-health alert thresholds, name=value comma list (docs/probe.md), e.g. flat_group_share=0.5',
+    )
+    .option('--flat-epsilon <x>', 'rewards within this of each other make a flat group', '0.01')
+    .option(
+      '--health-window <n>',
+      'steps (requests) the running health figures cover',
+      int('--health-window', 1),
+      20,
+    );
   addRendererFlag(addHybridFlags(cmd)).action((o) => serve(o));
 };
 
@@ -122,11 +134,26 @@ interface ServeFlags extends HybridFlags {
   maxBodyTotalMb: number;
   bodyTimeout: number;
   logLevel: string;
+  alerts?: string;
+  flatEpsilon: string;
+  healthWindow: number;
+}
+
+function healthFlags(o: ServeFlags) {
+  const flatEpsilon = Number(o.flatEpsilon);
+  if (!Number.isFinite(flatEpsilon) || flatEpsilon < 0)
+    throw new UsageError('--flat-epsilon must be a number ≥ 0');
+  try {
+    return { thresholds: parseAlertThresholds(o.alerts), flatEpsilon, window: o.healthWindow };
+  } catch (err) {
+    throw new UsageError(`--alerts: ${(err as Error).message}`);
+  }
 }
 
 async function serve(o: ServeFlags): Promise<void> {
   const kinds = parseRewardFlag(o.reward);
   const needs = rewardNeeds(kinds);
+  const health = healthFlags(o);
   if (!MODES.includes(o.mode)) throw new UsageError(`--mode must be one of ${MODES.join(', ')}`);
   if (needs.rubrics && !o.rubrics) throw new UsageError(`--reward ${o.reward} needs --rubrics`);
   if (o.rubrics && !existsSync(o.rubrics))
@@ -224,6 +251,7 @@ async function serve(o: ServeFlags): Promise<void> {
     host: o.host,
     port: o.port,
     logger: log,
+    health,
     limits: {
       maxItemsPerRequest: o.maxItems,
       maxInFlight: o.maxInFlight,

@@ -1,0 +1,31 @@
+// `--alerts` (serve, eval) and `--flat-epsilon` (serve) are checked before any work starts.
+import { describe, expect, it } from 'vitest';
+import { runCliInProcess } from '../../../test/support/run-cli.ts';
+
+describe('reward-health alert flags', () => {
+  it.each([
+    [['serve', '--alerts', 'flatness=1'], /--alerts: bad alert threshold "flatness=1"/],
+    [['serve', '--alerts', 'clutter_share=lots'], /--alerts: bad alert threshold/],
+    [['serve', '--flat-epsilon', '-1'], /--flat-epsilon must be a number ≥ 0/],
+    [
+      [
+        'eval',
+        '--prompts',
+        'p.jsonl',
+        '--rollouts',
+        'r.jsonl',
+        '--judge',
+        'ollama:x',
+        '--out',
+        'o',
+        '--alerts',
+        'x=1',
+      ],
+      /--alerts: bad alert threshold "x=1"/,
+    ],
+  ])('%j is a usage error', async (args, message) => {
+    const run = await runCliInProcess(args);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(message);
+  });
+});

@@ -1,0 +1,400 @@
+// runProbe: the judge-health probe. Real drawings (rollouts) go through the same scorer as
+// training (createRolloutScorer: inspect, render, judge, weigh) — judged again to measure
+// repeatability, perturbed on the SVG (catalogue.ts) to test hack resistance and sensitivity,
+// with the rubric's items shuffled for order effects, and the rubric's ideal drawing as an
+// anchor. The answer cache is off throughout: a probe measures the judge, not its cache.
+import pLimit from 'p-limit';
+import type { RewardKind, RolloutInput, ScoreRecord } from '../core/record.ts';
+import type { PromptLine, RolloutLine } from '../eval/run-inputs.ts';
+import { seededRandom } from '../eval/stats/prng.ts';
+import { createJudge } from '../judge/judge.ts';
+import type { ModelClient } from '../models/types.ts';
+import { inspectCompletion } from '../pipeline/inspect.ts';
+import { createRolloutScorer, type RolloutScorerOptions } from '../pipeline/score.ts';
+import type { Inspection, JudgeMode } from '../pipeline/types.ts';
+import type { Renderer } from '../render/types.ts';
+import type { RewardContext } from '../reward/kinds/context.ts';
+import { INSTANCE_PRESET } from '../reward/kinds/index.ts';
+import { instanceRubric } from '../reward/kinds/instance-rubric.ts';
+import { judgedRubricReward } from '../reward/kinds/judged-rubric.ts';
+import { indexRubrics } from '../rubric/load.ts';
+import type { RubricRecord } from '../rubric/schema.ts';
+import { universalItems } from '../rubric/universal.ts';
+import {
+  anchorsResult,
+  hackResult,
+  orderResult,
+  type PairInput,
+  repeatabilityResult,
+  type Scoring,
+  sensitivityResult,
+} from './analyse.ts';
+import { ANCHORS, orderSpec, PERTURBATION_PROBES, REPEATABILITY } from './catalogue.ts';
+import { createExamples } from './examples.ts';
+import { blankPage } from './perturb.ts';
+import {
+  DEFAULT_THRESHOLDS,
+  PROBE_SCHEMA,
+  type ProbeReport,
+  type ProbeResult,
+  type ProbeThresholds,
+} from './types.ts';
+
+export interface ProbeOptions {
+  prompts: readonly PromptLine[];
+  rollouts: readonly RolloutLine[];
+  /** Kept rubrics: needed for ruler / rubric-s, and their ideal SVGs are the anchors. */
+  rubrics?: readonly RubricRecord[];
+  judge: ModelClient;
+  reward: RewardKind;
+  mode?: JudgeMode;
+  /** Needed for reward "hybrid". */
+  hybrid?: RolloutScorerOptions['hybrid'];
+  renderer: Renderer;
+  /** Times each original picture is judged (≥ 2 to measure repeatability). Default 3. */
+  repeats?: number;
+  seed?: number;
+  /** Use at most this many rollouts of each prompt (in file order). Default all. */
+  maxPerPrompt?: number;
+  /** Judge modes of the order probe. Default joint and per-item. */
+  orderModes?: readonly JudgeMode[];
+  thresholds?: Partial<ProbeThresholds>;
+  /** Scorings in flight at once. Default 8. */
+  concurrency?: number;
+  onProgress?: (done: number, total: number) => void;
+}
+
+interface Picture {
+  id: string;
+  prompt_id: string;
+  prompt: string;
+  completion: string;
+  svg: string;
+  inspection: Inspection;
+  repeats: Scoring[];
+  /** Mean of the measured repeats; null when every repeat was a grader fault. */
+  base: number | null;
+}
+
+const toScoring = (r: ScoreRecord): Scoring => ({
+  reward: r.reward,
+  status: r.status,
+  reason: r.reason,
+});
+
+/** The completion with its SVG replaced (reasoning and prose kept, as a policy would write it). */
+export function replaceSvg(completion: string, svg: string, next: string): string {
+  const at = completion.lastIndexOf(svg);
+  if (at < 0) return `\`\`\`svg\n${next}\n\`\`\``;
+  return completion.slice(0, at) + next + completion.slice(at + svg.length);
+}
+
+function promptIdOf(r: RolloutLine, byText: Map<string, string>): string {
+  if (r.prompt_id) return r.prompt_id;
+  if (r.prompt && byText.has(r.prompt)) return byText.get(r.prompt)!;
+  const hash = r.id.lastIndexOf('#');
+  return hash > 0 ? r.id.slice(0, hash) : r.id;
+}
+
+function shuffled<T>(items: readonly T[], rand: () => number): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(rand() * (i + 1));
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  // A shuffle that left the order as it was tests nothing: rotate by one instead.
+  if (out.length > 1 && out.every((x, i) => x === items[i])) out.push(out.shift()!);
+  return out;
+}
+
+function tally(report: ProbeReport['grader_faults'], s: Scoring): void {
+  report.scorings++;
+  if (s.status !== 'grader_error') return;
+  report.faults++;
+  const k = s.reason ?? 'unknown';
+  report.by_reason[k] = (report.by_reason[k] ?? 0) + 1;
+}
+
+const FAULT: Scoring = { reward: 0, status: 'grader_error', reason: 'judge_error' };
+
+// Long because it is the probe's one sequence of stages; each stage is a few lines calling
+// the scorer and handing numbers to analyse.ts.
+export async function runProbe(opts: ProbeOptions): Promise<ProbeReport> {
+  const t0 = performance.now();
+  const th: ProbeThresholds = { ...DEFAULT_THRESHOLDS, ...opts.thresholds };
+  const repeats = Math.max(1, opts.repeats ?? 3);
+  const seed = opts.seed ?? 1;
+  const mode = opts.mode ?? 'joint';
+  const kind = opts.reward;
+  const faults: ProbeReport['grader_faults'] = { scorings: 0, faults: 0, by_reason: {} };
+  const scorer = await createRolloutScorer({
+    rubrics: opts.rubrics ?? [],
+    judge: opts.judge,
+    renderer: opts.renderer,
+    inspect: inspectCompletion,
+    cache: false,
+    reward: kind,
+    mode,
+    hybrid: opts.hybrid,
+    concurrency: opts.concurrency ?? 8,
+  });
+  const limit = pLimit(Math.max(1, opts.concurrency ?? 8));
+  let done = 0;
+  let total = 0;
+  const score = async (input: RolloutInput, m: JudgeMode = mode) => {
+    const out = await scorer.scoreRollout(input, { reward: kind, mode: m });
+    tally(faults, toScoring(out.record));
+    opts.onProgress?.(++done, total);
+    return out;
+  };
+
+  try {
+    // Pictures: rollouts with a prompt, at most maxPerPrompt per prompt.
+    const promptText = new Map(opts.prompts.map((p) => [p.id, p.prompt]));
+    for (const r of opts.rubrics ?? []) if (!promptText.has(r.id)) promptText.set(r.id, r.prompt);
+    const byText = new Map(opts.prompts.map((p) => [p.prompt, p.id]));
+    const perPrompt = new Map<string, number>();
+    const skipped: Record<string, number> = {};
+    const skip = (why: string) => {
+      skipped[why] = (skipped[why] ?? 0) + 1;
+    };
+    const candidates: Omit<Picture, 'svg' | 'inspection' | 'repeats' | 'base'>[] = [];
+    for (const r of opts.rollouts) {
+      const prompt_id = promptIdOf(r, byText);
+      const prompt = r.prompt ?? promptText.get(prompt_id);
+      if (!prompt) {
+        skip('no_prompt');
+        continue;
+      }
+      const k = perPrompt.get(prompt_id) ?? 0;
+      if (opts.maxPerPrompt !== undefined && k >= opts.maxPerPrompt) {
+        skip('over_max_per_prompt');
+        continue;
+      }
+      perPrompt.set(prompt_id, k + 1);
+      candidates.push({ id: r.id, prompt_id, prompt, completion: r.completion });
+    }
+    total = candidates.length * repeats;
+
+    // 1. Repeatability. One picture's repeats run one after another: concurrent identical
+    // requests would share one judge call and make every repeat agree by construction.
+    const pictures: Picture[] = [];
+    await Promise.all(
+      candidates.map((c) =>
+        limit(async () => {
+          const input = {
+            id: c.id,
+            prompt_id: c.prompt_id,
+            prompt: c.prompt,
+            completion: c.completion,
+          };
+          const first = await score(input);
+          if (first.record.status === 'unscoreable' || !first.inspection?.artifact.svg) {
+            // Nothing drawn to perturb (no SVG, truncated, did not render, blank, no rubric).
+            skip(first.record.reason ?? 'unscoreable');
+            done += repeats - 1;
+            return;
+          }
+          const runs = [toScoring(first.record)];
+          for (let i = 1; i < repeats; i++) runs.push(toScoring((await score(input)).record));
+          const ok = runs.filter((s) => s.status !== 'grader_error').map((s) => s.reward);
+          pictures.push({
+            ...c,
+            svg: first.inspection.artifact.svg,
+            inspection: first.inspection,
+            repeats: runs,
+            base: ok.length ? ok.reduce((a, b) => a + b, 0) / ok.length : null,
+          });
+        }),
+      ),
+    );
+    // Input order, whatever order the scorings finished in.
+    const order = new Map(candidates.map((c, i) => [c.id, i]));
+    pictures.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+    const rep = repeatabilityResult(REPEATABILITY, pictures, th);
+    const tol = Math.max(th.tolerance, th.noise_factor * rep.noise);
+    const results: ProbeResult[] = [rep.result];
+
+    // 2. Hack and sensitivity probes: every perturbation of every picture, scored at once.
+    const promptIds = [...new Set(pictures.map((p) => p.prompt_id))];
+    const otherPicture = (p: Picture): Picture | undefined => {
+      // The first picture of the next prompt (cyclically): deterministic, and another subject.
+      const at = promptIds.indexOf(p.prompt_id);
+      for (let k = 1; k < promptIds.length; k++) {
+        const id = promptIds[(at + k) % promptIds.length];
+        const hit = pictures.find((q) => q.prompt_id === id && q.base !== null);
+        if (hit) return hit;
+      }
+      return undefined;
+    };
+    const jobs: Promise<PairInput>[] = [];
+    const examples = createExamples();
+    const perProbe = PERTURBATION_PROBES.map(() => [] as Promise<PairInput>[]);
+    total += pictures.length * PERTURBATION_PROBES.length;
+    PERTURBATION_PROBES.forEach((probe, pi) => {
+      pictures.forEach((p, i) => {
+        const pair = async (): Promise<PairInput> => {
+          const ref = { id: p.id, prompt_id: p.prompt_id, base: p.base };
+          let completion: string | null;
+          if (probe.perturb === null) {
+            const other = otherPicture(p);
+            completion = other ? other.completion : null;
+          } else {
+            const next = probe.perturb(p.svg, { prompt: p.prompt, seed: seed + i });
+            completion = next === null ? null : replaceSvg(p.completion, p.svg, next);
+          }
+          if (completion === null) {
+            done++;
+            return { ...ref, probed: null };
+          }
+          if (p.base === null) {
+            done++;
+            return { ...ref, probed: FAULT };
+          }
+          const input = {
+            id: `${p.id}~${probe.id}`,
+            prompt_id: p.prompt_id,
+            prompt: p.prompt,
+            completion,
+          };
+          const out = await score(input);
+          const original = p.inspection.render;
+          const probed = out.inspection?.render;
+          if (original?.ok && probed?.ok)
+            examples.offer(probe.id, i, p.id, original.png, probed.png);
+          return { ...ref, probed: toScoring(out.record) };
+        };
+        const job = limit(pair);
+        jobs.push(job);
+        perProbe[pi]!.push(job);
+      });
+    });
+    await Promise.all(jobs);
+    for (const [pi, probe] of PERTURBATION_PROBES.entries()) {
+      const inputs = await Promise.all(perProbe[pi]!);
+      results.push(
+        probe.family === 'hack'
+          ? hackResult(probe, inputs, tol, th)
+          : sensitivityResult(probe, inputs, tol, th),
+      );
+    }
+
+    // 3. Order: the reward's rubric with its items shuffled, in each judge mode, against the
+    // same rubric in its own order in that mode (the hybrid reward has no rubric to shuffle).
+    if (kind !== 'hybrid') {
+      const rubrics = indexRubrics(opts.rubrics ?? []);
+      const modes = opts.orderModes ?? ['joint', 'per-item'];
+      total += modes.length * pictures.length * 2;
+      for (const m of modes) {
+        const judge = createJudge({ client: opts.judge, mode: m, cache: null });
+        const rows = await Promise.all(
+          pictures.map((p, i) => {
+            const rand = seededRandom((seed * 7919 + i) ^ 0x2545f491);
+            const shuffle = (n: number) => shuffled([...Array(n).keys()], rand);
+            return limit(async () => {
+              const rollout = {
+                id: p.id,
+                prompt_id: p.prompt_id,
+                prompt: p.prompt,
+                completion: p.completion,
+              };
+              const ctx: RewardContext = {
+                rollout,
+                prompt: p.prompt,
+                inspection: p.inspection,
+                rubric: (preset) => rubrics.find(preset, rollout),
+                judge,
+                blankPolicy: 'zero',
+              };
+              const preset = INSTANCE_PRESET[kind];
+              const rubric = preset
+                ? instanceRubric(ctx, preset)
+                : { items: universalItems(), prompt: p.prompt };
+              if (typeof rubric === 'string' || p.base === null) {
+                done += 2;
+                return { id: p.id, prompt_id: p.prompt_id, original: FAULT, shuffled: FAULT };
+              }
+              const idx = shuffle(rubric.items.length);
+              const judgeWith = async (items: typeof rubric.items): Promise<Scoring> => {
+                const r = await judgedRubricReward(kind, ctx, { items, prompt: rubric.prompt });
+                const s = { reward: r.reward, status: r.status, reason: r.reason };
+                tally(faults, s);
+                opts.onProgress?.(++done, total);
+                return s;
+              };
+              const original = await judgeWith(rubric.items);
+              const moved = await judgeWith(idx.map((k) => rubric.items[k]!));
+              return { id: p.id, prompt_id: p.prompt_id, original, shuffled: moved };
+            });
+          }),
+        );
+        results.push(orderResult(orderSpec(m), rows, tol, th));
+      }
+    }
+
+    // 4. Anchors: each rubric's ideal drawing, a blank page of its size, and the next prompt's ideal.
+    const ideals = new Map<string, { prompt: string; svg: string }>();
+    const preset = INSTANCE_PRESET[kind] ?? null;
+    for (const r of opts.rubrics ?? []) {
+      if (!r.kept || !r.ideal_svg || (preset && r.preset !== preset)) continue;
+      if (!ideals.has(r.id)) ideals.set(r.id, { prompt: r.prompt, svg: r.ideal_svg });
+    }
+    const ids = [...ideals.keys()];
+    total += ids.length * 3;
+    const anchorRows = await Promise.all(
+      ids.map((id, i) =>
+        limit(async () => {
+          const { prompt, svg } = ideals.get(id)!;
+          const one = async (suffix: string, code: string) =>
+            toScoring(
+              (
+                await score({
+                  id: `${id}~anchor.${suffix}`,
+                  prompt_id: id,
+                  prompt,
+                  completion: `\`\`\`svg\n${code}\n\`\`\``,
+                })
+              ).record,
+            );
+          const otherId = ids.length > 1 ? ids[(i + 1) % ids.length]! : null;
+          return {
+            prompt_id: id,
+            ideal: await one('ideal', svg),
+            blank: await one(
+              'blank',
+              blankPage(svg, { prompt, seed }) ?? '<svg xmlns="http://www.w3.org/2000/svg"/>',
+            ),
+            offPrompt: otherId ? await one('off_prompt', ideals.get(otherId)!.svg) : null,
+          };
+        }),
+      ),
+    );
+    results.push(anchorsResult(ANCHORS, anchorRows, th));
+
+    const gated = results.filter((r) => r.family === 'hack' || r.family === 'sensitivity');
+    const verdict = results.some((r) => r.verdict === 'fail')
+      ? 'fail'
+      : pictures.length === 0 || gated.some((r) => r.verdict === 'no_data' && r.faults > 0)
+        ? 'incomplete'
+        : 'pass';
+    return {
+      schema: PROBE_SCHEMA,
+      created_at: new Date().toISOString(),
+      verdict,
+      judge: opts.judge.spec.id,
+      reward: kind,
+      mode,
+      repeats,
+      seed,
+      pictures: { rollouts: opts.rollouts.length, used: pictures.length, skipped },
+      tolerance: tol,
+      thresholds: th,
+      grader_faults: faults,
+      probes: results,
+      examples: await examples.build(),
+      elapsed_ms: Math.round(performance.now() - t0),
+    };
+  } finally {
+    await scorer.close();
+  }
+}
