@@ -61,9 +61,9 @@ const sentence = () => {
 async function writeLines(path: string, count: number, line: (i: number) => string) {
   const s = createWriteStream(path);
   for (let i = 0; i < count; i++) {
-    if (!s.write(`${line(i)}\n`)) await new Promise((r) => s.once('drain', r));
+    if (!s.write(`${line(i)}\n`)) await new Promise<void>((r) => s.once('drain', () => r()));
   }
-  await new Promise((r) => s.end(r));
+  await new Promise<void>((r) => s.end(() => r()));
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'bench-decon-'));
@@ -89,6 +89,7 @@ try {
   });
   const mb = statSync(join(dir, 'train.jsonl')).size / 1e6;
   const t0 = performance.now();
+  const c0 = process.cpuUsage();
   const r = await decontaminateFiles({
     train: join(dir, 'train.jsonl'),
     tests: [join(dir, 'test.jsonl')],
@@ -96,9 +97,11 @@ try {
     dropped: join(dir, 'dropped.jsonl'),
   });
   const secs = (performance.now() - t0) / 1000;
+  const c1 = process.cpuUsage(c0);
+  const cpu = (c1.user + c1.system) / 1e6;
   console.log(
     `decontaminate: ${TRAIN} train (${mb.toFixed(0)} MB) vs ${TEST} test, n=${r.n}: ` +
-      `${secs.toFixed(1)} s (index ${r.seconds.index.toFixed(1)} s, scan ${r.seconds.scan.toFixed(1)} s), ` +
+      `${secs.toFixed(1)} s wall, ${cpu.toFixed(1)} s CPU (index ${r.seconds.index.toFixed(1)} s, scan ${r.seconds.scan.toFixed(1)} s), ` +
       `${r.test_ngrams} test n-grams, dropped ${r.train.dropped} (planted ${planted})`,
   );
   if (r.train.dropped < planted) {
