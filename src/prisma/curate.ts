@@ -96,6 +96,8 @@ export interface GateDeps {
     rubric: PrismaRubric,
     code: string,
     failing: FailingCriterion[],
+    /** 1-based: each round is a fresh draw (cached per round, so a resume replays it). */
+    round: number,
     signal?: AbortSignal,
   ): Promise<Regenerated>;
 }
@@ -204,7 +206,7 @@ export async function gateCandidate(
   let text = c.code;
   for (let round = 0; round <= gate.rounds; round++) {
     if (round > 0) {
-      const regen = await deps.regenerate(c, rubric, best.code, best.failing, signal);
+      const regen = await deps.regenerate(c, rubric, best.code, best.failing, round, signal);
       usage.generator = addUsage(usage.generator, regen.usage);
       if (!regen.ok)
         return end('grader_error', { reason: 'generator_error', message: regen.message });

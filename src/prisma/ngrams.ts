@@ -176,7 +176,6 @@ export class TestNgramIndex {
       hit = { test_id: doc.id, test_set: doc.set, ngram: words.slice(i, i + n).join(' ') };
       return true;
     });
-    if (hit) return hit;
-    return null;
+    return hit;
   }
 }
