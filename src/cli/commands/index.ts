@@ -68,8 +68,7 @@ export const commandTable: Readonly<Record<string, CommandEntry>> = {
   },
   select: {
     term: 'select [options]',
-    summary:
-      'RL prompt selection: rank instructions by the dispersion of their scores (PrismaForge)',
+    summary: 'RL prompt selection: rank instructions by the dispersion U of their k scores',
     load: () => import('./select.ts'),
   },
   decontaminate: {
