@@ -5,6 +5,7 @@
 // has a weight, and a `count`: 1 for a yes/no criterion, n > 1 for one that counts n things
 // ("the three bar heights are 4, 7, 2"), whose score is the share satisfied (2 of 3 → 2/3).
 import { z } from 'zod';
+import { UsageSchema } from '../core/usage.ts';
 
 export const ModalitySchema = z.enum(['code', 'vision']);
 export type Modality = z.infer<typeof ModalitySchema>;
@@ -21,14 +22,6 @@ export const PrismaItemSchema = z.object({
   count: z.number().int().min(1),
 });
 export type PrismaItem = z.infer<typeof PrismaItemSchema>;
-
-const UsageSchema = z.object({
-  calls: z.number(),
-  inputTokens: z.number(),
-  outputTokens: z.number(),
-  costUsd: z.number().nullable(),
-  latencyMs: z.number(),
-});
 
 export const PrismaDropReasonSchema = z.enum(['author_error', 'malformed']);
 
