@@ -11,6 +11,7 @@ import { type RolloutLine, readPromptsFile, readRolloutsFile } from '../../eval/
 import { judgeNotice } from '../../eval/run-judge.ts';
 import { createModelClient } from '../../models/client.ts';
 import { inspectCompletion } from '../../pipeline/inspect.ts';
+import { parsePrismaRubrics } from '../../prisma/load.ts';
 import { createRenderPool } from '../../render/pool.ts';
 import { parseRubricsJsonl } from '../../rubric/load.ts';
 import { createRunProgress } from '../../store/progress.ts';
@@ -87,6 +88,20 @@ function printResult(r: EvalRunResult, dir: string): void {
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
+/** Whether --rubrics also scores "ruler": yes, except for a prisma-only file with --reward prisma. */
+function rulerRubricsWanted(file: string, reward: string | undefined): boolean {
+  const ruler = parseRubricsJsonl(readFileSync(file, 'utf8')).rubrics;
+  const prismaAsked = (reward ?? '').split(',').some((k) => k.trim() === 'prisma');
+  if (
+    prismaAsked &&
+    !ruler.some((r) => r.kept) &&
+    parsePrismaRubrics(readFileSync(file, 'utf8')).rubrics.length
+  )
+    return false;
+  checkRubricsFit(file, ruler, 'ruler');
+  return true;
+}
+
 async function evaluate(flags: EvalFlags, setExit: (code: number) => void): Promise<void> {
   if ((flags.policy === undefined) === (flags.rollouts === undefined)) {
     throw new UsageError(
@@ -96,13 +111,10 @@ async function evaluate(flags: EvalFlags, setExit: (code: number) => void): Prom
   if (flags.rubrics !== undefined && !existsSync(flags.rubrics)) {
     throw new UsageError(`--rubrics file not found: ${flags.rubrics}`);
   }
-  // The "ruler" reward needs kept ruler rubrics: refuse a file that has none, up front.
-  if (flags.rubrics !== undefined)
-    checkRubricsFit(
-      flags.rubrics,
-      parseRubricsJsonl(readFileSync(flags.rubrics, 'utf8')).rubrics,
-      'ruler',
-    );
+  // The "ruler" reward needs kept ruler rubrics: refuse a file that has none, up front —
+  // unless it is a PrismaForge rubrics file read for --reward prisma (then no "ruler").
+  const ruler =
+    flags.rubrics !== undefined ? rulerRubricsWanted(flags.rubrics, flags.reward) : false;
   const concurrency = parseCount('--concurrency', flags.concurrency, 8);
   const mode = parseMode(flags.mode);
   const judge = asUsage(() =>
@@ -211,6 +223,7 @@ async function evaluate(flags: EvalFlags, setExit: (code: number) => void): Prom
         judge,
         judgeBaseUrl: judge.baseUrl,
         rubrics: flags.rubrics,
+        ruler,
         rewards: extra,
         hybrid,
         renderer,
