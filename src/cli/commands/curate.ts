@@ -155,10 +155,7 @@ async function curate(flags: Flags, setExit: (code: number) => void): Promise<vo
   const gate = {
     tau1: parseUnit('--tau1', flags.tau1, DEFAULT_GATE.tau1),
     tau2: parseUnit('--tau2', flags.tau2, DEFAULT_GATE.tau2),
-    rounds:
-      flags.rounds === undefined
-        ? DEFAULT_GATE.rounds
-        : parseCount('--rounds', String(Number(flags.rounds) + 1), 1) - 1,
+    rounds: parseRounds(flags.rounds),
   };
   if (gate.tau1 > gate.tau2)
     throw new UsageError(`--tau1 (${gate.tau1}) must not exceed --tau2 (${gate.tau2})`);

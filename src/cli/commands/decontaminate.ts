@@ -32,14 +32,13 @@ async function run(f: Flags): Promise<void> {
     ([k, s]) =>
       `  ${k}: ${s.train_dropped} training samples dropped, ${s.test_hit} of ${s.instructions} test instructions overlapped (${s.shorter_than_n} shorter than ${n} words)`,
   );
-  process.stdout.write(
-    [
-      `decontaminated ${r.train.lines} training samples against ${r.test_ngrams} test ${n}-grams: ${r.train.kept} kept, ${r.train.dropped} dropped` +
-        (r.train.unreadable ? ` (${r.train.unreadable} lines without an instruction kept)` : ''),
-      ...sets,
-      `${(r.seconds.index + r.seconds.scan).toFixed(1)} s (index ${r.seconds.index.toFixed(1)} s, scan ${r.seconds.scan.toFixed(1)} s)`,
-    ].join('\n') + '\n',
-  );
+  const lines = [
+    `decontaminated ${r.train.lines} training samples against ${r.test_ngrams} test ${n}-grams: ${r.train.kept} kept, ${r.train.dropped} dropped` +
+      (r.train.unreadable ? ` (${r.train.unreadable} lines without an instruction kept)` : ''),
+    ...sets,
+    `${(r.seconds.index + r.seconds.scan).toFixed(1)} s (index ${r.seconds.index.toFixed(1)} s, scan ${r.seconds.scan.toFixed(1)} s)`,
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
 }
 
 export const register: RegisterCommand = (program) => {
