@@ -13,6 +13,7 @@ import {
   fillSchema,
   jsonAnswer,
   type ModelDouble,
+  schemaAnswerer,
   startModelDouble,
 } from '../support/model-double.ts';
 import { runCliInProcess } from '../support/run-cli.ts';
@@ -43,8 +44,11 @@ const CANDIDATES = [
 
 beforeAll(async () => {
   double = await startModelDouble({ models: ['m'] });
+  const author = schemaAnswerer({ seed: 2 });
   double.script((req) => {
     const text = req.text;
+    if (req.schemaName === 'difficulty' || req.schemaName === 'rubric_items')
+      return author.handler(req);
     if (text.includes('Failed criteria')) {
       // The generator: MID gets fixed, STUCK stays as it was.
       const svg = text.includes('instruction MID')
@@ -182,5 +186,58 @@ describe('rubrica curate', () => {
     expect(last.flaky.decision).toBe('kept');
     const f = JSON.parse(readFileSync(join(dir, 'out', 'funnel.json'), 'utf8'));
     expect(f.total).toMatchObject({ raw: 6, kept_directly: 2, recovered: 1, pending: 0 });
+  }, 120_000);
+
+  it('writes the rubric of each instruction with --author, once per instruction text', async () => {
+    const file = join(dir, 'same.jsonl');
+    writeFileSync(
+      file,
+      ['a', 'b']
+        .map((id) =>
+          JSON.stringify({
+            id,
+            instruction: 'instruction GOOD twice',
+            code: ICONS[5]!,
+            source: 's',
+          }),
+        )
+        .join('\n'),
+    );
+    const before = double.requests.length;
+    const r = await runCliInProcess([
+      'curate',
+      '--in',
+      file,
+      '--out',
+      join(dir, 'authored'),
+      '--author',
+      'openai-compatible:m',
+      '--author-base-url',
+      double.url,
+      '--judge',
+      'openai-compatible:m',
+      '--judge-base-url',
+      double.url,
+      '--rounds',
+      '0',
+      '--concurrency',
+      '1',
+      '--cache',
+      join(dir, 'cache2.sqlite'),
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const asked = double.requests.slice(before);
+    expect(asked.filter((q) => q.schemaName === 'difficulty')).toHaveLength(1);
+    expect(asked.filter((q) => q.schemaName === 'rubric_items')).toHaveLength(1);
+    const ds = readFileSync(join(dir, 'authored', 'decisions.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(ds.map((d) => [d.id, d.decision, d.rubric_id])).toEqual([
+      ['a', 'kept', 'a'],
+      ['b', 'kept', 'a'],
+    ]);
+    expect(ds[0].usage.author.calls).toBe(2);
+    expect(ds[1].usage.author.calls).toBe(0);
   }, 120_000);
 });
