@@ -42,39 +42,49 @@ const empty = (source: string): FunnelRow => ({
   pending: 0,
 });
 
-export function funnel(decisions: Iterable<{ source: string; decision: DecisionKind }>): {
-  sources: FunnelRow[];
-  total: FunnelRow;
-} {
+export type Funnel = { sources: FunnelRow[]; total: FunnelRow };
+
+/** Counts decisions one at a time (a curation run streams millions of them). */
+export function createFunnel() {
   const by = new Map<string, FunnelRow>();
   const total = empty('total');
-  for (const d of decisions) {
-    let row = by.get(d.source);
-    if (!row) {
-      row = empty(d.source);
-      by.set(d.source, row);
-    }
-    for (const r of [row, total]) {
-      r.raw++;
-      if (d.decision === 'unexecutable') continue;
-      r.executed++;
-      if (d.decision === 'grader_error') r.pending++;
-      else if (d.decision === 'no_rubric') r.no_rubric++;
-      else {
-        r.scored++;
-        if (d.decision === 'kept') r.kept_directly++;
-        else if (d.decision === 'recovered') r.recovered++;
-        else r.discarded++;
+  return {
+    add(d: { source: string; decision: DecisionKind }): void {
+      let row = by.get(d.source);
+      if (!row) {
+        row = empty(d.source);
+        by.set(d.source, row);
       }
-    }
-  }
-  return { sources: [...by.values()].sort((a, b) => (a.source < b.source ? -1 : 1)), total };
+      for (const r of [row, total]) {
+        r.raw++;
+        if (d.decision === 'unexecutable') continue;
+        r.executed++;
+        if (d.decision === 'grader_error') r.pending++;
+        else if (d.decision === 'no_rubric') r.no_rubric++;
+        else {
+          r.scored++;
+          if (d.decision === 'kept') r.kept_directly++;
+          else if (d.decision === 'recovered') r.recovered++;
+          else r.discarded++;
+        }
+      }
+    },
+    result(): Funnel {
+      return { sources: [...by.values()].sort((a, b) => (a.source < b.source ? -1 : 1)), total };
+    },
+  };
+}
+
+export function funnel(decisions: Iterable<{ source: string; decision: DecisionKind }>): Funnel {
+  const f = createFunnel();
+  for (const d of decisions) f.add(d);
+  return f.result();
 }
 
 const kept = (r: FunnelRow) => r.kept_directly + r.recovered;
 const share = (r: FunnelRow) => (r.raw ? `${((100 * kept(r)) / r.raw).toFixed(1)}%` : '–');
 
-export function formatFunnel(f: ReturnType<typeof funnel>): string {
+export function formatFunnel(f: Funnel): string {
   const head = ['source', ...COLUMNS, 'kept %'];
   const rows = [...f.sources, f.total].map((r) => [
     r.source,

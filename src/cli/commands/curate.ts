@@ -4,7 +4,7 @@
 // faults); the kept SFT set (kept.jsonl, kept.parquet), the funnel per source (funnel.json,
 // funnel.txt, funnel.html) and the cost ledger (summary.json) are then derived from the whole
 // decisions file, so a resumed run reports on everything decided so far.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parquetWriteFile } from 'hyparquet-writer';
 import { z } from 'zod';
@@ -18,7 +18,7 @@ import {
   LambdaError,
   parseLambdaOverrides,
 } from '../../prisma/families.ts';
-import { formatFunnel, funnel, funnelHtml } from '../../prisma/funnel.ts';
+import { createFunnel, formatFunnel, funnelHtml } from '../../prisma/funnel.ts';
 import { createPrismaJudge } from '../../prisma/judge.ts';
 import { indexPrismaRubrics } from '../../prisma/load.ts';
 import { createPrismaSynthesizer, prismaAuthorVersion } from '../../prisma/synth.ts';
@@ -73,48 +73,66 @@ interface Flags {
 const fault = (d: { decision?: unknown; reason?: unknown }) =>
   d.decision === 'grader_error' ? String(d.reason ?? 'grader_error') : null;
 
-/** Streams decisions.jsonl (the last line of an id wins: a redone grader fault replaces it). */
-async function readDecisions(file: string): Promise<Decision[]> {
-  const by = new Map<string, Decision>();
-  for await (const raw of readLines(file)) {
-    if (!raw.text?.trim()) continue;
+/**
+ * Streams decisions.jsonl twice: first the last line of each id (a redone grader fault's
+ * newer line wins when an interrupted run left both), then those lines, so only ids — not
+ * the decisions with their code — are held in memory.
+ */
+async function* readDecisions(file: string): AsyncGenerator<Decision> {
+  const last = new Map<string, number>();
+  const parse = (text: string): Decision | null => {
     try {
-      const d = JSON.parse(raw.text) as Decision;
-      by.delete(d.id);
-      by.set(d.id, d);
+      return JSON.parse(text) as Decision;
     } catch {
-      // a torn line was repaired by the runner; anything else unreadable is skipped
+      return null; // a torn line was repaired by the runner; anything else is skipped
     }
+  };
+  for await (const raw of readLines(file)) {
+    const d = raw.text?.trim() ? parse(raw.text) : null;
+    if (d) last.set(d.id, raw.line);
   }
-  return [...by.values()];
+  for await (const raw of readLines(file)) {
+    const d = raw.text?.trim() ? parse(raw.text) : null;
+    if (d && last.get(d.id) === raw.line) yield d;
+  }
 }
 
-function writeOutputs(out: string, decisions: Decision[]) {
-  const kept = decisions.filter((d) => d.decision === 'kept' || d.decision === 'recovered');
-  const fence = (d: Decision) =>
-    `\`\`\`${d.domain === 'svg' ? 'svg' : d.domain}\n${d.code}\n\`\`\``;
-  writeFileSync(
-    join(out, 'kept.jsonl'),
-    kept
-      .map(
-        (d) =>
-          `${JSON.stringify({
-            messages: [
-              { role: 'user', content: d.instruction },
-              { role: 'assistant', content: fence(d) },
-            ],
-            meta: {
-              id: d.id,
-              source: d.source,
-              domain: d.domain,
-              decision: d.decision,
-              score: d.final_score,
-              rounds: d.rounds.length - 1,
-            },
-          })}\n`,
-      )
-      .join(''),
-  );
+const fenced = (d: Decision) => `\`\`\`${d.domain}\n${d.code}\n\`\`\``;
+
+/** kept.jsonl (streamed), kept.parquet (kept rows only in memory), funnel.*, summary.json. */
+async function writeOutputs(out: string, decisionsPath: string) {
+  const counter = createFunnel();
+  const ledger = { author: emptyUsage(), judge: emptyUsage(), generator: emptyUsage() };
+  const kept: Omit<Decision, 'rounds' | 'usage'>[] = [];
+  const keptRounds: number[] = [];
+  const sft = createWriteStream(join(out, 'kept.jsonl'));
+  let decisions = 0;
+  for await (const d of readDecisions(decisionsPath)) {
+    decisions++;
+    counter.add(d);
+    for (const k of ['author', 'judge', 'generator'] as const)
+      ledger[k] = addUsage(ledger[k], d.usage[k]);
+    if (d.decision !== 'kept' && d.decision !== 'recovered') continue;
+    const { rounds, usage: _u, ...rest } = d;
+    kept.push(rest);
+    keptRounds.push(rounds.length - 1);
+    const line = JSON.stringify({
+      messages: [
+        { role: 'user', content: d.instruction },
+        { role: 'assistant', content: fenced(d) },
+      ],
+      meta: {
+        id: d.id,
+        source: d.source,
+        domain: d.domain,
+        decision: d.decision,
+        score: d.final_score,
+        rounds: rounds.length - 1,
+      },
+    });
+    if (!sft.write(`${line}\n`)) await new Promise<void>((r) => sft.once('drain', () => r()));
+  }
+  await new Promise<void>((r) => sft.end(() => r()));
   parquetWriteFile({
     filename: join(out, 'kept.parquet'),
     columnData: [
@@ -125,22 +143,18 @@ function writeOutputs(out: string, decisions: Decision[]) {
       { name: 'code', data: kept.map((d) => d.code ?? ''), type: 'STRING' },
       { name: 'decision', data: kept.map((d) => d.decision), type: 'STRING' },
       { name: 'score', data: kept.map((d) => d.final_score ?? 0), type: 'DOUBLE' },
-      { name: 'rounds', data: kept.map((d) => d.rounds.length - 1), type: 'INT32' },
+      { name: 'rounds', data: keptRounds, type: 'INT32' },
     ],
   });
-  const f = funnel(decisions);
+  const f = counter.result();
   writeFileSync(join(out, 'funnel.json'), `${JSON.stringify(f, null, 2)}\n`);
   writeFileSync(join(out, 'funnel.txt'), `${formatFunnel(f)}\n`);
   writeFileSync(join(out, 'funnel.html'), funnelHtml(f));
-  const ledger = { author: emptyUsage(), judge: emptyUsage(), generator: emptyUsage() };
-  for (const d of decisions)
-    for (const k of ['author', 'judge', 'generator'] as const)
-      ledger[k] = addUsage(ledger[k], d.usage[k]);
   writeFileSync(
     join(out, 'summary.json'),
-    `${JSON.stringify({ decisions: decisions.length, kept: kept.length, funnel: f.total, ledger }, null, 2)}\n`,
+    `${JSON.stringify({ decisions, kept: kept.length, funnel: f.total, ledger }, null, 2)}\n`,
   );
-  return { f, ledger, kept: kept.length };
+  return { f, ledger, kept: kept.length, decisions };
 }
 
 function parseRounds(raw: string | undefined): number {
@@ -250,10 +264,9 @@ async function curate(flags: Flags, setExit: (code: number) => void): Promise<vo
       slim: (d) => ({ decision: d.decision }),
       usageOf: (d) => addUsage(addUsage(d.usage.author, d.usage.judge), d.usage.generator),
     });
-    const all = await readDecisions(decisionsPath);
-    const { f, ledger, kept } = writeOutputs(flags.out, all);
+    const { f, ledger, kept, decisions } = await writeOutputs(flags.out, decisionsPath);
     process.stdout.write(
-      `${formatFunnel(f)}\nkept ${kept} of ${all.length} candidates → ${flags.out}/kept.jsonl, kept.parquet; funnel.{json,txt,html}\n` +
+      `${formatFunnel(f)}\nkept ${kept} of ${decisions} candidates → ${flags.out}/kept.jsonl, kept.parquet; funnel.{json,txt,html}\n` +
         `cost: author ${formatUsage(ledger.author)}; judges ${formatUsage(ledger.judge)}; generator ${formatUsage(ledger.generator)}\n`,
     );
     finishJsonlCommand(
@@ -261,7 +274,7 @@ async function curate(flags: Flags, setExit: (code: number) => void): Promise<vo
       {
         noun: 'candidates',
         inPath: flags.in,
-        nothing: all.length && !kept ? `no candidate was kept of ${all.length}` : null,
+        nothing: decisions && !kept ? `no candidate was kept of ${decisions}` : null,
       },
       setExit,
     );
