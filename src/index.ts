@@ -109,6 +109,21 @@ export type {
   ScoreBatchOptions,
   ScoredRollout,
 } from './pipeline/types.ts';
+// --- prisma: PrismaForge synthesis, judges, curation, decontamination ----------------------
+export {
+  type Candidate,
+  DEFAULT_GATE,
+  type Decision,
+  type GateConfig,
+  gateCandidate,
+} from './prisma/curate.ts';
+export { createCurateDeps } from './prisma/curate-deps.ts';
+export { type DecontaminationReport, decontaminateFiles } from './prisma/decontaminate.ts';
+export { createPrismaJudge, type PrismaJudge } from './prisma/judge.ts';
+export { indexPrismaRubrics, parsePrismaRubrics } from './prisma/load.ts';
+export { normaliseWords, TestNgramIndex } from './prisma/ngrams.ts';
+export { loadSharedCriteria } from './prisma/shared-criteria.ts';
+export { createPrismaSynthesizer, type PrismaPromptInput } from './prisma/synth.ts';
 // --- probe: judge health before training -------------------------------------------------
 export {
   type ProbeOptions,

@@ -24,5 +24,8 @@ describe('--reward', () => {
       hybrid: true,
     });
     expect(rewardNeeds(['rubric-s'])).toEqual({ judge: true, rubrics: true, hybrid: false });
+    // PrismaForge: the elastic reward reads prisma rubrics; direct judging needs none.
+    expect(rewardNeeds(['prisma'])).toEqual({ judge: true, rubrics: true, hybrid: false });
+    expect(rewardNeeds(['direct'])).toEqual({ judge: true, rubrics: false, hybrid: false });
   });
 });

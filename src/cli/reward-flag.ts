@@ -1,7 +1,7 @@
 // `--reward` of score, serve and eval: one reward or a comma list ("ruler,hybrid"), computed
 // from one inspection per rollout; the first is each record's `reward`.
 import { REWARD_KINDS, type RewardKind } from '../core/record.ts';
-import { INSTANCE_PRESET } from '../reward/kinds/index.ts';
+import { needsRubrics } from '../reward/kinds/index.ts';
 import { UsageError } from './usage-error.ts';
 
 export const REWARD_FLAG_HELP = `reward(s), comma-separated, the first is "reward": ${REWARD_KINDS.join(' | ')}`;
@@ -31,7 +31,7 @@ export function rewardNeeds(kinds: readonly RewardKind[]): {
 } {
   return {
     judge: kinds.some((k) => k !== 'hybrid'),
-    rubrics: kinds.some((k) => INSTANCE_PRESET[k] !== undefined),
+    rubrics: kinds.some(needsRubrics),
     hybrid: kinds.includes('hybrid'),
   };
 }

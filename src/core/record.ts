@@ -10,7 +10,14 @@ import { isGraderFault, ReasonSchema, StatusSchema } from './status.ts';
 import { UsageSchema } from './usage.ts';
 
 /** Every reward rubrica computes; the first of a request is the record's `reward`. */
-export const RewardKindSchema = z.enum(['ruler', 'universal', 'rubric-s', 'hybrid']);
+export const RewardKindSchema = z.enum([
+  'ruler',
+  'universal',
+  'rubric-s',
+  'hybrid',
+  'prisma',
+  'direct',
+]);
 export type RewardKind = z.infer<typeof RewardKindSchema>;
 export const REWARD_KINDS: readonly RewardKind[] = RewardKindSchema.options;
 

@@ -42,6 +42,8 @@ export interface EvalRunOptions {
   rewards?: readonly RewardKind[];
   /** Kept instance rubrics (records or a rubrics.jsonl path): adds the "ruler" reward. */
   rubrics?: readonly RubricRecord[] | string;
+  /** Score "ruler" with `rubrics` (default true); false for a PrismaForge-only rubrics file. */
+  ruler?: boolean;
   renderer: Renderer;
   inspect: InspectFn;
   /** Cache file, or false for none. Default: the scorer's default file. */
@@ -126,7 +128,8 @@ function promptIdOf(r: RolloutLine, byText: Map<string, string>): string {
 export async function runEval(opts: EvalRunOptions): Promise<EvalRunResult> {
   const t0 = performance.now();
   const startedAt = new Date().toISOString();
-  const kinds: RewardKind[] = opts.rubrics ? ['universal', 'ruler'] : ['universal'];
+  const kinds: RewardKind[] =
+    opts.rubrics && opts.ruler !== false ? ['universal', 'ruler'] : ['universal'];
   for (const k of opts.rewards ?? []) if (!kinds.includes(k)) kinds.push(k);
   if (opts.hybrid && !kinds.includes('hybrid')) kinds.push('hybrid');
   const paths = {

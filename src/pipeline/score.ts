@@ -17,11 +17,21 @@ import type { DomainId } from '../domains/types.ts';
 import { createJudge, type Judge } from '../judge/judge.ts';
 import { createModelClient, type ModelClientOptions } from '../models/client.ts';
 import type { ModelClient } from '../models/types.ts';
+import { DEFAULT_FAMILY_LAMBDAS, type FamilyTable } from '../prisma/families.ts';
+import { createPrismaJudge } from '../prisma/judge.ts';
+import { indexPrismaRubrics, type PrismaRubricIndex } from '../prisma/load.ts';
+import type { PrismaRubric } from '../prisma/rubric.ts';
 import { createRenderPool } from '../render/pool.ts';
 import type { Renderer } from '../render/types.ts';
 import type { BlankPolicy } from '../reward/gates.ts';
 import type { HybridRewarder } from '../reward/hybrid.ts';
-import { INSTANCE_PRESET, REWARD_FUNCTIONS, type RewardContext } from '../reward/kinds/index.ts';
+import {
+  INSTANCE_PRESET,
+  needsRubrics,
+  type PrismaGraders,
+  REWARD_FUNCTIONS,
+  type RewardContext,
+} from '../reward/kinds/index.ts';
 import type { DropAxis } from '../reward/weighted.ts';
 import { indexRubrics, type RubricIndex } from '../rubric/load.ts';
 import type { RubricRecord } from '../rubric/schema.ts';
@@ -60,6 +70,15 @@ export interface RolloutScorerOptions {
   blankPolicy?: BlankPolicy;
   /** Reason-SVG's hybrid reward (src/reward/hybrid.ts); needed for `hybrid`. */
   hybrid?: HybridRewarder;
+  /**
+   * PrismaForge rubrics (`prisma`). Default: the `"preset":"prisma"` lines of `rubrics` when
+   * that is a path.
+   */
+  prismaRubrics?: readonly PrismaRubric[] | string;
+  /** The LLM that reads code for PrismaForge's code rubric. Default: the judge. */
+  codeJudge?: ModelClient | string;
+  /** λc/λv/λh per task family (src/prisma/families.ts). Default: the documented table. */
+  prismaLambdas?: FamilyTable;
 }
 
 /** A scorer that cannot work as configured (a usage error, not bad policy output). */
@@ -100,7 +119,7 @@ export function checkRewards(
     }
     if (k !== 'hybrid' && !have.judge)
       throw new ScorerConfigError('no_judge', `reward ${k} needs a judge model`);
-    if (INSTANCE_PRESET[k] && !have.rubrics) {
+    if (needsRubrics(k) && !have.rubrics) {
       throw new ScorerConfigError('no_rubrics', `reward ${k} needs rubrics (--rubrics)`);
     }
   }
@@ -113,7 +132,9 @@ interface Resources {
   renderer: Renderer;
   domains: DomainRenderers;
   rubrics: RubricIndex;
+  prismaRubrics: PrismaRubricIndex;
   judgeFor(mode: JudgeMode): Judge | null;
+  prismaFor(mode: JudgeMode): PrismaGraders | undefined;
 }
 
 function openResources(opts: RolloutScorerOptions): Resources {
@@ -128,6 +149,12 @@ function openResources(opts: RolloutScorerOptions): Resources {
       typeof opts.cache === 'object' ? opts.cache : openCache(opts.cache ?? DEFAULT_CACHE_PATH);
   const judges = new Map<JudgeMode, Judge>();
   const renderer = opts.renderer ?? createRenderPool();
+  const codeClient =
+    typeof opts.codeJudge === 'string'
+      ? createModelClient(opts.codeJudge, { ...opts.judgeOptions, role: 'judge' })
+      : (opts.codeJudge ?? client);
+  const graders = new Map<JudgeMode, PrismaGraders>();
+  const prismaSource = opts.prismaRubrics ?? (typeof opts.rubrics === 'string' ? opts.rubrics : []);
   return {
     client,
     cache,
@@ -135,6 +162,20 @@ function openResources(opts: RolloutScorerOptions): Resources {
     renderer,
     domains: opts.domains ?? lazyDomainRenderers({ svgRenderer: renderer }),
     rubrics: indexRubrics(opts.rubrics ?? []),
+    prismaRubrics: indexPrismaRubrics(prismaSource),
+    prismaFor(mode) {
+      if (!client || !codeClient) return undefined;
+      let g = graders.get(mode);
+      if (!g) {
+        g = {
+          codeJudge: createPrismaJudge({ client: codeClient, mode, cache }),
+          visionJudge: createPrismaJudge({ client, mode, cache }),
+          lambdas: opts.prismaLambdas ?? DEFAULT_FAMILY_LAMBDAS,
+        };
+        graders.set(mode, g);
+      }
+      return g;
+    },
     judgeFor(mode) {
       if (!client) return null;
       let j = judges.get(mode);
@@ -149,7 +190,11 @@ function openResources(opts: RolloutScorerOptions): Resources {
 
 export async function createRolloutScorer(opts: RolloutScorerOptions): Promise<InspectingScorer> {
   const defaults = rewardList(opts.reward, ['ruler']);
-  const have = { judge: !!opts.judge, hybrid: !!opts.hybrid, rubrics: !!opts.rubrics };
+  const have = {
+    judge: !!opts.judge,
+    hybrid: !!opts.hybrid,
+    rubrics: !!opts.rubrics || !!opts.prismaRubrics,
+  };
   checkRewards(defaults, have);
   const res = openResources(opts);
   const inspect: InspectFn = opts.inspect ?? inspectCompletion;
@@ -167,11 +212,14 @@ export async function createRolloutScorer(opts: RolloutScorerOptions): Promise<I
     // rubric's, else the rubric file's line for its prompt_id.
     const instance = kinds.map((k) => INSTANCE_PRESET[k]).find((p) => p !== undefined);
     const found = instance ? rubric(instance) : undefined;
+    const prismaRubric = () => res.prismaRubrics.find(rollout);
     const prompt =
       rollout.prompt ??
       found?.prompt ??
+      (kinds.includes('prisma') || kinds.includes('direct') ? prismaRubric()?.prompt : undefined) ??
       (rollout.prompt_id ? (res.rubrics.promptOf(rollout.prompt_id) ?? null) : null);
     const promptId = rollout.prompt_id ?? found?.id ?? null;
+    const mode = batch.mode ?? opts.mode ?? 'joint';
     let inspection: ScoredRollout['inspection'];
     try {
       inspection = await inspect(rollout.completion, {
@@ -188,7 +236,9 @@ export async function createRolloutScorer(opts: RolloutScorerOptions): Promise<I
       prompt,
       inspection,
       rubric,
-      judge: res.judgeFor(batch.mode ?? opts.mode ?? 'joint'),
+      judge: res.judgeFor(mode),
+      prismaRubric,
+      prisma: res.prismaFor(mode),
       dropAxis: opts.dropAxis,
       blankPolicy: opts.blankPolicy ?? 'zero',
       hybrid: opts.hybrid,

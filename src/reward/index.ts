@@ -31,6 +31,29 @@ export {
   statusOf,
   type UnscoreableReason,
 } from '../core/status.ts';
+export {
+  type ElasticParts,
+  elasticTree,
+  type ItemVerdict,
+  itemLeaf,
+} from '../prisma/elastic.ts';
+export {
+  DEFAULT_FAMILY_LAMBDAS,
+  DOMAIN_FAMILY,
+  type FamilyTable,
+  familyOf,
+  LambdaError,
+  type Lambdas,
+  lambdasFor,
+  parseLambdaOverrides,
+} from '../prisma/families.ts';
+export { type PrismaItem, type PrismaRubric, PrismaRubricSchema } from '../prisma/rubric.ts';
+export {
+  dispersionHistogram,
+  dispersions,
+  type PromptDispersion,
+  selectPrompts,
+} from '../prisma/select.ts';
 export { type BlankPolicy, type Gate, pictureGate } from './gates.ts';
 export { dispersion, GRPO_EPSILON, groupAdvantages, sampleStd } from './grpo.ts';
 export {
@@ -47,6 +70,8 @@ export {
 } from './hybrid.ts';
 export {
   INSTANCE_PRESET,
+  needsRubrics,
+  type PrismaGraders,
   REWARD_FUNCTIONS,
   type RewardContext,
   type RewardFunction,

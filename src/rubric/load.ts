@@ -39,6 +39,8 @@ export function parseRubricsJsonl(text: string): {
       errors.push({ line: i + 1, message: 'not valid JSON' });
       continue;
     }
+    // PrismaForge rubrics share the file and have their own loader (src/prisma/load.ts).
+    if ((json as { preset?: unknown } | null)?.preset === 'prisma') continue;
     const r = RubricRecordSchema.safeParse(json);
     if (r.success) rubrics.push(r.data);
     else errors.push({ line: i + 1, message: r.error.issues[0]?.message ?? 'invalid rubric' });

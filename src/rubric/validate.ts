@@ -21,11 +21,11 @@ const STOP = new Set(
 
 export type ValidationResult = { ok: true; items: RubricItem[] } | { ok: false; message: string };
 
-function words(text: string): string[] {
+export function words(text: string): string[] {
   return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 }
 
-function contentTokens(text: string, exclude: Set<string>): Set<string> {
+export function contentTokens(text: string, exclude: Set<string>): Set<string> {
   return new Set(words(text).filter((w) => w.length > 2 && !STOP.has(w) && !exclude.has(w)));
 }
 

@@ -12,6 +12,7 @@ import { judgeNotice } from '../../eval/run-judge.ts';
 import { createModelClient } from '../../models/client.ts';
 import { parseAlertThresholds } from '../../monitors/alerts.ts';
 import { inspectCompletion } from '../../pipeline/inspect.ts';
+import { parsePrismaRubrics } from '../../prisma/load.ts';
 import { createRenderPool } from '../../render/pool.ts';
 import { parseRubricsJsonl } from '../../rubric/load.ts';
 import { createRunProgress } from '../../store/progress.ts';
@@ -99,6 +100,20 @@ function printResult(r: EvalRunResult, dir: string): void {
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
+/** Whether --rubrics also scores "ruler": yes, except for a prisma-only file with --reward prisma. */
+function rulerRubricsWanted(file: string, reward: string | undefined): boolean {
+  const ruler = parseRubricsJsonl(readFileSync(file, 'utf8')).rubrics;
+  const prismaAsked = (reward ?? '').split(',').some((k) => k.trim() === 'prisma');
+  if (
+    prismaAsked &&
+    !ruler.some((r) => r.kept) &&
+    parsePrismaRubrics(readFileSync(file, 'utf8')).rubrics.length
+  )
+    return false;
+  checkRubricsFit(file, ruler, 'ruler');
+  return true;
+}
+
 async function evaluate(flags: EvalFlags, setExit: (code: number) => void): Promise<void> {
   if ((flags.policy === undefined) === (flags.rollouts === undefined)) {
     throw new UsageError(
@@ -108,13 +123,10 @@ async function evaluate(flags: EvalFlags, setExit: (code: number) => void): Prom
   if (flags.rubrics !== undefined && !existsSync(flags.rubrics)) {
     throw new UsageError(`--rubrics file not found: ${flags.rubrics}`);
   }
-  // The "ruler" reward needs kept ruler rubrics: refuse a file that has none, up front.
-  if (flags.rubrics !== undefined)
-    checkRubricsFit(
-      flags.rubrics,
-      parseRubricsJsonl(readFileSync(flags.rubrics, 'utf8')).rubrics,
-      'ruler',
-    );
+  // The "ruler" reward needs kept ruler rubrics: refuse a file that has none, up front —
+  // unless it is a PrismaForge rubrics file read for --reward prisma (then no "ruler").
+  const ruler =
+    flags.rubrics !== undefined ? rulerRubricsWanted(flags.rubrics, flags.reward) : false;
   const concurrency = parseCount('--concurrency', flags.concurrency, 8);
   const mode = parseMode(flags.mode);
   let alerts: ReturnType<typeof parseAlertThresholds>;
@@ -229,6 +241,7 @@ async function evaluate(flags: EvalFlags, setExit: (code: number) => void): Prom
         judge,
         judgeBaseUrl: judge.baseUrl,
         rubrics: flags.rubrics,
+        ruler,
         rewards: extra,
         hybrid,
         renderer,

@@ -78,7 +78,7 @@ export const commandTable: Readonly<Record<string, CommandEntry>> = {
   },
   rubric: {
     term: 'rubric',
-    summary: 'instance rubrics (RULER)',
+    summary: 'instance rubrics (RULER; PrismaForge with --preset prisma)',
     load: () => import('./rubric.ts'),
   },
   probe: {
@@ -86,6 +86,22 @@ export const commandTable: Readonly<Record<string, CommandEntry>> = {
     summary:
       'test a judge + reward before training: repeatability, hack resistance, sensitivity, anchors',
     load: () => import('./probe.ts'),
+  },
+  select: {
+    term: 'select [options]',
+    summary: 'RL prompt selection: rank instructions by the dispersion U of their k scores',
+    load: () => import('./select.ts'),
+  },
+  decontaminate: {
+    term: 'decontaminate [options]',
+    summary: 'drop training instructions sharing a word n-gram with a test instruction',
+    load: () => import('./decontaminate.ts'),
+  },
+  curate: {
+    term: 'curate [options]',
+    summary:
+      'PrismaForge data gating: rubric-score candidates, re-synthesise the mid band, keep the best',
+    load: () => import('./curate.ts'),
   },
   score: {
     term: 'score [options]',

@@ -92,7 +92,7 @@ export function openCacheFlag(flags: { cache: boolean | string }): AnswerCache |
   return openCache(typeof flags.cache === 'string' ? flags.cache : DEFAULT_CACHE_PATH);
 }
 
-interface SynthFlags {
+export interface SynthFlags {
   in: string;
   out: string;
   author?: string;
@@ -110,8 +110,14 @@ interface SynthFlags {
 }
 
 async function synth(flags: SynthFlags, setExit: (code: number) => void): Promise<void> {
+  if (flags.preset === 'prisma') {
+    const { synthPrisma } = await import('../prisma-synth.ts');
+    return synthPrisma(flags, setExit);
+  }
   if (!isPresetName(flags.preset)) {
-    throw new UsageError(`--preset must be one of ${PRESETS.join(', ')}, got "${flags.preset}"`);
+    throw new UsageError(
+      `--preset must be one of ${[...PRESETS, 'prisma'].join(', ')}, got "${flags.preset}"`,
+    );
   }
   const preset = flags.preset;
   if (preset !== 'universal' && (!flags.author || !flags.judge))
@@ -188,18 +194,27 @@ async function synth(flags: SynthFlags, setExit: (code: number) => void): Promis
 }
 
 export const register: RegisterCommand = (program, setExit) => {
-  const rubric = program.command('rubric').description('instance rubrics (RULER)');
+  const rubric = program
+    .command('rubric')
+    .description('instance rubrics (RULER; PrismaForge with --preset prisma)');
   const synthCmd = rubric
     .command('synth')
     .description('write one rubric per prompt: ideal SVG, rubric, ideal-SVG filter')
-    .requiredOption('--in <file>', 'prompts.jsonl: lines {"id","prompt",…}')
+    .requiredOption(
+      '--in <file>',
+      'prompts.jsonl: lines {"id","prompt",…} (prisma: also "domain", "family", "reference")',
+    )
     .requiredOption(
       '--out <file>',
       'rubrics.jsonl (appended; ids already done are skipped, author/judge failures redone)',
     )
     .option('--author <spec>', 'author model, provider:model (not needed for --preset universal)')
     .option('--judge <spec>', 'judge VLM for the filter, provider:model (not needed for universal)')
-    .option('--preset <name>', `rubric preset: ${PRESETS.join(' | ')}`, 'ruler')
+    .option(
+      '--preset <name>',
+      `rubric preset: ${PRESETS.join(' | ')} | prisma (code + vision rubrics; needs only --author)`,
+      'ruler',
+    )
     .option(
       '--min-ideal <x>',
       `keep a rubric when its ideal SVG scores ≥ x (default ${DEFAULT_MIN_IDEAL})`,

@@ -17,6 +17,7 @@ import { ExactIdSchema } from '../../store/jsonl.ts';
 import { addHybridFlags, type HybridFlags, hybridFromFlags } from '../hybrid-flags.ts';
 import { finishJsonlCommand, runJsonlCommand } from '../jsonl-command.ts';
 import { preflight } from '../preflight.ts';
+import { prismaFromFlags } from '../prisma-flags.ts';
 import { addRendererFlag, rendererPoolOptions } from '../renderer-flag.ts';
 import { parseRewardFlag, REWARD_FLAG_HELP, rewardNeeds } from '../reward-flag.ts';
 import { checkRubricsFit } from '../rubric-fit.ts';
@@ -70,6 +71,8 @@ function nothingScored(records: readonly Pick<ScoreRecord, 'status' | 'reason'>[
 interface ScoreFlags extends HybridFlags {
   renderer?: string;
   rubrics?: string;
+  codeJudge?: string;
+  prismaLambdas?: string;
   in: string;
   out: string;
   judge?: string;
@@ -121,6 +124,12 @@ async function score(flags: ScoreFlags, setExit: (code: number) => void): Promis
       )
     : undefined;
   await preflight(client, 'judge'); // a dead judge is found in seconds, not after retries
+  const prisma = prismaFromFlags(flags, reward, {
+    baseUrl: flags.judgeBaseUrl,
+    concurrency: concurrency * 6,
+    ...judgeCallFlags(flags),
+  });
+  await preflight(prisma.codeJudge, 'judge');
   // Loads CLIP / connects scorers only when the hybrid reward was asked for.
   const hybrid = needs.hybrid ? await hybridFromFlags(flags) : undefined;
   if (!existsSync(flags.in)) throw new UsageError(`--in file not found: ${flags.in}`);
@@ -131,6 +140,9 @@ async function score(flags: ScoreFlags, setExit: (code: number) => void): Promis
   try {
     scorer = await createRolloutScorer({
       rubrics: rubrics?.rubrics,
+      prismaRubrics: prisma.rubrics,
+      codeJudge: prisma.codeJudge,
+      prismaLambdas: prisma.lambdas,
       judge: client,
       renderer,
       inspect: inspectCompletion,
@@ -196,6 +208,14 @@ export const register: RegisterCommand = (program, setExit) => {
       'scores.jsonl (appended in input order; ids already done are skipped, grader faults redone)',
     )
     .option('--judge <spec>', 'judge VLM, provider:model (not needed for --reward hybrid)')
+    .option(
+      '--code-judge <spec>',
+      'LLM that reads the code for --reward prisma, provider:model (default: the judge)',
+    )
+    .option(
+      '--prisma-lambdas <spec>',
+      'λ overrides for --reward prisma: family=λc:λv[:λh],… or a JSON object (docs/prismaforge.md)',
+    )
     .option('--mode <mode>', 'judge mode: joint | per-item (default joint)')
     .option('--reward <kinds>', REWARD_FLAG_HELP, 'ruler')
     .option('--drop-axis <axis>', `leave one axis out: ${DROP_AXES.join(' | ')}`)

@@ -15,6 +15,8 @@ const KIND_COLOURS: Record<RewardKind, string> = {
   ruler: '#7048e8',
   hybrid: '#0c8599',
   'rubric-s': '#d9480f',
+  prisma: '#2b8a3e',
+  direct: '#868e96',
 };
 
 const FALLBACK = ['#495057', '#5f3dc4', '#087f5b', '#a61e4d'];

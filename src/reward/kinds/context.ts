@@ -4,6 +4,9 @@
 import type { RewardResult, RolloutInput } from '../../core/record.ts';
 import type { Judge } from '../../judge/judge.ts';
 import type { Inspection } from '../../pipeline/types.ts';
+import type { FamilyTable } from '../../prisma/families.ts';
+import type { PrismaJudge } from '../../prisma/judge.ts';
+import type { PrismaRubric } from '../../prisma/rubric.ts';
 import type { PresetName } from '../../rubric/presets.ts';
 import type { RubricRecord } from '../../rubric/schema.ts';
 import type { BlankPolicy } from '../gates.ts';
@@ -23,6 +26,18 @@ export interface RewardContext {
   blankPolicy?: BlankPolicy;
   hybrid?: HybridRewarder;
   signal?: AbortSignal;
+  /** The kept PrismaForge rubric of this rollout, if any (rewards prisma, direct). */
+  prismaRubric?: () => PrismaRubric | undefined;
+  /** PrismaForge's judges and λ table (rewards prisma, direct). */
+  prisma?: PrismaGraders;
+}
+
+export interface PrismaGraders {
+  /** Reads the code (text only). */
+  codeJudge: PrismaJudge;
+  /** Looks at the picture; also gives the holistic (direct) score. */
+  visionJudge: PrismaJudge;
+  lambdas: FamilyTable;
 }
 
 export type RewardFunction = (ctx: RewardContext) => Promise<RewardResult>;

@@ -1,0 +1,58 @@
+// `rubrica decontaminate`: drop training samples whose instruction shares a word n-gram with
+// a test instruction (src/prisma/decontaminate.ts), and say what was dropped and why.
+import { existsSync, writeFileSync } from 'node:fs';
+import { DEFAULT_NGRAM, decontaminateFiles } from '../../prisma/decontaminate.ts';
+import { UsageError } from '../usage-error.ts';
+import type { RegisterCommand } from './index.ts';
+import { parseCount } from './rubric.ts';
+
+interface Flags {
+  train: string;
+  test: string[];
+  out: string;
+  dropped?: string;
+  report?: string;
+  n?: string;
+}
+
+async function run(f: Flags): Promise<void> {
+  const n = parseCount('--n', f.n, DEFAULT_NGRAM);
+  for (const file of [f.train, ...f.test]) {
+    if (!existsSync(file)) throw new UsageError(`file not found: ${file}`);
+  }
+  const r = await decontaminateFiles({
+    train: f.train,
+    tests: f.test,
+    out: f.out,
+    dropped: f.dropped,
+    n,
+  });
+  if (f.report) writeFileSync(f.report, `${JSON.stringify(r, null, 2)}\n`);
+  const sets = Object.entries(r.test_sets).map(
+    ([k, s]) =>
+      `  ${k}: ${s.train_dropped} training samples dropped, ${s.test_hit} of ${s.instructions} test instructions overlapped (${s.shorter_than_n} shorter than ${n} words)`,
+  );
+  const lines = [
+    `decontaminated ${r.train.lines} training samples against ${r.test_ngrams} test ${n}-grams: ${r.train.kept} kept, ${r.train.dropped} dropped` +
+      (r.train.unreadable ? ` (${r.train.unreadable} lines without an instruction kept)` : ''),
+    ...sets,
+    `${(r.seconds.index + r.seconds.scan).toFixed(1)} s (index ${r.seconds.index.toFixed(1)} s, scan ${r.seconds.scan.toFixed(1)} s)`,
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+export const register: RegisterCommand = (program) => {
+  program
+    .command('decontaminate')
+    .description('drop training instructions sharing a word n-gram with a test instruction')
+    .requiredOption(
+      '--train <file>',
+      'training JSONL: lines with "instruction" (or "prompt", "text")',
+    )
+    .requiredOption('--test <file...>', 'test JSONL file(s), one test set each')
+    .requiredOption('--out <file>', 'kept training lines (unchanged)')
+    .option('--dropped <file>', 'dropped lines: {id, line, test_id, test_set, ngram}')
+    .option('--report <file>', 'report as JSON (counts per test set, timings)')
+    .option('--n <n>', `n-gram length in words (default ${DEFAULT_NGRAM})`)
+    .action((f: Flags) => run(f));
+};

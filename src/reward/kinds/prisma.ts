@@ -1,0 +1,82 @@
+// PrismaForge's elastic rubric reward: the sample's code rubric judged by an LLM reading the
+// code, its vision rubric judged by a VLM on the picture (and a holistic judgement when the
+// task family's λh > 0), weighed on the criterion tree (src/prisma/elastic.ts). Missing or
+// malformed code, a render failure or an empty picture are rule-based zeros before any call;
+// a judge that fails (after the client's retries) leaves its items unscored, so the tree
+// says `grader_error` — never a measured 0.
+import type { CriterionLeaf } from '../../core/criteria.ts';
+import type { RewardResult } from '../../core/record.ts';
+import { addUsage, emptyUsage } from '../../core/usage.ts';
+import type { Asked } from '../../prisma/cached-ask.ts';
+import { elasticTree, type ItemVerdict, itemLeaf } from '../../prisma/elastic.ts';
+import { lambdasFor } from '../../prisma/families.ts';
+import type { PrismaItem } from '../../prisma/rubric.ts';
+import { pictureGate } from '../gates.ts';
+import { reasonResult, treeResult } from '../result.ts';
+import type { RewardContext } from './context.ts';
+
+function leaves(items: PrismaItem[], out: Asked<ItemVerdict[]> | null): CriterionLeaf[] {
+  if (out === null) return [];
+  if (!out.ok) return items.map((it) => itemLeaf(it, { key: it.key, f: null, reason: out.fault }));
+  const byKey = new Map(out.value.map((v) => [v.key, v]));
+  return items.map((it) => itemLeaf(it, byKey.get(it.key)));
+}
+
+export async function prismaReward(ctx: RewardContext): Promise<RewardResult> {
+  const rubric = ctx.prismaRubric?.();
+  if (!rubric) {
+    const id = JSON.stringify(ctx.rollout.prompt_id ?? null);
+    return reasonResult(
+      'prisma',
+      'no_rubric',
+      `no kept prisma rubric for prompt_id ${id} or its prompt text`,
+    );
+  }
+  const gate = pictureGate(ctx.inspection, ctx.blankPolicy);
+  if (gate) return reasonResult('prisma', gate.reason, gate.message);
+  const png = ctx.inspection.render?.ok ? ctx.inspection.render.png : null;
+  const code = ctx.inspection.artifact.svg;
+  if (!png || !code) return reasonResult('prisma', 'render_error', 'nothing was rendered');
+  const graders = ctx.prisma;
+  if (!graders) return reasonResult('prisma', 'infra_error', 'reward prisma needs a judge model');
+  const l = lambdasFor(graders.lambdas, rubric.family);
+  const base = { prompt: rubric.prompt, domain: rubric.domain, code, signal: ctx.signal };
+  const [c, v, h] = await Promise.all([
+    l.code > 0
+      ? graders.codeJudge.judgeRubric({ ...base, modality: 'code', items: rubric.code_items })
+      : null,
+    l.vision > 0
+      ? graders.visionJudge.judgeRubric({
+          ...base,
+          modality: 'vision',
+          items: rubric.vision_items,
+          png,
+        })
+      : null,
+    l.holistic > 0 ? graders.visionJudge.judgeDirect({ ...base, png }) : null,
+  ]);
+  const asked = [c, v, h].filter((x) => x !== null);
+  const usage = asked.reduce((u, a) => addUsage(u, a.usage), emptyUsage());
+  const holistic: CriterionLeaf | undefined =
+    h === null
+      ? undefined
+      : {
+          kind: 'leaf',
+          key: 'holistic',
+          axis: 'holistic',
+          weight: l.holistic,
+          score: h.ok ? h.value.f : null,
+          source: 'judge',
+          ...(h.ok ? { rationale: h.value.rationale } : { reason: h.fault }),
+        };
+  const tree = elasticTree(
+    { code: leaves(rubric.code_items, c), vision: leaves(rubric.vision_items, v), holistic },
+    l,
+  );
+  const failed = asked.find((a) => !a.ok);
+  return treeResult('prisma', tree, {
+    usage,
+    cached: asked.length > 0 && asked.every((a) => a.cached),
+    ...(failed && !failed.ok ? { message: failed.message } : {}),
+  });
+}
