@@ -78,24 +78,19 @@ describe('bounded memory under concurrent big bodies', () => {
     try {
       const body = bigBody();
       expect(body.length).toBeGreaterThan(59 * MB);
-      const answers = Array.from({ length: 6 }, () => send(serve.url, body));
-      // Five of six are refused (one admitted and being scored); wait for those five.
-      const refused: Array<{ status: number; code?: string }> = [];
-      await new Promise<void>((resolve) => {
-        for (const a of answers)
-          a.then((r) => {
-            refused.push(r);
-            if (refused.length === 5) resolve();
-          });
-      });
-      expect(refused.every((r) => r.status === 503)).toBe(true);
-      expect(refused.filter((r) => r.code === 'body_budget').length).toBeGreaterThanOrEqual(3);
+      const answers = await Promise.all(Array.from({ length: 6 }, () => send(serve.url, body)));
+      // Bodies over the shared budget are refused before being read (503 body_budget); an
+      // admitted one is scored (its completions hold no SVG: seconds), and once it is done the
+      // budget it held lets a later one in. Which of the six gets in depends on timing.
+      expect(answers.every((r) => r.status === 200 || r.status === 503)).toBe(true);
+      expect(answers.filter((r) => r.status === 200).length).toBeGreaterThanOrEqual(1);
+      expect(answers.filter((r) => r.code === 'body_budget').length).toBeGreaterThanOrEqual(3);
       const health = await fetch(`${serve.url}/healthz`);
       expect(health.status).toBe(200);
       expect(serve.child.exitCode).toBeNull();
       expect(serve.stderr()).not.toMatch(/heap out of memory/i);
     } finally {
-      serve.child.kill('SIGKILL'); // the admitted 4,000-rollout batch need not finish
+      serve.child.kill('SIGKILL');
       await serve.exited;
       await double.close();
     }
