@@ -139,6 +139,7 @@ export {
   createRenderPool,
   DEFAULT_RENDER_BACKGROUND,
   DEFAULT_RENDER_SIZE,
+  type RendererName,
   type RenderOptions,
   type RenderPool,
   type RenderPoolOptions,

@@ -31,7 +31,6 @@
 // about:blank, which may not load local files), no downloads, no popups, no service workers.
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { type ErrorValue, makeError, RubricaError } from '../core/errors.ts';
-import { launchChromium } from './launch.ts';
 import { svgImagePage } from './svg-page.ts';
 
 export interface PageJob {
@@ -190,7 +189,10 @@ export function createBrowserRoom(options: BrowserRoomOptions = {}): BrowserRoom
   const getBrowser = (): Promise<Browser> => {
     if (browser) return browser;
     stats.launches++;
-    const p = launchChromium(options).then(async (b) => {
+    // playwright-core is loaded on first launch, not when a render pool is created: commands
+    // that never draw with Chromium do not pay for it at start-up.
+    const p = import('./launch.ts').then(async ({ launchChromium }) => {
+      const b = await launchChromium(options);
       const pid = await browserPid(b);
       pids.set(b, pid);
       const death = new Promise<never>((_, reject) =>

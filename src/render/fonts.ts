@@ -10,7 +10,8 @@ import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-export const FONT_DIR = '/usr/share/fonts/truetype/dejavu';
+/** Debian's fonts-dejavu; RUBRICA_FONT_DIR points elsewhere on systems that keep it there. */
+export const FONT_DIR = process.env.RUBRICA_FONT_DIR ?? '/usr/share/fonts/truetype/dejavu';
 export const FONT_FAMILIES = {
   sansSerif: 'DejaVu Sans',
   serif: 'DejaVu Serif',

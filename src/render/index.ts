@@ -1,5 +1,14 @@
 // Public surface of the render room: sanitise, render in isolated workers, measure.
+export {
+  type BrowserRoom,
+  type BrowserRoomOptions,
+  createBrowserRoom,
+  type PageJob,
+  type PageResult,
+} from '../browser/room.ts';
+export { chooseRenderer } from './auto.ts';
 export { sanitizeCss } from './css.ts';
+export { DEFAULT_RENDERER } from './defaults.ts';
 export { fitRoot, parseViewBox } from './fit.ts';
 export { DEFAULT_LIMITS, MAX_NESTED_SVG_DEPTH, resolveLimits } from './limits.ts';
 export { countPathSegments } from './path-segments.ts';
@@ -30,7 +39,9 @@ export type {
   CodeStats,
   PixelStats,
   Renderer,
+  RendererName,
   RenderLimits,
   RenderOptions,
   RenderResult,
 } from './types.ts';
+export { RENDERER_NAMES } from './types.ts';
