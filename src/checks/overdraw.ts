@@ -143,6 +143,12 @@ function arcPoints(
   return out;
 }
 
+/** Tokens are commands (one letter) or numbers (start with a digit, sign or dot). */
+const isCommand = (t: string) => {
+  const c = t.charCodeAt(0) | 32;
+  return c >= 97 && c <= 122;
+};
+
 /** A path's subpaths as sampled polygons (user units, before transforms). */
 export function pathPolygons(d: string): Pt[][] {
   const tokens = d.match(/[MmLlHhVvCcSsQqTtAaZz]|[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?/g) ?? [];
@@ -159,7 +165,7 @@ export function pathPolygons(d: string): Pt[][] {
     cur = [];
   };
   while (i < tokens.length) {
-    if (/[a-z]/i.test(tokens[i]!)) cmd = tokens[i++]!;
+    if (isCommand(tokens[i]!)) cmd = tokens[i++]!;
     else if (cmd === '') break;
     const rel = cmd === cmd.toLowerCase();
     const C = cmd.toUpperCase();
@@ -169,7 +175,7 @@ export function pathPolygons(d: string): Pt[][] {
       flush();
       p = start;
       ctrl = null;
-      if (/[a-z]/i.test(tokens[i] ?? '') === false && i < tokens.length) i++; // stray number
+      if (i < tokens.length && !isCommand(tokens[i]!)) i++; // stray number
       cmd = '';
       continue;
     }
@@ -248,6 +254,23 @@ function clip(pts: Pt[], x0: number, y0: number, x1: number, y1: number): Pt[] {
     if (out.length === 0) break;
   }
   return out;
+}
+
+/** Area of a polygon inside the canvas; clipping only when it crosses the canvas edge. */
+function clippedArea(pts: Pt[], x0: number, y0: number, x1: number, y1: number): number {
+  let minX = Infinity;
+  let minY = Infinity;
+  let maxX = -Infinity;
+  let maxY = -Infinity;
+  for (const [x, y] of pts) {
+    if (x < minX) minX = x;
+    if (x > maxX) maxX = x;
+    if (y < minY) minY = y;
+    if (y > maxY) maxY = y;
+  }
+  if (maxX <= x0 || minX >= x1 || maxY <= y0 || minY >= y1) return 0;
+  if (minX >= x0 && maxX <= x1 && minY >= y0 && maxY <= y1) return shoelace(pts);
+  return shoelace(clip(pts, x0, y0, x1, y1));
 }
 
 function styleOf(a: Record<string, string>, prop: string): string | undefined {
@@ -349,7 +372,7 @@ export function measureOverdraw(svg: string): Overdraw | null {
     for (const local of polys) {
       const pts = local.map((q) => apply(m, q));
       if (p.fill && closedShape && pts.length > 2)
-        area += shoelace(clip(pts, vx, vy, vx + vw, vy + vh));
+        area += clippedArea(pts, vx, vy, vx + vw, vy + vh);
       if (p.stroke && p.width > 0) {
         let len = 0;
         for (let k = 1; k < pts.length; k++) {
