@@ -4,7 +4,7 @@
 import { esc } from '../eval/report/escape.ts';
 import { STYLE } from '../eval/report/style.ts';
 
-const SCRIPT = String.raw`
+const SCRIPT = `
 const token = location.pathname.split('/').pop();
 const f = (v, d = 3) => (v === null || v === undefined ? '–' : Number(v).toFixed(d));
 const pct = (a, b) => (b ? Math.round((100 * a) / b) + '%' : '–');

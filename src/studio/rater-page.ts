@@ -41,7 +41,7 @@ kbd{border:1px solid #ced4da;border-bottom-width:2px;border-radius:4px;padding:0
 .err{color:#c53030;text-align:center}
 `;
 
-const SCRIPT = String.raw`
+const SCRIPT = `
 const token = location.pathname.split('/').pop();
 const $ = (s) => document.querySelector(s);
 let state = null, shownAt = 0, busy = false, ranks = [], touched = false;
