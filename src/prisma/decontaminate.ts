@@ -5,7 +5,7 @@
 // the dropped file with the test instruction and the n-gram that matched.
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { basename } from 'node:path';
-import { readLines } from '../store/jsonl-lines.ts';
+import { jsonLines } from './json-lines.ts';
 import { type Overlap, TestNgramIndex } from './ngrams.ts';
 
 export const DEFAULT_NGRAM = 13;
@@ -48,18 +48,11 @@ async function indexTests(files: string[], n: number): Promise<TestNgramIndex> {
   const index = new TestNgramIndex(n);
   for (const file of files) {
     const set = basename(file).replace(/\.jsonl?$/, '');
-    for await (const raw of readLines(file)) {
-      if (!raw.text?.trim()) continue;
-      let json: unknown;
-      try {
-        json = JSON.parse(raw.text);
-      } catch {
-        continue;
-      }
-      const text = instructionOf(json);
+    for await (const { line, value } of jsonLines(file)) {
+      const text = instructionOf(value);
       if (text === null) continue;
-      const id = (json as { id?: unknown }).id;
-      index.add({ id: id === undefined ? `${set}:${raw.line}` : String(id), set, text });
+      const id = (value as { id?: unknown }).id;
+      index.add({ id: id === undefined ? `${set}:${line}` : String(id), set, text });
     }
   }
   return index;
@@ -89,27 +82,20 @@ export async function decontaminateFiles(o: DecontaminateOptions): Promise<Decon
   const out = createWriteStream(o.out);
   const dropped = o.dropped ? createWriteStream(o.dropped) : null;
   const counts = { lines: 0, kept: 0, dropped: 0, unreadable: 0 };
-  for await (const raw of readLines(o.train)) {
-    if (raw.text === undefined || !raw.text.trim()) continue;
+  for await (const { line, text: raw, value } of jsonLines(o.train)) {
     counts.lines++;
-    let json: unknown;
-    try {
-      json = JSON.parse(raw.text);
-    } catch {
-      json = undefined;
-    }
-    const text = instructionOf(json);
+    const text = instructionOf(value);
     if (text === null) {
       // Unreadable lines are kept: decontamination removes only what it can show is leaked.
       counts.unreadable++;
       counts.kept++;
-      await write(out, `${raw.text}\n`);
+      await write(out, `${raw}\n`);
       continue;
     }
     const hit: Overlap | null = index.match(text);
     if (!hit) {
       counts.kept++;
-      await write(out, `${raw.text}\n`);
+      await write(out, `${raw}\n`);
       continue;
     }
     counts.dropped++;
@@ -120,8 +106,8 @@ export async function decontaminateFiles(o: DecontaminateOptions): Promise<Decon
       sets[hit.test_set]!.test_hit++;
     }
     if (dropped) {
-      const id = (json as { id?: unknown }).id ?? null;
-      await write(dropped, `${JSON.stringify({ id, line: raw.line, ...hit })}\n`);
+      const id = (value as { id?: unknown }).id ?? null;
+      await write(dropped, `${JSON.stringify({ id, line, ...hit })}\n`);
     }
   }
   await close(out);

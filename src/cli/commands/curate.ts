@@ -19,12 +19,12 @@ import {
   parseLambdaOverrides,
 } from '../../prisma/families.ts';
 import { createFunnel, formatFunnel, funnelHtml } from '../../prisma/funnel.ts';
+import { jsonLines } from '../../prisma/json-lines.ts';
 import { createPrismaJudge } from '../../prisma/judge.ts';
 import { indexPrismaRubrics } from '../../prisma/load.ts';
 import { createPrismaSynthesizer, prismaAuthorVersion } from '../../prisma/synth.ts';
 import { createRenderPool } from '../../render/pool.ts';
 import { formatUsage } from '../../reward/summary.ts';
-import { readLines } from '../../store/jsonl-lines.ts';
 import { finishJsonlCommand, runJsonlCommand } from '../jsonl-command.ts';
 import { preflight } from '../preflight.ts';
 import { UsageError } from '../usage-error.ts';
@@ -80,20 +80,13 @@ const fault = (d: { decision?: unknown; reason?: unknown }) =>
  */
 async function* readDecisions(file: string): AsyncGenerator<Decision> {
   const last = new Map<string, number>();
-  const parse = (text: string): Decision | null => {
-    try {
-      return JSON.parse(text) as Decision;
-    } catch {
-      return null; // a torn line was repaired by the runner; anything else is skipped
-    }
-  };
-  for await (const raw of readLines(file)) {
-    const d = raw.text?.trim() ? parse(raw.text) : null;
-    if (d) last.set(d.id, raw.line);
+  const id = (v: unknown) => (v as { id?: unknown } | null)?.id;
+  for await (const { line, value } of jsonLines(file)) {
+    if (typeof id(value) === 'string') last.set(id(value) as string, line);
   }
-  for await (const raw of readLines(file)) {
-    const d = raw.text?.trim() ? parse(raw.text) : null;
-    if (d && last.get(d.id) === raw.line) yield d;
+  for await (const { line, value } of jsonLines(file)) {
+    if (typeof id(value) === 'string' && last.get(id(value) as string) === line)
+      yield value as Decision;
   }
 }
 

@@ -7,6 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { type VerlRow, writeVerlParquet } from '../../export/verl.ts';
+import { jsonLines } from '../../prisma/json-lines.ts';
 import {
   dispersionHistogram,
   dispersions,
@@ -15,7 +16,6 @@ import {
   selectPrompts,
 } from '../../prisma/select.ts';
 import { ExactIdSchema, readJsonlFile } from '../../store/jsonl.ts';
-import { readLines } from '../../store/jsonl-lines.ts';
 import { UsageError } from '../usage-error.ts';
 import type { RegisterCommand } from './index.ts';
 import { parseCount, parseUnit } from './rubric.ts';
@@ -43,16 +43,8 @@ interface SelectFlags {
 async function readScores(file: string, reward: string | undefined) {
   const samples: ScoredSample[] = [];
   let skipped = 0;
-  for await (const raw of readLines(file)) {
-    if (!raw.text?.trim()) continue;
-    let json: unknown;
-    try {
-      json = JSON.parse(raw.text);
-    } catch {
-      skipped++;
-      continue;
-    }
-    const r = ScoreLine.safeParse(json);
+  for await (const { value } of jsonLines(file)) {
+    const r = ScoreLine.safeParse(value);
     const v = r.success ? (reward ? r.data.rewards?.[reward] : r.data) : undefined;
     if (!r.success || r.data.prompt_id == null || !v) {
       skipped++;
