@@ -39,4 +39,19 @@ describe('rubrica inspect --domain', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--domain must be auto or one of');
   }, 60_000);
+
+  it('rubrica render --domain renders code files; a file that fails is exit 1', async () => {
+    const g = file('g.dot', 'digraph { a -> b }');
+    const bad = file('bad.dot', 'digraph { a -> ');
+    const r = await runCliInProcess(['render', '--domain', 'dot', g, bad, '--json']);
+    expect(r.code).toBe(1);
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines.map((l) => [l.ok, l.error?.code ?? null])).toEqual([
+      [true, null],
+      [false, 'exec_error'],
+    ]);
+  }, 60_000);
 });
