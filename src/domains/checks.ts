@@ -41,12 +41,6 @@ export function domainChecks(domain: DomainId, notes: DomainNotes | undefined): 
         flag: (n.blockedRequests ?? 0) > 0,
         unit: 'count',
       },
-      {
-        name: 'horizontal_overflow',
-        value: n.horizontalOverflow ? 1 : 0,
-        flag: n.horizontalOverflow === true,
-        unit: 'score',
-      },
     );
   }
   return out;

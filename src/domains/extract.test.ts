@@ -48,6 +48,9 @@ describe('domain detection', () => {
     expect(page.found && page.code.endsWith('</html>')).toBe(true);
     const none = locateDomainCode('no code here', 'latex');
     expect(none.found).toBe(false);
+    const bare = locateDomainCode('digraph { x -> y }', 'dot');
+    expect(bare.found && bare.source).toBe('inline');
+    expect(locateDomainCode('Sorry, digraph { x } is hard', 'dot').found).toBe(false);
     const cut = locateDomainCode('```python\nimport matplotlib.pyplot as plt\nplt.plo', 'python');
     expect(cut.found).toBe(true); // an open fence still yields its code; running it will tell
   });

@@ -8,7 +8,7 @@ import { asciiLower, findAnswerTags, type Span, splitReasoning } from '../artifa
 import { DOMAINS, detectDomain, domainOfFence } from './registry.ts';
 import type { DomainId } from './types.ts';
 
-export type DomainCodeSource = 'fence' | 'answer_tag' | 'html_page';
+export type DomainCodeSource = 'fence' | 'answer_tag' | 'html_page' | 'inline';
 
 export type DomainCode =
   | { found: true; domain: DomainId; code: string; source: DomainCodeSource }
@@ -71,12 +71,15 @@ export function locateDomainCode(completion: string, domain: DomainId): DomainCo
       return { found: true, domain, code: inner, source: 'answer_tag' };
     }
   }
+  const answer = found.answer.map((s) => text.slice(s.start, s.end)).join('\n');
   if (domain === 'html') {
-    const answer = found.answer.map((s) => text.slice(s.start, s.end)).join('\n');
     const m = /<!doctype\s+html[\s\S]*?(?:<\/html>|$)|<html[\s>][\s\S]*?(?:<\/html>|$)/i.exec(
       answer,
     );
     if (m) return { found: true, domain, code: m[0], source: 'html_page' };
+  } else if (found.blocks.length === 0 && DOMAINS[domain].detect(answer.trim()) > 0) {
+    // No fence at all and the whole answer reads as this domain's code: the answer is the code.
+    return { found: true, domain, code: answer.trim(), source: 'inline' };
   }
   const truncated = pick?.open === true || mine.some((b) => b.open);
   return {

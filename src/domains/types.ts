@@ -40,8 +40,6 @@ export interface DomainNotes {
   consoleErrors?: number;
   /** html/mermaid: requests the page tried and the sandbox blocked. */
   blockedRequests?: number;
-  /** html: document wider than the viewport. */
-  horizontalOverflow?: boolean;
   /** charts: rows of data the chart was given (vega-lite). */
   dataRows?: number;
 }

@@ -1,10 +1,12 @@
 // `rubrica render`: SVG file(s) → PNG file(s) through the isolated render pool.
 //   rubrica render <file|-> --out <png> [--size N] [--background COLOR] [--json]
 //   rubrica render a.svg b.svg … --out-dir DIR [--json]
+//   rubrica render --domain python a.py b.py … --out-dir DIR   (docs/domains.md)
 // Exit 0 when every input rendered, 1 when any could not be, 2 for usage errors.
 import { existsSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import type { Command } from 'commander';
+import { DOMAIN_IDS } from '../../domains/types.ts';
 import {
   createRenderPool,
   DEFAULT_RENDER_BACKGROUND,
@@ -13,6 +15,7 @@ import {
   isRenderBackground,
   renderFiles,
 } from '../../render/index.ts';
+import { domainFlag } from '../domain-flag.ts';
 import { addRendererFlag, rendererPoolOptions } from '../renderer-flag.ts';
 import { UsageError } from '../usage-error.ts';
 import type { RegisterCommand } from './index.ts';
@@ -27,6 +30,7 @@ interface Flags {
   workers?: string;
   repair?: boolean;
   renderer?: string;
+  domain?: string;
 }
 
 function positiveInt(name: string, v: string | undefined, max: number): number | undefined {
@@ -88,16 +92,29 @@ async function run(inputs: string[], f: Flags, setExit: (code: number) => void):
     throw new UsageError(`--background: not a colour: "${f.background}"`);
   }
 
+  const domain = domainFlag(f.domain);
   const pool = createRenderPool({
     workers: workers ?? Math.min(availableParallelism(), inputs.length),
     timeoutMs,
     ...rendererPoolOptions(f),
   });
+  // Another domain's files go through its sandboxed renderer (loaded only when asked for).
+  const renderer =
+    domain && domain !== 'auto' && domain !== 'svg'
+      ? (await import('../../domains/as-renderer.ts')).domainFileRenderer(
+          (await import('../../domains/renderers.ts')).createDomainRenderers({
+            svgRenderer: pool,
+            ...(timeoutMs ? { timeoutMs } : {}),
+          }),
+          domain,
+        )
+      : pool;
   try {
     const reports = await renderFiles(
       inputs,
       {
-        renderer: pool,
+        renderer,
+        ...(renderer !== pool ? { concurrency: 2 } : {}),
         outDir: f.outDir ?? null,
         outFile: f.out,
         render: { size, background: f.background, repair: f.repair === true },
@@ -109,6 +126,7 @@ async function run(inputs: string[], f: Flags, setExit: (code: number) => void):
     );
     if (reports.some((r) => !r.result.ok)) setExit(1);
   } finally {
+    if (renderer !== pool) await renderer.close();
     await pool.close();
   }
 }
@@ -125,6 +143,10 @@ export const register: RegisterCommand = (program: Command, setExit) => {
     .option('--json', 'print one JSON line per input')
     .option('--timeout <ms>', 'wall-clock limit per render (default 10000)')
     .option('--workers <n>', 'worker processes (default: cores)')
-    .option('--repair', 'declare a missing xlink namespace instead of refusing the file');
+    .option('--repair', 'declare a missing xlink namespace instead of refusing the file')
+    .option(
+      '--domain <id>',
+      `the files' domain: svg (default) or ${DOMAIN_IDS.filter((d) => d !== 'svg').join(', ')}`,
+    );
   addRendererFlag(cmd).action(async (files: string[], flags: Flags) => run(files, flags, setExit));
 };

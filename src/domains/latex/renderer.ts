@@ -2,8 +2,12 @@
 // kpathsea's paranoid file access (openin_any/openout_any = p: no absolute paths, no parent
 // directories, no dot files), then pdftoppm → PNG, cropped to the drawing. A bare TikZ
 // picture or pgfplots axis is wrapped in a standalone document.
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { SandboxLimits } from '../sandbox/bwrap.ts';
 import { createOneShotRenderer, EXIT_NO_OUTPUT, EXIT_TOOL_FAILED } from '../sandbox/one-shot.ts';
+import { runSandboxed } from '../sandbox/run.ts';
 import type { DomainRenderer } from '../types.ts';
 
 export interface LatexRendererOptions {
@@ -11,6 +15,8 @@ export interface LatexRendererOptions {
   /** Rasterising resolution (default 150 dpi). */
   dpi?: number;
   limits?: Partial<SandboxLimits>;
+  /** false: never build the preloaded format (every file from the stock pdflatex format). */
+  format?: boolean;
 }
 
 export const LATEX_PREAMBLE = String.raw`\documentclass[border=6pt]{standalone}
@@ -28,36 +34,91 @@ export function latexDocument(code: string): string {
 
 // -halt-on-error: a broken document fails now instead of looping on prompts; the page is
 // rasterised in at most a 4000 px square (-W/-H crop), so a huge page cannot blow memory.
-function pipeline(dpi: number): string {
+function pipeline(dpi: number, fmt: boolean): string {
   return [
     'cat > doc.tex',
-    `pdflatex -interaction=nonstopmode -halt-on-error -no-shell-escape doc.tex > /dev/null 2>&1 || { { grep -m2 -A3 '^!' doc.log || tail -c 1500 doc.log; } >&2; exit ${EXIT_TOOL_FAILED}; }`,
+    `pdflatex ${fmt ? '-fmt=/fmt/rubrica ' : ''}-interaction=nonstopmode -halt-on-error -no-shell-escape doc.tex > /dev/null 2>&1 || { { grep -m2 -A3 '^!' doc.log || tail -c 1500 doc.log; } >&2; exit ${EXIT_TOOL_FAILED}; }`,
     `[ -s doc.pdf ] || { tail -c 1500 doc.log >&2; exit ${EXIT_NO_OUTPUT}; }`,
     `pdftoppm -png -r ${dpi} -f 1 -l 1 -x 0 -y 0 -W 4000 -H 4000 -singlefile doc.pdf out 2>&1 >&2 || exit ${EXIT_NO_OUTPUT}`,
     'cat out.png',
   ].join('\n');
 }
 
-export function createLatexRenderer(opts: LatexRendererOptions = {}): DomainRenderer {
-  return createOneShotRenderer({
-    name: 'pdflatex',
-    spec: {
-      argv: ['/bin/sh', '-c', pipeline(opts.dpi ?? 150)],
-      env: {
-        openin_any: 'p',
-        openout_any: 'p',
-        shell_escape: 'f',
-        TEXMFOUTPUT: '/work',
-        TEXMFVAR: '/tmp/texmf-var',
-        MKTEXPK: '0',
-        MKTEXTFM: '0',
-        MKTEXFMT: '0',
-      },
-      limits: { cpuSeconds: 30, processes: 32, ...opts.limits },
+const TEX_ENV = {
+  openin_any: 'p',
+  openout_any: 'p',
+  shell_escape: 'f',
+  TEXMFOUTPUT: '/work',
+  TEXMFVAR: '/tmp/texmf-var',
+  MKTEXPK: '0',
+  MKTEXTFM: '0',
+  MKTEXFMT: '0',
+};
+
+/**
+ * The warm path: a pdflatex format with rubrica's preamble (standalone, TikZ, pgfplots and
+ * the usual libraries) already loaded, dumped once per renderer with mylatexformat, in the
+ * sandbox like any job. Bare pictures (wrapped in that preamble) start from it; whole
+ * documents, with their own preambles, run from the stock format. Null when it cannot be
+ * built (e.g. mylatexformat missing): then everything runs from the stock format.
+ */
+async function buildFormat(limits: Partial<SandboxLimits> | undefined): Promise<string | null> {
+  const run = await runSandboxed(
+    {
+      argv: [
+        '/bin/sh',
+        '-c',
+        'cat > pre.tex && pdflatex -ini -interaction=nonstopmode -jobname=rubrica "&pdflatex" mylatexformat.ltx pre.tex > /dev/null 2>&1 && cat rubrica.fmt',
+      ],
+      env: TEX_ENV,
+      limits: { cpuSeconds: 120, processes: 32, ...limits },
+      asPid1: true,
     },
+    { input: `${LATEX_PREAMBLE}\\begin{document}\n\\end{document}\n`, timeoutMs: 180_000 },
+  );
+  if (run.code !== 0 || run.stdout.length < 1024) return null;
+  const dir = mkdtempSync(join(tmpdir(), 'rubrica-texfmt-'));
+  chmodSync(dir, 0o755); // the sandbox runs as nobody
+  writeFileSync(join(dir, 'rubrica.fmt'), run.stdout, { mode: 0o644 });
+  return dir;
+}
+
+export function createLatexRenderer(opts: LatexRendererOptions = {}): DomainRenderer {
+  const common = {
+    name: 'pdflatex',
     timeoutMs: opts.timeoutMs ?? 30_000,
     maxCodeBytes: 256 * 1024,
     trim: true,
     prepare: latexDocument,
+  };
+  const limits = { cpuSeconds: 30, processes: 32, ...opts.limits };
+  const plain = createOneShotRenderer({
+    ...common,
+    spec: { argv: ['/bin/sh', '-c', pipeline(opts.dpi ?? 150, false)], env: TEX_ENV, limits },
   });
+  const formatDir = opts.format === false ? Promise.resolve(null) : null;
+  let fmt: Promise<string | null> | null = formatDir;
+  let warm: DomainRenderer | null = null;
+  return {
+    async render(code, ro) {
+      if (/\\documentclass\b/.test(code)) return plain.render(code, ro);
+      fmt ??= buildFormat(opts.limits);
+      const dir = await fmt;
+      if (!dir) return plain.render(code, ro);
+      warm ??= createOneShotRenderer({
+        ...common,
+        spec: {
+          argv: ['/bin/sh', '-c', pipeline(opts.dpi ?? 150, true)],
+          env: TEX_ENV,
+          limits,
+          roBinds: [{ host: dir, path: '/fmt' }],
+        },
+      });
+      return warm.render(code, ro);
+    },
+    async close() {
+      const dir = await fmt;
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

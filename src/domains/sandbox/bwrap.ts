@@ -34,6 +34,13 @@ export interface SandboxSpec {
   /** Environment inside (on top of PATH, HOME, LANG, TMPDIR); nothing from the host leaks. */
   env?: Readonly<Record<string, string>>;
   limits?: Partial<SandboxLimits>;
+  /**
+   * Run the command itself as the namespace's pid 1 (no bwrap init between): when it exits,
+   * the kernel kills everything else in the sandbox, and its CPU time reaches the caller's
+   * accounting (through an init it is lost). For one-shot pipelines; the Python zygote keeps
+   * bwrap's init, since it reaps and kills its jobs itself.
+   */
+  asPid1?: boolean;
 }
 
 /** The unprivileged user the sandbox runs as when rubrica itself runs as root. */
@@ -67,6 +74,7 @@ export function sandboxArgv(spec: SandboxSpec): string[] {
   out.push(
     'bwrap',
     '--unshare-all', // user, pid, net, ipc, uts, cgroup: no network at all
+    ...(spec.asPid1 ? ['--as-pid-1'] : []),
     '--die-with-parent', // killing bwrap kills the sandbox's pid namespace
     '--new-session', // no TIOCSTI into the caller's terminal
     '--clearenv',

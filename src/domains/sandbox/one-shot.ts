@@ -31,12 +31,15 @@ export function createOneShotRenderer(o: OneShotOptions): DomainRenderer {
         const message = `${o.name} code over ${o.maxCodeBytes} bytes`;
         return { ok: false, error: makeError('too_large', message), ms: 0 };
       }
-      const run = await runSandboxed(o.spec, {
-        input: o.prepare ? o.prepare(code) : code,
-        timeoutMs: ro.timeoutMs ?? o.timeoutMs,
-        maxStdoutBytes: 32 * 1024 ** 2,
-        ...(ro.signal ? { signal: ro.signal } : {}),
-      });
+      const run = await runSandboxed(
+        { asPid1: true, ...o.spec },
+        {
+          input: o.prepare ? o.prepare(code) : code,
+          timeoutMs: ro.timeoutMs ?? o.timeoutMs,
+          maxStdoutBytes: 32 * 1024 ** 2,
+          ...(ro.signal ? { signal: ro.signal } : {}),
+        },
+      );
       const ms = performance.now() - started;
       const tail = run.stderr.trim().slice(-1500);
       const notes = tail ? { stderrTail: tail } : {};

@@ -1,0 +1,61 @@
+// The sandbox command line: the isolation promised in docs/domains.md is in the argv.
+import { describe, expect, it } from 'vitest';
+import { sandboxArgv } from './bwrap.ts';
+
+describe('sandboxArgv', () => {
+  const argv = sandboxArgv({
+    argv: ['/usr/bin/python3', 'x.py'],
+    env: { A: '1' },
+    limits: { cpuSeconds: 7, processes: 9 },
+  });
+  const after = (flag: string) => argv[argv.indexOf(flag) + 1];
+
+  it('unshares everything, clears the environment and dies with its parent', () => {
+    for (const f of ['--unshare-all', '--clearenv', '--die-with-parent', '--new-session']) {
+      expect(argv).toContain(f);
+    }
+    expect(after('--cap-drop')).toBe('ALL');
+    expect(argv).not.toContain('--share-net');
+    expect(argv).not.toContain('--as-pid-1');
+  });
+
+  it('binds only read-only system paths, never /etc as a whole or the project', () => {
+    const binds = argv.flatMap((a, i) =>
+      a === '--bind' || a === '--ro-bind' ? [argv[i + 1]] : [],
+    );
+    expect(argv).not.toContain('--bind');
+    expect(binds).toContain('/usr');
+    expect(binds).not.toContain('/etc');
+    expect(binds).not.toContain('/');
+    expect(binds.some((b) => b !== undefined && process.cwd().startsWith(b) && b !== '/usr')).toBe(
+      false,
+    );
+  });
+
+  it('puts the limits on the command and only the given environment', () => {
+    const i = argv.indexOf('prlimit');
+    expect(argv.slice(i, i + 8)).toEqual([
+      'prlimit',
+      '--cpu=7',
+      '--as=2147483648',
+      '--nproc=9',
+      '--fsize=67108864',
+      '--nofile=256',
+      '--core=0',
+      '--',
+    ]);
+    expect(argv.slice(-2)).toEqual(['/usr/bin/python3', 'x.py']);
+    const env = argv.flatMap((a, j) => (a === '--setenv' ? [argv[j + 1]] : []));
+    expect(env.sort()).toEqual(['A', 'HOME', 'LANG', 'PATH', 'TMPDIR']);
+  });
+
+  it('drops to nobody first when running as root', () => {
+    if (process.getuid?.() === 0)
+      expect(argv.slice(0, 3)).toEqual(['setpriv', '--reuid=65534', '--regid=65534']);
+    else expect(argv[0]).toBe('bwrap');
+  });
+
+  it('runs one-shot pipelines as pid 1', () => {
+    expect(sandboxArgv({ argv: ['true'], asPid1: true })).toContain('--as-pid-1');
+  });
+});

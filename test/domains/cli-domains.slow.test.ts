@@ -1,0 +1,57 @@
+// `rubrica inspect` on other domains: the domain is detected from the fence (or forced with
+// --domain), rendered in its sandbox and reported; a bad --domain is a usage error.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCliInProcess } from '../support/run-cli.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'rubrica-cli-domains-'));
+const file = (name: string, text: string) => {
+  const p = join(dir, name);
+  writeFileSync(p, text);
+  return p;
+};
+
+describe('rubrica inspect --domain', () => {
+  it('detects a dot fence, renders it and prints the domain', async () => {
+    const p = file('dot.txt', 'Graph:\n```dot\ndigraph { a -> b }\n```\n');
+    const r = await runCliInProcess(['inspect', p, '--json']);
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.stdout);
+    expect(j.artifact).toMatchObject({ found: true, domain: 'dot', source: 'fence' });
+    expect(j.render.ok).toBe(true);
+    const text = await runCliInProcess(['inspect', p]);
+    expect(text.stdout).toContain('domain    dot');
+  }, 60_000);
+
+  it('forces a domain and refuses an unknown one', async () => {
+    const p = file('bare.txt', 'digraph { x -> y }');
+    const forced = JSON.parse(
+      (await runCliInProcess(['inspect', p, '--json', '--domain', 'dot'])).stdout,
+    );
+    expect(forced.render.ok).toBe(true);
+    const none = JSON.parse(
+      (await runCliInProcess(['inspect', p, '--json', '--domain', 'python'])).stdout,
+    );
+    expect(none.artifact.error.code).toBe('no_code');
+    const bad = await runCliInProcess(['inspect', p, '--domain', 'cobol']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--domain must be auto or one of');
+  }, 60_000);
+
+  it('rubrica render --domain renders code files; a file that fails is exit 1', async () => {
+    const g = file('g.dot', 'digraph { a -> b }');
+    const bad = file('bad.dot', 'digraph { a -> ');
+    const r = await runCliInProcess(['render', '--domain', 'dot', g, bad, '--json']);
+    expect(r.code).toBe(1);
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines.map((l) => [l.ok, l.error?.code ?? null])).toEqual([
+      [true, null],
+      [false, 'exec_error'],
+    ]);
+  }, 60_000);
+});
