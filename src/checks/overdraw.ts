@@ -12,7 +12,7 @@
 // (4 and 8 points), holes and self-overlap inside one path count as painted area (bounded
 // by the path's bounding box), strokes count length × width, CSS classes and <style>
 // sheets are not read (presentation attributes and style="" are), text is not counted.
-import { XMLParser } from 'fast-xml-parser';
+import { XMLParser } from '../core/xml-parser.ts';
 
 type Node = Record<string, unknown>;
 type M = [number, number, number, number, number, number];

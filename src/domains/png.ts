@@ -1,7 +1,7 @@
 // Turns the bytes a domain's renderer produced into a DomainRender: checks they are a PNG
 // of sane size, reads its dimensions, and trims a uniform margin when asked (LaTeX pages).
 // A picture that is one flat colour is `blank`: PrismaForge's "non-empty artifact" rule.
-import sharp from 'sharp';
+import sharp from '../render/sharp.ts';
 import { makeError } from '../core/errors.ts';
 import type { DomainNotes, DomainRender } from './types.ts';
 

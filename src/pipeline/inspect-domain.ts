@@ -2,7 +2,7 @@
 // vega-lite, …): find the domain's code, run it in its sandboxed renderer, measure the
 // picture, and run the common checks plus the domain's own. Same Inspection shape as SVG, so
 // rewards, records and reports need no second path. Never throws for bad input.
-import sharp from 'sharp';
+import sharp from '../render/sharp.ts';
 import { extractArtifact, locateArtifact } from '../artifact/extract.ts';
 import { runChecks, summarizeChecks } from '../checks/run-checks.ts';
 import type { CheckOptions } from '../checks/types.ts';

@@ -1,7 +1,7 @@
 // One example per probe for the health card: the first probed picture next to its original,
 // as small PNG thumbnails in data URIs (the card is one offline file; a few KB each), so a
 // reader sees what "decorative strokes" or "cropped by half" did to a real drawing.
-import sharp from 'sharp';
+import sharp from '../render/sharp.ts';
 
 export interface ProbeExample {
   /** The rollout the example was made from. */

@@ -4,7 +4,7 @@
 // source spans and a bounding box from their own geometry (transforms are not applied — the
 // "largest shape" is the one whose own numbers span the widest box, which for model-written
 // icons is the body or the background, the key part a judge must miss when it is gone).
-import { XMLParser } from 'fast-xml-parser';
+import { XMLParser } from '../core/xml-parser.ts';
 
 export interface Box {
   x: number;

@@ -6,7 +6,6 @@ import { makeError } from '../core/errors.ts';
 import { DEFAULT_BACKGROUND, DEFAULT_RENDERER, DEFAULT_SIZE } from './defaults.ts';
 import { resolveLimits } from './limits.ts';
 import { backgroundRgb, type Raster, rasterize } from './rasterize.ts';
-import { rasterizeResvg } from './rasterize-resvg.ts';
 import { sanitizeSvg } from './sanitize.ts';
 import type { CodeStats, RenderOptions, RenderResult, SanitizedJob } from './types.ts';
 
@@ -77,7 +76,12 @@ export async function renderJob(
     const limits = resolveLimits(opts.limits);
     const r: Raster =
       renderer === 'resvg'
-        ? await rasterizeResvg(p.svg, opts.size ?? DEFAULT_SIZE, p.bg)
+        ? // loaded when asked for: a librsvg worker never pays resvg's native load (~20 ms)
+          await (await import('./rasterize-resvg.ts')).rasterizeResvg(
+            p.svg,
+            opts.size ?? DEFAULT_SIZE,
+            p.bg,
+          )
         : await rasterize(p.svg, p.bg, limits.maxPixels);
     return { ok: true, ...r, ms: ms(), code: p.code };
   } catch (err) {

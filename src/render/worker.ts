@@ -1,7 +1,7 @@
 // Entry point of a render worker process (forked by pool.ts). It renders one job at a
 // time, in arrival order, and answers each with the result and its resident memory so
 // the parent can recycle a worker that grew. It dies with its parent.
-import sharp from 'sharp';
+import sharp from './sharp.ts';
 import { makeError } from '../core/errors.ts';
 import type { WorkerReply, WorkerRequest } from './protocol.ts';
 import { renderJob, sanitizeJob } from './render-job.ts';

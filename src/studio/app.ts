@@ -5,7 +5,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import sharp from 'sharp';
+import sharp from '../render/sharp.ts';
 import { z } from 'zod';
 import { errorBody, issuesMessage } from '../server/errors.ts';
 import { renderAdminPage } from './admin-page.ts';

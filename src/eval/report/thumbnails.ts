@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import sharp from 'sharp';
+import sharp from '../../render/sharp.ts';
 import type { EvalRecord } from '../types.ts';
 
 export const THUMBNAIL_SIZE = 192;
