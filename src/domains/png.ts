@@ -1,8 +1,9 @@
 // Turns the bytes a domain's renderer produced into a DomainRender: checks they are a PNG
 // of sane size, reads its dimensions, and trims a uniform margin when asked (LaTeX pages).
 // A picture that is one flat colour is `blank`: PrismaForge's "non-empty artifact" rule.
-import sharp from '../render/sharp.ts';
+
 import { makeError } from '../core/errors.ts';
+import sharp from '../render/sharp.ts';
 import type { DomainNotes, DomainRender } from './types.ts';
 
 /** Largest picture a domain may hand on (pixels): bigger is `too_large`. */

@@ -1,8 +1,9 @@
 // A smoke test for a configured model before a long run: one structured call with a small
 // PNG, showing that the server answers, honours the JSON schema and really sees images.
-import sharp from '../render/sharp.ts';
+
 import { z } from 'zod';
 import type { Usage } from '../core/usage.ts';
+import sharp from '../render/sharp.ts';
 import type { ChatMessage, FinishReason, ModelCallError, ModelClient } from './types.ts';
 
 export interface ModelCheck {

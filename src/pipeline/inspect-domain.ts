@@ -2,7 +2,7 @@
 // vega-lite, …): find the domain's code, run it in its sandboxed renderer, measure the
 // picture, and run the common checks plus the domain's own. Same Inspection shape as SVG, so
 // rewards, records and reports need no second path. Never throws for bad input.
-import sharp from '../render/sharp.ts';
+
 import { extractArtifact, locateArtifact } from '../artifact/extract.ts';
 import { runChecks, summarizeChecks } from '../checks/run-checks.ts';
 import type { CheckOptions } from '../checks/types.ts';
@@ -12,6 +12,7 @@ import { locateDomainCode } from '../domains/extract.ts';
 import { createDomainRenderers, type DomainRenderers } from '../domains/renderers.ts';
 import type { DomainId, DomainNotes, DomainRender } from '../domains/types.ts';
 import { flattenAndMeasure } from '../render/pixel-stats.ts';
+import sharp from '../render/sharp.ts';
 import type { CodeStats, Renderer, RenderOptions, RenderResult } from '../render/types.ts';
 import type { Inspection } from './types.ts';
 

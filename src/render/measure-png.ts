@@ -1,9 +1,10 @@
 // Pixel statistics for a picture another process drew (Chromium's screenshot): decode the
 // PNG, measure it exactly as the in-worker renderers do, keep the PNG as it is. Loaded
 // lazily by the pool so commands that never use Chromium do not load sharp in the parent.
-import sharp from './sharp.ts';
+
 import { flattenAndMeasure } from './pixel-stats.ts';
 import { backgroundRgb } from './rasterize.ts';
+import sharp from './sharp.ts';
 import type { PixelStats } from './types.ts';
 
 export async function measurePng(

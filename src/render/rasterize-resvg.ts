@@ -5,10 +5,10 @@
 // are the pinned DejaVu set (fonts.ts), loaded only when the drawing has text (loading
 // fonts costs more than drawing a typical icon).
 import { Resvg } from '@resvg/resvg-js';
-import sharp from './sharp.ts';
 import { FONT_FAMILIES, FONT_FILES } from './fonts.ts';
 import { flattenAndMeasure } from './pixel-stats.ts';
 import { PNG_OPTIONS, type Raster } from './rasterize.ts';
+import sharp from './sharp.ts';
 
 const FONT = {
   loadSystemFonts: false,

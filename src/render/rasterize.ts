@@ -2,9 +2,10 @@
 // the background, measure them, and encode the PNG the judge will see. Runs inside a
 // render worker. sharp is chosen over resvg-js/skia/CairoSVG: measured faster here,
 // crash-free on 2,000 real icons and flat in memory (docs/rendering.md).
-import sharp from './sharp.ts';
+
 import { RENDER_DENSITY } from './fit.ts';
 import { flattenAndMeasure } from './pixel-stats.ts';
+import sharp from './sharp.ts';
 import type { PixelStats } from './types.ts';
 
 export interface Raster {

@@ -3,8 +3,9 @@
 // (no DTD, no external entities, bounded internal entities) and re-serialised from an
 // allowlist of SVG elements: nothing that could reach the network or the file system, run
 // code, or cost unbounded time survives. Every removal is recorded in `code.removed`.
-import { XMLParser, XMLValidator } from '../core/xml-parser.ts';
+
 import { type ErrorValue, makeError, type RenderErrorCode } from '../core/errors.ts';
+import { XMLParser, XMLValidator } from '../core/xml-parser.ts';
 import { expandParameterEntities, findForbiddenChar } from './dtd.ts';
 import { fitRoot } from './fit.ts';
 import { resolveLimits } from './limits.ts';

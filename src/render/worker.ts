@@ -1,10 +1,11 @@
 // Entry point of a render worker process (forked by pool.ts). It renders one job at a
 // time, in arrival order, and answers each with the result and its resident memory so
 // the parent can recycle a worker that grew. It dies with its parent.
-import sharp from './sharp.ts';
+
 import { makeError } from '../core/errors.ts';
 import type { WorkerReply, WorkerRequest } from './protocol.ts';
 import { renderJob, sanitizeJob } from './render-job.ts';
+import sharp from './sharp.ts';
 import type { RenderResult, SanitizedJob } from './types.ts';
 
 // One libvips thread per worker: parallelism comes from the number of workers, and a
