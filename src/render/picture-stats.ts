@@ -65,25 +65,26 @@ export function measurePicture(
     edgeCutBySide: [0, 0, 0, 0],
   };
   if (n === 0) return empty;
-  // 1. Dominant colour: histogram over 4-bit bins, then the mean of the largest bin.
-  const bin = (o: number) => ((rgb[o]! >> 4) << 8) | ((rgb[o + 1]! >> 4) << 4) | (rgb[o + 2]! >> 4);
+  // 1. Dominant colour: histogram over 4-bit bins, then the mean of the largest bin. One
+  // pass keeps each bin's channel sums too (a render worker pays every pixel pass cold).
   const counts = new Uint32Array(4096);
-  for (let o = 0; o < n * 3; o += 3) counts[bin(o)]!++;
+  const sums = new Float64Array(4096 * 3); // exact integers for any canvas size
+  for (let o = 0; o < n * 3; o += 3) {
+    const r = rgb[o]!;
+    const g = rgb[o + 1]!;
+    const b = rgb[o + 2]!;
+    const k = ((r >> 4) << 8) | ((g >> 4) << 4) | (b >> 4);
+    counts[k]!++;
+    sums[k * 3]! += r;
+    sums[k * 3 + 1]! += g;
+    sums[k * 3 + 2]! += b;
+  }
   let best = 0;
   for (let b = 1; b < 4096; b++) if (counts[b]! > counts[best]!) best = b;
-  let sr = 0;
-  let sg = 0;
-  let sb = 0;
-  for (let o = 0; o < n * 3; o += 3) {
-    if (bin(o) !== best) continue;
-    sr += rgb[o]!;
-    sg += rgb[o + 1]!;
-    sb += rgb[o + 2]!;
-  }
   const c = counts[best]!;
-  const dr = Math.round(sr / c);
-  const dg = Math.round(sg / c);
-  const db = Math.round(sb / c);
+  const dr = Math.round(sums[best * 3]! / c);
+  const dg = Math.round(sums[best * 3 + 1]! / c);
+  const db = Math.round(sums[best * 3 + 2]! / c);
   // 2. Ink against it.
   let total = 0;
   for (let o = 0; o < n * 3; o += 3) {
