@@ -31,7 +31,9 @@ describe('dot domain', () => {
     expect(!big.ok && big.error.code).toBe('too_large');
     const dense = Array.from({ length: 3000 }, (_, i) => `n${i % 300} -> n${(i * 31) % 300};`);
     const slow = await dot.render(`digraph { ${dense.join(' ')} }`, { timeoutMs: 2_000 });
-    expect(slow.ok || slow.error.code === 'timeout').toBe(true);
+    // Bounded either way: on a loaded machine the time limit ends it; on an idle one dot
+    // finishes and its picture is over the pixel limit.
+    expect(slow.ok || ['timeout', 'too_large'].includes(slow.error.code)).toBe(true);
     expect(slow.ms).toBeLessThan(8_000);
     expect((await dot.render('digraph { x -> y }')).ok).toBe(true);
   }, 60_000);
