@@ -27,6 +27,16 @@
 // a fresh worker 470-490 ms (the two overlap). The tokenizer is the floor: a faster load
 // (tiktoken-style ranks instead of 151k BPE merges) is the next lever.
 //
+// Next stop, machine nearly idle (load 1.5), 9 runs: node -e 0 119 ms; --version 141 ms (met);
+// --help 168 ms; inspect 549 ms wall / 700 ms CPU (goal not met), after: token counting by
+// rubrica's own BPE over a compact table (load ~40 ms, was 600-700 ms), the render worker forked
+// before the command loads, sharp and fast-xml-parser loaded as CommonJS (ESM: 155 and 55 ms;
+// CJS: 78 and 10 ms), plain presentation values kept without css-tree. Timestamps inside the
+// process: main reaches bin at ~112 ms and forks the worker at ~125 ms; the worker is ready
+// ~260 ms later (Node boot ~105, sharp ~78, own modules ~40) and its first render takes ~74 ms
+// (cold JIT in the pixel statistics: 40 ms of it, 11 ms warm); checks, print and close ~40 ms.
+// The floor is two Node boots in series plus libvips.
+//
 //   npm run bench:cli                       (builds dist/ first)
 //   node --import tsx bench/cli.bench.ts [--runs 9] [--bin path/to/rubrica.js]
 import { spawnSync } from 'node:child_process';
