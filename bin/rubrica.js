@@ -24,8 +24,15 @@ if (fromSource && existsSync(source)) {
   process.stderr.write('rubrica: dist/ is missing; run `npm run build` in the package folder\n');
   process.exit(1);
 }
-const { main } = await import(entry.href);
+const { main, invokedCommand } = await import(entry.href);
 process.exitCode = await main(process.argv);
 // After Ctrl-C, model calls still in flight would keep the event loop alive: what was
 // written is safe on disk, so leave now.
 if (process.exitCode === 130) process.exit(130);
+// A one-shot command (inspect, render) has nothing left once it returns: leave as soon as
+// what it wrote has reached stdout and stderr (a pipe may still hold it on some systems).
+if (invokedCommand(process.argv.slice(2))?.exitWhenDone) {
+  const flushed = (stream) => new Promise((resolve) => stream.write('', () => resolve()));
+  await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+  process.exit();
+}

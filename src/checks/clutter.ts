@@ -13,7 +13,7 @@
 // Measured on 3,174 Fluent Emoji icons the largest are 8 stroked shapes, 47 elements and
 // 846 segments, so the defaults leave wide room for real illustrations.
 import { measureOverdraw } from './overdraw.ts';
-import { asksForRepetition } from './prompt-intent.ts';
+import { promptIntent } from './prompt-intent.ts';
 import type { Check } from './types.ts';
 
 /** Below this many painted elements (after <use>) nothing can pile up; overdraw is skipped. */
@@ -23,7 +23,7 @@ export const clutter: Check = ({ artifact, render, prompt, options }) => {
   const code = render?.code;
   if (!code)
     return { name: 'clutter', value: 0, unit: 'ratio', detail: { reason: 'no code stats' } };
-  const rep = prompt ? asksForRepetition(prompt) : { count: null, pattern: false };
+  const rep = prompt ? promptIntent(prompt).repetition : { count: null, pattern: false };
   const factor = rep.pattern ? options.clutterRepeatFactor : 1;
   const asked = rep.count ?? 0;
   const allow = {

@@ -1,7 +1,7 @@
 // What a prompt asks for: text in its many forms (and its negations), repetition by count
 // or by kind. The wordings here are not the ones the labelled set is built from.
 import { describe, expect, it } from 'vitest';
-import { asksForRepetition, asksForText } from './prompt-intent.ts';
+import { asksForRepetition, asksForText, promptIntent } from './prompt-intent.ts';
 
 describe('asksForText', () => {
   it.each([
@@ -72,5 +72,16 @@ describe('asksForRepetition', () => {
       'a cat with some small dots',
     ])
       expect(asksForRepetition(p).pattern).toBe(false);
+  });
+});
+
+describe('promptIntent', () => {
+  it('answers both questions once per prompt and remembers the answer', () => {
+    const prompt = 'a sign that reads "OPEN" above a grid of 12 windows';
+    const first = promptIntent(prompt);
+    expect(first).toEqual({ text: asksForText(prompt), repetition: asksForRepetition(prompt) });
+    expect(first.text.asked).toBe(true);
+    expect(first.repetition.count).toBe(12);
+    expect(promptIntent(prompt)).toBe(first);
   });
 });

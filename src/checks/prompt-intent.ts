@@ -92,3 +92,26 @@ export function asksForRepetition(prompt: string): RepetitionAsk {
   }
   return { count, pattern };
 }
+
+export interface PromptIntent {
+  text: TextAsk;
+  repetition: RepetitionAsk;
+}
+
+const remembered = new Map<string, PromptIntent>();
+const REMEMBER_AT_MOST = 512;
+
+/**
+ * Both answers for one prompt, remembered: the rollouts of a GRPO group share their prompt,
+ * and `inspect` asks while its render is in flight, so the checks after the render find the
+ * answer ready (the two patterns compile on first use: ~10 ms of a cold start otherwise).
+ */
+export function promptIntent(prompt: string): PromptIntent {
+  let intent = remembered.get(prompt);
+  if (intent === undefined) {
+    intent = { text: asksForText(prompt), repetition: asksForRepetition(prompt) };
+    if (remembered.size >= REMEMBER_AT_MOST) remembered.clear();
+    remembered.set(prompt, intent);
+  }
+  return intent;
+}

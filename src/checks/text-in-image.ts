@@ -8,7 +8,7 @@
 // When the prompt asks for text, writing its words is the task: the count is still
 // reported (`detail.textAsked` says why there is no flag). Text unrelated to the prompt
 // never counts. Text drawn as outlines (paths) is not seen.
-import { asksForText } from './prompt-intent.ts';
+import { promptIntent } from './prompt-intent.ts';
 import { promptWords, stem, words } from './prompt-words.ts';
 import type { Check } from './types.ts';
 
@@ -26,7 +26,7 @@ export const textInImage: Check = ({ render, prompt, options }) => {
     return { name: 'text_in_image', value: 0, unit: 'count', detail: { reason: 'no code stats' } };
   }
   const { content, requested } = promptWords(prompt);
-  const ask = asksForText(prompt);
+  const ask = promptIntent(prompt).text;
   const written = new Set(words(texts.join(' ')).map(stem));
   const matched = [...content].filter((w) => written.has(w));
   const share = content.size === 0 ? 0 : matched.length / content.size;

@@ -2,6 +2,7 @@
 // isolated renderer) → checks. Bad input never throws: a completion with no SVG gives an
 // Inspection with render null and the artifact's error; a render failure is a value too.
 import { extractArtifact, locateArtifact } from '../artifact/extract.ts';
+import { promptIntent } from '../checks/prompt-intent.ts';
 import { runChecks, summarizeChecks } from '../checks/run-checks.ts';
 import type { CheckOptions } from '../checks/types.ts';
 import { makeError } from '../core/errors.ts';
@@ -31,6 +32,8 @@ export async function inspectCompletion(
   const rendering =
     located.found && located.svg !== undefined ? renderSafely(opts, located.svg) : null;
   const artifact = await extractArtifact(completion, located);
+  // What the prompt asks for is read now, while the worker draws, not after.
+  if (opts.prompt) promptIntent(opts.prompt);
   const render: RenderResult | null = rendering === null ? null : await rendering;
   const checks = runChecks(artifact, render, opts.prompt, opts.checks);
   return { artifact, render, checks, summary: summarizeChecks(artifact, render, checks) };

@@ -3,6 +3,7 @@
 // behind a failed one are not lost; memory-based recycling; queue bound; idle pools do not
 // keep a process alive.
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fluentEmoji } from '../../test/support/corpus.ts';
@@ -111,5 +112,23 @@ describe('render pool', () => {
     });
     expect(out.trim()).toBe('rendered');
     expect(performance.now() - t0).toBeLessThan(30_000);
+  });
+
+  it('close without waiting for exit has already killed every worker when it resolves', async () => {
+    pool = createRenderPool({ workers: 2 });
+    await Promise.all(icons.slice(0, 2).map((i) => pool!.render(i.svg)));
+    const pids = pool.stats().workers.map((w) => w.pid!);
+    expect(pids).toHaveLength(2);
+    await pool.close({ waitForExit: false });
+    // Killed (SIGKILL sent) but maybe not reaped yet: each is gone or a zombie within moments.
+    const deadOrZombie = (pid: number) => {
+      try {
+        return /\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+      } catch {
+        return true;
+      }
+    };
+    await expect.poll(() => pids.every(deadOrZombie), { timeout: 5000 }).toBe(true);
+    await expect(pool.render(icons[0]!.svg)).rejects.toBeInstanceOf(RenderPoolClosedError);
   });
 });

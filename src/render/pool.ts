@@ -55,6 +55,13 @@ export interface PoolStats {
 
 export interface RenderPool extends Renderer {
   stats(): PoolStats;
+  /**
+   * Rejects what is queued or in flight and kills every worker. By default it resolves once
+   * the workers have exited; `waitForExit: false` resolves once they are killed, for a
+   * one-shot command about to exit (the kernel reaping a worker is ~10–20 ms of its
+   * start-to-finish time, and the worker cannot outlive the kill).
+   */
+  close(opts?: { waitForExit?: boolean }): Promise<void>;
 }
 
 /** The pool's queue is full: retry later (the server answers 503 for it). */
@@ -288,7 +295,7 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
       if (merged.renderer === 'chromium') return renderInBrowser(svg, merged, timeoutMs);
       return enqueue('render', svg, merged, timeoutMs) as Promise<RenderResult>;
     },
-    async close() {
+    async close(opts: { waitForExit?: boolean } = {}) {
       closed = true;
       for (const t of queue.splice(0)) t.reject(new RenderPoolClosedError('render pool closed'));
       const exits = slots.map(
@@ -304,7 +311,7 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
         s.child.ref(); // an unref'd child's exit event would not keep close() awaited
         s.child.kill('SIGKILL');
       }
-      await Promise.all(exits);
+      if (opts.waitForExit !== false) await Promise.all(exits);
       if (ownsRoom) await room?.close();
     },
     stats() {

@@ -119,7 +119,7 @@ async function run(file: string, f: Flags, setExit: (code: number) => void): Pro
       f.json ? `${JSON.stringify(inspectionToJson(ins))}\n` : summaryText(file, ins),
     );
   } finally {
-    await pool.close();
+    await pool.close({ waitForExit: false }); // the command exits next (exitWhenDone)
   }
 }
 

@@ -127,7 +127,7 @@ async function run(inputs: string[], f: Flags, setExit: (code: number) => void):
     if (reports.some((r) => !r.result.ok)) setExit(1);
   } finally {
     if (renderer !== pool) await renderer.close();
-    await pool.close();
+    await pool.close({ waitForExit: false }); // the command exits next (exitWhenDone)
   }
 }
 
