@@ -2,7 +2,6 @@
 // its timers, and how much it has done. Spawning wires the child's messages and exit to the
 // pool; a worker that never finishes booting is killed and reported as an exit.
 import { type ChildProcess, fork } from 'node:child_process';
-import { fontEnv } from './fonts.ts';
 import type { WorkerReply } from './protocol.ts';
 import type { RenderOptions, RenderResult, SanitizedJob } from './types.ts';
 import type { WorkerEntry } from './worker-entry.ts';
@@ -43,11 +42,11 @@ export interface SlotEvents {
   onExit(code: number | null, signal: NodeJS.Signals | null): void;
 }
 
+// The worker pins its fonts itself (worker-fonts.ts), so forking loads nothing more.
 function forkWorker(entry: WorkerEntry): ChildProcess {
   return fork(entry.file, [], {
     execArgv: entry.execArgv,
     serialization: 'advanced',
-    env: { ...process.env, ...fontEnv() }, // librsvg sees only the pinned fonts
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
   });
 }

@@ -2,6 +2,8 @@
 // time, in arrival order, and answers each with the result and its resident memory so
 // the parent can recycle a worker that grew. It dies with its parent.
 
+// First: the pinned fonts must be in the environment before libvips loads.
+import './worker-fonts.ts';
 import { makeError } from '../core/errors.ts';
 import type { WorkerReply, WorkerRequest } from './protocol.ts';
 import { renderJob, sanitizeJob } from './render-job.ts';
