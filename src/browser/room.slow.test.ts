@@ -126,6 +126,23 @@ describe('browser room', () => {
     }
   });
 
+  it('a scripted page that hangs when left cannot be reset: it is dropped', async () => {
+    const one = createBrowserRoom({ pages: 1, timeoutMs: 20_000 });
+    try {
+      const first = await one.renderPage({
+        javascript: true,
+        // Hangs only when navigated away from: after its picture, during the reset.
+        html: "<p>a</p><script>addEventListener('pagehide', () => { while (true) {} })</script>",
+      });
+      expect(first.ok).toBe(true);
+      const next = await one.renderPage({ javascript: true, html: '<p>b</p><script></script>' });
+      expect(next.ok).toBe(true);
+      expect(one.stats()).toMatchObject({ pagesCreated: 2, launches: 1, crashes: 0 });
+    } finally {
+      await one.close();
+    }
+  });
+
   it('a hung page times out, is replaced, and the room goes on', async () => {
     const before = room.stats();
     const r = await room.renderPage({
