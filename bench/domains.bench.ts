@@ -1,13 +1,16 @@
 // npm run bench:domains [-- --files N --only python,latex,html,dot]
 // Each domain's corpus rendered both ways in one run:
 //   pool:  rubrica's renderer — python: a warm sandboxed zygote (one forked child per
-//          script); latex/dot: one sandboxed pipeline per file; html: the browser room's
-//          pooled Chromium pages;
+//          script); latex: one sandboxed pipeline per file from a preloaded format; dot: one
+//          sandboxed pipeline per file; html: the browser room's pooled Chromium page;
 //   fresh: the peers' way, unsandboxed — `python3 script.py` (+ savefig) per file, `pdflatex`
 //          + `pdftoppm` per file, `dot -Tpng` per file, a fresh Chromium per page.
-// Prints files per CPU-second (user + system of this process and every child it reaped:
-// Python, TeX, Chromium, bwrap all included; each renderer is closed before reading), the
-// ratio, and whether both ways drew the same pictures (pixel-identical after decoding).
+// Prints files per CPU-second — user + system of this process, every child it reaped and
+// every live process under it (Python, TeX, Chromium, bwrap all included; html: this process
+// and the browser's live tree, never reaped children twice) — and the ratio. A pool's
+// start-up (starting it and drawing one warm-up file that is not among the measured ones) is
+// read apart and printed on its own; "+start-up" is the ratio with it charged to the N files.
+// "identical": how many pictures both ways drew pixel-identical (after decoding).
 // A benchmark, not a test: nothing is asserted. Issue 12's goal: ≥ 5× for python, latex, html.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -71,56 +74,81 @@ function liveTreeCpuSeconds(): number {
   return sum / 100;
 }
 
-/** Set by a pool just before it closes: CPU so far, its live processes included. */
-let closingCpu: number | null = null;
-function markBeforeClose() {
-  closingCpu = cpuSeconds() + liveTreeCpuSeconds();
-}
-
-interface Way {
-  pngs: (Buffer | null)[];
-  cpuS: number;
-  wallS: number;
-}
-
 /**
  * Chromium's helper processes (renderers, GPU, zygote) are not reaped in a way that hands
  * their times to us: for html, both ways count this process plus the browser's whole live
- * tree read just before each browser closes (`browserCpu`), and nothing from reaped children.
+ * tree (read while it runs, and just before each browser closes), and nothing from reaped
+ * children.
  */
-let browserCpu = 0;
-function markBrowserBeforeClose() {
-  browserCpu += liveTreeCpuSeconds();
-}
+let browserMode = false;
 const selfCpu = () => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1e6;
 };
+/** CPU so far: this process, its reaped children (not for html), and its live tree. */
+const snapshot = () => (browserMode ? selfCpu() : cpuSeconds()) + liveTreeCpuSeconds();
 
-async function measure(run: () => Promise<(Buffer | null)[]>, browser = false): Promise<Way> {
-  const c0 = browser ? selfCpu() : cpuSeconds() + liveTreeCpuSeconds();
-  const t0 = performance.now();
-  closingCpu = null;
-  browserCpu = 0;
-  const pngs = await run();
-  const c1 = browser ? selfCpu() + browserCpu : (closingCpu ?? cpuSeconds() + liveTreeCpuSeconds());
-  return { pngs, cpuS: c1 - c0, wallS: (performance.now() - t0) / 1000 };
+/** Fresh html: each browser's live tree, read just before it closes. */
+let browserCpu = 0;
+function markBrowserBeforeClose() {
+  browserCpu += liveTreeCpuSeconds();
 }
 
-async function viaRenderer(make: () => DomainRenderer, corpus: string[]) {
-  const r = make();
-  const out: (Buffer | null)[] = [];
+interface Way {
+  pngs: (Buffer | null)[];
+  /** CPU-s of the measured files (a pool: after it started and drew its warm-up file). */
+  cpuS: number;
+  wallS: number;
+  /** A pool's start-up: CPU-s and wall-s from nothing to its warm-up file drawn. */
+  startCpuS?: number;
+  startWallS?: number;
+}
+
+/**
+ * A pool's run: start it and draw one warm-up file (not one of the measured ones), then the
+ * measured files; start-up and steady state are read apart, both before the pool closes.
+ */
+async function measurePool(
+  make: () => { r: DomainRenderer; close?: () => Promise<void> },
+  warmup: string,
+  corpus: string[],
+): Promise<Way> {
+  const c0 = snapshot();
+  const t0 = performance.now();
+  const { r, close } = make();
+  const w = await r.render(warmup);
+  if (!w.ok) process.stderr.write(`  warm-up failure: ${w.error.code}\n`);
+  const c1 = snapshot();
+  const t1 = performance.now();
+  const pngs: (Buffer | null)[] = [];
   for (const code of corpus) {
     const res = await r.render(code);
-    out.push(res.ok ? res.png : null);
+    pngs.push(res.ok ? res.png : null);
     if (!res.ok)
       process.stderr.write(
         `  pool failure: ${res.error.code}: ${res.error.message.slice(0, 200)}\n`,
       );
   }
-  markBeforeClose();
+  const c2 = snapshot();
+  const t2 = performance.now();
   await r.close();
-  return out;
+  await close?.();
+  return {
+    pngs,
+    cpuS: c2 - c1,
+    wallS: (t2 - t1) / 1000,
+    startCpuS: c1 - c0,
+    startWallS: (t1 - t0) / 1000,
+  };
+}
+
+async function measureFresh(run: () => Promise<(Buffer | null)[]>): Promise<Way> {
+  const c0 = browserMode ? selfCpu() : cpuSeconds();
+  const t0 = performance.now();
+  browserCpu = 0;
+  const pngs = await run();
+  const c1 = browserMode ? selfCpu() + browserCpu : cpuSeconds();
+  return { pngs, cpuS: c1 - c0, wallS: (performance.now() - t0) / 1000 };
 }
 
 function run(cmd: string, args: string[], cwd: string, env?: NodeJS.ProcessEnv): boolean {
@@ -244,35 +272,22 @@ const DOMAINS: Record<
   string,
   {
     corpus: (n: number) => string[];
-    pool: (c: string[]) => Promise<(Buffer | null)[]>;
+    pool: () => { r: DomainRenderer; close?: () => Promise<void> };
     fresh: (c: string[]) => Promise<(Buffer | null)[]>;
   }
 > = {
   python: {
     corpus: pythonCorpus,
-    pool: (c) => viaRenderer(() => createPythonRenderer({ poolSize: 1 }), c),
+    pool: () => ({ r: createPythonRenderer({ poolSize: 1 }) }),
     fresh: freshPython,
   },
-  latex: {
-    corpus: latexCorpus,
-    pool: (c) => viaRenderer(() => createLatexRenderer(), c),
-    fresh: freshLatex,
-  },
-  dot: {
-    corpus: dotCorpus,
-    pool: (c) => viaRenderer(() => createDotRenderer(), c),
-    fresh: freshDot,
-  },
+  latex: { corpus: latexCorpus, pool: () => ({ r: createLatexRenderer() }), fresh: freshLatex },
+  dot: { corpus: dotCorpus, pool: () => ({ r: createDotRenderer() }), fresh: freshDot },
   html: {
     corpus: htmlCorpus,
-    pool: async (c) => {
+    pool: () => {
       const room = createBrowserRoom({ pages: 1 });
-      try {
-        return await viaRenderer(() => createHtmlRenderer({ room }), c);
-      } finally {
-        markBrowserBeforeClose();
-        await room.close();
-      }
+      return { r: createHtmlRenderer({ room }), close: () => room.close() };
     },
     fresh: freshHtml,
   },
@@ -282,25 +297,32 @@ const rows: string[] = [];
 for (const name of ONLY) {
   const d = DOMAINS[name];
   if (!d) continue;
-  const corpus = d.corpus(N);
+  const all = d.corpus(N + 1);
+  const corpus = all.slice(0, N);
   process.stderr.write(`${name}: ${corpus.length} files…\n`);
-  const pool = await measure(() => d.pool(corpus), name === 'html');
-  const fresh = await measure(() => d.fresh(corpus), name === 'html');
+  browserMode = name === 'html';
+  const pool = await measurePool(d.pool, all[N]!, corpus);
+  const fresh = await measureFresh(() => d.fresh(corpus));
   let identical = 0;
   for (let i = 0; i < corpus.length; i++)
     if (await same(pool.pngs[i]!, fresh.pngs[i]!)) identical++;
   const okPool = pool.pngs.filter(Boolean).length;
   const okFresh = fresh.pngs.filter(Boolean).length;
-  const rate = (w: Way, ok: number) => ok / w.cpuS;
+  const rate = (ok: number, cpuS: number) => ok / cpuS;
+  const freshRate = rate(okFresh, fresh.cpuS);
+  // With start-up: the pool's start (and its warm-up file) charged to these N files.
+  const withStart = rate(okPool + 1, pool.cpuS + pool.startCpuS!);
   rows.push(
     [
       name.padEnd(7),
       `${okPool}/${corpus.length}`.padStart(6),
-      rate(pool, okPool).toFixed(2).padStart(9),
+      rate(okPool, pool.cpuS).toFixed(2).padStart(9),
       `${okFresh}/${corpus.length}`.padStart(6),
-      rate(fresh, okFresh).toFixed(2).padStart(9),
-      `${(rate(pool, okPool) / rate(fresh, okFresh)).toFixed(2)}×`.padStart(7),
+      freshRate.toFixed(2).padStart(9),
+      `${(rate(okPool, pool.cpuS) / freshRate).toFixed(2)}×`.padStart(7),
+      `${(withStart / freshRate).toFixed(2)}×`.padStart(9),
       `${identical}/${corpus.length}`.padStart(9),
+      `${pool.startCpuS!.toFixed(1)}/${pool.startWallS!.toFixed(1)}`.padStart(10),
       `${pool.cpuS.toFixed(1)}/${fresh.cpuS.toFixed(1)}`.padStart(11),
       `${pool.wallS.toFixed(1)}/${fresh.wallS.toFixed(1)}`.padStart(11),
     ].join(' '),
@@ -308,6 +330,6 @@ for (const name of ONLY) {
   process.stderr.write(`${rows.at(-1)}\n`);
 }
 console.log(
-  'domain  pool-ok pool f/cpu-s fresh-ok fresh f/cpu-s ratio identical cpu-s p/f wall-s p/f',
+  'domain  pool-ok pool f/cpu-s fresh-ok fresh f/cpu-s ratio +start-up identical start cpu/wall cpu-s p/f wall-s p/f',
 );
 for (const r of rows) console.log(r);

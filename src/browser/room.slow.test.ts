@@ -91,6 +91,58 @@ describe('browser room', () => {
     expect(r.consoleErrors.some((m) => m.includes('second'))).toBe(true);
   });
 
+  it('reuses a scripted page only after a reset: nothing of one job reaches the next', async () => {
+    const one = createBrowserRoom({ pages: 1, timeoutMs: 20_000 });
+    try {
+      const first = await one.renderPage({
+        javascript: true,
+        html: `<script>window.leak = 1; window.name = 'left-behind'; history.pushState({}, '', '#x');
+          setInterval(() => { const p = document.getElementById('probe'); if (p) p.textContent = 'LEAK' }, 5);
+          try { localStorage.setItem('k', 'v') } catch {}</script>`,
+      });
+      expect(first.ok).toBe(true);
+      const created = one.stats().pagesCreated;
+      const second = await one.renderPage({
+        javascript: true,
+        waitForSelector: '#done',
+        html: `<p id="probe">clean</p><script>setTimeout(() => {
+          let stored = 'none';
+          try { stored = String(localStorage.getItem('k')) } catch (e) { stored = e.name }
+          console.error(JSON.stringify({ leak: typeof window.leak, name: window.name,
+            probe: document.getElementById('probe').textContent, stored }));
+          document.body.append(Object.assign(document.createElement('i'), { id: 'done' }));
+        }, 300)</script>`,
+      });
+      expect(second.ok).toBe(true);
+      expect(JSON.parse(second.consoleErrors[0]!)).toEqual({
+        leak: 'undefined',
+        name: '',
+        probe: 'clean',
+        stored: 'SecurityError', // an opaque origin: no storage at all
+      });
+      expect(one.stats().pagesCreated).toBe(created); // the same page, reset, not a new one
+    } finally {
+      await one.close();
+    }
+  });
+
+  it('a scripted page that hangs when left cannot be reset: it is dropped', async () => {
+    const one = createBrowserRoom({ pages: 1, timeoutMs: 20_000 });
+    try {
+      const first = await one.renderPage({
+        javascript: true,
+        // Hangs only when navigated away from: after its picture, during the reset.
+        html: "<p>a</p><script>addEventListener('pagehide', () => { while (true) {} })</script>",
+      });
+      expect(first.ok).toBe(true);
+      const next = await one.renderPage({ javascript: true, html: '<p>b</p><script></script>' });
+      expect(next.ok).toBe(true);
+      expect(one.stats()).toMatchObject({ pagesCreated: 2, launches: 1, crashes: 0 });
+    } finally {
+      await one.close();
+    }
+  });
+
   it('a hung page times out, is replaced, and the room goes on', async () => {
     const before = room.stats();
     const r = await room.renderPage({

@@ -26,8 +26,14 @@
 // (a closed room, a job with neither or both of html/svg).
 //
 // Isolation: every page lives in its own browser context (no shared cookies, storage or
-// cache); a context that ran JavaScript is thrown away after its job, a script-free one is
-// reused (setting new content replaces everything it held). No file:// (pages are
+// cache). A script-free context is reused as is (setting new content replaces everything it
+// held). A context that ran JavaScript is reused only after a reset (`resetScripted`): the
+// page is navigated to a new about:blank document — a new window, so the job's globals,
+// timers, workers, listeners and DOM are gone — and window.name, the one thing a browsing
+// context carries across documents, is cleared; its documents have an opaque origin, so
+// cookies, localStorage, sessionStorage and IndexedDB were never available to it. A reset
+// that fails or times out, a failed job, and every JS_REUSE_LIMIT-th job throw the context
+// away. Reuse keeps the page's renderer process: starting one costs about 1 CPU-s. No file:// (pages are
 // about:blank, which may not load local files), no downloads, no popups, no service workers.
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { type ErrorValue, makeError, RubricaError } from '../core/errors.ts';
@@ -105,9 +111,40 @@ interface Slot {
   crashed: Promise<never>;
   /** Raw DevTools session: its screenshot is about twice as fast as page.screenshot. */
   cdp: CDPSession;
+  /** Jobs this slot has served. */
+  jobs: number;
+}
+
+/**
+ * Makes a page that ran a job's scripts fit for the next job: a fresh about:blank document
+ * (a new window; the old one's timers and globals die with it) and window.name cleared.
+ * False when the page would not reset in time: the caller throws the context away.
+ */
+async function resetScripted(slot: Slot): Promise<boolean> {
+  const reset = (async () => {
+    await slot.page.goto('about:blank', { timeout: RESET_TIMEOUT_MS });
+    // A string: this file is compiled without the DOM's types.
+    const clean = await slot.page.evaluate(
+      "(window.name = '', document.documentElement.outerHTML.length < 100 && window.name === '')",
+    );
+    return clean === true;
+  })();
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((res) => {
+    timer = setTimeout(() => res(false), RESET_TIMEOUT_MS);
+  });
+  try {
+    return await Promise.race([reset.catch(() => false), late, slot.crashed.catch(() => false)]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 const DEFAULT_VIEWPORT = { width: 512, height: 512 };
+/** Jobs a scripted context serves (with a reset between each) before it is replaced. */
+const JS_REUSE_LIMIT = 50;
+/** A reset slower than this throws the context away instead. */
+const RESET_TIMEOUT_MS = 2_000;
 /** A context that will not close within this is abandoned with its browser. */
 const CLOSE_GRACE_MS = 5_000;
 
@@ -226,7 +263,7 @@ export function createBrowserRoom(options: BrowserRoomOptions = {}): BrowserRoom
       serviceWorkers: 'block',
       offline: true,
     });
-    const slot = { browser: b, pid: pids.get(b), context, javascript } as Slot;
+    const slot = { browser: b, pid: pids.get(b), context, javascript, jobs: 0 } as Slot;
     slot.logs = { blockedRequests: [], consoleErrors: [], ms: 0 };
     await context.route('**/*', (route) => {
       const url = route.request().url();
@@ -363,8 +400,9 @@ export function createBrowserRoom(options: BrowserRoomOptions = {}): BrowserRoom
       });
       timedOut.catch(() => {});
       slot.logs = { blockedRequests: [], consoleErrors: [], ms: 0 };
+      slot.jobs++;
       const shot = await Promise.race([draw(slot, job, timeoutMs), timedOut, slot.crashed]);
-      reusable = !javascript;
+      reusable = !javascript || (slot.jobs < JS_REUSE_LIMIT && (await resetScripted(slot)));
       const ms = Math.round((performance.now() - t0) * 100) / 100;
       return { ok: true, ...shot, ...slot.logs, ms };
     } catch (err) {

@@ -1,9 +1,12 @@
 // The latex domain: a TikZ picture and a pgfplots plot render (cropped); shell escape,
 // reads and writes outside the work dir, macro loops and huge pages all end as values, and
 // a normal picture renders right after.
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import type { DomainRender } from '../types.ts';
-import { createLatexRenderer, latexDocument } from './renderer.ts';
+import { buildLatexFormat, createLatexRenderer, latexDocument } from './renderer.ts';
 
 const TIKZ = String.raw`\begin{tikzpicture}\draw[red,thick] (0,0) circle (1); \node at (0,0) {Hi};\end{tikzpicture}`;
 const PLOT = String.raw`\begin{tikzpicture}\begin{axis}[xlabel=$x$]\addplot[blue,domain=0:6]{sin(deg(x))};\end{axis}\end{tikzpicture}`;
@@ -20,6 +23,20 @@ describe('latex domain', () => {
     expect(latexDocument(TIKZ)).toContain('\\documentclass[border=6pt]{standalone}');
     const doc = '\\documentclass{article}\\begin{document}x\\end{document}';
     expect(latexDocument(doc)).toBe(doc);
+  });
+
+  it('keeps its preloaded format unzipped, and draws from it what the stock format draws', async () => {
+    const dir = await buildLatexFormat(undefined);
+    expect(dir).not.toBeNull();
+    const head = readFileSync(join(dir!, 'rubrica.fmt')).subarray(0, 2);
+    rmSync(dir!, { recursive: true, force: true });
+    expect([head[0], head[1]]).not.toEqual([0x1f, 0x8b]); // not gzip: pdftex reads it as is
+    const stock = createLatexRenderer({ format: false });
+    const [a, b] = [await tex.render(PLOT), await stock.render(PLOT)];
+    await stock.close();
+    if (!a.ok || !b.ok) throw new Error('not drawn');
+    const raw = (png: Buffer) => sharp(png).raw().toBuffer();
+    expect((await raw(a.png)).equals(await raw(b.png))).toBe(true);
   });
 
   it('renders TikZ and pgfplots, cropped to the drawing', async () => {

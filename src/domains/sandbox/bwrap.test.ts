@@ -32,6 +32,12 @@ describe('sandboxArgv', () => {
     );
   });
 
+  it('shows nothing of /sys but the huge-page mode glibc reads', () => {
+    const sys = argv.filter((a) => a.startsWith('/sys'));
+    for (const p of sys) expect(p).toBe('/sys/kernel/mm/transparent_hugepage');
+    expect(argv[argv.indexOf('/sys/kernel/mm/transparent_hugepage') - 1]).toBe('--ro-bind');
+  });
+
   it('puts the limits on the command and only the given environment', () => {
     const i = argv.indexOf('prlimit');
     expect(argv.slice(i, i + 8)).toEqual([

@@ -55,6 +55,9 @@ const SYSTEM_RO: readonly string[] = [
   '/etc/texmf',
   '/var/lib/texmf',
   '/etc/alternatives',
+  // The kernel's transparent-huge-page mode, read by glibc before it asks for huge pages
+  // (GLIBC_TUNABLES=glibc.malloc.hugetlb=1, see latex/renderer.ts); no /sys otherwise.
+  '/sys/kernel/mm/transparent_hugepage',
 ];
 
 export function sandboxArgv(spec: SandboxSpec): string[] {
