@@ -23,6 +23,9 @@ describe('rubrica inspect --domain', () => {
     expect(j.render.ok).toBe(true);
     const text = await runCliInProcess(['inspect', p]);
     expect(text.stdout).toContain('domain    dot');
+    // The code's tokens are labelled as code, not as an SVG.
+    expect(text.stdout).toMatch(/tokens \(code \d+, reasoning/);
+    expect(text.stdout).not.toMatch(/\(svg \d+/);
   }, 60_000);
 
   it('forces a domain and refuses an unknown one', async () => {

@@ -1,4 +1,4 @@
-// `rubrica inspect`: one completion → extracted SVG, reasoning, DwT stages, tokens, render
+// `rubrica inspect`: one completion → extracted SVG (or another domain's code), reasoning, DwT stages, tokens, render
 // and deterministic checks.
 //   rubrica inspect <completion-file|-> [--prompt TEXT] [--json] [--size N]
 //                   [--background COLOR] [--out PNG] [--timeout MS] [--domain ID|auto]
@@ -55,7 +55,9 @@ function summaryText(file: string, ins: Inspection): string {
   const by = new Map(ins.checks.map((c) => [c.name, c]));
   const lines = [`inspect ${file === '-' ? '(stdin)' : file}`];
   const t = a.tokens;
-  const tokens = `${t.completion} tokens (svg ${t.svg}, reasoning ${t.reasoning}${t.estimated ? ', estimated' : ''})`;
+  // tokens.svg counts the answer's code whatever the domain; only SVG calls it "svg".
+  const codeLabel = a.domain && a.domain !== 'svg' ? 'code' : 'svg';
+  const tokens = `${t.completion} tokens (${codeLabel} ${t.svg}, reasoning ${t.reasoning}${t.estimated ? ', estimated' : ''})`;
   lines.push(
     a.found
       ? `  artifact  found, ${a.source}; ${tokens}`
