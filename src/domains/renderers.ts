@@ -6,7 +6,7 @@ import { type BrowserRoom, createBrowserRoom } from '../browser/room.ts';
 import { makeError } from '../core/errors.ts';
 import type { Renderer, RenderOptions } from '../render/types.ts';
 import { createDotRenderer } from './dot/renderer.ts';
-import { createHtmlRenderer } from './html/renderer.ts';
+import { createHtmlRenderer, type HtmlPictureOptions } from './html/renderer.ts';
 import { createLatexRenderer } from './latex/renderer.ts';
 import { createMermaidRenderer } from './mermaid/renderer.ts';
 import { createPythonRenderer, type PythonRendererOptions } from './python/renderer.ts';
@@ -18,6 +18,8 @@ export interface DomainRenderersOptions {
   svgRenderer: Renderer;
   svgOptions?: RenderOptions;
   python?: PythonRendererOptions;
+  /** html: viewport (default) or full-page picture (docs/domains.md). */
+  html?: HtmlPictureOptions;
   /** Default wall-clock limit per render, ms (each domain has its own default). */
   timeoutMs?: number;
   /** Pages of the Chromium room html and mermaid share (default 2). */
@@ -51,7 +53,7 @@ export function createDomainRenderers(o: DomainRenderersOptions): DomainRenderer
         ...(o.svgOptions ? { render: o.svgOptions } : {}),
         ...(t ? { timeoutMs: t } : {}),
       }),
-    html: () => createHtmlRenderer({ room: browser(), ...(t ? { timeoutMs: t } : {}) }),
+    html: () => createHtmlRenderer({ room: browser(), ...o.html, ...(t ? { timeoutMs: t } : {}) }),
     mermaid: () => createMermaidRenderer({ room: browser(), ...(t ? { timeoutMs: t } : {}) }),
     ...o.extra,
   };
