@@ -196,6 +196,8 @@ export async function runEval(opts: EvalRunOptions): Promise<EvalRunResult> {
       scores: recordsByKind(scored),
       completion: input.completion,
     };
+    const domain = inspection?.artifact.domain;
+    if (domain && domain !== 'svg') record.domain = domain;
     if (inspection?.render?.ok)
       record.image = await saveImage(opts.outDir, input.id, inspection.render.png);
     return record;
