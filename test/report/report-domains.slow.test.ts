@@ -157,10 +157,11 @@ describe('an eval run of a non-SVG rollout', () => {
       await runEval({
         prompts: [{ id: 'g', prompt: 'a graph from a to b' }],
         rollouts: [
-          { id: 'dot1', prompt_id: 'g', completion: '```dot\ndigraph { a -> b }\n```' },
+          { id: 'dot1', prompt_id: 'g', prompt: 'a graph from a to b', completion: '```dot\ndigraph { a -> b }\n```' },
           {
             id: 'svg1',
             prompt_id: 'g',
+            prompt: 'a graph from a to b',
             completion:
               '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><path d="M1 1L9 9" stroke="black"/></svg>',
           },
