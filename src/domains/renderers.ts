@@ -8,6 +8,7 @@ import type { Renderer, RenderOptions } from '../render/types.ts';
 import { createDotRenderer } from './dot/renderer.ts';
 import { createHtmlRenderer, type HtmlPictureOptions } from './html/renderer.ts';
 import { createLatexRenderer } from './latex/renderer.ts';
+import { createLilypondRenderer } from './lilypond/renderer.ts';
 import { createMermaidRenderer } from './mermaid/renderer.ts';
 import { createPythonRenderer, type PythonRendererOptions } from './python/renderer.ts';
 import type { DomainId, DomainRender, DomainRenderer, DomainRenderOptions } from './types.ts';
@@ -55,6 +56,7 @@ export function createDomainRenderers(o: DomainRenderersOptions): DomainRenderer
       }),
     html: () => createHtmlRenderer({ room: browser(), ...o.html, ...(t ? { timeoutMs: t } : {}) }),
     mermaid: () => createMermaidRenderer({ room: browser(), ...(t ? { timeoutMs: t } : {}) }),
+    lilypond: () => createLilypondRenderer(t ? { timeoutMs: t } : {}),
     ...o.extra,
   };
   return {

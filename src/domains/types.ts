@@ -12,6 +12,7 @@ export const DOMAIN_IDS = [
   'vega-lite',
   'html',
   'mermaid',
+  'lilypond',
 ] as const;
 export type DomainId = (typeof DOMAIN_IDS)[number];
 
