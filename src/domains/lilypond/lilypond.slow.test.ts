@@ -6,6 +6,9 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LoopbackLogger, startLoopbackLogger } from '../../../test/support/loopback-logger.ts';
+import { inspectCompletion } from '../../pipeline/inspect.ts';
+import { createRenderPool } from '../../render/pool.ts';
+import { createDomainRenderers } from '../renderers.ts';
 import type { DomainRender } from '../types.ts';
 import { createLilypondRenderer, lilypondDocument } from './renderer.ts';
 
@@ -88,4 +91,21 @@ describe('lilypond domain', () => {
     expect((await ly.render(TUNE)).ok).toBe(true);
     expect(logger.hits).toEqual([]);
   }, 240_000);
+
+  it('is a domain like the others: a ```lilypond answer is found, rendered and checked', async () => {
+    const svg = createRenderPool({ workers: 1 });
+    const domains = createDomainRenderers({ svgRenderer: svg });
+    try {
+      const ins = await inspectCompletion(`A scale:\n\`\`\`lilypond\n${TUNE}\n\`\`\`\n`, {
+        renderer: svg,
+        domains,
+      });
+      expect(ins.artifact).toMatchObject({ found: true, domain: 'lilypond', source: 'fence' });
+      expect(ins.render?.ok).toBe(true);
+      expect(ins.summary.blank).toBe(false);
+    } finally {
+      await domains.close();
+      await svg.close();
+    }
+  }, 120_000);
 });

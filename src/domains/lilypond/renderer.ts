@@ -1,8 +1,9 @@
 // The lilypond domain: LilyPond (Debian `lilypond`) engraves the score inside the sandbox,
 // its PNG back end (Ghostscript) rasterises it with -dcrop (the systems only, every page's
-// together, without the page's margins, page numbers and tagline), trimmed to the ink. LilyPond's own "safe mode" no longer exists (removed in 2.23.12): embedded
-// Scheme can call anything Guile offers, so the sandbox is the whole defence — no network, no
-// host files, no host environment, CPU/memory/process/file-size limits (docs/domains.md).
+// together, without the page's margins, page numbers and tagline), trimmed to the ink.
+// LilyPond's own "safe mode" no longer exists (removed in 2.23.12): embedded Scheme can call
+// anything Guile offers, so the sandbox is the whole defence — no network, no host files, no
+// host environment, CPU/memory/process/file-size limits (docs/domains.md).
 import type { SandboxLimits } from '../sandbox/bwrap.ts';
 import { createOneShotRenderer, EXIT_NO_OUTPUT, EXIT_TOOL_FAILED } from '../sandbox/one-shot.ts';
 import type { DomainRenderer } from '../types.ts';
