@@ -80,6 +80,14 @@ export const DOMAINS: Readonly<Record<DomainId, Domain>> = Object.freeze({
         : 0,
     criteriaPath: criteria('lilypond'),
   },
+  smiles: {
+    id: 'smiles',
+    fenceLangs: ['smiles', 'smi'],
+    // A SMILES line looks like many other things (words, formulas): only a fence or
+    // --domain names this domain.
+    detect: () => 0,
+    criteriaPath: criteria('smiles'),
+  },
 });
 
 /** The domain a fence info word names, if any ('json' is decided by content). */

@@ -11,6 +11,7 @@ import { createLatexRenderer } from './latex/renderer.ts';
 import { createLilypondRenderer } from './lilypond/renderer.ts';
 import { createMermaidRenderer } from './mermaid/renderer.ts';
 import { createPythonRenderer, type PythonRendererOptions } from './python/renderer.ts';
+import { createSmilesRenderer } from './smiles/renderer.ts';
 import type { DomainId, DomainRender, DomainRenderer, DomainRenderOptions } from './types.ts';
 import { createVegaLiteRenderer } from './vega-lite/renderer.ts';
 
@@ -57,6 +58,7 @@ export function createDomainRenderers(o: DomainRenderersOptions): DomainRenderer
     html: () => createHtmlRenderer({ room: browser(), ...o.html, ...(t ? { timeoutMs: t } : {}) }),
     mermaid: () => createMermaidRenderer({ room: browser(), ...(t ? { timeoutMs: t } : {}) }),
     lilypond: () => createLilypondRenderer(t ? { timeoutMs: t } : {}),
+    smiles: () => createSmilesRenderer(t ? { timeoutMs: t } : {}),
     ...o.extra,
   };
   return {

@@ -13,6 +13,7 @@ export const DOMAIN_IDS = [
   'html',
   'mermaid',
   'lilypond',
+  'smiles',
 ] as const;
 export type DomainId = (typeof DOMAIN_IDS)[number];
 
