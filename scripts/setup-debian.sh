@@ -12,6 +12,8 @@
 #  - texlive-latex-base/-recommended/-extra, texlive-pictures, poppler-utils: the latex
 #    domain (pdflatex with TikZ, pgfplots and standalone; pdftoppm)
 #  - graphviz: the dot domain
+#  - lilypond: the lilypond domain (≈ 13 MB download, ≈ 40 s to install; brings ghostscript)
+#  - python3-rdkit: the smiles domain (≈ 25 MB download, ≈ 20 s to install)
 set -euo pipefail
 
 missing=()
@@ -27,6 +29,8 @@ kpsewhich standalone.cls >/dev/null 2>&1 || missing+=(texlive-latex-extra)
 kpsewhich pgfplots.sty >/dev/null 2>&1 || missing+=(texlive-pictures)
 command -v pdftoppm >/dev/null || missing+=(poppler-utils)
 command -v dot >/dev/null || missing+=(graphviz)
+command -v lilypond >/dev/null || missing+=(lilypond)
+/usr/bin/python3 -c 'import rdkit' 2>/dev/null || missing+=(python3-rdkit)
 
 if [ ${#missing[@]} -eq 0 ]; then
   echo "setup-debian: all test packages present"

@@ -18,6 +18,9 @@
 // box instead of the viewport. The result is a PNG of the viewport (or element) plus
 // `blockedRequests` (every URL the page tried to load: all network is refused; only data:
 // and blob: URLs load) and `consoleErrors` (console.error messages and uncaught errors).
+// `measure` adds `layout` (the document's size against the viewport's, from DevTools);
+// `fullPage: { maxHeight }` shoots the document's whole height (at the viewport's width),
+// cut at maxHeight with `clipped: true`.
 //
 // Failures are values: `timeout` (the job passed its limit: its page and context are
 // closed and replaced), `render_crash` (the page or the browser died: replaced; a dead
@@ -49,6 +52,21 @@ export interface PageJob {
   background?: string;
   waitForSelector?: string;
   selector?: string;
+  /**
+   * Shoot the whole document, not just the viewport: the viewport's width and the
+   * document's height, clipped at `maxHeight` px (the result says `clipped`).
+   */
+  fullPage?: { maxHeight: number };
+  /** Also report the document's size against the viewport's (`layout`), e.g. for overflow. */
+  measure?: boolean;
+}
+
+/** The laid-out document's size (CSS px) against the viewport's inner size. */
+export interface PageLayout {
+  documentWidth: number;
+  documentHeight: number;
+  viewportWidth: number;
+  viewportHeight: number;
 }
 
 export type PageErrorCode = 'timeout' | 'render_crash' | 'render_error';
@@ -60,7 +78,16 @@ interface PageLogs {
 }
 
 export type PageResult =
-  | ({ ok: true; png: Buffer; width: number; height: number } & PageLogs)
+  | ({
+      ok: true;
+      png: Buffer;
+      width: number;
+      height: number;
+      /** With `measure` or `fullPage`: the document's size. */
+      layout?: PageLayout;
+      /** With `fullPage`: the document was taller than `maxHeight` and was cut there. */
+      clipped?: boolean;
+    } & PageLogs)
   | ({ ok: false; error: ErrorValue<PageErrorCode> } & PageLogs);
 
 export interface BrowserRoomOptions {
@@ -152,6 +179,20 @@ class JobFailure extends Error {
   constructor(readonly value: ErrorValue<PageErrorCode>) {
     super(value.message);
   }
+}
+
+/** The document's laid-out size from DevTools (no page script runs, so none can lie). */
+async function measureLayout(cdp: CDPSession): Promise<PageLayout> {
+  const m = (await cdp.send('Page.getLayoutMetrics')) as {
+    cssContentSize: { width: number; height: number };
+    cssLayoutViewport: { clientWidth: number; clientHeight: number };
+  };
+  return {
+    documentWidth: Math.ceil(m.cssContentSize.width),
+    documentHeight: Math.ceil(m.cssContentSize.height),
+    viewportWidth: m.cssLayoutViewport.clientWidth,
+    viewportHeight: m.cssLayoutViewport.clientHeight,
+  };
 }
 
 /** The browser process id, asked of the browser itself (playwright's launch hides it). */
@@ -371,12 +412,25 @@ export function createBrowserRoom(options: BrowserRoomOptions = {}): BrowserRoom
       const png = await el.screenshot(shot);
       return { png, width: Math.round(box?.width ?? 0), height: Math.round(box?.height ?? 0) };
     }
+    const layout = job.measure || job.fullPage ? await measureLayout(slot.cdp) : undefined;
+    // Full page: the viewport's width, the document's height up to the cap (never shorter
+    // than the viewport, so a short page looks as it does on screen).
+    const height = job.fullPage
+      ? Math.max(viewport.height, Math.min(layout!.documentHeight, job.fullPage.maxHeight))
+      : viewport.height;
     const { data } = (await slot.cdp.send('Page.captureScreenshot', {
       format: 'png',
       optimizeForSpeed: true,
-      clip: { x: 0, y: 0, ...viewport, scale: 1 },
+      clip: { x: 0, y: 0, width: viewport.width, height, scale: 1 },
+      ...(job.fullPage ? { captureBeyondViewport: true } : {}),
     })) as { data: string };
-    return { png: Buffer.from(data, 'base64'), width: viewport.width, height: viewport.height };
+    return {
+      png: Buffer.from(data, 'base64'),
+      width: viewport.width,
+      height,
+      ...(layout ? { layout } : {}),
+      ...(job.fullPage ? { clipped: layout!.documentHeight > job.fullPage.maxHeight } : {}),
+    };
   };
 
   const run = async (job: PageJob): Promise<PageResult> => {

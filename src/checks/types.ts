@@ -9,7 +9,7 @@ export interface CheckResult {
   value: number;
   /** Set where a threshold makes sense: true means "this is a problem". */
   flag?: boolean;
-  unit?: 'score' | 'ratio' | 'count' | 'tokens' | 'mse';
+  unit?: 'score' | 'ratio' | 'count' | 'tokens' | 'mse' | 'px';
   detail?: Record<string, unknown>;
 }
 

@@ -83,7 +83,9 @@ export async function synthPrisma(
       label: 'rubrics',
       noun: 'instructions',
       concurrency,
-      process: (it: z.infer<typeof InstructionLine>) => synth.synthesize(it),
+      // A line's own domain wins; else --domain (the rubric's shared criteria follow it).
+      process: (it: z.infer<typeof InstructionLine>) =>
+        synth.synthesize({ ...it, domain: it.domain ?? flags.domain ?? null }),
       faultOf: fault,
       redo: (line) => fault(line) !== null,
       slim: ({ code_items: _c, vision_items: _v, ...rest }) => ({ ...rest }),

@@ -34,6 +34,7 @@ export function domainChecks(domain: DomainId, notes: DomainNotes | undefined): 
         value: n.consoleErrors ?? 0,
         flag: (n.consoleErrors ?? 0) > 0,
         unit: 'count',
+        ...(n.consoleMessages?.length ? { detail: { first: n.consoleMessages } } : {}),
       },
       {
         name: 'blocked_requests',
@@ -42,6 +43,28 @@ export function domainChecks(domain: DomainId, notes: DomainNotes | undefined): 
         unit: 'count',
       },
     );
+    // Wider than the viewport: a sideways scroll bar, or (overflow hidden) content cut off.
+    // Unknown (no layout: the page failed) counts as no overflow, like the counts above.
+    const l = n.layout;
+    const over = l ? Math.max(0, l.documentWidth - l.viewportWidth) : 0;
+    out.push({
+      name: 'horizontal_overflow',
+      value: over,
+      flag: over > 0,
+      unit: 'px',
+      ...(l ? { detail: { documentWidth: l.documentWidth, viewportWidth: l.viewportWidth } } : {}),
+    });
+    if (n.fullPage) {
+      // Only with the full-page option: the document was taller than the picture's cap.
+      const f = n.fullPage;
+      out.push({
+        name: 'page_clipped',
+        value: f.documentHeight,
+        flag: f.clipped,
+        unit: 'px',
+        detail: { height: f.height, maxHeight: f.maxHeight },
+      });
+    }
   }
   return out;
 }

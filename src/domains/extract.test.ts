@@ -26,6 +26,10 @@ describe('domain detection', () => {
       detectCompletionDomain('<svg xmlns="http://www.w3.org/2000/svg"></svg>'),
     ).toBeUndefined();
     expect(detectDomain('just words')).toBeUndefined();
+    expect(detectCompletionDomain("```lilypond\n{ c'4 d' e' f' }\n```")).toBe('lilypond');
+    expect(detectCompletionDomain('```\n\\version "2.24.0"\n\\relative c\' { c d e f }\n```')).toBe(
+      'lilypond',
+    );
   });
 
   it('ignores code inside the reasoning and prefers an <answer> block', () => {

@@ -71,6 +71,23 @@ export const DOMAINS: Readonly<Record<DomainId, Domain>> = Object.freeze({
     detect: (c: string) => (MERMAID_START.test(c) ? 0.9 : 0),
     criteriaPath: criteria('mermaid'),
   },
+  lilypond: {
+    id: 'lilypond',
+    fenceLangs: ['lilypond', 'ly'],
+    detect: (c: string) =>
+      /\\version\s+"\d|\\relative\s+[a-g]|\\new\s+(?:Staff|PianoStaff|ChoirStaff)\b/.test(c)
+        ? 0.9
+        : 0,
+    criteriaPath: criteria('lilypond'),
+  },
+  smiles: {
+    id: 'smiles',
+    fenceLangs: ['smiles', 'smi'],
+    // A SMILES line looks like many other things (words, formulas): only a fence or
+    // --domain names this domain.
+    detect: () => 0,
+    criteriaPath: criteria('smiles'),
+  },
 });
 
 /** The domain a fence info word names, if any ('json' is decided by content). */

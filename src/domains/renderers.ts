@@ -6,10 +6,12 @@ import { type BrowserRoom, createBrowserRoom } from '../browser/room.ts';
 import { makeError } from '../core/errors.ts';
 import type { Renderer, RenderOptions } from '../render/types.ts';
 import { createDotRenderer } from './dot/renderer.ts';
-import { createHtmlRenderer } from './html/renderer.ts';
+import { createHtmlRenderer, type HtmlPictureOptions } from './html/renderer.ts';
 import { createLatexRenderer } from './latex/renderer.ts';
+import { createLilypondRenderer } from './lilypond/renderer.ts';
 import { createMermaidRenderer } from './mermaid/renderer.ts';
 import { createPythonRenderer, type PythonRendererOptions } from './python/renderer.ts';
+import { createSmilesRenderer } from './smiles/renderer.ts';
 import type { DomainId, DomainRender, DomainRenderer, DomainRenderOptions } from './types.ts';
 import { createVegaLiteRenderer } from './vega-lite/renderer.ts';
 
@@ -18,6 +20,8 @@ export interface DomainRenderersOptions {
   svgRenderer: Renderer;
   svgOptions?: RenderOptions;
   python?: PythonRendererOptions;
+  /** html: viewport (default) or full-page picture (docs/domains.md). */
+  html?: HtmlPictureOptions;
   /** Default wall-clock limit per render, ms (each domain has its own default). */
   timeoutMs?: number;
   /** Pages of the Chromium room html and mermaid share (default 2). */
@@ -51,8 +55,10 @@ export function createDomainRenderers(o: DomainRenderersOptions): DomainRenderer
         ...(o.svgOptions ? { render: o.svgOptions } : {}),
         ...(t ? { timeoutMs: t } : {}),
       }),
-    html: () => createHtmlRenderer({ room: browser(), ...(t ? { timeoutMs: t } : {}) }),
+    html: () => createHtmlRenderer({ room: browser(), ...o.html, ...(t ? { timeoutMs: t } : {}) }),
     mermaid: () => createMermaidRenderer({ room: browser(), ...(t ? { timeoutMs: t } : {}) }),
+    lilypond: () => createLilypondRenderer(t ? { timeoutMs: t } : {}),
+    smiles: () => createSmilesRenderer(t ? { timeoutMs: t } : {}),
     ...o.extra,
   };
   return {

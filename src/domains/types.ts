@@ -12,6 +12,8 @@ export const DOMAIN_IDS = [
   'vega-lite',
   'html',
   'mermaid',
+  'lilypond',
+  'smiles',
 ] as const;
 export type DomainId = (typeof DOMAIN_IDS)[number];
 
@@ -38,10 +40,16 @@ export interface DomainNotes {
   stderrTail?: string;
   /** html: console errors logged by the page. */
   consoleErrors?: number;
+  /** html: the first console error messages (at most 5, 300 characters each). */
+  consoleMessages?: string[];
   /** html/mermaid: requests the page tried and the sandbox blocked. */
   blockedRequests?: number;
   /** charts: rows of data the chart was given (vega-lite). */
   dataRows?: number;
+  /** html: the laid-out document's size against the viewport's, CSS px. */
+  layout?: { documentWidth: number; documentHeight: number; viewportWidth: number };
+  /** html full page: the document's height, the picture's, the cap, and whether it was cut. */
+  fullPage?: { documentHeight: number; height: number; maxHeight: number; clipped: boolean };
 }
 
 export type DomainRender =

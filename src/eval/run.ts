@@ -45,6 +45,8 @@ export interface EvalRunOptions {
   /** Score "ruler" with `rubrics` (default true); false for a PrismaForge-only rubrics file. */
   ruler?: boolean;
   renderer: Renderer;
+  /** html picture options (e.g. full page) for the scorer's domain renderers. */
+  html?: RolloutScorerOptions['html'];
   inspect: InspectFn;
   /** Cache file, or false for none. Default: the scorer's default file. */
   cache?: string | false;
@@ -171,6 +173,7 @@ export async function runEval(opts: EvalRunOptions): Promise<EvalRunResult> {
     rubrics: opts.rubrics,
     judge,
     renderer: opts.renderer,
+    ...(opts.html ? { html: opts.html } : {}),
     inspect: opts.inspect,
     cache: opts.cache,
     reward: kinds,
@@ -193,6 +196,8 @@ export async function runEval(opts: EvalRunOptions): Promise<EvalRunResult> {
       scores: recordsByKind(scored),
       completion: input.completion,
     };
+    const domain = inspection?.artifact.domain;
+    if (domain && domain !== 'svg') record.domain = domain;
     if (inspection?.render?.ok)
       record.image = await saveImage(opts.outDir, input.id, inspection.render.png);
     return record;

@@ -1,5 +1,6 @@
 // One line of an eval run's results.jsonl: a rollout with every reward that scored it.
 import type { ScoreRecord } from '../core/record.ts';
+import type { DomainId } from '../domains/types.ts';
 
 export interface EvalRecord {
   id: string;
@@ -13,4 +14,6 @@ export interface EvalRecord {
   image?: string;
   /** The completion's text, kept for SFT export and the report. */
   completion?: string;
+  /** The domain it was inspected in, when not SVG (the report shows its code by the picture). */
+  domain?: DomainId;
 }

@@ -11,6 +11,7 @@ import {
   type RolloutInput,
   type ScoreRecord,
 } from '../core/record.ts';
+import type { HtmlPictureOptions } from '../domains/html/picture.ts';
 import { lazyDomainRenderers } from '../domains/lazy.ts';
 import type { DomainRenderers } from '../domains/renderers.ts';
 import type { DomainId } from '../domains/types.ts';
@@ -57,6 +58,8 @@ export interface RolloutScorerOptions {
   domain?: DomainId | 'auto';
   /** Warm renderers for non-SVG domains (the caller keeps ownership). Default: started on first use, closed by the scorer. */
   domains?: DomainRenderers;
+  /** html picture (viewport or full page) for the renderers started here; ignored with `domains`. */
+  html?: HtmlPictureOptions;
   /** Completion → artifact → render → checks. Default: the pipeline's inspectCompletion. */
   inspect?: InspectFn;
   /** A cache file path, an open cache, or false to bypass. Default `.rubrica/cache.sqlite`. */
@@ -160,7 +163,9 @@ function openResources(opts: RolloutScorerOptions): Resources {
     cache,
     ownsCache: opts.cache !== false && typeof opts.cache !== 'object',
     renderer,
-    domains: opts.domains ?? lazyDomainRenderers({ svgRenderer: renderer }),
+    domains:
+      opts.domains ??
+      lazyDomainRenderers({ svgRenderer: renderer, ...(opts.html ? { html: opts.html } : {}) }),
     rubrics: indexRubrics(opts.rubrics ?? []),
     prismaRubrics: indexPrismaRubrics(prismaSource),
     prismaFor(mode) {

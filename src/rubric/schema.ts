@@ -1,6 +1,7 @@
 // The rubric as stored in rubrics.jsonl (one line per prompt). Zod is the single source of
 // truth; types are inferred from it. The author's answer shape is in answer-schema.ts.
 import { z } from 'zod';
+import { DOMAIN_IDS } from '../domains/types.ts';
 
 /** The axes of rubric items (one definition: presets, validation and --drop-axis use it). */
 export const AxisSchema = z.enum(['semantic', 'visual', 'style', 'penalty']);
@@ -46,6 +47,9 @@ export const RubricRecordSchema = z.object({
   preset: PresetSchema,
   items: z.array(RubricItemSchema),
   ideal_svg: z.string().nullable(),
+  /** Prompts of another domain than SVG: the domain, and the ideal's code (ideal_svg is null). */
+  domain: z.enum(DOMAIN_IDS).optional(),
+  ideal_code: z.string().nullable().optional(),
   ideal_score: z.number().nullable(),
   kept: z.boolean(),
   drop_reason: DropReasonSchema.optional(),

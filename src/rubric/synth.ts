@@ -3,15 +3,27 @@
 // ideal scores at least `minIdeal` (RULER: 0.9). Every outcome is a record; a dropped
 // rubric says why (author_error, malformed, ideal_unrenderable, ideal_below_threshold,
 // judge_error). The ideal is rendered before step 2 so a prompt whose ideal cannot be
-// drawn costs no rubric call.
+// drawn costs no rubric call. A prompt of another domain (python, latex, dot, vega-lite,
+// html, mermaid) gets the same steps in that domain: the author writes the ideal code, the
+// domain's sandboxed renderer draws it, the rubric is written seeing that code and the
+// domain's shared standards, and the same judge and threshold decide.
 import { addUsage, emptyUsage, type Usage } from '../core/usage.ts';
+import type { DomainRenderers } from '../domains/renderers.ts';
+import type { DomainId } from '../domains/types.ts';
 import type { Judge } from '../judge/judge.ts';
 import type { ModelClient } from '../models/types.ts';
 import type { Inspection, InspectOptions } from '../pipeline/types.ts';
 import type { Renderer } from '../render/types.ts';
 import { weightedReward } from '../reward/weighted.ts';
 import type { AnswerCache } from '../store/cache.ts';
-import { authorIdeal, authorRubric, authorVersion } from './author.ts';
+import {
+  authorIdeal,
+  authorIdealCode,
+  authorRubric,
+  authorRubricCode,
+  authorVersion,
+} from './author.ts';
+import { domainAuthoring } from './domain-prompts.ts';
 import { getPreset, type PresetName } from './presets.ts';
 import type { DropReason, RubricItem, RubricRecord } from './schema.ts';
 import { universalItems } from './universal.ts';
@@ -31,11 +43,17 @@ export interface SynthOptions {
   preset?: PresetName;
   minIdeal?: number;
   cache?: AnswerCache | null;
+  /** Domain of prompts that name none (default 'svg'). */
+  domain?: DomainId;
+  /** Warm renderers for ideals of other domains (the caller keeps ownership). */
+  domains?: DomainRenderers;
 }
 
 export interface PromptInput {
   id: string;
   prompt: string;
+  /** The domain the prompt is answered in; default the synthesizer's (svg). */
+  domain?: DomainId | null;
 }
 
 export interface RubricSynthesizer {
@@ -54,9 +72,12 @@ export function createRubricSynthesizer(opts: SynthOptions): RubricSynthesizer {
   const judgeVersion = opts.judge ? `${opts.judge.mode}:${opts.judge.promptVersion}` : 'none';
 
   return {
-    async synthesize({ id, prompt }, signal) {
+    async synthesize({ id, prompt, domain: asked }, signal) {
+      const domain: DomainId = asked ?? opts.domain ?? 'svg';
+      const other = domain === 'svg' ? null : domainAuthoring(domain);
       let usage: Usage = emptyUsage();
       let idealSvg: string | null = null;
+      let idealCode: string | null = null;
       let items: RubricItem[] = [];
       const record = (
         extra: Partial<RubricRecord> & Pick<RubricRecord, 'kept' | 'ideal_score'>,
@@ -66,10 +87,12 @@ export function createRubricSynthesizer(opts: SynthOptions): RubricSynthesizer {
         preset: preset.name,
         items,
         ideal_svg: idealSvg,
+        // Only other domains carry these: SVG records stay as they were.
+        ...(other ? { domain, ideal_code: idealCode } : {}),
         author: opts.author?.spec.id ?? 'none',
         judge: opts.judge?.modelId ?? 'none',
         versions: {
-          author: preset.authored ? authorVersion(preset) : 'none',
+          author: preset.authored ? authorVersion(preset, other ?? undefined) : 'none',
           judge: judgeVersion,
         },
         usage,
@@ -89,23 +112,41 @@ export function createRubricSynthesizer(opts: SynthOptions): RubricSynthesizer {
       }
       const author = opts.author!;
 
-      const ideal = await authorIdeal(author, prompt, cache, signal);
+      const ideal = other
+        ? await authorIdealCode(author, prompt, other, cache, signal)
+        : await authorIdeal(author, prompt, cache, signal);
       usage = addUsage(usage, ideal.usage);
-      if (!ideal.ok) return drop('author_error', `ideal SVG: ${ideal.message}`);
+      const what = other ? `ideal ${domain}` : 'ideal SVG';
+      if (!ideal.ok) return drop('author_error', `${what}: ${ideal.message}`);
 
-      const seen = await opts.inspect(ideal.value, { prompt, renderer: opts.renderer });
-      if (!seen.artifact.found || !seen.artifact.svg) {
-        return drop('ideal_unrenderable', seen.artifact.error?.code ?? 'no_svg');
+      // Inspected in the prompt's domain: an SVG ideal as before, other code in its sandbox.
+      const seen = await opts.inspect(ideal.value, {
+        prompt,
+        renderer: opts.renderer,
+        ...(other ? { domain, ...(opts.domains ? { domains: opts.domains } : {}) } : {}),
+      });
+      const code = other ? seen.artifact.code : seen.artifact.svg;
+      if (!seen.artifact.found || !code) {
+        return drop(
+          'ideal_unrenderable',
+          seen.artifact.error?.code ?? (other ? 'no_code' : 'no_svg'),
+        );
       }
-      idealSvg = seen.artifact.svg;
+      if (other) idealCode = code;
+      else idealSvg = code;
       if (!seen.render?.ok) {
-        const code = seen.render && !seen.render.ok ? seen.render.error.code : 'render_error';
-        return drop('ideal_unrenderable', code);
+        const failure = seen.render && !seen.render.ok ? seen.render.error : null;
+        const reason = failure?.code ?? 'render_error';
+        // Other domains' failures carry the compiler's words (stderr tail): keep a line of them.
+        const detail = other && failure?.message ? `: ${failure.message.slice(0, 300)}` : '';
+        return drop('ideal_unrenderable', `${reason}${detail}`);
       }
       if (seen.summary.blank) return drop('ideal_unrenderable', 'blank');
       const png = seen.render.png;
 
-      const answer = await authorRubric(author, preset, prompt, idealSvg, cache, signal);
+      const answer = other
+        ? await authorRubricCode(author, preset, prompt, other, code, cache, signal)
+        : await authorRubric(author, preset, prompt, code, cache, signal);
       usage = addUsage(usage, answer.usage);
       if (!answer.ok) return drop('author_error', `rubric: ${answer.message}`);
       const valid = validateAuthorAnswer(preset, prompt, answer.value);

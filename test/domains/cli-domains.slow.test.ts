@@ -23,6 +23,9 @@ describe('rubrica inspect --domain', () => {
     expect(j.render.ok).toBe(true);
     const text = await runCliInProcess(['inspect', p]);
     expect(text.stdout).toContain('domain    dot');
+    // The code's tokens are labelled as code, not as an SVG.
+    expect(text.stdout).toMatch(/tokens \(code \d+, reasoning/);
+    expect(text.stdout).not.toMatch(/\(svg \d+/);
   }, 60_000);
 
   it('forces a domain and refuses an unknown one', async () => {
@@ -54,4 +57,32 @@ describe('rubrica inspect --domain', () => {
       [false, 'exec_error'],
     ]);
   }, 60_000);
+
+  it('--html-full-page: inspect and render picture the whole document (default: the viewport)', async () => {
+    const body = '<div style="height:1600px;background:linear-gradient(#fff,#246)">tall</div>';
+    const html = `<!doctype html><html><body style="margin:0">${body}</body></html>`;
+    const page = file('tall.html', html);
+    const answer = file('tall.txt', `\`\`\`html\n${html}\n\`\`\`\n`);
+    const full = JSON.parse(
+      (await runCliInProcess(['inspect', answer, '--json', '--html-full-page'])).stdout,
+    );
+    expect([full.render.width, full.render.height]).toEqual([1280, 1600]);
+    expect(full.checks.page_clipped).toMatchObject({ value: 1600, flag: false });
+    expect(full.checks.horizontal_overflow.flag).toBe(false);
+    const out = join(dir, 'tall.png');
+    const r = await runCliInProcess(['render', '--domain', 'html', page, '--out', out, '--json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ ok: true, width: 1280, height: 720 });
+    const rf = await runCliInProcess([
+      'render',
+      '--domain',
+      'html',
+      page,
+      '--out',
+      out,
+      '--json',
+      '--html-full-page',
+    ]);
+    expect(JSON.parse(rf.stdout)).toMatchObject({ ok: true, width: 1280, height: 1600 });
+  }, 120_000);
 });

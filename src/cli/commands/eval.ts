@@ -16,6 +16,7 @@ import { parsePrismaRubrics } from '../../prisma/load.ts';
 import { createRenderPool } from '../../render/pool.ts';
 import { parseRubricsJsonl } from '../../rubric/load.ts';
 import { createRunProgress } from '../../store/progress.ts';
+import { addHtmlFlag, htmlFlagOptions } from '../html-flag.ts';
 import { addHybridFlags, type HybridFlags, hybridFromFlags } from '../hybrid-flags.ts';
 import { finishJsonlCommand, InterruptedError, withInterrupt } from '../jsonl-command.ts';
 import { addRendererFlag, rendererPoolOptions } from '../renderer-flag.ts';
@@ -34,6 +35,7 @@ import { asUsage, parseCount, parseMode } from './rubric.ts';
 
 interface EvalFlags extends SamplingFlags, HybridFlags {
   renderer?: string;
+  htmlFullPage?: boolean;
   reward?: string;
   prompts: string;
   rollouts?: string;
@@ -245,6 +247,7 @@ async function evaluate(flags: EvalFlags, setExit: (code: number) => void): Prom
         rewards: extra,
         hybrid,
         renderer,
+        ...htmlFlagOptions(flags),
         inspect: inspectCompletion,
         cache:
           flags.cache === false ? false : typeof flags.cache === 'string' ? flags.cache : undefined,
@@ -339,5 +342,7 @@ export const register: RegisterCommand = (program, setExit) => {
       '--alerts <list>',
       'reward-health alert thresholds, name=value comma list (docs/probe.md), e.g. clutter_share=0.05',
     );
-  addRendererFlag(addHybridFlags(cmd)).action((flags: EvalFlags) => evaluate(flags, setExit));
+  addRendererFlag(addHtmlFlag(addHybridFlags(cmd))).action((flags: EvalFlags) =>
+    evaluate(flags, setExit),
+  );
 };

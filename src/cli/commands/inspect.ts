@@ -1,11 +1,13 @@
-// `rubrica inspect`: one completion → extracted SVG, reasoning, DwT stages, tokens, render
+// `rubrica inspect`: one completion → extracted SVG (or another domain's code), reasoning, DwT stages, tokens, render
 // and deterministic checks.
 //   rubrica inspect <completion-file|-> [--prompt TEXT] [--json] [--size N]
 //                   [--background COLOR] [--out PNG] [--timeout MS] [--domain ID|auto]
+//                   [--html-full-page]
 // A completion with no SVG, a truncated one or an unrenderable one is a result (exit 0);
 // only an unreadable file (1) or bad flags (2) exit non-zero.
 import { readFile, writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
+import { lazyDomainRenderers } from '../../domains/lazy.ts';
 import { DOMAIN_IDS } from '../../domains/types.ts';
 import { inspectCompletion, inspectionToJson } from '../../pipeline/inspect.ts';
 import type { Inspection } from '../../pipeline/types.ts';
@@ -16,6 +18,7 @@ import {
 } from '../../render/defaults.ts';
 import { createRenderPool } from '../../render/pool.ts';
 import { domainFlag } from '../domain-flag.ts';
+import { addHtmlFlag, htmlFlagOptions } from '../html-flag.ts';
 import { addRendererFlag, rendererPoolOptions } from '../renderer-flag.ts';
 import { UsageError } from '../usage-error.ts';
 import type { RegisterCommand } from './index.ts';
@@ -29,6 +32,7 @@ interface Flags {
   out?: string;
   timeout?: string;
   domain?: string;
+  htmlFullPage?: boolean;
 }
 
 function intFlag(name: string, v: string | undefined, max: number): number | undefined {
@@ -55,7 +59,9 @@ function summaryText(file: string, ins: Inspection): string {
   const by = new Map(ins.checks.map((c) => [c.name, c]));
   const lines = [`inspect ${file === '-' ? '(stdin)' : file}`];
   const t = a.tokens;
-  const tokens = `${t.completion} tokens (svg ${t.svg}, reasoning ${t.reasoning}${t.estimated ? ', estimated' : ''})`;
+  // tokens.svg counts the answer's code whatever the domain; only SVG calls it "svg".
+  const codeLabel = a.domain && a.domain !== 'svg' ? 'code' : 'svg';
+  const tokens = `${t.completion} tokens (${codeLabel} ${t.svg}, reasoning ${t.reasoning}${t.estimated ? ', estimated' : ''})`;
   lines.push(
     a.found
       ? `  artifact  found, ${a.source}; ${tokens}`
@@ -107,18 +113,26 @@ async function run(file: string, f: Flags, setExit: (code: number) => void): Pro
   }
   const domain = domainFlag(f.domain);
   const pool = createRenderPool({ workers: 1, timeoutMs, ...rendererPoolOptions(f) });
+  // Other domains' renderers start only if the completion is not SVG.
+  const domains = lazyDomainRenderers({
+    svgRenderer: pool,
+    svgOptions: { size, background: f.background },
+    ...htmlFlagOptions(f),
+  });
   try {
     const ins = await inspectCompletion(completion, {
       renderer: pool,
       prompt: f.prompt,
       render: { size, background: f.background },
       domain,
+      domains,
     });
     if (f.out && ins.render?.ok) await writeFile(f.out, ins.render.png);
     process.stdout.write(
       f.json ? `${JSON.stringify(inspectionToJson(ins))}\n` : summaryText(file, ins),
     );
   } finally {
+    await domains.close();
     await pool.close({ waitForExit: false }); // the command exits next (exitWhenDone)
   }
 }
@@ -137,5 +151,7 @@ export const register: RegisterCommand = (program: Command, setExit) => {
     .option('-o, --out <png>', 'also write the rendered PNG here')
     .option('--timeout <ms>', 'wall-clock limit for the render (default 10000)')
     .option('--domain <id>', `the completion's domain: auto (default) or ${DOMAIN_IDS.join(', ')}`);
-  addRendererFlag(cmd).action(async (file: string, flags: Flags) => run(file, flags, setExit));
+  addRendererFlag(addHtmlFlag(cmd)).action(async (file: string, flags: Flags) =>
+    run(file, flags, setExit),
+  );
 };

@@ -2,6 +2,7 @@
 //   rubrica render <file|-> --out <png> [--size N] [--background COLOR] [--json]
 //   rubrica render a.svg b.svg … --out-dir DIR [--json]
 //   rubrica render --domain python a.py b.py … --out-dir DIR   (docs/domains.md)
+//   rubrica render --domain html page.html --out p.png [--html-full-page]
 // Exit 0 when every input rendered, 1 when any could not be, 2 for usage errors.
 import { existsSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -16,6 +17,7 @@ import {
   renderFiles,
 } from '../../render/index.ts';
 import { domainFlag } from '../domain-flag.ts';
+import { addHtmlFlag, htmlFlagOptions } from '../html-flag.ts';
 import { addRendererFlag, rendererPoolOptions } from '../renderer-flag.ts';
 import { UsageError } from '../usage-error.ts';
 import type { RegisterCommand } from './index.ts';
@@ -31,6 +33,7 @@ interface Flags {
   repair?: boolean;
   renderer?: string;
   domain?: string;
+  htmlFullPage?: boolean;
 }
 
 function positiveInt(name: string, v: string | undefined, max: number): number | undefined {
@@ -105,6 +108,7 @@ async function run(inputs: string[], f: Flags, setExit: (code: number) => void):
           (await import('../../domains/renderers.ts')).createDomainRenderers({
             svgRenderer: pool,
             ...(timeoutMs ? { timeoutMs } : {}),
+            ...htmlFlagOptions(f),
           }),
           domain,
         )
@@ -148,5 +152,7 @@ export const register: RegisterCommand = (program: Command, setExit) => {
       '--domain <id>',
       `the files' domain: svg (default) or ${DOMAIN_IDS.filter((d) => d !== 'svg').join(', ')}`,
     );
-  addRendererFlag(cmd).action(async (files: string[], flags: Flags) => run(files, flags, setExit));
+  addRendererFlag(addHtmlFlag(cmd)).action(async (files: string[], flags: Flags) =>
+    run(files, flags, setExit),
+  );
 };

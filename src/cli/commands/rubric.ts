@@ -1,9 +1,11 @@
 // `rubrica rubric synth`: write one rubric per prompt (RULER's two-step authoring, then
-// the ideal-SVG filter), appending rubrics.jsonl line by line with crash-safe resume.
+// the ideal filter; in the prompt's domain: `--domain`, or a line's `domain`), appending rubrics.jsonl line by line with crash-safe resume.
 // Thin: parse flags, build the models/renderer/cache, call rubric/synth, print a summary.
 
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
+import { lazyDomainRenderers } from '../../domains/lazy.ts';
+import { DOMAIN_IDS, type DomainId, isDomainId } from '../../domains/types.ts';
 import { createJudge } from '../../judge/judge.ts';
 import { createModelClient } from '../../models/client.ts';
 import { ModelConfigError } from '../../models/errors.ts';
@@ -26,7 +28,12 @@ import type { RegisterCommand } from './index.ts';
  */
 export const IdSchema = ExactIdSchema;
 
-const PromptLine = z.object({ id: IdSchema, prompt: z.string().min(1) });
+const PromptLine = z.object({
+  id: IdSchema,
+  prompt: z.string().min(1),
+  /** The domain the prompt is answered in (else --domain, else svg). */
+  domain: z.enum(DOMAIN_IDS).nullish(),
+});
 
 /** Author and judge failures are grader faults: such prompts are redone on the next run. */
 const SYNTH_FAULTS: ReadonlySet<string> = new Set(['author_error', 'judge_error']);
@@ -107,6 +114,7 @@ export interface SynthFlags {
   judgeRetries?: string;
   cache: boolean | string;
   renderer?: string;
+  domain?: string;
 }
 
 async function synth(flags: SynthFlags, setExit: (code: number) => void): Promise<void> {
@@ -120,6 +128,7 @@ async function synth(flags: SynthFlags, setExit: (code: number) => void): Promis
     );
   }
   const preset = flags.preset;
+  const domain = synthDomainFlag(flags.domain);
   if (preset !== 'universal' && (!flags.author || !flags.judge))
     throw new UsageError(`--author and --judge are required for preset ${preset}`);
   const minIdeal = parseUnit('--min-ideal', flags.minIdeal, DEFAULT_MIN_IDEAL);
@@ -151,6 +160,8 @@ async function synth(flags: SynthFlags, setExit: (code: number) => void): Promis
 
   const cache = openCacheFlag(flags);
   const renderer = createRenderPool(rendererPoolOptions(flags));
+  // Ideals of other domains are drawn by their sandboxed renderers, started on first use.
+  const domains = lazyDomainRenderers({ svgRenderer: renderer });
   const synthesizer = createRubricSynthesizer({
     author,
     judge: judgeClient ? createJudge({ client: judgeClient, mode, cache }) : undefined,
@@ -159,6 +170,8 @@ async function synth(flags: SynthFlags, setExit: (code: number) => void): Promis
     preset,
     minIdeal,
     cache,
+    domain,
+    domains,
   });
   try {
     const r = await runJsonlCommand({
@@ -172,7 +185,11 @@ async function synth(flags: SynthFlags, setExit: (code: number) => void): Promis
       process: (it: z.infer<typeof PromptLine>) => synthesizer.synthesize(it),
       faultOf: synthFault,
       redo: (line) => synthFault(line) !== null,
-      slim: ({ items: _i, ideal_svg: _s, ...rest }) => ({ ...rest, items: [], ideal_svg: null }),
+      slim: ({ items: _i, ideal_svg: _s, ideal_code: _c, ...rest }) => ({
+        ...rest,
+        items: [],
+        ideal_svg: null,
+      }),
       usageOf: (rec) => rec.usage,
     });
     process.stdout.write(`${formatSynthSummary(summariseRubrics(r.records))}\n`);
@@ -189,8 +206,16 @@ async function synth(flags: SynthFlags, setExit: (code: number) => void): Promis
     );
   } finally {
     cache?.close();
+    await domains.close();
     await renderer.close();
   }
+}
+
+/** `--domain` of rubric synth: one domain id (no auto: the author needs to be told). */
+export function synthDomainFlag(v: string | undefined): DomainId {
+  if (v === undefined) return 'svg';
+  if (isDomainId(v)) return v;
+  throw new UsageError(`--domain must be one of ${DOMAIN_IDS.join(', ')}, got "${v}"`);
 }
 
 export const register: RegisterCommand = (program, setExit) => {
@@ -199,10 +224,12 @@ export const register: RegisterCommand = (program, setExit) => {
     .description('instance rubrics (RULER; PrismaForge with --preset prisma)');
   const synthCmd = rubric
     .command('synth')
-    .description('write one rubric per prompt: ideal SVG, rubric, ideal-SVG filter')
+    .description(
+      "write one rubric per prompt: ideal (SVG or the prompt domain's code), rubric, ideal filter",
+    )
     .requiredOption(
       '--in <file>',
-      'prompts.jsonl: lines {"id","prompt",…} (prisma: also "domain", "family", "reference")',
+      'prompts.jsonl: lines {"id","prompt",…, "domain"?} (prisma: also "family", "reference")',
     )
     .requiredOption(
       '--out <file>',
@@ -218,6 +245,10 @@ export const register: RegisterCommand = (program, setExit) => {
     .option(
       '--min-ideal <x>',
       `keep a rubric when its ideal SVG scores ≥ x (default ${DEFAULT_MIN_IDEAL})`,
+    )
+    .option(
+      '--domain <id>',
+      `domain of prompts whose line names none: ${DOMAIN_IDS.join(', ')} (default svg); the ideal is written and rendered in it`,
     )
     .option('--mode <mode>', 'judge mode: joint | per-item (default joint)')
     .option('--concurrency <n>', 'prompts in flight at once (default 4)')

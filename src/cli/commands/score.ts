@@ -14,6 +14,7 @@ import { formatScoreSummary, summariseScores } from '../../reward/summary.ts';
 import { DROP_AXES, isDropAxis } from '../../reward/weighted.ts';
 import { parseRubricsJsonl } from '../../rubric/load.ts';
 import { ExactIdSchema } from '../../store/jsonl.ts';
+import { addHtmlFlag, htmlFlagOptions } from '../html-flag.ts';
 import { addHybridFlags, type HybridFlags, hybridFromFlags } from '../hybrid-flags.ts';
 import { finishJsonlCommand, runJsonlCommand } from '../jsonl-command.ts';
 import { preflight } from '../preflight.ts';
@@ -70,6 +71,7 @@ function nothingScored(records: readonly Pick<ScoreRecord, 'status' | 'reason'>[
 
 interface ScoreFlags extends HybridFlags {
   renderer?: string;
+  htmlFullPage?: boolean;
   rubrics?: string;
   codeJudge?: string;
   prismaLambdas?: string;
@@ -145,6 +147,7 @@ async function score(flags: ScoreFlags, setExit: (code: number) => void): Promis
       prismaLambdas: prisma.lambdas,
       judge: client,
       renderer,
+      ...htmlFlagOptions(flags),
       inspect: inspectCompletion,
       cache: cache ?? false,
       reward,
@@ -229,5 +232,7 @@ export const register: RegisterCommand = (program, setExit) => {
     .option('--judge-retries <n>', 'judge retries after the first attempt (default 4)')
     .option('--cache <file>', 'answer cache (default .rubrica/cache.sqlite)')
     .option('--no-cache', 'do not read or write the answer cache');
-  addRendererFlag(addHybridFlags(cmd)).action((flags: ScoreFlags) => score(flags, setExit));
+  addRendererFlag(addHtmlFlag(addHybridFlags(cmd))).action((flags: ScoreFlags) =>
+    score(flags, setExit),
+  );
 };

@@ -6,12 +6,19 @@
 // thumbnails are stored once. Nothing here is HTML: the script sets text with textContent.
 import { gzipSync } from 'node:zlib';
 import type { ScoreRecord } from '../../core/record.ts';
+import { locateDomainCode } from '../../domains/extract.ts';
 import type { EvalRecord } from '../types.ts';
 import { token } from './escape.ts';
 import { type Outcome, outcomeOf, REASON_LABELS, statusLabel } from './outcome.ts';
 
 /** Completions longer than this are cut in the report (the full text is in results.jsonl). */
 export const MAX_COMPLETION_CHARS = 8000;
+
+/**
+ * A non-SVG rollout's code, shown beside its picture, is cut here (it is also inside the
+ * completion, so in the gzip blob it costs little more than a back-reference).
+ */
+export const MAX_CODE_CHARS = 4000;
 
 /** One reward of one rollout: [reward or null when not judged, outcome, status message]. */
 export type KindScore = [number | null, Outcome, string] | null;
@@ -37,6 +44,8 @@ export interface GalleryRollout {
   i: number;
   /** Kinds (indexes) that have judge rationales in the text blob. */
   w: number[];
+  /** Non-SVG rollouts: the domain, whose code (text blob, third entry) the card shows. */
+  d?: string;
 }
 
 export interface GalleryData {
@@ -50,8 +59,13 @@ export interface GalleryData {
   rollouts: GalleryRollout[];
 }
 
-/** Per rollout: [completion as shown, per kind: [[key, score, rationale]]]. */
-export type GalleryText = [string, [string, number | null, string][][]];
+/**
+ * Per rollout: [completion as shown, per kind: [[key, score, rationale]], and for a non-SVG
+ * rollout its code as shown ('' when none was found)].
+ */
+export type GalleryText =
+  | [string, [string, number | null, string][][]]
+  | [string, [string, number | null, string][][], string];
 
 function flagsOf(s: ScoreRecord): string[] {
   const c = s.checks;
@@ -81,9 +95,18 @@ function meanReward(records: EvalRecord[], kind: string): string {
   return `${kind} mean ${mean.toFixed(3)} over ${scored.length} scored of ${records.length}`;
 }
 
-function shownCompletion(text: string): string {
-  if (text.length <= MAX_COMPLETION_CHARS) return text;
-  return `${text.slice(0, MAX_COMPLETION_CHARS)}\n… (${text.length - MAX_COMPLETION_CHARS} more characters in results.jsonl)`;
+function capped(text: string, max: number): string {
+  if (text.length <= max) return text;
+  return `${text.slice(0, max)}\n… (${text.length - max} more characters in results.jsonl)`;
+}
+
+const shownCompletion = (text: string) => capped(text, MAX_COMPLETION_CHARS);
+
+/** The code of a non-SVG rollout as the card shows it: the block its domain would render. */
+function shownCode(r: EvalRecord): string {
+  if (!r.domain || r.domain === 'svg') return '';
+  const found = locateDomainCode(r.completion ?? '', r.domain);
+  return found.found ? capped(found.code, MAX_CODE_CHARS) : '';
 }
 
 export interface GalleryInput {
@@ -168,8 +191,10 @@ export function buildGallery(input: GalleryInput): { data: GalleryData; text: Ga
       t: primary.checks?.output_tokens ?? 0,
       i: img,
       w: why.flatMap((list, i) => (list.length > 0 ? [i] : [])),
+      ...(r.domain && r.domain !== 'svg' ? { d: r.domain } : {}),
     });
-    text.push([shownCompletion(r.completion ?? ''), why]);
+    const completion = shownCompletion(r.completion ?? '');
+    text.push(r.domain && r.domain !== 'svg' ? [completion, why, shownCode(r)] : [completion, why]);
   }
   const data: GalleryData = {
     kinds: input.kinds,

@@ -2,7 +2,8 @@
 // (outcome, reason, score range under a chosen reward), sorts it (prompt, score, status,
 // length) and draws one page of cards, so a run of 10,000 rollouts keeps a few dozen cards
 // in the DOM. Every model-written string is set with textContent, never parsed as HTML.
-// Completions and rationales are unpacked (gzip, DecompressionStream) on first open.
+// Completions and rationales are unpacked (gzip, DecompressionStream) on first open; a
+// non-SVG rollout's code, shown beside its picture, as soon as its card is drawn.
 
 export const SCRIPT = `
 (function () {
@@ -84,6 +85,13 @@ export const SCRIPT = `
       if (s) a.setAttribute('data-score-' + kind, s[0] === null ? '' : String(s[0]));
     });
     var primary = r.k.filter(Boolean)[0];
+    // A non-SVG rollout's card is two columns wide: its code beside its picture.
+    var holder = a;
+    if (r.d) {
+      a.classList.add('wide');
+      holder = el('div', 'pair');
+      a.appendChild(holder);
+    }
     if (r.i >= 0) {
       var fig = el('figure', 'pic');
       var img = el('img');
@@ -91,12 +99,23 @@ export const SCRIPT = `
       img.alt = 'rendering of ' + r.id;
       img.width = 192; img.height = 192;
       fig.appendChild(img);
-      a.appendChild(fig);
+      holder.appendChild(fig);
     } else {
       var miss = el('div', 'pic missing');
       miss.appendChild(el('span', null, r.o === 'scored' ? 'no image' : r.st));
       if (primary && primary[2]) miss.appendChild(el('small', null, primary[2]));
-      a.appendChild(miss);
+      holder.appendChild(miss);
+    }
+    if (r.d) {
+      var src = el('div', 'src');
+      src.appendChild(el('span', 'lang', r.d));
+      var pre = el('pre', null, 'unpacking\u2026');
+      src.appendChild(pre);
+      holder.appendChild(src);
+      loadText().then(function (T) {
+        pre.textContent = T[idx][2] || '(no ' + r.d + ' code found in the answer)';
+        src.dataset.ready = '1';
+      }, function (e) { pre.textContent = String((e && e.message) || e); src.dataset.ready = '1'; });
     }
     var h = el('header');
     h.appendChild(el('code', null, r.id));

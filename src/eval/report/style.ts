@@ -44,6 +44,11 @@ section.flat{margin-top:20px}
 .card.o-scored{border-top-color:var(--ok)}.card.o-not_judged{border-top-color:var(--nj)}.card.o-failed{border-top-color:var(--bad)}
 .pic{margin:0;aspect-ratio:1;display:flex;align-items:center;justify-content:center;background:#fff;border:1px solid #f1f3f5;border-radius:6px;overflow:hidden}
 .pic img{width:100%;height:100%;object-fit:contain;image-rendering:auto}
+.card.wide{grid-column:span 2}
+.pair{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:8px;align-items:start}
+.src{position:relative;min-width:0}
+.src .lang{position:absolute;top:2px;right:6px;font-size:10px;color:var(--muted);text-transform:uppercase;letter-spacing:.04em}
+.src pre{margin:0;aspect-ratio:1;overflow:auto;white-space:pre;background:#f8f9fa;border:1px solid #f1f3f5;border-radius:6px;padding:14px 8px 8px;font-size:10.5px;line-height:1.35}
 .pic.missing{flex-direction:column;gap:4px;background:repeating-linear-gradient(45deg,#fff5f5,#fff5f5 10px,#fff 10px,#fff 20px);color:var(--bad);font-weight:600;text-align:center;padding:12px}
 .pic.missing small{color:var(--muted);font-weight:400;word-break:break-word}
 .card header{display:flex;justify-content:space-between;gap:6px;align-items:baseline}
