@@ -62,7 +62,7 @@ ${alias}
   <match target="pattern">
     <edit name="family" mode="append_last"><string>${FONT_FAMILIES.sansSerif}</string></edit>
   </match>
-  <!-- Rasterise glyphs as Chromium does with --font-render-hinting=none: unhinted outlines,
+  <!-- Rasterise glyphs as Chromium does with font-render-hinting=none: unhinted outlines,
        grey antialiasing, no subpixel order or LCD filter. With fontconfig's defaults librsvg
        hinted the outlines and its text differed 1.8-4.2/255 from Chromium's; now 0.6. -->
   <match target="font">
