@@ -60,6 +60,12 @@ describe('custom properties', () => {
       hasScopedVar(`<svg ${NS}><style>:root{--a:red}</style><rect fill="var(--a)"/></svg>`),
     ).toBe(false);
     expect(customProperties('<svg><rect fill="red"/></svg>')).toBeNull();
+    // Only the outermost <svg>'s style="" is document-wide, not a nested one's.
+    const nested = customProperties(
+      `<svg ${NS}><svg style="--n: red"><rect fill="var(--n)"/></svg></svg>`,
+    );
+    expect(nested?.scoped.has('--n')).toBe(true);
+    expect(nested?.values.has('--n')).toBe(false);
   });
 
   it('a substituted value still goes through the cleaner (no url() fetch)', () => {

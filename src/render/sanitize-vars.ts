@@ -97,11 +97,10 @@ export function customProperties(text: string): CustomProperties | null {
     const css = m[1]!.replace(/^\s*<!\[CDATA\[/, '').replace(/\]\]>\s*$/, '');
     if (css.includes('--')) sheetDefinitions(css, defs, scoped);
   }
-  let first = true;
+  const rootAt = text.search(/<(?:[\w.-]+:)?svg[\s/>]/);
   for (const m of text.matchAll(TAG_WITH_STYLE)) {
     const style = m[2] ?? m[3] ?? '';
-    const isRoot = first && /^(?:[\w.-]+:)?svg$/.test(m[1]!);
-    first = false;
+    const isRoot = m.index === rootAt;
     for (const d of style.matchAll(/(--[\w-]+)\s*:\s*([^;]*)/g)) {
       // The root's style="" beats every sheet rule (rank above any selector).
       if (isRoot) defs.push({ name: d[1]!, value: d[2]!.trim(), rank: 10 });
