@@ -14,6 +14,12 @@ describe('chooseRenderer', () => {
     const blur = '<filter id="f"><feGaussianBlur stdDeviation="2"/></filter>';
     expect(chooseRenderer(svg(`${blur}<rect style="filter:url(#f)"/>`))).toBe('librsvg');
     expect(chooseRenderer(svg('<rect class="context"/>'))).toBe('librsvg');
+    // A single blur(), drop-shadow() or opacity() draws within 0.5/255 (css-filter-single).
+    expect(chooseRenderer(svg('<rect style="filter: blur(2px)"/>'))).toBe('librsvg');
+    expect(
+      chooseRenderer(svg('<style>.s{filter:drop-shadow(0 0 4px rgba(0,0,0,.6))}</style>')),
+    ).toBe('librsvg');
+    expect(chooseRenderer(svg('<rect filter="opacity(0.5)"/>'))).toBe('librsvg');
   });
 
   it('keeps text and document-wide var() on librsvg', () => {
@@ -30,7 +36,7 @@ describe('chooseRenderer', () => {
     );
   });
 
-  it('sends textPath, scoped var(), spaced anchored text, turbulence, lighting, feTile and CSS filter functions to Chromium', () => {
+  it('sends textPath, scoped var(), spaced anchored text, turbulence, lighting, feTile and colour or chained CSS filter functions to Chromium', () => {
     for (const body of [
       '<svg:textPath/>',
       '<style>.a{--c:red}rect{fill:var(--c)}</style><g class="a"><rect/></g>',
@@ -42,7 +48,10 @@ describe('chooseRenderer', () => {
       '<filter id="f"><feDiffuseLighting/></filter>',
       '<filter id="f"><feTile/></filter>',
       '<filter id="f"><feDisplacementMap/></filter>',
-      '<rect style="filter: blur(2px)"/>',
+      '<rect style="filter: blur(2px) grayscale(0.5)"/>',
+      '<rect filter="sepia(1)"/>',
+      '<style>.a{filter:hue-rotate(90deg)}</style>',
+      '<rect style="filter:url(#f) blur(1px)"/>',
     ]) {
       expect(chooseRenderer(svg(body)), body).toBe('chromium');
     }
