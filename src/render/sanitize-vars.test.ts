@@ -76,6 +76,27 @@ describe('custom properties', () => {
     expect(removed).toContain('css:url');
   });
 
+  it('counts a filter applied through var() into the filter budget', () => {
+    // librsvg now applies it, so the bomb bounds must see the substituted url(#f).
+    // The same file with filter="url(#f)" is refused in render-budget.test.ts.
+    const blur = `<filter id="f">${'<feGaussianBlur stdDeviation="3"/>'.repeat(3)}</filter>`;
+    const rects = '<rect class="g" width="9" height="9"/>'.repeat(60);
+    const outcome = (svg: string) => {
+      const r = sanitizeSvg(svg, { size: 512 });
+      return r.ok ? 'ok' : r.error.message;
+    };
+    const root = `<svg ${NS} viewBox="0 0 100 100"`;
+    expect(
+      outcome(`${root}><style>:root{--f:url(#f)}.g{filter:var(--f)}</style>${blur}${rects}</svg>`),
+    ).toMatch(/filter passes/);
+    expect(
+      outcome(
+        `${root} style="--f: url(#f)">${blur}${'<rect filter="var(--f)"/>'.repeat(60)}</svg>`,
+      ),
+    ).toMatch(/filter passes/);
+    expect(outcome(`${root}>${blur}${rects}</svg>`)).toBe('ok'); // no filter applied
+  });
+
   it('bounds a doubling chain instead of expanding it', () => {
     const defs = Array.from({ length: 30 }, (_, i) => `--v${i + 1}:var(--v${i}) var(--v${i})`);
     const { svg } = clean(
