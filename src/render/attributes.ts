@@ -14,6 +14,7 @@ import {
   SVG_MIME,
 } from './data-uri.ts';
 import { MAX_NESTED_SVG_DEPTH } from './limits.ts';
+import { type CustomProperties, resolveVarsInCss, resolveVarsInValue } from './sanitize-vars.ts';
 import type { CodeStats, RenderLimits } from './types.ts';
 
 export type NestedSanitizer = (
@@ -30,6 +31,8 @@ export interface AttributePolicyOptions {
   nestedDepth: number;
   declaredPrefixes: Set<string>;
   sanitizeNested: NestedSanitizer;
+  /** The document's custom properties, substituted for var() before cleaning. */
+  vars?: CustomProperties | null;
 }
 
 export interface CleanedAttributes {
@@ -171,7 +174,20 @@ export class AttributePolicy {
   /** The value as the renderer's CSS parser may read it, cleaned; null to drop it. */
   private css(name: string, value: string): string | null {
     const opts = { maxBlur: this.o.extent };
-    if (name === 'style') return cleanCss(value, 'declarations', this.o.removed, opts);
+    const vars = this.o.vars ?? null;
+    if (name === 'style') {
+      return cleanCss(
+        resolveVarsInCss(value, 'declarations', vars),
+        'declarations',
+        this.o.removed,
+        opts,
+      );
+    }
+    if (PRESENTATION.has(name) && vars) {
+      const resolved = resolveVarsInValue(value, vars);
+      if (resolved === null) return null; // invalid at computed-value time: as if absent
+      value = resolved;
+    }
     if (PRESENTATION.has(name) || /url\s*\(|\\/i.test(value)) {
       if (value.length <= SIMPLE_MAX_LENGTH && SIMPLE_CSS_VALUE.test(value)) return value;
       return cleanCss(value, 'value', this.o.removed, opts);

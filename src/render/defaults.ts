@@ -2,5 +2,9 @@
 // read the defaults without loading sharp in the main process (start-up time).
 export const DEFAULT_SIZE = 512;
 export const DEFAULT_BACKGROUND = 'white';
-/** The renderer closest to Chromium on the fidelity corpus (docs/rendering.md). */
-export const DEFAULT_RENDERER = 'librsvg' as const;
+/**
+ * `auto`: librsvg, Chromium only for the few features librsvg draws differently (auto.ts).
+ * The fastest choice that meets issue 11's fidelity goal (docs/rendering.md); librsvg alone
+ * does not (textPath, feTile, lighting, …).
+ */
+export const DEFAULT_RENDERER = 'auto' as const;

@@ -5,8 +5,8 @@ import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { FONT_FILES, fontEnv } from './fonts.ts';
 
-function match(family: string): string {
-  const r = spawnSync('fc-match', ['-f', '%{family[0]}', family], {
+function match(family: string, format = '%{family[0]}'): string {
+  const r = spawnSync('fc-match', ['-f', format, family], {
     env: { ...process.env, ...fontEnv() },
     encoding: 'utf8',
   });
@@ -24,6 +24,13 @@ describe('pinned fonts', () => {
   it('falls back to DejaVu Sans for families the machine lacks, never to another font', () => {
     expect(match('Comic Sans MS')).toBe('DejaVu Sans');
     expect(match('Latin Modern Roman')).toBe('DejaVu Sans'); // installed, but not pinned
+  });
+
+  it('rasterises unhinted in grey, as Chromium with font-render-hinting=none', () => {
+    // Hinted outlines made librsvg's text 1.8–4.2/255 off Chromium's (docs/rendering.md).
+    const f = '%{hinting} %{hintstyle} %{antialias} %{rgba} %{lcdfilter} %{autohint}';
+    expect(match('sans-serif', f)).toBe('False 0 True 5 0 False');
+    expect(match('Georgia', f)).toBe('False 0 True 5 0 False');
   });
 
   it('gives resvg the regular, bold and italic files of each family', () => {

@@ -13,7 +13,7 @@ import { availableParallelism } from 'node:os';
 import { type BrowserRoom, createBrowserRoom } from '../browser/room.ts';
 import { makeError, RubricaError } from '../core/errors.ts';
 import { chooseRenderer } from './auto.ts';
-import { DEFAULT_BACKGROUND, DEFAULT_SIZE } from './defaults.ts';
+import { DEFAULT_BACKGROUND, DEFAULT_RENDERER, DEFAULT_SIZE } from './defaults.ts';
 import { resolveLimits } from './limits.ts';
 import type { WorkerReply, WorkerRequest } from './protocol.ts';
 import type { Renderer, RenderOptions, RenderResult, SanitizedJob } from './types.ts';
@@ -283,6 +283,7 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
         return Promise.reject(new RenderQueueFullError(`render queue is full (${maxQueue})`));
       }
       const merged: RenderOptions = { ...options.defaults, ...opts };
+      merged.renderer ??= DEFAULT_RENDERER;
       if (merged.renderer === 'auto') merged.renderer = chooseRenderer(svg);
       const timeoutMs = merged.timeoutMs ?? defaultTimeout;
       // An oversized file is refused here: no need to copy 20 MB to a worker to say no.

@@ -10,6 +10,7 @@ import { expandParameterEntities, findForbiddenChar } from './dtd.ts';
 import { fitRoot } from './fit.ts';
 import { resolveLimits } from './limits.ts';
 import { countPathSegments } from './path-segments.ts';
+import { customProperties } from './sanitize-vars.ts';
 import type { CodeStats, RenderLimits } from './types.ts';
 import { ElementWalker, type XNode } from './walker.ts';
 
@@ -247,6 +248,7 @@ export function sanitizeSvg(
     extent,
     nestedDepth: opts.nestedDepth ?? 0,
     declaredPrefixes: declared,
+    vars: customProperties(text),
     sanitizeNested: (svg, depth) =>
       sanitizeSvg(svg, { limits, nestedDepth: depth, repair: opts.repair }),
   });

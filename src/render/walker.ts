@@ -9,6 +9,7 @@ import {
 } from './attributes.ts';
 import { sanitizeCss } from './css.ts';
 import { countPathSegments, countPointSegments } from './path-segments.ts';
+import { type CustomProperties, resolveVarsInCss } from './sanitize-vars.ts';
 import { REF_PROPERTIES, type SheetRefRule, sheetRefRules, sheetRefsFor } from './sheet-refs.ts';
 import type { CodeStats, RenderLimits } from './types.ts';
 import { expandedCount, type Measure, mergeRefs, type RefNode } from './use-expansion.ts';
@@ -41,6 +42,8 @@ export interface WalkerOptions {
   nestedDepth: number;
   declaredPrefixes: Set<string>;
   sanitizeNested: NestedSanitizer;
+  /** The document's custom properties, substituted for var() before cleaning. */
+  vars?: CustomProperties | null;
 }
 
 interface Paint {
@@ -173,7 +176,9 @@ export class ElementWalker {
     // since a sheet may come after the elements it styles.
     this.sheetRules = sheetRefRules(
       styleTexts(children).map((css) =>
-        sanitizeCss(css, new Set<string>(), { maxBlur: this.o.extent }),
+        sanitizeCss(resolveVarsInCss(css, 'stylesheet', this.o.vars ?? null), new Set<string>(), {
+          maxBlur: this.o.extent,
+        }),
       ),
     );
     try {
@@ -274,7 +279,8 @@ export class ElementWalker {
     let any = false;
     if (local === 'style') {
       const css = children.map((c) => (typeof c['#text'] === 'string' ? c['#text'] : '')).join('');
-      const clean = sanitizeCss(css, this.o.removed, { maxBlur: this.o.extent });
+      const resolved = resolveVarsInCss(css, 'stylesheet', this.o.vars ?? null);
+      const clean = sanitizeCss(resolved, this.o.removed, { maxBlur: this.o.extent });
       if (clean) this.out.push('>', escapeText(clean));
       any = clean.length > 0;
     } else {

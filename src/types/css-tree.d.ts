@@ -14,6 +14,8 @@ declare module 'css-tree' {
   export interface ParseOptions {
     context?: 'stylesheet' | 'declarationList' | 'value' | 'declaration' | 'selectorList';
     parseCustomProperty?: boolean;
+    /** false: declaration values stay Raw text (src/render/sanitize-vars.ts). */
+    parseValue?: boolean;
     positions?: boolean;
     onParseError?: (error: Error) => void;
   }

@@ -1,9 +1,11 @@
 // Prints fidelity to Chromium (and to CairoSVG) per renderer, per file of the feature
-// corpus and summarised over Fluent Emoji:
-//   node --import tsx test/fidelity/measure.ts [--emoji N] [--workers N]
+// corpus and summarised over Fluent Emoji and (with --labelled N) N drawings spread over the
+// checks' labelled set (requested text, signage, repetition, grounds, planted hacks):
+//   node --import tsx test/fidelity/measure.ts [--emoji N] [--labelled N] [--workers N]
 // The figures in docs/rendering.md come from this script.
 import { createRenderPool } from '../../src/render/index.ts';
 import type { RendererName } from '../../src/render/types.ts';
+import { labelledSet } from '../checks/labelled-set.ts';
 import {
   diffs,
   featureCorpus,
@@ -19,13 +21,27 @@ const arg = (name: string, dflt: string) => {
   return i >= 0 ? process.argv[i + 1]! : dflt;
 };
 const EMOJI = Number(arg('emoji', '300'));
+const LABELLED = Number(arg('labelled', '0'));
 const pool = createRenderPool({ workers: Number(arg('workers', '2')), timeoutMs: 60_000 });
 const RENDERERS: RendererName[] = ['librsvg', 'resvg', 'auto'];
 const f = (x: number) => (Number.isNaN(x) ? '  —  ' : x.toFixed(2).padStart(5));
 
+const labelled = labelledSet();
+const step = LABELLED > 0 ? Math.max(1, Math.ceil(labelled.length / LABELLED)) : 0;
 const sets = [
   ['feature corpus', featureCorpus()],
   [`Fluent Emoji (${EMOJI})`, fluentEmoji(EMOJI)],
+  ...(LABELLED > 0
+    ? [
+        [
+          `checks labelled set (${LABELLED})`,
+          labelled
+            .filter((_, i) => i % step === 0)
+            .slice(0, LABELLED)
+            .map((x) => ({ name: `${x.family} ${x.id}`, svg: x.svg })),
+        ] as const,
+      ]
+    : []),
 ] as const;
 for (const [label, files] of sets.filter(
   ([l]) => !process.argv.includes('--emoji-only') || l !== 'feature corpus',
@@ -51,6 +67,15 @@ for (const [label, files] of sets.filter(
     console.log(
       `${k} | ${s.files} | ${s.rendered} | ${s.within1} (${((100 * s.within1) / s.files).toFixed(1)}%) | ${s.over2} | ${s.over10} | ${f(s.median)} | ${f(s.p90)} | ${f(s.max)}`,
     );
+  }
+  if (files.length > 100) {
+    for (const k of ['librsvg', 'auto']) {
+      const over = files
+        .map((x, i) => [x.name, d[k]![i]!] as const)
+        .filter(([, v]) => v > 1)
+        .map(([n, v]) => `${n} ${v.toFixed(2)}`);
+      if (over.length) console.log(`${k} over 1/255: ${over.join(', ')}`);
+    }
   }
   const chromeFailed = files.filter((_, i) => chrome[i] === null).map((x) => x.name);
   if (chromeFailed.length) console.log(`Chromium did not draw: ${chromeFailed.join(', ')}`);

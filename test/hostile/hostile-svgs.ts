@@ -385,7 +385,9 @@ export function cssEscapeCases(p: Planted): HostileCase[] {
     [
       'url in a custom property',
       doc(
-        `<style>:root{--m:url(${data}#g)} rect{fill:var(--m)}</style><rect width="100" height="100"/>`,
+        // The sanitiser substitutes var() (sanitize-vars.ts), so the url reaches the cleaner
+        // as a fill and goes: fill none, as in a browser. The stroke is the clean part.
+        `<style>:root{--m:url(${data}#g)} rect{fill:var(--m);stroke:#123;stroke-width:8}</style><rect width="100" height="100"/>`,
       ),
       removedUrl,
     ],

@@ -1,7 +1,9 @@
 // `--renderer` reaches the renderer: the same file through librsvg, resvg and Chromium via
 // `rubrica render`, each writing a 512² PNG; `inspect` takes the flag too; a bad name is a
-// usage error (exit 2). librsvg does not resolve CSS var(): Chromium and the flag's effect
-// are told apart by that file's pixels.
+// usage error (exit 2). librsvg does not resolve a CSS var() whose property is defined on an
+// element (the sanitiser substitutes only document-wide ones): Chromium and the flag's
+// effect are told apart by that file's pixels. Without the flag, `auto` (the default) sends
+// that file to Chromium.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,8 +14,8 @@ import { runCliInProcess } from '../support/run-cli.ts';
 const dir = mkdtempSync(join(tmpdir(), 'rubrica-renderer-flag-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-// The rect is orange only for a renderer that resolves CSS custom properties.
-const SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><style>:root{--c:#f60}rect{fill:var(--c)}</style><rect width="10" height="10"/></svg>`;
+// The rect is orange only for a renderer that resolves scoped CSS custom properties.
+const SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><style>g{--c:#f60}rect{fill:var(--c)}</style><g><rect width="10" height="10"/></g></svg>`;
 const file = join(dir, 'var.svg');
 writeFileSync(file, SVG);
 
@@ -36,6 +38,13 @@ describe('--renderer', () => {
     }
     expect(seen.chromium).toEqual([255, 102, 0]);
     expect(seen.librsvg).not.toEqual([255, 102, 0]); // black: var() unresolved
+  }, 120_000);
+
+  it('defaults to auto, which sends what librsvg cannot draw to Chromium', async () => {
+    const out = join(dir, 'default.png');
+    const run = await runCliInProcess(['render', file, '--out', out, '--json']);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(await centre(out)).toEqual([255, 102, 0]);
   }, 120_000);
 
   it('inspect takes it too', async () => {
