@@ -1,5 +1,5 @@
 // `--html-full-page`, shared by the commands that render html pages (inspect, render, score,
-// eval): the default picture is the 1280×720 viewport; this flag shoots the whole document,
+// eval, serve): the default picture is the 1280×720 viewport; this flag shoots the whole document,
 // cut at 4096 px (docs/domains.md). Light: no renderer is loaded here.
 import type { Command } from 'commander';
 import { HTML_FULL_PAGE_MAX_HEIGHT, HTML_VIEWPORT } from '../domains/html/picture.ts';

@@ -19,6 +19,7 @@ import { judgeReadiness } from '../../server/readiness.ts';
 import { startServer } from '../../server/start.ts';
 import { addHybridFlags, type HybridFlags, hybridFromFlags } from '../hybrid-flags.ts';
 import { preflight } from '../preflight.ts';
+import { addHtmlFlag, htmlFlagOptions } from '../html-flag.ts';
 import { addRendererFlag, rendererPoolOptions } from '../renderer-flag.ts';
 import { parseRewardFlag, REWARD_FLAG_HELP, rewardNeeds } from '../reward-flag.ts';
 import { UsageError } from '../usage-error.ts';
@@ -108,11 +109,12 @@ export const register: RegisterCommand = (program) => {
       int('--health-window', 1),
       20,
     );
-  addRendererFlag(addHybridFlags(cmd)).action((o) => serve(o));
+  addHtmlFlag(addRendererFlag(addHybridFlags(cmd))).action((o) => serve(o));
 };
 
 interface ServeFlags extends HybridFlags {
   renderer?: string;
+  htmlFullPage?: boolean;
   host: string;
   port: number;
   rubrics?: string;
@@ -216,6 +218,7 @@ async function serve(o: ServeFlags): Promise<void> {
       rubrics: o.rubrics,
       judge,
       renderer,
+      ...htmlFlagOptions(o),
       inspect: inspectCompletion,
       cache: o.cache,
       reward: kinds,
