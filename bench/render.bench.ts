@@ -30,6 +30,8 @@ interface Row {
   wallS: number;
   /** CPU seconds (user + system) of every process of the run: the per-core measure. */
   cpuS: number;
+  /** Of cpuS, the parent process's own (rubrica rows only; the rest is render workers). */
+  parentCpuS?: number;
   latMs: number[];
   peakRssMb: number;
 }
@@ -116,6 +118,7 @@ async function rubrica(
   let judgeBytes = 0;
   const steps = { extract: 0, render_in_worker: 0, wait_and_ipc: 0, checks: 0, base64: 0 };
   const cpu0 = treeCpuSeconds(process.pid);
+  const parent0 = process.cpuUsage();
   const t0 = performance.now();
   await Promise.all(
     completions.map((c, i) =>
@@ -149,6 +152,8 @@ async function rubrica(
   );
   const wallS = (performance.now() - t0) / 1000;
   const cpuS = treeCpuSeconds(process.pid) - cpu0;
+  const parentCpu = process.cpuUsage(parent0);
+  const parentCpuS = (parentCpu.user + parentCpu.system) / 1e6;
   const workersPeak = pool.stats().workers.reduce((s, w) => s + vmHwmMb(w.pid), 0);
   const parentPeak = process.resourceUsage().maxRSS / 1024;
   await pool.close();
@@ -161,6 +166,7 @@ async function rubrica(
     failed,
     wallS,
     cpuS,
+    parentCpuS,
     latMs: lat,
     peakRssMb: parentPeak + workersPeak,
   };
@@ -326,6 +332,11 @@ async function main(): Promise<void> {
     if (!r.steps) continue;
     const parts = Object.entries(r.steps).map(([k, v]) => `${k} ${v.toFixed(2)}`);
     console.log(`${r.label}: mean ms per file: ${parts.join(', ')}`);
+    const parentMs = ((r.parentCpuS ?? 0) * 1000) / r.files;
+    const allMs = (r.cpuS * 1000) / r.files;
+    console.log(
+      `${r.label}: CPU ms per file: ${allMs.toFixed(2)} = parent ${parentMs.toFixed(2)} + workers ${(allMs - parentMs).toFixed(2)}`,
+    );
   }
   for (const w of WORKERS) {
     const c = rows.find((r) => r.label.startsWith('CairoSVG') && r.label.includes(` ${w} `));

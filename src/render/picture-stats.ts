@@ -46,12 +46,68 @@ export const BAND_TOLERANCE = 16;
 /** The frame analysis runs on a sampled copy at most this many pixels a side. */
 export const EDGE_GRID = 128;
 
+/**
+ * A raster as runs of equal colour in pixel order (colour packed as r<<16 | g<<8 | b): the
+ * whole-canvas statistics walk runs, not pixels. Drawings are mostly flat fills, so a 512²
+ * canvas is a few thousand runs; the flatten pass (pixel-stats.ts) emits them as it goes.
+ */
+export interface ColourRuns {
+  colour: Int32Array;
+  length: Int32Array;
+  count: number;
+}
+
+// Scratch reused by every measurement in this process: fresh multi-MB arrays per render
+// would cost a page-fault walk each time. The runs are consumed before the next call.
+let scratchColour = new Int32Array(0);
+let scratchLength = new Int32Array(0);
+
+/** Room for `n` runs in the shared scratch (see ColourRuns). */
+export function runScratch(n: number): ColourRuns {
+  if (scratchColour.length < n) {
+    scratchColour = new Int32Array(n);
+    scratchLength = new Int32Array(n);
+  }
+  return { colour: scratchColour, length: scratchLength, count: 0 };
+}
+
+/** The runs of an RGB raster, for callers that did not build them while flattening. */
+export function colourRuns(rgb: Uint8Array, n: number): ColourRuns {
+  const runs = runScratch(n);
+  let count = 0;
+  let prev = -1;
+  for (let o = 0; o < n * 3; o += 3) {
+    const c = (rgb[o]! << 16) | (rgb[o + 1]! << 8) | rgb[o + 2]!;
+    if (c === prev) {
+      runs.length[count - 1]!++;
+    } else {
+      runs.colour[count] = c;
+      runs.length[count] = 1;
+      count++;
+      prev = c;
+    }
+  }
+  runs.count = count;
+  return runs;
+}
+
 /** `inkThreshold`: a channel difference above this (out of 255) is ink (pixel-stats.ts's). */
 export function measurePicture(
   rgb: Uint8Array,
   width: number,
   height: number,
   inkThreshold: number,
+): PictureStats {
+  return measurePictureRuns(rgb, width, height, inkThreshold, colourRuns(rgb, width * height));
+}
+
+/** measurePicture with the raster's colour runs already known (flattenAndMeasure has them). */
+export function measurePictureRuns(
+  rgb: Uint8Array,
+  width: number,
+  height: number,
+  inkThreshold: number,
+  runs: ColourRuns,
 ): PictureStats {
   const n = width * height;
   const empty: PictureStats = {
@@ -65,19 +121,22 @@ export function measurePicture(
     edgeCutBySide: [0, 0, 0, 0],
   };
   if (n === 0) return empty;
-  // 1. Dominant colour: histogram over 4-bit bins, then the mean of the largest bin. One
-  // pass keeps each bin's channel sums too (a render worker pays every pixel pass cold).
+  // 1. Dominant colour: histogram over 4-bit bins, then the mean of the largest bin, from
+  // the runs (each bin keeps its channel sums, so no second walk is needed for the mean).
   const counts = new Uint32Array(4096);
   const sums = new Float64Array(4096 * 3); // exact integers for any canvas size
-  for (let o = 0; o < n * 3; o += 3) {
-    const r = rgb[o]!;
-    const g = rgb[o + 1]!;
-    const b = rgb[o + 2]!;
+  const { colour, length } = runs;
+  for (let i = 0; i < runs.count; i++) {
+    const c = colour[i]!;
+    const len = length[i]!;
+    const r = c >>> 16;
+    const g = (c >>> 8) & 0xff;
+    const b = c & 0xff;
     const k = ((r >> 4) << 8) | ((g >> 4) << 4) | (b >> 4);
-    counts[k]!++;
-    sums[k * 3]! += r;
-    sums[k * 3 + 1]! += g;
-    sums[k * 3 + 2]! += b;
+    counts[k]! += len;
+    sums[k * 3]! += r * len;
+    sums[k * 3 + 1]! += g * len;
+    sums[k * 3 + 2]! += b * len;
   }
   let best = 0;
   for (let b = 1; b < 4096; b++) if (counts[b]! > counts[best]!) best = b;
@@ -85,15 +144,16 @@ export function measurePicture(
   const dr = Math.round(sums[best * 3]! / c);
   const dg = Math.round(sums[best * 3 + 1]! / c);
   const db = Math.round(sums[best * 3 + 2]! / c);
-  // 2. Ink against it.
+  // 2. Ink against it, run by run.
   let total = 0;
-  for (let o = 0; o < n * 3; o += 3) {
+  for (let i = 0; i < runs.count; i++) {
+    const c = colour[i]!;
     if (
-      Math.abs(rgb[o]! - dr) > inkThreshold ||
-      Math.abs(rgb[o + 1]! - dg) > inkThreshold ||
-      Math.abs(rgb[o + 2]! - db) > inkThreshold
+      Math.abs((c >>> 16) - dr) > inkThreshold ||
+      Math.abs(((c >>> 8) & 0xff) - dg) > inkThreshold ||
+      Math.abs((c & 0xff) - db) > inkThreshold
     )
-      total++;
+      total += length[i]!;
   }
   // 3. The frame, on a point-sampled copy at most EDGE_GRID pixels a side: regions are
   // flooded over the whole picture, which at 512² costs more than the render's own pixel

@@ -3,6 +3,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { fluentEmoji } from '../../test/support/corpus.ts';
+import { measurePicture } from './picture-stats.ts';
 import { flattenAndMeasure, INK_THRESHOLD } from './pixel-stats.ts';
 
 function reference(rgba: Uint8Array, w: number, h: number, bg: readonly [number, number, number]) {
@@ -29,8 +30,26 @@ function reference(rgba: Uint8Array, w: number, h: number, bg: readonly [number,
       }
     }
   }
+  // The picture's own ground, pixel by pixel: the mean colour of the largest 4-bit bin
+  // (first bin on a tie) and the share of pixels visibly off it.
+  const counts = new Array<number>(4096).fill(0);
+  const sums = new Array<number>(4096 * 3).fill(0);
+  for (let p = 0; p < w * h; p++) {
+    const k = ((rgb[p * 3]! >> 4) << 8) | ((rgb[p * 3 + 1]! >> 4) << 4) | (rgb[p * 3 + 2]! >> 4);
+    counts[k]!++;
+    for (let c = 0; c < 3; c++) sums[k * 3 + c]! += rgb[p * 3 + c]!;
+  }
+  const best = counts.indexOf(Math.max(...counts));
+  const dominant = [0, 1, 2].map((c) => Math.round(sums[best * 3 + c]! / counts[best]!));
+  let off = 0;
+  for (let p = 0; p < w * h; p++) {
+    if ([0, 1, 2].some((c) => Math.abs(rgb[p * 3 + c]! - dominant[c]!) > INK_THRESHOLD)) off++;
+  }
   return {
     rgb,
+    dominant,
+    dominantShare: counts[best]! / (w * h),
+    pictureInk: off / (w * h),
     mse: sq / (w * h * 3 * 255 * 255),
     ink: ink / (w * h),
     borderInk: borderInk / border,
@@ -59,6 +78,12 @@ describe('flattenAndMeasure', () => {
       expect(got.stats.mseVsBackground).toBeCloseTo(want.mse, 12);
       expect(got.stats.inkCoverage).toBeCloseTo(want.ink, 12);
       expect(got.stats.borderInk).toBeCloseTo(want.borderInk, 12);
+      // The picture statistics come from the colour runs built while flattening: the same
+      // as measured pixel by pixel, and as measurePicture finds on the flattened raster.
+      expect(got.stats.picture.dominant).toEqual(want.dominant);
+      expect(got.stats.picture.dominantShare).toBeCloseTo(want.dominantShare, 12);
+      expect(got.stats.picture.ink).toBeCloseTo(want.pictureInk, 12);
+      expect(got.stats.picture).toEqual(measurePicture(got.rgb, w, h, INK_THRESHOLD));
     }
   });
 });
