@@ -62,6 +62,31 @@ export interface ColourRuns {
 let scratchColour = new Int32Array(0);
 let scratchLength = new Int32Array(0);
 
+// The other per-measurement arrays, reused the same way (measurement is synchronous, so no
+// two measurements share one). Zeroed when the caller needs zeros.
+const scratch = {
+  counts: new Uint32Array(4096),
+  sums: new Float64Array(4096 * 3),
+  small: new Uint8Array(0),
+  ink: new Uint8Array(0),
+  region: new Int32Array(0),
+  stack: new Int32Array(0),
+};
+function reused<K extends 'small' | 'ink' | 'region' | 'stack'>(
+  key: K,
+  n: number,
+  zero: boolean,
+): (typeof scratch)[K] {
+  let a = scratch[key];
+  if (a.length < n) {
+    a = new (a.constructor as new (n: number) => (typeof scratch)[K])(n);
+    scratch[key] = a;
+  } else if (zero) {
+    a.fill(0, 0, n);
+  }
+  return a.subarray(0, n) as (typeof scratch)[K];
+}
+
 /** Room for `n` runs in the shared scratch (see ColourRuns). */
 export function runScratch(n: number): ColourRuns {
   if (scratchColour.length < n) {
@@ -123,8 +148,8 @@ export function measurePictureRuns(
   if (n === 0) return empty;
   // 1. Dominant colour: histogram over 4-bit bins, then the mean of the largest bin, from
   // the runs (each bin keeps its channel sums, so no second walk is needed for the mean).
-  const counts = new Uint32Array(4096);
-  const sums = new Float64Array(4096 * 3); // exact integers for any canvas size
+  const counts = scratch.counts.fill(0);
+  const sums = scratch.sums.fill(0); // exact integers for any canvas size
   const { colour, length } = runs;
   for (let i = 0; i < runs.count; i++) {
     const c = colour[i]!;
@@ -173,7 +198,7 @@ function sample(rgb: Uint8Array, width: number, height: number, max: number) {
   if (width <= max && height <= max) return { rgb, width, height };
   const w = Math.min(width, max);
   const h = Math.min(height, max);
-  const out = new Uint8Array(w * h * 3);
+  const out = reused('small', w * h * 3, false); // every byte is written below
   for (let j = 0; j < h; j++) {
     const y = h === 1 ? 0 : Math.round((j * (height - 1)) / (h - 1));
     for (let i = 0; i < w; i++) {
@@ -199,7 +224,7 @@ function edgeStats(
   'edgeInk' | 'edgeCut' | 'edgeCutLargest' | 'edgeCutRegions' | 'edgeCutBySide'
 > {
   const n = width * height;
-  const ink = new Uint8Array(n);
+  const ink = reused('ink', n, true);
   const rowInk = new Uint32Array(height);
   const colInk = new Uint32Array(width);
   for (let p = 0, o = 0; p < n; p++, o += 3) {
@@ -221,10 +246,10 @@ function edgeStats(
   // matter on such a line. Whatever else touches the frame is cut by it. Ink is not required
   // of the region: when a flat subject is the most common colour (over a gradient sky), it
   // is still cut.
-  const region = new Int32Array(n); // 0 = not visited; k = region id
+  const region = reused('region', n, true); // 0 = not visited; k = region id
   const spans: boolean[] = [false];
   const sizes: number[] = [0];
-  const stack = new Int32Array(n); // each pixel is pushed at most once (labelled on push)
+  const stack = reused('stack', n, false); // each pixel is pushed at most once (labelled on push)
   const flood = (start: number): void => {
     const id = spans.length;
     let x0 = width;

@@ -80,9 +80,9 @@ describe('flattenAndMeasure', () => {
       expect(got.stats.borderInk).toBeCloseTo(want.borderInk, 12);
       // The picture statistics come from the colour runs built while flattening: the same
       // as measured pixel by pixel, and as measurePicture finds on the flattened raster.
-      expect(got.stats.picture.dominant).toEqual(want.dominant);
-      expect(got.stats.picture.dominantShare).toBeCloseTo(want.dominantShare, 12);
-      expect(got.stats.picture.ink).toBeCloseTo(want.pictureInk, 12);
+      expect(got.stats.picture?.dominant).toEqual(want.dominant);
+      expect(got.stats.picture?.dominantShare).toBeCloseTo(want.dominantShare, 12);
+      expect(got.stats.picture?.ink).toBeCloseTo(want.pictureInk, 12);
       expect(got.stats.picture).toEqual(measurePicture(got.rgb, w, h, INK_THRESHOLD));
     }
   });

@@ -20,11 +20,17 @@ function inked(rgb: Uint8Array, o: number, br: number, bg: number, bb: number): 
   );
 }
 
-/** n pixels of the background colour, filled natively (doubling copies), not per pixel. */
-function fillBackground(n: number, bg: readonly [number, number, number]): Buffer {
+/**
+ * n pixels of the background colour, filled natively (doubling copies), not per pixel; in
+ * `into` when it is given and large enough.
+ */
+function fillBackground(n: number, bg: readonly [number, number, number], into?: Buffer): Buffer {
   const total = n * 3;
-  if (bg[0] === bg[1] && bg[1] === bg[2]) return Buffer.alloc(total, bg[0]);
-  const rgb = Buffer.allocUnsafe(total);
+  const reuse = into !== undefined && into.length >= total;
+  if (bg[0] === bg[1] && bg[1] === bg[2]) {
+    return reuse ? into.subarray(0, total).fill(bg[0]) : Buffer.alloc(total, bg[0]);
+  }
+  const rgb = reuse ? into.subarray(0, total) : Buffer.allocUnsafe(total);
   if (total === 0) return rgb;
   rgb[0] = bg[0];
   rgb[1] = bg[1];
@@ -39,10 +45,15 @@ export function flattenAndMeasure(
   width: number,
   height: number,
   bg: readonly [number, number, number],
+  /**
+   * Where to write the RGB pixels when it is large enough (a render worker reuses one
+   * buffer: a fresh 0.75 MB per render is external memory V8 answers with full GCs).
+   */
+  into?: Buffer,
 ): Flattened {
   const n = width * height;
   const [br, bgG, bb] = bg;
-  const rgb = fillBackground(n, bg);
+  const rgb = fillBackground(n, bg, into);
   // Whole pixels as little-endian words (A in the top byte): one load per pixel; fully
   // transparent pixels (often half an icon) keep the prefilled background untouched. A
   // pixel equal to the one before (flat fills: most of a drawing) costs a compare and a

@@ -53,6 +53,11 @@ export async function isRenderBackground(color: string): Promise<boolean> {
   }
 }
 
+// The worker's RGB buffer, reused render after render while no other render holds it
+// (a worker renders one at a time; a concurrent in-process caller gets a fresh one).
+let scratch: Buffer | undefined;
+let scratchBusy = false;
+
 export async function rasterize(
   svg: string,
   background: readonly [number, number, number],
@@ -66,9 +71,20 @@ export async function rasterize(
     .ensureAlpha()
     .raw()
     .toBuffer({ resolveWithObject: true });
-  const { rgb, stats } = flattenAndMeasure(data, info.width, info.height, background);
-  const png = await sharp(rgb, { raw: { width: info.width, height: info.height, channels: 3 } })
-    .png(PNG_OPTIONS)
-    .toBuffer();
-  return { png, width: info.width, height: info.height, pixels: stats };
+  const total = info.width * info.height * 3;
+  const own = !scratchBusy;
+  if (own) {
+    scratchBusy = true;
+    if (!scratch || scratch.length < total) scratch = Buffer.allocUnsafe(total);
+  }
+  try {
+    const into = own ? scratch : undefined;
+    const { rgb, stats } = flattenAndMeasure(data, info.width, info.height, background, into);
+    const png = await sharp(rgb, { raw: { width: info.width, height: info.height, channels: 3 } })
+      .png(PNG_OPTIONS)
+      .toBuffer();
+    return { png, width: info.width, height: info.height, pixels: stats };
+  } finally {
+    if (own) scratchBusy = false;
+  }
 }

@@ -17,7 +17,16 @@ export function workerEntry(maxOldSpaceMb: number): WorkerEntry {
     import.meta.url.endsWith('.ts') ? './worker.ts' : './worker.js',
     import.meta.url,
   );
-  const execArgv = [`--max-old-space-size=${Math.max(64, Math.floor(maxOldSpaceMb))}`];
+  const heapMb = Math.max(64, Math.floor(maxOldSpaceMb));
+  // V8 sizes its full-GC schedule from the heap limit: under a 512 MB cap it ran a full
+  // mark-compact every ~10 renders (each render leaves ~2 MB of pixel buffers outside the
+  // JS heap, which counts toward the limit), ~2–3 CPU-ms per render on average. Starting
+  // the old generation at a quarter of the cap (at most 64 MB) cut that to a handful per
+  // 200 renders (docs/rendering.md, Performance); the cap itself is unchanged.
+  const execArgv = [
+    `--max-old-space-size=${heapMb}`,
+    `--initial-old-space-size=${Math.min(64, Math.floor(heapMb / 4))}`,
+  ];
   if (url.pathname.endsWith('.ts')) {
     const tsx = createRequire(import.meta.url).resolve('tsx');
     execArgv.push('--import', pathToFileURL(tsx).href);
