@@ -126,13 +126,17 @@ export function measurePicture(
   return measurePictureRuns(rgb, width, height, inkThreshold, colourRuns(rgb, width * height));
 }
 
-/** measurePicture with the raster's colour runs already known (flattenAndMeasure has them). */
+/**
+ * measurePicture with the raster's colour runs already known (flattenInPlace has them);
+ * `px` holds `channels` bytes a pixel, RGB first (3, or 4 for flattened RGBA).
+ */
 export function measurePictureRuns(
-  rgb: Uint8Array,
+  px: Uint8Array,
   width: number,
   height: number,
   inkThreshold: number,
   runs: ColourRuns,
+  channels: 3 | 4 = 3,
 ): PictureStats {
   const n = width * height;
   const empty: PictureStats = {
@@ -183,7 +187,7 @@ export function measurePictureRuns(
   // 3. The frame, on a point-sampled copy at most EDGE_GRID pixels a side: regions are
   // flooded over the whole picture, which at 512² costs more than the render's own pixel
   // pass; a cut subject is far larger than one sampled step.
-  const small = sample(rgb, width, height, EDGE_GRID);
+  const small = sample(px, channels, width, height, EDGE_GRID);
   const e = edgeStats(small.rgb, small.width, small.height, [dr, dg, db], inkThreshold);
   return {
     dominant: [dr, dg, db],
@@ -193,9 +197,9 @@ export function measurePictureRuns(
   };
 }
 
-/** Nearest-pixel sample, first and last rows and columns included. */
-function sample(rgb: Uint8Array, width: number, height: number, max: number) {
-  if (width <= max && height <= max) return { rgb, width, height };
+/** Nearest-pixel sample as RGB, first and last rows and columns included. */
+function sample(px: Uint8Array, channels: 3 | 4, width: number, height: number, max: number) {
+  if (width <= max && height <= max && channels === 3) return { rgb: px, width, height };
   const w = Math.min(width, max);
   const h = Math.min(height, max);
   const out = reused('small', w * h * 3, false); // every byte is written below
@@ -203,11 +207,11 @@ function sample(rgb: Uint8Array, width: number, height: number, max: number) {
     const y = h === 1 ? 0 : Math.round((j * (height - 1)) / (h - 1));
     for (let i = 0; i < w; i++) {
       const x = w === 1 ? 0 : Math.round((i * (width - 1)) / (w - 1));
-      const o = (y * width + x) * 3;
+      const o = (y * width + x) * channels;
       const q = (j * w + i) * 3;
-      out[q] = rgb[o]!;
-      out[q + 1] = rgb[o + 1]!;
-      out[q + 2] = rgb[o + 2]!;
+      out[q] = px[o]!;
+      out[q + 1] = px[o + 1]!;
+      out[q + 2] = px[o + 2]!;
     }
   }
   return { rgb: out, width: w, height: h };

@@ -4,7 +4,7 @@
 // crash-free on 2,000 real icons and flat in memory (docs/rendering.md).
 
 import { RENDER_DENSITY } from './fit.ts';
-import { flattenAndMeasure } from './pixel-stats.ts';
+import { flattenInPlace } from './pixel-stats.ts';
 import sharp from './sharp.ts';
 import type { PixelStats } from './types.ts';
 
@@ -53,10 +53,13 @@ export async function isRenderBackground(color: string): Promise<boolean> {
   }
 }
 
-// The worker's RGB buffer, reused render after render while no other render holds it
-// (a worker renders one at a time; a concurrent in-process caller gets a fresh one).
-let scratch: Buffer | undefined;
-let scratchBusy = false;
+/** The PNG of a flattened (opaque) RGBA raster: RGB, the alpha band dropped by libvips. */
+export function encodeOpaquePng(rgba: Uint8Array, width: number, height: number): Promise<Buffer> {
+  return sharp(rgba, { raw: { width, height, channels: 4 } })
+    .removeAlpha()
+    .png(PNG_OPTIONS)
+    .toBuffer();
+}
 
 export async function rasterize(
   svg: string,
@@ -71,20 +74,7 @@ export async function rasterize(
     .ensureAlpha()
     .raw()
     .toBuffer({ resolveWithObject: true });
-  const total = info.width * info.height * 3;
-  const own = !scratchBusy;
-  if (own) {
-    scratchBusy = true;
-    if (!scratch || scratch.length < total) scratch = Buffer.allocUnsafe(total);
-  }
-  try {
-    const into = own ? scratch : undefined;
-    const { rgb, stats } = flattenAndMeasure(data, info.width, info.height, background, into);
-    const png = await sharp(rgb, { raw: { width: info.width, height: info.height, channels: 3 } })
-      .png(PNG_OPTIONS)
-      .toBuffer();
-    return { png, width: info.width, height: info.height, pixels: stats };
-  } finally {
-    if (own) scratchBusy = false;
-  }
+  const { width, height } = info;
+  const pixels = flattenInPlace(data, width, height, background);
+  return { png: await encodeOpaquePng(data, width, height), width, height, pixels };
 }
