@@ -10,7 +10,16 @@ export const DEFAULT_WORKER_HEAP_MB = 512;
 export interface WorkerEntry {
   file: string;
   execArgv: string[];
+  /** Added to the parent's environment for the worker. */
+  env: Record<string, string>;
 }
+
+/**
+ * One libuv thread: a worker runs one render at a time, so sharp's work never waits for a
+ * second thread, while idle threads woken for each job cost CPU in futex hand-offs
+ * (measured: 12.4 → 8.7 CPU-ms a render in a pool worker, docs/rendering.md).
+ */
+export const WORKER_ENV = { UV_THREADPOOL_SIZE: '1' } as const;
 
 export function workerEntry(maxOldSpaceMb: number): WorkerEntry {
   const url = new URL(
@@ -31,5 +40,5 @@ export function workerEntry(maxOldSpaceMb: number): WorkerEntry {
     const tsx = createRequire(import.meta.url).resolve('tsx');
     execArgv.push('--import', pathToFileURL(tsx).href);
   }
-  return { file: fileURLToPath(url), execArgv };
+  return { file: fileURLToPath(url), execArgv, env: { ...WORKER_ENV } };
 }

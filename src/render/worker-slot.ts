@@ -47,7 +47,7 @@ function forkWorker(entry: WorkerEntry): ChildProcess {
   return fork(entry.file, [], {
     execArgv: entry.execArgv,
     serialization: 'advanced',
-    env: { ...process.env, ...fontEnv() }, // librsvg sees only the pinned fonts
+    env: { ...process.env, ...fontEnv(), ...entry.env }, // librsvg sees only the pinned fonts
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
   });
 }
