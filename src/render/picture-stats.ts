@@ -87,8 +87,16 @@ function reused<K extends 'small' | 'ink' | 'region' | 'stack'>(
   return a.subarray(0, n) as (typeof scratch)[K];
 }
 
-/** Room for `n` runs in the shared scratch (see ColourRuns). */
+/**
+ * Pictures up to this many pixels (1024², 8 MB of runs) share the scratch; a larger one gets
+ * arrays of its own, so one huge render does not pin their memory in the worker for good.
+ */
+const SHARED_RUNS_MAX = 1024 * 1024;
+
+/** Room for `n` runs: the shared scratch (see ColourRuns), or fresh arrays when n is large. */
 export function runScratch(n: number): ColourRuns {
+  if (n > SHARED_RUNS_MAX)
+    return { colour: new Int32Array(n), length: new Int32Array(n), count: 0 };
   if (scratchColour.length < n) {
     scratchColour = new Int32Array(n);
     scratchLength = new Int32Array(n);
