@@ -106,13 +106,24 @@ async function rubrica(
   const completions = inputs;
   const extract = extractArtifact;
   const pool = createRenderPool({ workers, defaults: { renderer: RENDERER } });
-  // Warm up, not timed: boot every worker (tsx + libvips), load the tokenizer. Warm-up
-  // text differs from the timed completions so no timed file hits a cache.
+  // Warm up, not timed: boot every worker (tsx + libvips), load the tokenizer, and run the
+  // measured path on 8 files per worker (CairoSVG warms up on 8 files too). Warm-up text
+  // differs from the timed completions so no timed file hits a cache.
   const limit = pLimit(workers * 4);
   const warm = fluentEmoji(workers * 8 + 7).slice(-workers * 8);
-  if (whole)
-    await extract('warm-up\n```svg\n<svg xmlns="http://www.w3.org/2000/svg"><rect/></svg>\n```');
-  await Promise.all(warm.map((i) => limit(() => pool.render(`${i.svg}<!-- warm -->`))));
+  await Promise.all(
+    warm.map((i) =>
+      limit(async () => {
+        const svg = `${i.svg}<!-- warm -->`;
+        if (!whole) return void (await pool.render(svg, { size: SIZE }));
+        const art = await extract(`Warm-up:\n\n\`\`\`svg\n${svg}\n\`\`\`\n`);
+        const r = await pool.render(art.svg ?? svg, { size: SIZE });
+        if (!r.ok) return;
+        runChecks(art, r, `a flat icon of ${i.name}`);
+        pngDataUri(r.png);
+      }),
+    ),
+  );
   const lat: number[] = [];
   let failed = 0;
   let judgeBytes = 0;
