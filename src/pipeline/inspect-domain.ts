@@ -11,7 +11,7 @@ import { domainChecks } from '../domains/checks.ts';
 import { locateDomainCode } from '../domains/extract.ts';
 import { createDomainRenderers, type DomainRenderers } from '../domains/renderers.ts';
 import type { DomainId, DomainNotes, DomainRender } from '../domains/types.ts';
-import { flattenAndMeasure } from '../render/pixel-stats.ts';
+import { flattenInPlace } from '../render/pixel-stats.ts';
 import sharp from '../render/sharp.ts';
 import type { CodeStats, Renderer, RenderOptions, RenderResult } from '../render/types.ts';
 import type { Inspection } from './types.ts';
@@ -49,7 +49,7 @@ export async function toRenderResult(r: DomainRender, code: string): Promise<Ren
       .ensureAlpha()
       .raw()
       .toBuffer({ resolveWithObject: true });
-    const { stats } = flattenAndMeasure(data, info.width, info.height, [255, 255, 255]);
+    const stats = flattenInPlace(data, info.width, info.height, [255, 255, 255]);
     return {
       ok: true,
       png: r.png,

@@ -32,6 +32,25 @@ describe('measurePicture', () => {
     expect(pic.edgeCut).toBe(0);
   });
 
+  it('measures a picture over 1024² pixels (its runs in arrays of its own) as a small one', () => {
+    const big = measurePicture(
+      raster(1100, 1000, (x, y) => (x >= 500 && x < 600 && y >= 400 && y < 500 ? RED : SKY)),
+      1100,
+      1000,
+      8,
+    );
+    expect(big.dominant).toEqual(SKY);
+    expect(big.ink).toBeCloseTo((100 * 100) / (1100 * 1000), 12);
+    // The shared scratch still serves a small picture correctly afterwards.
+    const small = measurePicture(
+      raster(W, W, (x) => (x < 30 ? RED : SKY)),
+      W,
+      W,
+      8,
+    );
+    expect(small.ink).toBeCloseTo(0.3, 12);
+  });
+
   it('calls a disc pushed over the left edge cut, on white and on a sky', () => {
     for (const ground of [[255, 255, 255] as RGB, SKY]) {
       const pic = measurePicture(

@@ -46,12 +46,105 @@ export const BAND_TOLERANCE = 16;
 /** The frame analysis runs on a sampled copy at most this many pixels a side. */
 export const EDGE_GRID = 128;
 
+/**
+ * A raster as runs of equal colour in pixel order (colour packed as r<<16 | g<<8 | b): the
+ * whole-canvas statistics walk runs, not pixels. Drawings are mostly flat fills, so a 512²
+ * canvas is a few thousand runs; the flatten pass (pixel-stats.ts) emits them as it goes.
+ */
+export interface ColourRuns {
+  colour: Int32Array;
+  length: Int32Array;
+  count: number;
+}
+
+// Scratch reused by every measurement in this process: fresh multi-MB arrays per render
+// would cost a page-fault walk each time. The runs are consumed before the next call.
+let scratchColour = new Int32Array(0);
+let scratchLength = new Int32Array(0);
+
+// The other per-measurement arrays, reused the same way (measurement is synchronous, so no
+// two measurements share one). Zeroed when the caller needs zeros.
+const scratch = {
+  counts: new Uint32Array(4096),
+  sums: new Float64Array(4096 * 3),
+  small: new Uint8Array(0),
+  ink: new Uint8Array(0),
+  region: new Int32Array(0),
+  stack: new Int32Array(0),
+};
+function reused<K extends 'small' | 'ink' | 'region' | 'stack'>(
+  key: K,
+  n: number,
+  zero: boolean,
+): (typeof scratch)[K] {
+  let a = scratch[key];
+  if (a.length < n) {
+    a = new (a.constructor as new (n: number) => (typeof scratch)[K])(n);
+    scratch[key] = a;
+  } else if (zero) {
+    a.fill(0, 0, n);
+  }
+  return a.subarray(0, n) as (typeof scratch)[K];
+}
+
+/**
+ * Pictures up to this many pixels (1024², 8 MB of runs) share the scratch; a larger one gets
+ * arrays of its own, so one huge render does not pin their memory in the worker for good.
+ */
+const SHARED_RUNS_MAX = 1024 * 1024;
+
+/** Room for `n` runs: the shared scratch (see ColourRuns), or fresh arrays when n is large. */
+export function runScratch(n: number): ColourRuns {
+  if (n > SHARED_RUNS_MAX)
+    return { colour: new Int32Array(n), length: new Int32Array(n), count: 0 };
+  if (scratchColour.length < n) {
+    scratchColour = new Int32Array(n);
+    scratchLength = new Int32Array(n);
+  }
+  return { colour: scratchColour, length: scratchLength, count: 0 };
+}
+
+/** The runs of an RGB raster, for callers that did not build them while flattening. */
+export function colourRuns(rgb: Uint8Array, n: number): ColourRuns {
+  const runs = runScratch(n);
+  let count = 0;
+  let prev = -1;
+  for (let o = 0; o < n * 3; o += 3) {
+    const c = (rgb[o]! << 16) | (rgb[o + 1]! << 8) | rgb[o + 2]!;
+    if (c === prev) {
+      runs.length[count - 1]!++;
+    } else {
+      runs.colour[count] = c;
+      runs.length[count] = 1;
+      count++;
+      prev = c;
+    }
+  }
+  runs.count = count;
+  return runs;
+}
+
 /** `inkThreshold`: a channel difference above this (out of 255) is ink (pixel-stats.ts's). */
 export function measurePicture(
   rgb: Uint8Array,
   width: number,
   height: number,
   inkThreshold: number,
+): PictureStats {
+  return measurePictureRuns(rgb, width, height, inkThreshold, colourRuns(rgb, width * height));
+}
+
+/**
+ * measurePicture with the raster's colour runs already known (flattenInPlace has them);
+ * `px` holds `channels` bytes a pixel, RGB first (3, or 4 for flattened RGBA).
+ */
+export function measurePictureRuns(
+  px: Uint8Array,
+  width: number,
+  height: number,
+  inkThreshold: number,
+  runs: ColourRuns,
+  channels: 3 | 4 = 3,
 ): PictureStats {
   const n = width * height;
   const empty: PictureStats = {
@@ -65,19 +158,22 @@ export function measurePicture(
     edgeCutBySide: [0, 0, 0, 0],
   };
   if (n === 0) return empty;
-  // 1. Dominant colour: histogram over 4-bit bins, then the mean of the largest bin. One
-  // pass keeps each bin's channel sums too (a render worker pays every pixel pass cold).
-  const counts = new Uint32Array(4096);
-  const sums = new Float64Array(4096 * 3); // exact integers for any canvas size
-  for (let o = 0; o < n * 3; o += 3) {
-    const r = rgb[o]!;
-    const g = rgb[o + 1]!;
-    const b = rgb[o + 2]!;
+  // 1. Dominant colour: histogram over 4-bit bins, then the mean of the largest bin, from
+  // the runs (each bin keeps its channel sums, so no second walk is needed for the mean).
+  const counts = scratch.counts.fill(0);
+  const sums = scratch.sums.fill(0); // exact integers for any canvas size
+  const { colour, length } = runs;
+  for (let i = 0; i < runs.count; i++) {
+    const c = colour[i]!;
+    const len = length[i]!;
+    const r = c >>> 16;
+    const g = (c >>> 8) & 0xff;
+    const b = c & 0xff;
     const k = ((r >> 4) << 8) | ((g >> 4) << 4) | (b >> 4);
-    counts[k]!++;
-    sums[k * 3]! += r;
-    sums[k * 3 + 1]! += g;
-    sums[k * 3 + 2]! += b;
+    counts[k]! += len;
+    sums[k * 3]! += r * len;
+    sums[k * 3 + 1]! += g * len;
+    sums[k * 3 + 2]! += b * len;
   }
   let best = 0;
   for (let b = 1; b < 4096; b++) if (counts[b]! > counts[best]!) best = b;
@@ -85,20 +181,21 @@ export function measurePicture(
   const dr = Math.round(sums[best * 3]! / c);
   const dg = Math.round(sums[best * 3 + 1]! / c);
   const db = Math.round(sums[best * 3 + 2]! / c);
-  // 2. Ink against it.
+  // 2. Ink against it, run by run.
   let total = 0;
-  for (let o = 0; o < n * 3; o += 3) {
+  for (let i = 0; i < runs.count; i++) {
+    const c = colour[i]!;
     if (
-      Math.abs(rgb[o]! - dr) > inkThreshold ||
-      Math.abs(rgb[o + 1]! - dg) > inkThreshold ||
-      Math.abs(rgb[o + 2]! - db) > inkThreshold
+      Math.abs((c >>> 16) - dr) > inkThreshold ||
+      Math.abs(((c >>> 8) & 0xff) - dg) > inkThreshold ||
+      Math.abs((c & 0xff) - db) > inkThreshold
     )
-      total++;
+      total += length[i]!;
   }
   // 3. The frame, on a point-sampled copy at most EDGE_GRID pixels a side: regions are
   // flooded over the whole picture, which at 512² costs more than the render's own pixel
   // pass; a cut subject is far larger than one sampled step.
-  const small = sample(rgb, width, height, EDGE_GRID);
+  const small = sample(px, channels, width, height, EDGE_GRID);
   const e = edgeStats(small.rgb, small.width, small.height, [dr, dg, db], inkThreshold);
   return {
     dominant: [dr, dg, db],
@@ -108,21 +205,21 @@ export function measurePicture(
   };
 }
 
-/** Nearest-pixel sample, first and last rows and columns included. */
-function sample(rgb: Uint8Array, width: number, height: number, max: number) {
-  if (width <= max && height <= max) return { rgb, width, height };
+/** Nearest-pixel sample as RGB, first and last rows and columns included. */
+function sample(px: Uint8Array, channels: 3 | 4, width: number, height: number, max: number) {
+  if (width <= max && height <= max && channels === 3) return { rgb: px, width, height };
   const w = Math.min(width, max);
   const h = Math.min(height, max);
-  const out = new Uint8Array(w * h * 3);
+  const out = reused('small', w * h * 3, false); // every byte is written below
   for (let j = 0; j < h; j++) {
     const y = h === 1 ? 0 : Math.round((j * (height - 1)) / (h - 1));
     for (let i = 0; i < w; i++) {
       const x = w === 1 ? 0 : Math.round((i * (width - 1)) / (w - 1));
-      const o = (y * width + x) * 3;
+      const o = (y * width + x) * channels;
       const q = (j * w + i) * 3;
-      out[q] = rgb[o]!;
-      out[q + 1] = rgb[o + 1]!;
-      out[q + 2] = rgb[o + 2]!;
+      out[q] = px[o]!;
+      out[q + 1] = px[o + 1]!;
+      out[q + 2] = px[o + 2]!;
     }
   }
   return { rgb: out, width: w, height: h };
@@ -139,7 +236,7 @@ function edgeStats(
   'edgeInk' | 'edgeCut' | 'edgeCutLargest' | 'edgeCutRegions' | 'edgeCutBySide'
 > {
   const n = width * height;
-  const ink = new Uint8Array(n);
+  const ink = reused('ink', n, true);
   const rowInk = new Uint32Array(height);
   const colInk = new Uint32Array(width);
   for (let p = 0, o = 0; p < n; p++, o += 3) {
@@ -161,10 +258,10 @@ function edgeStats(
   // matter on such a line. Whatever else touches the frame is cut by it. Ink is not required
   // of the region: when a flat subject is the most common colour (over a gradient sky), it
   // is still cut.
-  const region = new Int32Array(n); // 0 = not visited; k = region id
+  const region = reused('region', n, true); // 0 = not visited; k = region id
   const spans: boolean[] = [false];
   const sizes: number[] = [0];
-  const stack = new Int32Array(n); // each pixel is pushed at most once (labelled on push)
+  const stack = reused('stack', n, false); // each pixel is pushed at most once (labelled on push)
   const flood = (start: number): void => {
     const id = spans.length;
     let x0 = width;

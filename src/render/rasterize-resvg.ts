@@ -6,9 +6,8 @@
 // fonts costs more than drawing a typical icon).
 import { Resvg } from '@resvg/resvg-js';
 import { FONT_FAMILIES, FONT_FILES } from './fonts.ts';
-import { flattenAndMeasure } from './pixel-stats.ts';
-import { PNG_OPTIONS, type Raster } from './rasterize.ts';
-import sharp from './sharp.ts';
+import { flattenInPlace } from './pixel-stats.ts';
+import { encodeOpaquePng, type Raster } from './rasterize.ts';
 
 const FONT = {
   loadSystemFonts: false,
@@ -37,9 +36,7 @@ export async function rasterizeResvg(
   });
   const img = resvg.render();
   const { width, height } = img;
-  const { rgb, stats } = flattenAndMeasure(img.pixels, width, height, background);
-  const png = await sharp(rgb, { raw: { width, height, channels: 3 } })
-    .png(PNG_OPTIONS)
-    .toBuffer();
-  return { png, width, height, pixels: stats };
+  const px = img.pixels;
+  const pixels = flattenInPlace(px, width, height, background);
+  return { png: await encodeOpaquePng(px, width, height), width, height, pixels };
 }

@@ -4,7 +4,7 @@
 // crash-free on 2,000 real icons and flat in memory (docs/rendering.md).
 
 import { RENDER_DENSITY } from './fit.ts';
-import { flattenAndMeasure } from './pixel-stats.ts';
+import { flattenInPlace } from './pixel-stats.ts';
 import sharp from './sharp.ts';
 import type { PixelStats } from './types.ts';
 
@@ -53,6 +53,14 @@ export async function isRenderBackground(color: string): Promise<boolean> {
   }
 }
 
+/** The PNG of a flattened (opaque) RGBA raster: RGB, the alpha band dropped by libvips. */
+export function encodeOpaquePng(rgba: Uint8Array, width: number, height: number): Promise<Buffer> {
+  return sharp(rgba, { raw: { width, height, channels: 4 } })
+    .removeAlpha()
+    .png(PNG_OPTIONS)
+    .toBuffer();
+}
+
 export async function rasterize(
   svg: string,
   background: readonly [number, number, number],
@@ -66,9 +74,7 @@ export async function rasterize(
     .ensureAlpha()
     .raw()
     .toBuffer({ resolveWithObject: true });
-  const { rgb, stats } = flattenAndMeasure(data, info.width, info.height, background);
-  const png = await sharp(rgb, { raw: { width: info.width, height: info.height, channels: 3 } })
-    .png(PNG_OPTIONS)
-    .toBuffer();
-  return { png, width: info.width, height: info.height, pixels: stats };
+  const { width, height } = info;
+  const pixels = flattenInPlace(data, width, height, background);
+  return { png: await encodeOpaquePng(data, width, height), width, height, pixels };
 }

@@ -10,17 +10,35 @@ export const DEFAULT_WORKER_HEAP_MB = 512;
 export interface WorkerEntry {
   file: string;
   execArgv: string[];
+  /** Added to the parent's environment for the worker. */
+  env: Record<string, string>;
 }
+
+/**
+ * One libuv thread: a worker runs one render at a time, so sharp's work never waits for a
+ * second thread, while idle threads woken for each job cost CPU in futex hand-offs
+ * (measured: 12.4 → 8.7 CPU-ms a render in a pool worker, docs/rendering.md).
+ */
+export const WORKER_ENV = { UV_THREADPOOL_SIZE: '1' } as const;
 
 export function workerEntry(maxOldSpaceMb: number): WorkerEntry {
   const url = new URL(
     import.meta.url.endsWith('.ts') ? './worker.ts' : './worker.js',
     import.meta.url,
   );
-  const execArgv = [`--max-old-space-size=${Math.max(64, Math.floor(maxOldSpaceMb))}`];
+  const heapMb = Math.max(64, Math.floor(maxOldSpaceMb));
+  // V8 sizes its full-GC schedule from the heap limit: under a 512 MB cap it ran a full
+  // mark-compact every ~10 renders (each render leaves ~2 MB of pixel buffers outside the
+  // JS heap, which counts toward the limit), ~2–3 CPU-ms per render on average. Starting
+  // the old generation at a quarter of the cap (at most 64 MB) cut that to a handful per
+  // 200 renders (docs/rendering.md, Performance); the cap itself is unchanged.
+  const execArgv = [
+    `--max-old-space-size=${heapMb}`,
+    `--initial-old-space-size=${Math.min(64, Math.floor(heapMb / 4))}`,
+  ];
   if (url.pathname.endsWith('.ts')) {
     const tsx = createRequire(import.meta.url).resolve('tsx');
     execArgv.push('--import', pathToFileURL(tsx).href);
   }
-  return { file: fileURLToPath(url), execArgv };
+  return { file: fileURLToPath(url), execArgv, env: { ...WORKER_ENV } };
 }

@@ -47,6 +47,7 @@ function forkWorker(entry: WorkerEntry): ChildProcess {
   return fork(entry.file, [], {
     execArgv: entry.execArgv,
     serialization: 'advanced',
+    env: { ...process.env, ...entry.env },
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
   });
 }

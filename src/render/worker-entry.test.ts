@@ -1,0 +1,49 @@
+// The worker's V8 flags: this Node accepts them (an unknown flag would stop every worker
+// from booting), the heap cap is the one asked for, and the old generation starts large
+// enough that a render's pixel buffers do not set off a full GC every few renders.
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { createRenderPool } from './pool.ts';
+import { workerEntry } from './worker-entry.ts';
+
+function v8Limits(execArgv: string[]): { capMb: number; flags: string[] } {
+  const flags = execArgv.filter((a) => a.startsWith('--') && a.includes('space'));
+  const out = execFileSync(
+    process.execPath,
+    [
+      ...flags,
+      '-e',
+      'process.stdout.write(String(require("v8").getHeapStatistics().heap_size_limit))',
+    ],
+    { encoding: 'utf8' },
+  );
+  return { capMb: Number(out) / 1048576, flags };
+}
+
+describe('workerEntry', () => {
+  it('caps the heap and starts the old generation at a quarter of it, at most 64 MB', () => {
+    const big = v8Limits(workerEntry(512).execArgv);
+    expect(big.flags).toEqual(['--max-old-space-size=512', '--initial-old-space-size=64']);
+    expect(big.capMb).toBeGreaterThanOrEqual(512);
+    expect(big.capMb).toBeLessThan(700);
+    const small = v8Limits(workerEntry(100).execArgv);
+    expect(small.flags).toEqual(['--max-old-space-size=100', '--initial-old-space-size=25']);
+    expect(small.capMb).toBeLessThan(300);
+  });
+});
+
+describe('a pool worker', () => {
+  it('runs with one libuv thread (it renders one job at a time)', async () => {
+    const pool = createRenderPool({ workers: 1 });
+    try {
+      const r = await pool.render('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 8 8"/>');
+      expect(r.ok).toBe(true);
+      const pid = pool.stats().workers[0]?.pid;
+      const environ = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+      expect(environ).toContain('UV_THREADPOOL_SIZE=1');
+    } finally {
+      await pool.close();
+    }
+  });
+});
