@@ -22,7 +22,15 @@ export const PNG_OPTIONS = {
   palette: false,
 } as const;
 
-const backgrounds = new Map<string, readonly [number, number, number]>();
+const WHITE = [255, 255, 255] as const;
+// The default background and its spellings, known without asking libvips (a first sharp
+// call just to read "white" is ~7 ms of a cold worker's first render).
+const KNOWN_BACKGROUNDS: [string, readonly [number, number, number]][] = [
+  ['white', WHITE],
+  ['#ffffff', WHITE],
+  ['#fff', WHITE],
+];
+const backgrounds = new Map(KNOWN_BACKGROUNDS);
 
 /** A CSS colour as RGB, parsed by sharp's own colour parser; throws on an unknown colour. */
 export async function backgroundRgb(color: string): Promise<readonly [number, number, number]> {
@@ -32,7 +40,10 @@ export async function backgroundRgb(color: string): Promise<readonly [number, nu
       .raw()
       .toBuffer();
     rgb = [px[0]!, px[1]!, px[2]!] as const;
-    if (backgrounds.size > 64) backgrounds.clear();
+    if (backgrounds.size > 64) {
+      backgrounds.clear();
+      for (const [name, known] of KNOWN_BACKGROUNDS) backgrounds.set(name, known);
+    }
     backgrounds.set(color, rgb);
   }
   return rgb;
@@ -75,6 +86,10 @@ export async function rasterize(
     .raw()
     .toBuffer({ resolveWithObject: true });
   const { width, height } = info;
-  const pixels = flattenInPlace(data, width, height, background);
-  return { png: await encodeOpaquePng(data, width, height), width, height, pixels };
+  let png: Promise<Buffer> | undefined;
+  // The PNG is encoded on libuv's thread while this thread measures the (final) pixels.
+  const pixels = flattenInPlace(data, width, height, background, () => {
+    png = encodeOpaquePng(data, width, height);
+  });
+  return { png: await (png ?? encodeOpaquePng(data, width, height)), width, height, pixels };
 }

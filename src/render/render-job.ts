@@ -44,9 +44,11 @@ async function prepare(input: string | Uint8Array, opts: RenderOptions): Promise
   return { ok: true, svg: clean.svg, code: clean.code, bg };
 }
 
+// hrtime, not performance.now(): the global `performance` loads node:perf_hooks on first
+// use, a few ms of a cold worker's first render.
 const stopwatch = () => {
-  const t0 = performance.now();
-  return () => Math.round((performance.now() - t0) * 100) / 100;
+  const t0 = process.hrtime.bigint();
+  return () => Math.round(Number(process.hrtime.bigint() - t0) / 1e4) / 100;
 };
 
 export async function sanitizeJob(

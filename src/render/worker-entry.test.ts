@@ -34,7 +34,9 @@ describe('workerEntry', () => {
 });
 
 describe('a pool worker', () => {
-  it('runs with one libuv thread (it renders one job at a time)', async () => {
+  it('runs with one libuv thread and without the extra CA certificates Node would parse at start-up', async () => {
+    const saved = process.env.NODE_EXTRA_CA_CERTS;
+    process.env.NODE_EXTRA_CA_CERTS = '/etc/ssl/certs/ca-certificates.crt';
     const pool = createRenderPool({ workers: 1 });
     try {
       const r = await pool.render('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 8 8"/>');
@@ -42,7 +44,10 @@ describe('a pool worker', () => {
       const pid = pool.stats().workers[0]?.pid;
       const environ = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
       expect(environ).toContain('UV_THREADPOOL_SIZE=1');
+      expect(environ.some((v) => v.startsWith('NODE_EXTRA_CA_CERTS='))).toBe(false);
     } finally {
+      if (saved === undefined) delete process.env.NODE_EXTRA_CA_CERTS;
+      else process.env.NODE_EXTRA_CA_CERTS = saved;
       await pool.close();
     }
   });

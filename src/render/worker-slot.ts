@@ -42,12 +42,19 @@ export interface SlotEvents {
   onExit(code: number | null, signal: NodeJS.Signals | null): void;
 }
 
+/** The parent's environment with the entry's additions and without what it drops. */
+export function workerEnv(entry: WorkerEntry): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...entry.env };
+  for (const name of entry.dropEnv) delete env[name];
+  return env;
+}
+
 // The worker pins its fonts itself (worker-fonts.ts), so forking loads nothing more.
 function forkWorker(entry: WorkerEntry): ChildProcess {
   return fork(entry.file, [], {
     execArgv: entry.execArgv,
     serialization: 'advanced',
-    env: { ...process.env, ...entry.env },
+    env: workerEnv(entry),
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
   });
 }
