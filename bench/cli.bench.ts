@@ -37,6 +37,22 @@
 // (cold JIT in the pixel statistics: 40 ms of it, 11 ms warm); checks, print and close ~40 ms.
 // The floor is two Node boots in series plus libvips.
 //
+// Next stop (2026-12-01 20:50 UTC, idle machine, load 1.8), 9 runs: node -e 0 122 ms;
+// --version 144 ms (met); --help 169 ms; inspect 476 ms wall (goal ≤ 500 ms: met; 525 ms
+// before the last step below, 547 ms at the start of the stop). What moved, measured with
+// timestamps in both processes: the worker no longer inherits NODE_EXTRA_CA_CERTS (set on
+// this machine: Node reads and parses the CA bundle before any code runs, 45 ms of every
+// boot: `node -e 0` 106 → 61 ms without it); inspect and render exit as soon as their output
+// is flushed instead of waiting for Node's teardown and for the killed worker to be reaped;
+// the worker pins its fonts itself, so the parent forks without loading node:crypto; the
+// prompt's intent is read while the worker draws; the PNG is encoded while the statistics
+// run and "white" needs no libvips call. Where the 476 ms go now: main's Node boot ~112
+// (45 of it the CA bundle, which the command cannot skip for its own process), fork ~30,
+// the worker's boot ~85 + sharp ~70 (47 files of semver alone ~25) + own modules ~25,
+// first render ~60 (cold JIT in the statistics ~25), print and exit ~25.
+// Since inspect stopped waiting for its worker, the CPU column counts the main process only
+// (the killed worker is reaped by init, not by the command).
+//
 //   npm run bench:cli                       (builds dist/ first)
 //   node --import tsx bench/cli.bench.ts [--runs 9] [--bin path/to/rubrica.js]
 import { spawnSync } from 'node:child_process';
