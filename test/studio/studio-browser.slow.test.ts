@@ -1,8 +1,11 @@
 // The studio in real Chromium (Debian's, via playwright-core): a scripted rater does a
 // blinded pairwise study and an absolute study with clicks and keys, reloads half-way, and
 // the exports hold exactly what was clicked; the sides shown really are balanced and differ
-// between raters; a triple ranking is clicked through; each view is screenshotted into docs/.
+// between raters; a triple ranking is clicked through; each view is screenshotted (into docs/
+// with RUBRICA_UPDATE_SCREENSHOTS=1).
+import { mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
@@ -16,7 +19,12 @@ import { parseStudy } from '../../src/studio/study.ts';
 import { launchChromium } from '../report/browser.ts';
 import { exampleRuns } from './example-runs.ts';
 
-const DOCS = new URL('../../docs/', import.meta.url).pathname;
+// The screenshots go to docs/ only when asked (RUBRICA_UPDATE_SCREENSHOTS=1): a test run
+// must not leave the checkout changed. Otherwise they are still taken, into a temp folder.
+const DOCS =
+  process.env.RUBRICA_UPDATE_SCREENSHOTS === '1'
+    ? new URL('../../docs/', import.meta.url).pathname
+    : mkdtempSync(join(tmpdir(), 'rubrica-studio-shots-'));
 let browser: Browser;
 let ex: { root: string; runs: string[] };
 
