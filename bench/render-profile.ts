@@ -4,7 +4,7 @@
 import { RENDER_DENSITY } from '../src/render/fit.ts';
 import { resolveLimits } from '../src/render/limits.ts';
 import { flattenInPlace } from '../src/render/pixel-stats.ts';
-import { encodeOpaquePng } from '../src/render/rasterize.ts';
+import { encodeRgbPng } from '../src/render/png-encode.ts';
 import { sanitizeSvg } from '../src/render/sanitize.ts';
 import sharp from '../src/render/sharp.ts';
 import { fluentEmoji } from '../test/support/corpus.ts';
@@ -46,7 +46,7 @@ for (let i = 0; i < icons.length; i++) {
   lap('librsvg raster');
   flattenInPlace(data, info.width, info.height, [255, 255, 255]);
   lap('flatten+stats');
-  await encodeOpaquePng(data, info.width, info.height);
+  encodeRgbPng(data, info.width, info.height);
   lap('png');
 }
 let tot = 0;

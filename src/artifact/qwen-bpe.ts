@@ -9,6 +9,8 @@
 //
 // Only counting is needed, so the merge loop tracks token ids, never strings.
 
+import { asciiPieceEnd, isAscii } from './ascii-pieces.ts';
+
 /**
  * The merge table, ready to use, stored as is so that loading it runs no loop (at a cold
  * start even a 151k-step loop costs ~150 ms in V8's interpreter) and stays small (fresh
@@ -213,6 +215,7 @@ export class BpeCounter {
   /** `base`: where the segment starts in the text; `log`, when given, gets every piece. */
   private countSegment(segment: string, base: number, log: PieceLog | undefined): number {
     if (segment.length === 0) return 0;
+    if (isAscii(segment)) return this.countAsciiSegment(segment, base, log);
     const text = segment.normalize('NFC');
     if (log && text !== segment) log.stable = false;
     let total = 0;
@@ -224,6 +227,23 @@ export class BpeCounter {
       end = m.index + m[0].length;
     }
     if (end < text.length) total += this.logged(text.slice(end), base + end, log);
+    return total;
+  }
+
+  /** countSegment for ASCII text (NFC leaves it as it is), split by a scan, not the regex. */
+  private countAsciiSegment(text: string, base: number, log: PieceLog | undefined): number {
+    let total = 0;
+    for (let at = 0; at < text.length; ) {
+      const end = asciiPieceEnd(text, at);
+      // A one-byte piece is one token; longer ones go through the cache and the merges.
+      const n = end - at === 1 ? 1 : this.countPiece(text.slice(at, end));
+      if (log) {
+        log.start.push(base + at);
+        log.tokens.push(n);
+      }
+      total += n;
+      at = end;
+    }
     return total;
   }
 

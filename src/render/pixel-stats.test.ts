@@ -5,7 +5,6 @@ import { describe, expect, it } from 'vitest';
 import { fluentEmoji } from '../../test/support/corpus.ts';
 import { measurePicture } from './picture-stats.ts';
 import { flattenInPlace, INK_THRESHOLD } from './pixel-stats.ts';
-import { encodeOpaquePng, PNG_OPTIONS } from './rasterize.ts';
 
 /** The RGB bytes of an RGBA raster, and whether every pixel is opaque. */
 function rgbOf(rgba: Uint8Array): { rgb: Buffer; opaque: boolean } {
@@ -108,22 +107,5 @@ describe('flattenInPlace', () => {
       expect(got.stats.picture?.ink).toBeCloseTo(want.pictureInk, 12);
       expect(got.stats.picture).toEqual(measurePicture(got.rgb, w, h, INK_THRESHOLD));
     }
-  });
-
-  it('encodes the flattened RGBA as the same RGB PNG an RGB raster gives', async () => {
-    const icon = fluentEmoji(5)[4]!;
-    const { data, info } = await sharp(Buffer.from(icon.svg), { density: 288 })
-      .raw()
-      .toBuffer({ resolveWithObject: true });
-    flattenInPlace(data, info.width, info.height, [255, 255, 255]);
-    const png = await encodeOpaquePng(data, info.width, info.height);
-    const fromRgb = await sharp(rgbOf(data).rgb, {
-      raw: { width: info.width, height: info.height, channels: 3 },
-    })
-      .png(PNG_OPTIONS)
-      .toBuffer();
-    expect(png.equals(fromRgb)).toBe(true);
-    const meta = await sharp(png).metadata();
-    expect([meta.channels, meta.hasAlpha]).toEqual([3, false]);
   });
 });

@@ -27,8 +27,6 @@ export function flattenInPlace(
   width: number,
   height: number,
   bg: readonly [number, number, number],
-  /** Called once the pixels are final, before the statistics (which only read them). */
-  onFlattened?: () => void,
 ): PixelStats {
   const n = width * height;
   const [br, bgG, bb] = bg;
@@ -105,7 +103,6 @@ export function flattenInPlace(
   }
   runs.count = count;
   if (!aligned) rgba.set(new Uint8Array(words.buffer, 0, n * 4));
-  onFlattened?.();
   // The 1-px border ring, walked once on its own (2·(w+h)−4 pixels, not n).
   let border = 0;
   let borderInk = 0;

@@ -7,7 +7,8 @@
 import { Resvg } from '@resvg/resvg-js';
 import { FONT_FAMILIES, FONT_FILES } from './fonts.ts';
 import { flattenInPlace } from './pixel-stats.ts';
-import { encodeOpaquePng, type Raster } from './rasterize.ts';
+import { encodeRgbPng } from './png-encode.ts';
+import type { Raster } from './rasterize.ts';
 
 const FONT = {
   loadSystemFonts: false,
@@ -38,5 +39,5 @@ export async function rasterizeResvg(
   const { width, height } = img;
   const px = img.pixels;
   const pixels = flattenInPlace(px, width, height, background);
-  return { png: await encodeOpaquePng(px, width, height), width, height, pixels };
+  return { png: encodeRgbPng(px, width, height), width, height, pixels };
 }

@@ -1,10 +1,11 @@
 // librsvg (through sharp) turns a sanitised, fitted SVG into pixels; we flatten them on
-// the background, measure them, and encode the PNG the judge will see. Runs inside a
+// the background, measure them, and encode the PNG the judge will see (png-encode.ts). Runs inside a
 // render worker. sharp is chosen over resvg-js/skia/CairoSVG: measured faster here,
 // crash-free on 2,000 real icons and flat in memory (docs/rendering.md).
 
 import { RENDER_DENSITY } from './fit.ts';
 import { flattenInPlace } from './pixel-stats.ts';
+import { encodeRgbPng } from './png-encode.ts';
 import sharp from './sharp.ts';
 import type { PixelStats } from './types.ts';
 
@@ -14,13 +15,6 @@ export interface Raster {
   height: number;
   pixels: PixelStats;
 }
-
-/** zlib level 1: ~3× faster than the default 6 on a 512² icon, files ~20% larger. */
-export const PNG_OPTIONS = {
-  compressionLevel: 1,
-  adaptiveFiltering: false,
-  palette: false,
-} as const;
 
 const WHITE = [255, 255, 255] as const;
 // The default background and its spellings, known without asking libvips (a first sharp
@@ -64,14 +58,6 @@ export async function isRenderBackground(color: string): Promise<boolean> {
   }
 }
 
-/** The PNG of a flattened (opaque) RGBA raster: RGB, the alpha band dropped by libvips. */
-export function encodeOpaquePng(rgba: Uint8Array, width: number, height: number): Promise<Buffer> {
-  return sharp(rgba, { raw: { width, height, channels: 4 } })
-    .removeAlpha()
-    .png(PNG_OPTIONS)
-    .toBuffer();
-}
-
 export async function rasterize(
   svg: string,
   background: readonly [number, number, number],
@@ -86,10 +72,6 @@ export async function rasterize(
     .raw()
     .toBuffer({ resolveWithObject: true });
   const { width, height } = info;
-  let png: Promise<Buffer> | undefined;
-  // The PNG is encoded on libuv's thread while this thread measures the (final) pixels.
-  const pixels = flattenInPlace(data, width, height, background, () => {
-    png = encodeOpaquePng(data, width, height);
-  });
-  return { png: await (png ?? encodeOpaquePng(data, width, height)), width, height, pixels };
+  const pixels = flattenInPlace(data, width, height, background);
+  return { png: encodeRgbPng(data, width, height), width, height, pixels };
 }
