@@ -45,61 +45,49 @@ export function flattenInPlace(
   let count = 0;
   let sq = 0;
   let ink = 0;
-  let prev = -1; // no input word is -1 (they are unsigned)
-  let out = 0; // the flattened word of `prev`
-  let store = false; // whether `prev` changes when flattened (alpha below 255)
-  let runSq = 0;
-  let runInk = 0;
-  let run = 0;
-  for (let p = 0; p < n; p++) {
+  for (let p = 0; p < n; ) {
     const w = words[p]!;
-    if (w !== prev) {
-      if (run > 0) {
-        runLength[count - 1] = run;
-        sq += runSq * run;
-        ink += runInk * run;
+    // The run of input words equal to this one: a compare a pixel, nothing else.
+    let q = p + 1;
+    while (q < n && words[q] === w) q++;
+    const run = q - p;
+    const a = w >>> 24;
+    let r = br;
+    let g = bgG;
+    let b = bb;
+    if (a !== 0) {
+      r = w & 0xff;
+      g = (w >>> 8) & 0xff;
+      b = (w >>> 16) & 0xff;
+      if (a !== 255) {
+        const ia = 255 - a;
+        r = ((r * a + br * ia) / 255 + 0.5) | 0;
+        g = ((g * a + bgG * ia) / 255 + 0.5) | 0;
+        b = ((b * a + bb * ia) / 255 + 0.5) | 0;
       }
-      prev = w;
-      run = 0;
-      const a = w >>> 24;
-      let r = br;
-      let g = bgG;
-      let b = bb;
-      if (a !== 0) {
-        r = w & 0xff;
-        g = (w >>> 8) & 0xff;
-        b = (w >>> 16) & 0xff;
-        if (a !== 255) {
-          const ia = 255 - a;
-          r = ((r * a + br * ia) / 255 + 0.5) | 0;
-          g = ((g * a + bgG * ia) / 255 + 0.5) | 0;
-          b = ((b * a + bb * ia) / 255 + 0.5) | 0;
-        }
-      }
-      out = (0xff000000 | (b << 16) | (g << 8) | r) >>> 0;
-      store = a !== 255;
-      const dr = r - br;
-      const dg = g - bgG;
-      const db = b - bb;
-      runSq = dr * dr + dg * dg + db * db;
-      runInk =
-        dr > INK_THRESHOLD ||
-        dr < -INK_THRESHOLD ||
-        dg > INK_THRESHOLD ||
-        dg < -INK_THRESHOLD ||
-        db > INK_THRESHOLD ||
-        db < -INK_THRESHOLD
-          ? 1
-          : 0;
-      runColour[count++] = (r << 16) | (g << 8) | b;
     }
-    run++;
-    if (store) words[p] = out;
-  }
-  if (run > 0) {
-    runLength[count - 1] = run;
-    sq += runSq * run;
-    ink += runInk * run;
+    if (a !== 255) {
+      // Not opaque: the run becomes its flattened colour (a long run is filled natively).
+      const out = (0xff000000 | (b << 16) | (g << 8) | r) >>> 0;
+      if (run > 8) words.fill(out, p, q);
+      else for (let i = p; i < q; i++) words[i] = out;
+    }
+    const dr = r - br;
+    const dg = g - bgG;
+    const db = b - bb;
+    sq += (dr * dr + dg * dg + db * db) * run;
+    if (
+      dr > INK_THRESHOLD ||
+      dr < -INK_THRESHOLD ||
+      dg > INK_THRESHOLD ||
+      dg < -INK_THRESHOLD ||
+      db > INK_THRESHOLD ||
+      db < -INK_THRESHOLD
+    )
+      ink += run;
+    runColour[count] = (r << 16) | (g << 8) | b;
+    runLength[count++] = run;
+    p = q;
   }
   runs.count = count;
   if (!aligned) rgba.set(new Uint8Array(words.buffer, 0, n * 4));

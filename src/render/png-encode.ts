@@ -15,6 +15,7 @@ const FILTER_NONE = 0;
 // picture costs more in page faults on a VM than filling it does. A render worker encodes
 // one picture at a time and deflateSync does not yield, so the scratch is never shared.
 let scratch = Buffer.alloc(0);
+let line = new Uint32Array(0);
 
 function chunk(type: string, data: Uint8Array): Buffer {
   const out = Buffer.allocUnsafe(12 + data.length);
@@ -33,22 +34,37 @@ export function encodeRgbPng(rgba: Uint8Array, width: number, height: number): B
   const stride = 1 + width * 3;
   if (scratch.length < stride * height) scratch = Buffer.alloc(stride * height);
   const rows = scratch.subarray(0, stride * height);
-  // Whole pixels as little-endian words (R in the low byte): one load per pixel.
   const aligned = rgba.byteOffset % 4 === 0;
   const words = aligned
     ? new Uint32Array(rgba.buffer, rgba.byteOffset, width * height)
     : new Uint32Array(Uint8Array.from(rgba.subarray(0, width * height * 4)).buffer);
-  let o = 0;
-  let p = 0;
-  for (let y = 0; y < height; y++) {
-    rows[o++] = FILTER_NONE;
-    for (let x = 0; x < width; x++) {
-      const w = words[p++]!;
-      rows[o] = w;
-      rows[o + 1] = w >>> 8;
-      rows[o + 2] = w >>> 16;
-      o += 3;
+  // A row's RGB is packed into a word-aligned line, four pixels (four words in) to three
+  // words out, then copied after the row's filter byte (rows are 1 + 3·width bytes long, so
+  // they cannot be written as words in place): 3× fewer stores than byte by byte.
+  const lineWords = Math.ceil((width * 3) / 4) + 3;
+  if (line.length < lineWords) line = new Uint32Array(lineWords);
+  const lineBytes = new Uint8Array(line.buffer, 0, width * 3);
+  const quads = width >>> 2;
+  for (let y = 0, p = 0; y < height; y++) {
+    let o = 0;
+    for (let k = 0; k < quads; k++, p += 4) {
+      const a = words[p]!;
+      const b = words[p + 1]!;
+      const c = words[p + 2]!;
+      const d = words[p + 3]!;
+      line[o++] = (a & 0xffffff) | (b << 24);
+      line[o++] = ((b >>> 8) & 0xffff) | (c << 16);
+      line[o++] = ((c >>> 16) & 0xff) | (d << 8);
     }
+    // The last width mod 4 pixels, byte by byte.
+    for (let x = quads * 4, at = o * 4; x < width; x++, p++, at += 3) {
+      const w = words[p]!;
+      lineBytes[at] = w;
+      lineBytes[at + 1] = w >>> 8;
+      lineBytes[at + 2] = w >>> 16;
+    }
+    rows[y * stride] = FILTER_NONE;
+    rows.set(lineBytes, y * stride + 1);
   }
   const header = Buffer.allocUnsafe(13);
   header.writeUInt32BE(width, 0);
