@@ -3,8 +3,8 @@
 
 import { RENDER_DENSITY } from '../src/render/fit.ts';
 import { resolveLimits } from '../src/render/limits.ts';
-import { flattenInPlace } from '../src/render/pixel-stats.ts';
-import { encodeRgbPng } from '../src/render/png-encode.ts';
+import { flattenAndMeasure } from '../src/render/pixel-stats.ts';
+import { pngEncoder } from '../src/render/png-encode.ts';
 import { sanitizeSvg } from '../src/render/sanitize.ts';
 import sharp from '../src/render/sharp.ts';
 import { fluentEmoji } from '../test/support/corpus.ts';
@@ -24,6 +24,7 @@ const add = (k: string, v: number) => {
   phases[k] = (phases[k] ?? 0) + v;
 };
 const limits = resolveLimits(undefined);
+const encodeRunsPng = await pngEncoder();
 for (let i = 0; i < icons.length; i++) {
   const timed = i >= WARM;
   let c = cpu();
@@ -44,9 +45,9 @@ for (let i = 0; i < icons.length; i++) {
     .raw()
     .toBuffer({ resolveWithObject: true });
   lap('librsvg raster');
-  flattenInPlace(data, info.width, info.height, [255, 255, 255]);
+  const { runs } = flattenAndMeasure(data, info.width, info.height, [255, 255, 255]);
   lap('flatten+stats');
-  encodeRgbPng(data, info.width, info.height);
+  encodeRunsPng(runs, info.width, info.height);
   lap('png');
 }
 let tot = 0;

@@ -3,8 +3,8 @@
 // read (measured: libvips' flatten costs more than librsvg's rasterising of a typical
 // icon). In place because most pixels of a drawing are either opaque (left as they are) or
 // transparent (one 32-bit store of the background): no RGB copy is filled or written byte
-// by byte. The PNG is then encoded from the flattened RGBA with the alpha band dropped.
-import { measurePictureRuns, runScratch } from './picture-stats.ts';
+// by byte. The PNG is then written from the colour runs (png-encode.ts).
+import { type ColourRuns, measurePictureRuns, runScratch } from './picture-stats.ts';
 import type { PixelStats } from './types.ts';
 
 /** A channel difference above this (out of 255) counts as ink. */
@@ -18,6 +18,13 @@ function inked(px: Uint8Array, o: number, br: number, bg: number, bb: number): b
   );
 }
 
+/** A flattened raster's statistics and its colour runs (which the PNG is written from). */
+export interface Flattened {
+  pixels: PixelStats;
+  /** Runs of equal flattened colour in pixel order; valid until the next flatten. */
+  runs: ColourRuns;
+}
+
 /**
  * Composites `rgba` (straight alpha, 4 bytes a pixel) onto the opaque background `bg` in
  * place — afterwards every pixel is opaque — and returns the picture's statistics.
@@ -28,6 +35,16 @@ export function flattenInPlace(
   height: number,
   bg: readonly [number, number, number],
 ): PixelStats {
+  return flattenAndMeasure(rgba, width, height, bg).pixels;
+}
+
+/** flattenInPlace, also returning the colour runs (in the process's shared scratch). */
+export function flattenAndMeasure(
+  rgba: Uint8Array,
+  width: number,
+  height: number,
+  bg: readonly [number, number, number],
+): Flattened {
   const n = width * height;
   const [br, bgG, bb] = bg;
   // Whole pixels as little-endian words (A in the top byte): one load per pixel. A pixel
@@ -106,11 +123,12 @@ export function flattenInPlace(
     visit(0, y);
     if (width > 1) visit(width - 1, y);
   }
-  return {
+  const pixels: PixelStats = {
     mseVsBackground: n === 0 ? 0 : sq / (n * 3 * 255 * 255),
     inkCoverage: n === 0 ? 0 : ink / n,
     borderInk: border === 0 ? 0 : borderInk / border,
     overdraw: 0,
     picture: measurePictureRuns(rgba, width, height, INK_THRESHOLD, runs, 4),
   };
+  return { pixels, runs };
 }

@@ -1,11 +1,24 @@
-// encodeRgbPng read back by libvips' PNG loader (libspng, which checks every chunk's CRC):
-// the same RGB pixels, no alpha, for real flattened icons and for odd shapes and offsets.
+// The PNG written from a flattened raster's colour runs, read back by libvips' PNG loader
+// (libspng, which checks every chunk's CRC): the same RGB pixels as the flattened raster, no
+// alpha, for real icons and for odd shapes, long runs across rows and unaligned input.
 import { inflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { fluentEmoji } from '../../test/support/corpus.ts';
-import { flattenInPlace } from './pixel-stats.ts';
-import { encodeRgbPng } from './png-encode.ts';
+import { flattenAndMeasure } from './pixel-stats.ts';
+import { pngEncoder } from './png-encode.ts';
+
+const encodeRuns = await pngEncoder();
+
+/** Flattens `rgba` on `bg` (in place) and writes its PNG from the runs. */
+function encodeRgbPng(
+  rgba: Uint8Array,
+  w: number,
+  h: number,
+  bg: readonly [number, number, number] = [255, 255, 255],
+): Buffer {
+  return encodeRuns(flattenAndMeasure(rgba, w, h, bg).runs, w, h);
+}
 
 function rgbOf(rgba: Uint8Array): Buffer {
   const rgb = Buffer.alloc((rgba.length / 4) * 3);
@@ -30,15 +43,14 @@ function randomOpaque(w: number, h: number, offset: number): Uint8Array {
   return px;
 }
 
-describe('encodeRgbPng', () => {
+describe('the PNG written from colour runs', () => {
   it('round-trips real flattened icons through a strict decoder as 3-channel RGB', async () => {
     for (const icon of fluentEmoji(6)) {
       const { data, info } = await sharp(Buffer.from(icon.svg), { density: 288 })
         .ensureAlpha()
         .raw()
         .toBuffer({ resolveWithObject: true });
-      flattenInPlace(data, info.width, info.height, [250, 240, 230]);
-      const png = encodeRgbPng(data, info.width, info.height);
+      const png = encodeRgbPng(data, info.width, info.height, [250, 240, 230]);
       const back = await decoded(png);
       expect([back.info.width, back.info.height, back.info.channels]).toEqual([
         info.width,
@@ -64,6 +76,25 @@ describe('encodeRgbPng', () => {
       const back = await decoded(encodeRgbPng(px, w, h));
       expect([back.info.width, back.info.height]).toEqual([w, h]);
       expect(back.data.equals(rgbOf(px))).toBe(true);
+    }
+  });
+
+  it('writes runs that cross rows, fill whole rows or the whole picture, and partial alpha', async () => {
+    const w = 37;
+    const h = 11;
+    for (const every of [1, 2, 5, w - 1, w, w + 3, 3 * w, w * h]) {
+      const px = new Uint8Array(w * h * 4);
+      for (let p = 0; p < w * h; p++) {
+        const k = Math.floor(p / every);
+        px[p * 4] = (k * 53) % 256;
+        px[p * 4 + 1] = (k * 101) % 256;
+        px[p * 4 + 2] = (k * 29) % 256;
+        px[p * 4 + 3] = [255, 0, 128, 255, 7][k % 5]!; // opaque, clear and in between
+      }
+      const png = encodeRgbPng(px, w, h, [10, 200, 90]);
+      const back = await decoded(png);
+      // px was flattened in place by encodeRgbPng: its RGB is what the PNG must hold.
+      expect(back.data.equals(rgbOf(px)), `runs of ${every}`).toBe(true);
     }
   });
 

@@ -5,67 +5,99 @@
 // hand-off between Node, libuv's pool and a libvips thread, not the deflate itself; the
 // files are ~10% smaller (Node's zlib is Chromium's). The container is a few fixed chunks
 // (PNG spec §5), so no package is needed for it; decoders read it back in png-encode.test.ts.
-import { constants, crc32, deflateSync } from 'node:zlib';
+//
+// node:zlib is loaded on first use, not at import: it costs ~4 ms, and a cold render worker
+// (`rubrica inspect`) would pay them before its first job. pngEncoder() starts the load;
+// rasterize.ts calls it before librsvg draws, so the load overlaps the drawing.
+import type * as Zlib from 'node:zlib';
+import type { ColourRuns } from './picture-stats.ts';
+
+type Encode = (runs: ColourRuns, width: number, height: number) => Buffer;
+let zlib: typeof Zlib | undefined;
+let loading: Promise<Encode> | undefined;
+
+/** encodeRunsPng, once node:zlib is loaded (started by the first call). */
+export function pngEncoder(): Promise<Encode> {
+  loading ??= import('node:zlib').then((m) => {
+    zlib = m;
+    return encodeRunsPng;
+  });
+  return loading;
+}
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const COLOUR_RGB = 2;
 const FILTER_NONE = 0;
+/** Runs up to this many pixels are written byte by byte, longer ones by doubling copies. */
+const SHORT_RUN = 8;
 
-// Rows are gathered into one scratch buffer, kept between pictures: a fresh megabyte per
+// Rows are written into one scratch buffer, kept between pictures: a fresh megabyte per
 // picture costs more in page faults on a VM than filling it does. A render worker encodes
 // one picture at a time and deflateSync does not yield, so the scratch is never shared.
 let scratch = Buffer.alloc(0);
-let line = new Uint32Array(0);
 
 function chunk(type: string, data: Uint8Array): Buffer {
   const out = Buffer.allocUnsafe(12 + data.length);
   out.writeUInt32BE(data.length, 0);
   out.write(type, 4, 'latin1');
   out.set(data, 8);
-  out.writeUInt32BE(crc32(out.subarray(4, 8 + data.length)), 8 + data.length);
+  out.writeUInt32BE(zlib!.crc32(out.subarray(4, 8 + data.length)), 8 + data.length);
   return out;
 }
 
 /**
- * RGB PNG of an opaque RGBA raster (straight RGBA, 4 bytes a pixel, every alpha 255 — as
- * flattenInPlace leaves it): the alpha band is dropped.
+ * RGB PNG of a picture given as its runs of equal colour in pixel order (colour packed
+ * r<<16 | g<<8 | b; flattenAndMeasure builds them). Written run by run, not pixel by pixel:
+ * a run's first pixel is stored and then doubled with copyWithin (native memmove), so a
+ * 512-pixel row of background is ten calls, and the cost follows the number of runs (a few
+ * thousand on a drawing) rather than the pixels — which also keeps a cold worker's first
+ * render, still in V8's interpreter, cheap. Reached through pngEncoder().
  */
-export function encodeRgbPng(rgba: Uint8Array, width: number, height: number): Buffer {
+function encodeRunsPng(runs: ColourRuns, width: number, height: number): Buffer {
   const stride = 1 + width * 3;
-  if (scratch.length < stride * height) scratch = Buffer.alloc(stride * height);
-  const rows = scratch.subarray(0, stride * height);
-  const aligned = rgba.byteOffset % 4 === 0;
-  const words = aligned
-    ? new Uint32Array(rgba.buffer, rgba.byteOffset, width * height)
-    : new Uint32Array(Uint8Array.from(rgba.subarray(0, width * height * 4)).buffer);
-  // A row's RGB is packed into a word-aligned line, four pixels (four words in) to three
-  // words out, then copied after the row's filter byte (rows are 1 + 3·width bytes long, so
-  // they cannot be written as words in place): 3× fewer stores than byte by byte.
-  const lineWords = Math.ceil((width * 3) / 4) + 3;
-  if (line.length < lineWords) line = new Uint32Array(lineWords);
-  const lineBytes = new Uint8Array(line.buffer, 0, width * 3);
-  const quads = width >>> 2;
-  for (let y = 0, p = 0; y < height; y++) {
-    let o = 0;
-    for (let k = 0; k < quads; k++, p += 4) {
-      const a = words[p]!;
-      const b = words[p + 1]!;
-      const c = words[p + 2]!;
-      const d = words[p + 3]!;
-      line[o++] = (a & 0xffffff) | (b << 24);
-      line[o++] = ((b >>> 8) & 0xffff) | (c << 16);
-      line[o++] = ((c >>> 16) & 0xff) | (d << 8);
+  const size = stride * height;
+  if (scratch.length < size) scratch = Buffer.alloc(size);
+  const rows = scratch.subarray(0, size);
+  const { colour, length } = runs;
+  let x = 0; // column in the current row
+  let o = 1; // byte offset: rows[0] is the first row's filter byte
+  if (size > 0) rows[0] = FILTER_NONE;
+  for (let i = 0; i < runs.count; i++) {
+    const c = colour[i]!;
+    let left = length[i]!;
+    while (left > 0) {
+      const take = Math.min(left, width - x);
+      const r = c >>> 16;
+      const g = (c >>> 8) & 0xff;
+      const b = c & 0xff;
+      const bytes = take * 3;
+      if (take <= SHORT_RUN) {
+        // Antialiased edges are runs of a pixel or two: stores beat a native call.
+        for (let k = o; k < o + bytes; k += 3) {
+          rows[k] = r;
+          rows[k + 1] = g;
+          rows[k + 2] = b;
+        }
+      } else {
+        rows[o] = r;
+        rows[o + 1] = g;
+        rows[o + 2] = b;
+        for (let filled = 3; filled < bytes; ) {
+          const len = Math.min(filled, bytes - filled);
+          rows.copyWithin(o + filled, o, o + len);
+          filled += len;
+        }
+      }
+      o += bytes;
+      x += take;
+      left -= take;
+      if (x === width) {
+        x = 0;
+        if (o < size) rows[o++] = FILTER_NONE;
+      }
     }
-    // The last width mod 4 pixels, byte by byte.
-    for (let x = quads * 4, at = o * 4; x < width; x++, p++, at += 3) {
-      const w = words[p]!;
-      lineBytes[at] = w;
-      lineBytes[at + 1] = w >>> 8;
-      lineBytes[at + 2] = w >>> 16;
-    }
-    rows[y * stride] = FILTER_NONE;
-    rows.set(lineBytes, y * stride + 1);
   }
+  if (o !== size) throw new Error(`colour runs cover ${o} of ${size} PNG bytes`);
   const header = Buffer.allocUnsafe(13);
   header.writeUInt32BE(width, 0);
   header.writeUInt32BE(height, 4);
@@ -74,7 +106,7 @@ export function encodeRgbPng(rgba: Uint8Array, width: number, height: number): B
   header[10] = 0; // compression: deflate
   header[11] = 0; // filter method: adaptive (each row says which; ours say none)
   header[12] = 0; // no interlace
-  const idat = deflateSync(rows, { level: 1, strategy: constants.Z_DEFAULT_STRATEGY });
+  const idat = zlib!.deflateSync(rows, { level: 1, strategy: zlib!.constants.Z_DEFAULT_STRATEGY });
   return Buffer.concat([
     SIGNATURE,
     chunk('IHDR', header),

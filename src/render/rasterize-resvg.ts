@@ -6,8 +6,8 @@
 // fonts costs more than drawing a typical icon).
 import { Resvg } from '@resvg/resvg-js';
 import { FONT_FAMILIES, FONT_FILES } from './fonts.ts';
-import { flattenInPlace } from './pixel-stats.ts';
-import { encodeRgbPng } from './png-encode.ts';
+import { flattenAndMeasure } from './pixel-stats.ts';
+import { pngEncoder } from './png-encode.ts';
 import type { Raster } from './rasterize.ts';
 
 const FONT = {
@@ -38,6 +38,7 @@ export async function rasterizeResvg(
   const img = resvg.render();
   const { width, height } = img;
   const px = img.pixels;
-  const pixels = flattenInPlace(px, width, height, background);
-  return { png: encodeRgbPng(px, width, height), width, height, pixels };
+  const encode = await pngEncoder();
+  const { pixels, runs } = flattenAndMeasure(px, width, height, background);
+  return { png: encode(runs, width, height), width, height, pixels };
 }

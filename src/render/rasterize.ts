@@ -4,8 +4,8 @@
 // crash-free on 2,000 real icons and flat in memory (docs/rendering.md).
 
 import { RENDER_DENSITY } from './fit.ts';
-import { flattenInPlace } from './pixel-stats.ts';
-import { encodeRgbPng } from './png-encode.ts';
+import { flattenAndMeasure } from './pixel-stats.ts';
+import { pngEncoder } from './png-encode.ts';
 import sharp from './sharp.ts';
 import type { PixelStats } from './types.ts';
 
@@ -63,6 +63,7 @@ export async function rasterize(
   background: readonly [number, number, number],
   maxPixels: number,
 ): Promise<Raster> {
+  const encoder = pngEncoder(); // loads zlib while librsvg draws, on a cold worker
   const { data, info } = await sharp(Buffer.from(svg), {
     density: RENDER_DENSITY, // physical units as CairoSVG; the fitted root yields size×size
     limitInputPixels: maxPixels,
@@ -72,6 +73,7 @@ export async function rasterize(
     .raw()
     .toBuffer({ resolveWithObject: true });
   const { width, height } = info;
-  const pixels = flattenInPlace(data, width, height, background);
-  return { png: encodeRgbPng(data, width, height), width, height, pixels };
+  const { pixels, runs } = flattenAndMeasure(data, width, height, background);
+  const encode = await encoder;
+  return { png: encode(runs, width, height), width, height, pixels };
 }

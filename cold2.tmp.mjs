@@ -1,0 +1,10 @@
+const root = process.argv[2];
+const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><circle cx="32" cy="36" r="22" fill="#d22"/></svg>`;
+await import(`${root}/dist/render/worker-fonts.js`);
+const { renderJob } = await import(`${root}/dist/render/render-job.js`);
+const sharp = (await import(`${root}/dist/render/sharp.js`)).default;
+sharp.concurrency(1);
+sharp.cache(false);
+const t = process.hrtime.bigint();
+const r = await renderJob(svg, { size: 512, background: 'white' });
+console.log(root, r.ok, 'first', (Number(process.hrtime.bigint() - t) / 1e6).toFixed(1));
