@@ -1,4 +1,4 @@
-// npm run bench:render [-- --files N] — rubrica's whole per-rollout render path against
+// npm run bench:render [-- --files N --rounds R] — rubrica's whole per-rollout render path against
 // CairoSVG (the papers' renderer) on the same real corpus (Fluent Emoji, MIT).
 //   rubrica: completion text → extractArtifact (```svg fence) → sanitise → render in an
 //            isolated worker → pixel stats → runChecks →
@@ -12,7 +12,7 @@
 // a test: nothing is asserted, figures are printed as measured.
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
 import { extractArtifact } from '../src/artifact/index.ts';
@@ -43,6 +43,9 @@ const arg = (name: string, dflt: string) => {
 const N = Number(arg('files', '1000'));
 const CHILD = process.argv.includes('--child-rubrica') ? Number(arg('child-rubrica', '1')) : 0;
 const WORKERS = arg('workers', '1,2').split(',').map(Number);
+// Rounds of every configuration, interleaved; with more than one, the per-core ratios'
+// median and range are printed at the end.
+const ROUNDS = Number(arg('rounds', '1'));
 // librsvg is the default renderer; chromium is the reference; auto routes some files to it.
 const RENDERERS = arg('renderers', 'librsvg,chromium').split(',') as RendererName[];
 const RENDERER = arg('renderer', 'librsvg') as RendererName;
@@ -329,6 +332,37 @@ async function main(): Promise<void> {
     `rubrica bench:render — ${svgs.length} Fluent Emoji at ${SIZE}×${SIZE} on white; ` +
       'rubrica path: extractArtifact → sanitise → render → pixel stats → runChecks → base64 data URI',
   );
+  const perCoreByLabel = new Map<string, number[]>();
+  for (let round = 1; round <= ROUNDS; round++) {
+    if (ROUNDS > 1)
+      console.log(
+        `\nround ${round} of ${ROUNDS}, load average ${loadavg()
+          .map((l) => l.toFixed(2))
+          .join(' ')}`,
+      );
+    const rows = await oneRound(svgs);
+    report(rows);
+    for (const [label, ratio] of perCoreRatios(rows)) {
+      perCoreByLabel.set(label, [...(perCoreByLabel.get(label) ?? []), ratio]);
+    }
+  }
+  if (ROUNDS > 1) {
+    // The machine's noise moves CairoSVG's own CPU per file by ±20% between runs; each
+    // round pairs every rubrica row with the CairoSVG row measured just before it.
+    console.log(`\nper core (files/CPU-s) against CairoSVG, ${ROUNDS} rounds: median [min, max]`);
+    for (const [label, ratios] of perCoreByLabel) {
+      const sorted = [...ratios].sort((a, b) => a - b);
+      const mid = sorted.length >> 1;
+      const median = sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+      console.log(
+        `${label}: ${median.toFixed(2)}× [${sorted[0]!.toFixed(2)}, ${sorted.at(-1)!.toFixed(2)}] (goal ≥ 1.0×)`,
+      );
+    }
+  }
+}
+
+/** Every configuration once: CairoSVG, then each rubrica row, for each worker count. */
+async function oneRound(svgs: string[]): Promise<Row[]> {
   const rows: Row[] = [];
   for (const w of WORKERS) {
     rows.push(await cairo(svgs, w));
@@ -338,6 +372,21 @@ async function main(): Promise<void> {
       rows.push(await rubricaInChild(w, true, renderer));
     }
   }
+  return rows;
+}
+
+/** Each rubrica row's files per CPU-second over its round's CairoSVG row with as many processes. */
+function perCoreRatios(rows: Row[]): [string, number][] {
+  const out: [string, number][] = [];
+  for (const w of WORKERS) {
+    const c = rows.find((r) => r.label.startsWith('CairoSVG') && r.label.includes(` ${w} `));
+    const ours = rows.filter((r) => r.label.startsWith('rubrica') && r.label.includes(` ${w} `));
+    for (const o of c ? ours : []) out.push([o.label, o.files / o.cpuS / (c!.files / c!.cpuS)]);
+  }
+  return out;
+}
+
+function report(rows: Row[]): void {
   print(rows);
   for (const r of rows) {
     if (!r.steps) continue;
