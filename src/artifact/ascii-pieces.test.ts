@@ -4,6 +4,7 @@
 // with and without line breaks, the end of the text).
 import { describe, expect, it } from 'vitest';
 import { fluentEmoji } from '../../test/support/corpus.ts';
+import { seededRandom } from '../eval/stats/prng.ts';
 import { asciiPieceEnd, isAscii } from './ascii-pieces.ts';
 import { PRE_TOKENIZER } from './qwen-bpe.ts';
 
@@ -20,17 +21,6 @@ function scanPieces(text: string): string[] {
     at = end;
   }
   return out;
-}
-
-/** A deterministic generator (mulberry32), so a failure reproduces. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 // Weighted towards the characters whose alternatives compete.
@@ -73,7 +63,7 @@ const ALPHABET = [
 
 describe('asciiPieceEnd', () => {
   it('splits fuzzed ASCII as the regex does', () => {
-    const next = random(20261201);
+    const next = seededRandom(20261201); // seeded: a failure reproduces
     for (let k = 0; k < 4000; k++) {
       const len = 1 + Math.floor(next() * 40);
       let text = '';

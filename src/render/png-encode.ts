@@ -1,6 +1,6 @@
 // The PNG a judge sees, written on the render worker's own thread with Node's zlib: an
 // 8-bit RGB image, every row unfiltered, one IDAT, deflate level 1. Measured on 300 Fluent
-// Emoji at 512² (bench/render-profile.ts): 1.2 CPU-ms a picture against 2.3–2.8 for
+// Emoji at 512² (bench/render-profile.ts): 1.2–1.4 CPU-ms a picture against 2.3–2.8 for
 // libvips' PNG saver at the same settings (zlib level 1, no filtering), whose share is the
 // hand-off between Node, libuv's pool and a libvips thread, not the deflate itself; the
 // files are ~10% smaller (Node's zlib is Chromium's). The container is a few fixed chunks
@@ -49,7 +49,7 @@ function chunk(type: string, data: Uint8Array): Buffer {
  * RGB PNG of a picture given as its runs of equal colour in pixel order (colour packed
  * r<<16 | g<<8 | b; flattenAndMeasure builds them). Written run by run, not pixel by pixel:
  * a run's first pixel is stored and then doubled with copyWithin (native memmove), so a
- * 512-pixel row of background is ten calls, and the cost follows the number of runs (a few
+ * 512-pixel row of background is nine calls, and the cost follows the number of runs (a few
  * thousand on a drawing) rather than the pixels — which also keeps a cold worker's first
  * render, still in V8's interpreter, cheap. Reached through pngEncoder().
  */
@@ -60,7 +60,7 @@ function encodeRunsPng(runs: ColourRuns, width: number, height: number): Buffer 
   const rows = scratch.subarray(0, size);
   const { colour, length } = runs;
   let x = 0; // column in the current row
-  let o = 1; // byte offset: rows[0] is the first row's filter byte
+  let o = size > 0 ? 1 : 0; // byte offset: rows[0] is the first row's filter byte
   if (size > 0) rows[0] = FILTER_NONE;
   for (let i = 0; i < runs.count; i++) {
     const c = colour[i]!;
