@@ -8,7 +8,7 @@
 import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { decontaminateFiles } from '../src/prisma/decontaminate.ts';
+import { decontaminateFiles } from '../src/curation/decontaminate.ts';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);

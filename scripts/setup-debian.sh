@@ -6,7 +6,7 @@
 #  - chromium: the real browser the report tests drive (never a browser download)
 #  - python3-cairosvg: the papers' renderer, the reference for fidelity tests and bench:render
 #  - fonts-dejavu-core, fonts-dejavu-extra: the one font set every renderer is pinned to
-#    (src/render/fonts.ts), so text renders the same everywhere; -extra has the italics
+#    (src/core/fonts.ts), so text renders the same everywhere; -extra has the italics
 #  - bubblewrap: the `bwrap` sandbox for renderers that run outside Node
 #  - python3-matplotlib, python3-pandas: the python domain (docs/domains.md)
 #  - texlive-latex-base/-recommended/-extra, texlive-pictures, poppler-utils: the latex

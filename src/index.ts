@@ -19,6 +19,7 @@ export {
 export { runChecks, summarizeChecks } from './checks/run-checks.ts';
 export { DEFAULT_CHECK_OPTIONS, resolveCheckOptions } from './checks/thresholds.ts';
 export type { CheckOptions, CheckResult } from './checks/types.ts';
+export { DOMAIN_IDS, type DomainId, isDomainId } from './core/domain-ids.ts';
 // --- core: errors, statuses, records, usage --------------------------------------------
 export {
   type ArtifactErrorCode,
@@ -31,19 +32,23 @@ export {
 export type { ChecksSummary } from './core/record.ts';
 export { addUsage, emptyUsage, type Usage } from './core/usage.ts';
 export { VERSION } from './core/version.ts';
+// --- prisma: PrismaForge synthesis, judges, curation, decontamination ----------------------
+export {
+  type Candidate,
+  DEFAULT_GATE,
+  type Decision,
+  type GateConfig,
+  gateCandidate,
+} from './curation/curate.ts';
+export { createCurateDeps } from './curation/curate-deps.ts';
+export { type DecontaminationReport, decontaminateFiles } from './curation/decontaminate.ts';
+export { normaliseWords, TestNgramIndex } from './curation/ngrams.ts';
 // --- domains: python, latex, dot, vega-lite, html, mermaid beside SVG (docs/domains.md) ---
 export { detectCompletionDomain, locateDomainCode } from './domains/extract.ts';
 // The root entry hands out the lazy set: nothing of a domain loads until it renders.
 export { lazyDomainRenderers as createDomainRenderers } from './domains/lazy.ts';
 export type { DomainRenderers, DomainRenderersOptions } from './domains/renderers.ts';
-export {
-  DOMAIN_IDS,
-  type DomainErrorCode,
-  type DomainId,
-  type DomainRender,
-  type DomainRenderer,
-  isDomainId,
-} from './domains/types.ts';
+export type { DomainErrorCode, DomainRender, DomainRenderer } from './domains/types.ts';
 // --- eval: batch evaluation, comparison, human alignment, statistics -----------------------
 export { type AlignOptions, type AlignReport, align, formatAlignReport } from './eval/align.ts';
 export { type Comparison, compareRuns, formatComparison } from './eval/compare.ts';
@@ -60,14 +65,17 @@ export {
   type ScoreEstimate,
   summarizeRun,
 } from './eval/summary.ts';
-// --- judge: a VLM grading a picture against a rubric ---------------------------------------
+// --- pipeline: inspect a completion, score rollouts ---------------------------------------
 export {
-  createJudge,
-  type Judge,
-  type JudgeOptions,
-  type JudgeRequest,
-  type JudgeVerdict,
-} from './judge/judge.ts';
+  type InspectCompletionOptions,
+  inspectCompletion,
+  inspectionToJson,
+} from './inspect/inspect.ts';
+export type { Inspection } from './inspect/types.ts';
+// --- judge: a VLM grading a picture against a rubric ---------------------------------------
+export type { JudgeRequest } from './judge/ask.ts';
+export { createJudge, type Judge, type JudgeOptions, type JudgeVerdict } from './judge/judge.ts';
+export { createPrismaJudge, type PrismaJudge } from './judge/prisma-judges.ts';
 // --- models: `provider:model` clients for author, judge and policy ------------------------
 export { checkModel, formatModelCheck, type ModelCheck } from './models/check.ts';
 export {
@@ -81,21 +89,9 @@ export { loadPrices, type PriceTable } from './models/prices.ts';
 export { parseModelSpec, safeParseModelSpec } from './models/spec.ts';
 export type { ModelSpec, Role } from './models/types.ts';
 // --- monitors: reward health during training and eval ------------------------------------
-export {
-  type AlertThresholds,
-  type BatchHealth,
-  batchHealth,
-  createHealthMonitor,
-  DEFAULT_ALERTS,
-  type HealthMonitor,
-  type StepHealth,
-} from './monitors/index.ts';
-// --- pipeline: inspect a completion, score rollouts ---------------------------------------
-export {
-  type InspectCompletionOptions,
-  inspectCompletion,
-  inspectionToJson,
-} from './pipeline/inspect.ts';
+export { type AlertThresholds, DEFAULT_ALERTS } from './monitors/alerts.ts';
+export { type BatchHealth, batchHealth } from './monitors/health.ts';
+export { createHealthMonitor, type HealthMonitor, type StepHealth } from './monitors/monitor.ts';
 export {
   createRolloutScorer,
   type RolloutScorerOptions,
@@ -103,35 +99,16 @@ export {
 } from './pipeline/score.ts';
 export type {
   InspectingScorer,
-  Inspection,
   JudgeMode,
   RolloutScorer,
   ScoreBatchOptions,
   ScoredRollout,
 } from './pipeline/types.ts';
-// --- prisma: PrismaForge synthesis, judges, curation, decontamination ----------------------
-export {
-  type Candidate,
-  DEFAULT_GATE,
-  type Decision,
-  type GateConfig,
-  gateCandidate,
-} from './prisma/curate.ts';
-export { createCurateDeps } from './prisma/curate-deps.ts';
-export { type DecontaminationReport, decontaminateFiles } from './prisma/decontaminate.ts';
-export { createPrismaJudge, type PrismaJudge } from './prisma/judge.ts';
-export { indexPrismaRubrics, parsePrismaRubrics } from './prisma/load.ts';
-export { normaliseWords, TestNgramIndex } from './prisma/ngrams.ts';
-export { loadSharedCriteria } from './prisma/shared-criteria.ts';
-export { createPrismaSynthesizer, type PrismaPromptInput } from './prisma/synth.ts';
 // --- probe: judge health before training -------------------------------------------------
-export {
-  type ProbeOptions,
-  type ProbeReport,
-  renderHealthCard,
-  runProbe,
-  writeProbeOutputs,
-} from './probe/index.ts';
+export { renderHealthCard } from './probe/card.ts';
+export { type ProbeOptions, runProbe } from './probe/run.ts';
+export type { ProbeReport } from './probe/types.ts';
+export { writeProbeOutputs } from './probe/write.ts';
 // --- render: SVG → PNG in isolated workers, safely --------------------------------------
 export {
   closeSharedRenderPool,
@@ -155,18 +132,13 @@ export * from './reward/index.ts';
 // --- rubric: presets, instance rubric synthesis, loading ----------------------------------
 export { indexRubrics, parseRubricsJsonl, type RubricIndex } from './rubric/load.ts';
 export { getPreset, isPresetName, PRESETS, type PresetName } from './rubric/presets.ts';
+export { indexPrismaRubrics, parsePrismaRubrics } from './rubric/prisma-load.ts';
 export {
   type RubricItem,
   type RubricRecord,
   RubricRecordSchema,
 } from './rubric/schema.ts';
-export {
-  createRubricSynthesizer,
-  DEFAULT_MIN_IDEAL,
-  type PromptInput,
-  type RubricSynthesizer,
-  type SynthOptions,
-} from './rubric/synth.ts';
+export { loadSharedCriteria } from './rubric/shared-criteria.ts';
 export { universalItems } from './rubric/universal.ts';
 // --- scorers: CLIP, LAION aesthetic, HTTP image scorers (for the hybrid reward) -----------
 export { loadAestheticHead } from './scorers/aesthetic-head.ts';
@@ -181,3 +153,11 @@ export { type OpenRlhfResult, toOpenRlhfResult, toVerlResults } from './server/t
 // --- store: the answer cache and resumable JSONL runs --------------------------------------
 export { type AnswerCache, DEFAULT_CACHE_PATH, openCache } from './store/cache.ts';
 export { readJsonlInputs } from './store/jsonl.ts';
+export { createPrismaSynthesizer, type PrismaPromptInput } from './synth/prisma.ts';
+export {
+  createRubricSynthesizer,
+  DEFAULT_MIN_IDEAL,
+  type PromptInput,
+  type RubricSynthesizer,
+  type SynthOptions,
+} from './synth/ruler.ts';

@@ -1,7 +1,8 @@
 // What a completion holds once pulled apart: the SVG the model meant as its answer,
 // its reasoning, the Drawing-with-Thought stages found there, and token counts.
+
+import type { DomainId } from '../core/domain-ids.ts';
 import type { ArtifactErrorCode, ErrorValue } from '../core/errors.ts';
-import type { DomainId } from '../domains/types.ts';
 
 export const DWT_STAGES = [
   'concept_sketching',

@@ -2,9 +2,9 @@
 // downloaded browser), headless, and cut off from the network at three levels — a proxy
 // that does not exist (so even a request to an IP literal goes nowhere), host names that do
 // not resolve, and (in room.ts) every request routed and aborted. Fonts are the pinned
-// DejaVu set (src/render/fonts.ts) so text draws as in the other renderers.
+// DejaVu set (src/core/fonts.ts) so text draws as in the other renderers.
 import { type Browser, chromium } from 'playwright-core';
-import { fontEnv } from '../render/fonts.ts';
+import { fontEnv } from '../core/fonts.ts';
 
 export const DEFAULT_CHROMIUM = '/usr/bin/chromium';
 

@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BadPageJobError, type BrowserRoom, createBrowserRoom, type PageResult } from './index.ts';
+import { BadPageJobError, type BrowserRoom, createBrowserRoom, type PageResult } from './room.ts';
 
 let room: BrowserRoom;
 let server: Server;

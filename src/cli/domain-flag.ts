@@ -1,5 +1,5 @@
 // `--domain <id|auto>`, shared by the commands that read completions or code.
-import { DOMAIN_IDS, type DomainId, isDomainId } from '../domains/types.ts';
+import { DOMAIN_IDS, type DomainId, isDomainId } from '../core/domain-ids.ts';
 import { UsageError } from './usage-error.ts';
 
 export function domainFlag(v: string | undefined): DomainId | 'auto' | undefined {

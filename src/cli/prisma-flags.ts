@@ -4,9 +4,9 @@
 import { readFileSync } from 'node:fs';
 import type { RewardKind } from '../core/record.ts';
 import { createModelClient, type ModelClientOptions } from '../models/client.ts';
-import { DEFAULT_FAMILY_LAMBDAS, LambdaError, parseLambdaOverrides } from '../prisma/families.ts';
-import { parsePrismaRubrics } from '../prisma/load.ts';
-import { asUsage } from './commands/rubric.ts';
+import { DEFAULT_FAMILY_LAMBDAS, LambdaError, parseLambdaOverrides } from '../reward/families.ts';
+import { parsePrismaRubrics } from '../rubric/prisma-load.ts';
+import { asUsage } from './flags.ts';
 import { UsageError } from './usage-error.ts';
 
 export function prismaFromFlags(

@@ -6,18 +6,13 @@ import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import { addUsage, emptyUsage } from '../core/usage.ts';
 import { createModelClient } from '../models/client.ts';
-import type { PrismaRubric } from '../prisma/rubric.ts';
-import { createPrismaSynthesizer } from '../prisma/synth.ts';
 import { formatUsage } from '../reward/summary.ts';
-import {
-  asUsage,
-  IdSchema,
-  openCacheFlag,
-  parseCount,
-  type SynthFlags,
-} from './commands/rubric.ts';
+import type { PrismaRubric } from '../rubric/prisma-schema.ts';
+import { createPrismaSynthesizer } from '../synth/prisma.ts';
+import { asUsage, openCacheFlag, parseCount } from './flags.ts';
 import { finishJsonlCommand, runJsonlCommand } from './jsonl-command.ts';
 import { preflight } from './preflight.ts';
+import { IdSchema, type SynthFlags } from './synth-flags.ts';
 import { UsageError } from './usage-error.ts';
 
 const InstructionLine = z.object({

@@ -4,8 +4,8 @@
 // them, and files read back are validated with them.
 
 import { z } from 'zod';
-import { DOMAIN_IDS } from '../domains/types.ts';
 import { CriterionGroupSchema, CriterionLeafSchema } from './criteria.ts';
+import { DOMAIN_IDS } from './domain-ids.ts';
 import { isGraderFault, ReasonSchema, StatusSchema } from './status.ts';
 import { UsageSchema } from './usage.ts';
 

@@ -1,9 +1,10 @@
 // One domain's code files through the SVG renderer's interface, so `rubrica render
 // --domain python a.py b.py --out-dir DIR` (renderFiles) works unchanged for every domain.
-import { toRenderResult } from '../pipeline/inspect-domain.ts';
+
+import type { DomainId } from '../core/domain-ids.ts';
 import type { Renderer, RenderResult } from '../render/types.ts';
+import { toRenderResult } from './render-result.ts';
 import type { DomainRenderers } from './renderers.ts';
-import type { DomainId } from './types.ts';
 
 export function domainFileRenderer(
   domains: DomainRenderers,

@@ -2,7 +2,8 @@
 // while running the code (DomainNotes). They sit after the common checks (renders, blank,
 // ink, …) in an inspection, in a fixed order per domain.
 import type { CheckResult } from '../checks/types.ts';
-import type { DomainId, DomainNotes } from './types.ts';
+import type { DomainId } from '../core/domain-ids.ts';
+import type { DomainNotes } from './types.ts';
 
 export function domainChecks(domain: DomainId, notes: DomainNotes | undefined): CheckResult[] {
   const n = notes ?? {};

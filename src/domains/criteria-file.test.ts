@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { DOMAIN_IDS } from '../core/domain-ids.ts';
 import { DomainCriteriaError, loadDomainCriteria, parseDomainCriteria } from './criteria-file.ts';
-import { DOMAIN_IDS } from './types.ts';
 
 describe('domain criteria files', () => {
   it('every shipped prompts/domains/<d>/criteria.md parses, with code and vision items', () => {

@@ -4,8 +4,8 @@
 // A line that does not fit the format is an error naming the file and line, not skipped.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { DomainId } from '../core/domain-ids.ts';
 import { RubricaError } from '../core/errors.ts';
-import type { DomainId } from './types.ts';
 
 export interface DomainCriterion {
   key: string;

@@ -5,8 +5,8 @@
 // before. Never throws.
 import { splitFences } from '../artifact/fences.ts';
 import { asciiLower, findAnswerTags, type Span, splitReasoning } from '../artifact/regions.ts';
+import type { DomainId } from '../core/domain-ids.ts';
 import { DOMAINS, detectDomain, domainOfFence } from './registry.ts';
-import type { DomainId } from './types.ts';
 
 export type DomainCodeSource = 'fence' | 'answer_tag' | 'html_page' | 'inline';
 

@@ -1,7 +1,8 @@
 // The domains rubrica knows: fence words that name each, a content test for unlabelled
 // code, and where its shared criteria live. Detection is cheap and deterministic (no
 // parsing beyond a JSON.parse for charts): extraction calls it on every fence.
-import type { Domain, DomainId } from './types.ts';
+import type { DomainId } from '../core/domain-ids.ts';
+import type { Domain } from './types.ts';
 
 const criteria = (id: DomainId) => `prompts/domains/${id}/criteria.md`;
 

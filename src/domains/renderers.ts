@@ -3,6 +3,7 @@
 // hold one of these next to their SVG render pool.
 
 import { type BrowserRoom, createBrowserRoom } from '../browser/room.ts';
+import type { DomainId } from '../core/domain-ids.ts';
 import { makeError } from '../core/errors.ts';
 import type { Renderer, RenderOptions } from '../render/types.ts';
 import { createDotRenderer } from './dot/renderer.ts';
@@ -12,7 +13,7 @@ import { createLilypondRenderer } from './lilypond/renderer.ts';
 import { createMermaidRenderer } from './mermaid/renderer.ts';
 import { createPythonRenderer, type PythonRendererOptions } from './python/renderer.ts';
 import { createSmilesRenderer } from './smiles/renderer.ts';
-import type { DomainId, DomainRender, DomainRenderer, DomainRenderOptions } from './types.ts';
+import type { DomainRender, DomainRenderer, DomainRenderOptions } from './types.ts';
 import { createVegaLiteRenderer } from './vega-lite/renderer.ts';
 
 export interface DomainRenderersOptions {

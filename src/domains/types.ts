@@ -2,24 +2,9 @@
 // format"): how to recognise the domain in a completion, how to turn its code into a PNG, and
 // where its reusable criteria live. A render failure is a value with a stable code — the
 // policy's code failing is a measurement (reward 0), never an exception.
+
+import type { DomainId } from '../core/domain-ids.ts';
 import type { ErrorValue, RenderErrorCode } from '../core/errors.ts';
-
-export const DOMAIN_IDS = [
-  'svg',
-  'python',
-  'latex',
-  'dot',
-  'vega-lite',
-  'html',
-  'mermaid',
-  'lilypond',
-  'smiles',
-] as const;
-export type DomainId = (typeof DOMAIN_IDS)[number];
-
-export function isDomainId(x: unknown): x is DomainId {
-  return typeof x === 'string' && (DOMAIN_IDS as readonly string[]).includes(x);
-}
 
 /** Why a domain's code gave no usable picture (beyond the SVG renderer's own codes). */
 export type DomainErrorCode =

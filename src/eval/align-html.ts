@@ -1,6 +1,8 @@
 // The multi-judge alignment table as one offline HTML page, in the eval report's style
 // (its stylesheet and escaping are imported, not copied), so a study's result can be sent
 // around as a file next to the runs' report.html.
+
+import { esc, num } from '../core/html-escape.ts';
 import type { AlignTable } from './align-table.ts';
 import {
   PAIRWISE_HEADER,
@@ -10,7 +12,6 @@ import {
   supportWarnings,
   TIE_POLICY_TEXT,
 } from './align-table-text.ts';
-import { esc, num } from './report/escape.ts';
 import { STYLE } from './report/style.ts';
 import type { Interval } from './stats/bootstrap.ts';
 

@@ -4,9 +4,6 @@
 import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Inspection, InspectOptions } from '../pipeline/types.ts';
-
-export type InspectFn = (completion: string, opts: InspectOptions) => Promise<Inspection>;
 
 /** `<id>.png` when the id is a safe file name, else a sanitised name plus a short hash. */
 export function imageFileName(id: string): string {

@@ -5,7 +5,7 @@
 
 import { stat } from 'node:fs/promises';
 import { z } from 'zod';
-import { DOMAIN_IDS, type DomainId } from '../domains/types.ts';
+import { DOMAIN_IDS, type DomainId } from '../core/domain-ids.ts';
 import {
   ExactIdSchema,
   type InputItem,

@@ -4,10 +4,10 @@ import { writeFile } from 'node:fs/promises';
 import { parseModelSpec } from '../models/spec.ts';
 import { type HeadlineMetric, renderReport } from './report/report.ts';
 import { loadThumbnails } from './report/thumbnails.ts';
-import type { EvalSummaryFile } from './run.ts';
 import type { PromptLine } from './run-inputs.ts';
 import { judgeNotice } from './run-judge.ts';
 import type { RewardSummary, ScoreEstimate } from './summary.ts';
+import type { EvalSummaryFile } from './summary-file.ts';
 import type { EvalRecord } from './types.ts';
 
 const f3 = (v: number | null | undefined) => (v === null || v === undefined ? '–' : v.toFixed(3));

@@ -4,10 +4,12 @@
 // DIR/results.jsonl as they finish (crash-safe, resumable), then compacted, summarised
 // (summary.json) and shown (report.html). A judge that cannot be reached does not stop the
 // run: rollouts are still rendered and checked and come out "not judged".
+
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isGraderFault } from '../core/status.ts';
 import { addUsage, emptyUsage, type Usage } from '../core/usage.ts';
+import type { InspectFn } from '../inspect/types.ts';
 import type { ModelClient } from '../models/types.ts';
 import type { AlertThresholds } from '../monitors/alerts.ts';
 import { applyAlertThresholds } from '../monitors/eval-health.ts';
@@ -17,13 +19,14 @@ import type { JudgeMode, RewardKind, RolloutInput } from '../pipeline/types.ts';
 import type { Renderer } from '../render/types.ts';
 import type { RubricRecord } from '../rubric/schema.ts';
 import { itemsSource, openJsonlOutput, RunInterruptedError, runJsonl } from '../store/jsonl.ts';
-import { type InspectFn, saveImage } from './run-images.ts';
+import { saveImage } from './run-images.ts';
 import type { PromptLine, RolloutLine } from './run-inputs.ts';
 import { type JudgeProbe, probeJudge, unreachableJudge } from './run-judge.ts';
 import { appendPart, readParts, seedParts, totalOf } from './run-parts.ts';
 import { writeRunReport } from './run-report.ts';
 import { readResults } from './run-results.ts';
-import { type RunSummary, summarizeRun } from './summary.ts';
+import { summarizeRun } from './summary.ts';
+import type { EvalSummaryFile } from './summary-file.ts';
 import type { EvalRecord } from './types.ts';
 
 export interface EvalRunOptions {
@@ -76,25 +79,6 @@ export interface EvalRunResult {
   scored: number;
   resumed: number;
   paths: { results: string; summary: string; report: string; images: string };
-}
-
-export interface EvalSummaryFile extends RunSummary {
-  run: string;
-  created_at: string;
-  kinds: string[];
-  judge: {
-    spec: string;
-    base_url: string | null;
-    reachable: boolean | null;
-    probe: JudgeProbe | null;
-  };
-  usage: { judge: Usage; policy: { model: string; usage: Usage } | null };
-  settings: Record<string, string | number | boolean | null>;
-  /** Wall time summed over every invocation of this run (DIR/parts.jsonl), resumes included. */
-  elapsed_ms: number;
-  /** Invocations that make up the run, and the last one's own time. */
-  elapsed_parts: number;
-  elapsed_last_ms: number;
 }
 
 /** A score that is a grader fault (the new status, or the reason in older files). */

@@ -1,6 +1,7 @@
 // One line of an eval run's results.jsonl: a rollout with every reward that scored it.
+
+import type { DomainId } from '../core/domain-ids.ts';
 import type { ScoreRecord } from '../core/record.ts';
-import type { DomainId } from '../domains/types.ts';
 
 export interface EvalRecord {
   id: string;

@@ -1,9 +1,10 @@
 // One judge call for one picture: joint mode asks every rubric item in one structured call,
 // per-item mode one call per item. Returns the answer in the shape the cache stores, or
 // why it failed; never throws. Sharing, caching and fault kinds live in judge.ts.
+
 import { addUsage, emptyUsage, type Usage } from '../core/usage.ts';
 import type { ModelClient } from '../models/types.ts';
-import type { JudgeRequest } from './judge.ts';
+import type { RubricItem } from '../rubric/schema.ts';
 import { type JudgeModeName, jointMessages, perItemMessages } from './prompt.ts';
 import { ItemVerdictSchema, jointAnswerSchema } from './schema.ts';
 
@@ -59,4 +60,12 @@ export async function askJudge(
     scores.push({ key, score: r.value.score, rationale: r.value.reasoning });
   }
   return { ok: true, answer: { scores }, usage };
+}
+
+export interface JudgeRequest {
+  /** The original prompt the picture was drawn for. */
+  prompt: string;
+  items: RubricItem[];
+  png: Buffer;
+  signal?: AbortSignal;
 }

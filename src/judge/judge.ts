@@ -5,6 +5,7 @@
 // pictures in a batch are judged once; a caller that goes away does not fail the others
 // (shared-calls.ts). Failures are values, never throws: a failed model call is a
 // `judge_error` fault, a failing cache a `cache_error` fault.
+
 import type { CriterionScore } from '../core/criteria.ts';
 import { emptyUsage, type Usage } from '../core/usage.ts';
 import type { ModelClient } from '../models/types.ts';
@@ -13,19 +14,12 @@ import type { RubricItem } from '../rubric/schema.ts';
 import type { AnswerCache } from '../store/cache.ts';
 import { isCacheError } from '../store/cache-error.ts';
 import { cacheKey, modelKeyParts } from '../store/keys.ts';
+import type { JudgeRequest } from './ask.ts';
 import { askJudge, type CachedAnswer, JUDGE_TEMPERATURE } from './ask.ts';
 import { type JudgeModeName, judgeTemplate } from './prompt.ts';
 import { createSharedCalls } from './shared-calls.ts';
 
 export { JUDGE_TEMPERATURE } from './ask.ts';
-
-export interface JudgeRequest {
-  /** The original prompt the picture was drawn for. */
-  prompt: string;
-  items: RubricItem[];
-  png: Buffer;
-  signal?: AbortSignal;
-}
 
 /** Which part of the grader failed: the model call, or the answer cache. */
 export type JudgeFault = 'judge_error' | 'cache_error';

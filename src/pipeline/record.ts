@@ -11,8 +11,8 @@ import type {
   ScoreRecord,
 } from '../core/record.ts';
 import { addUsage, emptyUsage } from '../core/usage.ts';
+import type { Inspection } from '../inspect/types.ts';
 import { reasonResult } from '../reward/result.ts';
-import type { Inspection } from './types.ts';
 
 export function assembleRecord(
   rollout: RolloutInput,

@@ -4,6 +4,7 @@
 // each a criterion tree weighed by src/reward/tree.ts. Nothing a policy writes can make this
 // throw: a rollout that cannot be scored gets reward 0 and a status that says why.
 import pLimit from 'p-limit';
+import type { DomainId } from '../core/domain-ids.ts';
 import { RubricaError } from '../core/errors.ts';
 import {
   REWARD_KINDS,
@@ -14,16 +15,15 @@ import {
 import type { HtmlPictureOptions } from '../domains/html/picture.ts';
 import { lazyDomainRenderers } from '../domains/lazy.ts';
 import type { DomainRenderers } from '../domains/renderers.ts';
-import type { DomainId } from '../domains/types.ts';
+import { inspectCompletion } from '../inspect/inspect.ts';
+import type { InspectFn } from '../inspect/types.ts';
 import { createJudge, type Judge } from '../judge/judge.ts';
+import { createPrismaJudge } from '../judge/prisma-judges.ts';
 import { createModelClient, type ModelClientOptions } from '../models/client.ts';
 import type { ModelClient } from '../models/types.ts';
-import { DEFAULT_FAMILY_LAMBDAS, type FamilyTable } from '../prisma/families.ts';
-import { createPrismaJudge } from '../prisma/judge.ts';
-import { indexPrismaRubrics, type PrismaRubricIndex } from '../prisma/load.ts';
-import type { PrismaRubric } from '../prisma/rubric.ts';
 import { createRenderPool } from '../render/pool.ts';
 import type { Renderer } from '../render/types.ts';
+import { DEFAULT_FAMILY_LAMBDAS, type FamilyTable } from '../reward/families.ts';
 import type { BlankPolicy } from '../reward/gates.ts';
 import type { HybridRewarder } from '../reward/hybrid.ts';
 import {
@@ -35,10 +35,10 @@ import {
 } from '../reward/kinds/index.ts';
 import type { DropAxis } from '../reward/weighted.ts';
 import { indexRubrics, type RubricIndex } from '../rubric/load.ts';
+import { indexPrismaRubrics, type PrismaRubricIndex } from '../rubric/prisma-load.ts';
+import type { PrismaRubric } from '../rubric/prisma-schema.ts';
 import type { RubricRecord } from '../rubric/schema.ts';
-import type { InspectFn } from '../rubric/synth.ts';
 import { type AnswerCache, DEFAULT_CACHE_PATH, openCache } from '../store/cache.ts';
-import { inspectCompletion } from './inspect.ts';
 import { assembleRecord, faultRecord, faultResult } from './record.ts';
 import type { InspectingScorer, JudgeMode, ScoreBatchOptions, ScoredRollout } from './types.ts';
 
@@ -80,7 +80,7 @@ export interface RolloutScorerOptions {
   prismaRubrics?: readonly PrismaRubric[] | string;
   /** The LLM that reads code for PrismaForge's code rubric. Default: the judge. */
   codeJudge?: ModelClient | string;
-  /** λc/λv/λh per task family (src/prisma/families.ts). Default: the documented table. */
+  /** λc/λv/λh per task family (src/reward/families.ts). Default: the documented table. */
   prismaLambdas?: FamilyTable;
 }
 

@@ -3,7 +3,7 @@
 // the rule, the measured figures and pass/fail — with a bar of the mean change against the
 // noise tolerance for the hack and sensitivity probes. Grader faults are shown apart, never
 // as a result. Every model- or user-written string goes through esc().
-import { esc, num } from '../eval/report/escape.ts';
+import { esc, num } from '../core/html-escape.ts';
 import { OUTCOME_COLOURS } from '../eval/report/palette.ts';
 import { STYLE } from '../eval/report/style.ts';
 import type { ProbeFamily, ProbeReport, ProbeResult } from './types.ts';

@@ -5,7 +5,7 @@
 // are the pinned DejaVu set (fonts.ts), loaded only when the drawing has text (loading
 // fonts costs more than drawing a typical icon).
 import { Resvg } from '@resvg/resvg-js';
-import { FONT_FAMILIES, FONT_FILES } from './fonts.ts';
+import { FONT_FAMILIES, FONT_FILES } from '../core/fonts.ts';
 import { flattenAndMeasure } from './pixel-stats.ts';
 import { pngEncoder } from './png-encode.ts';
 import type { Raster } from './rasterize.ts';

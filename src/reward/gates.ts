@@ -2,7 +2,7 @@
 // answer, a picture that did not render, a blank picture. Each is a fact about the rollout
 // (status `unscoreable`), never a grader fault.
 import type { UnscoreableCode } from '../core/status.ts';
-import type { Inspection } from '../pipeline/types.ts';
+import type { Inspection } from '../inspect/types.ts';
 
 /** Blank pictures: 0 without a judge call (default), or judged like any other. */
 export type BlankPolicy = 'zero' | 'judge';

@@ -12,7 +12,7 @@
 //  - No prompt text for the image scorers: `unscoreable: no_rubric`.
 import type { CriterionLeaf } from '../core/criteria.ts';
 import type { RewardResult } from '../core/record.ts';
-import type { Inspection } from '../pipeline/types.ts';
+import type { Inspection } from '../inspect/types.ts';
 import { createScoreBatcher, type ScoreBatcher } from '../scorers/batcher.ts';
 import type { ImageScorer, ScorerResult } from '../scorers/types.ts';
 import { treeResult } from './result.ts';

@@ -31,12 +31,15 @@ export {
   statusOf,
   type UnscoreableReason,
 } from '../core/status.ts';
+export type { ItemVerdict } from '../judge/prisma-schema.ts';
+export { type PrismaItem, type PrismaRubric, PrismaRubricSchema } from '../rubric/prisma-schema.ts';
 export {
-  type ElasticParts,
-  elasticTree,
-  type ItemVerdict,
-  itemLeaf,
-} from '../prisma/elastic.ts';
+  dispersionHistogram,
+  dispersions,
+  type PromptDispersion,
+  selectPrompts,
+} from './dispersion.ts';
+export { type ElasticParts, elasticTree, itemLeaf } from './elastic.ts';
 export {
   DEFAULT_FAMILY_LAMBDAS,
   DOMAIN_FAMILY,
@@ -46,14 +49,7 @@ export {
   type Lambdas,
   lambdasFor,
   parseLambdaOverrides,
-} from '../prisma/families.ts';
-export { type PrismaItem, type PrismaRubric, PrismaRubricSchema } from '../prisma/rubric.ts';
-export {
-  dispersionHistogram,
-  dispersions,
-  type PromptDispersion,
-  selectPrompts,
-} from '../prisma/select.ts';
+} from './families.ts';
 export { type BlankPolicy, type Gate, pictureGate } from './gates.ts';
 export { dispersion, GRPO_EPSILON, groupAdvantages, sampleStd } from './grpo.ts';
 export {

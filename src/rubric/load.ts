@@ -39,7 +39,7 @@ export function parseRubricsJsonl(text: string): {
       errors.push({ line: i + 1, message: 'not valid JSON' });
       continue;
     }
-    // PrismaForge rubrics share the file and have their own loader (src/prisma/load.ts).
+    // PrismaForge rubrics share the file and have their own loader (src/rubric/prisma-load.ts).
     if ((json as { preset?: unknown } | null)?.preset === 'prisma') continue;
     const r = RubricRecordSchema.safeParse(json);
     if (r.success) rubrics.push(r.data);

@@ -1,7 +1,7 @@
 // Prompt files: sections, placeholders, and versions that change with any edit (the
 // version is part of every cache key, so an edited prompt never reuses stale answers).
 import { describe, expect, it } from 'vitest';
-import { authorVersion } from './author.ts';
+import { authorVersion } from '../synth/author.ts';
 import { getPreset } from './presets.ts';
 import { fillTemplate, loadPromptTemplate, parsePromptTemplate } from './prompt-file.ts';
 

@@ -1,7 +1,7 @@
 // The rubric as stored in rubrics.jsonl (one line per prompt). Zod is the single source of
 // truth; types are inferred from it. The author's answer shape is in answer-schema.ts.
 import { z } from 'zod';
-import { DOMAIN_IDS } from '../domains/types.ts';
+import { DOMAIN_IDS } from '../core/domain-ids.ts';
 
 /** The axes of rubric items (one definition: presets, validation and --drop-axis use it). */
 export const AxisSchema = z.enum(['semantic', 'visual', 'style', 'penalty']);

@@ -15,7 +15,7 @@ import { createServerHealth, type ServerHealthOptions } from './health.ts';
 import { createServerMetrics, type ServerMetrics } from './metrics.ts';
 import type { Readiness } from './readiness.ts';
 import { registerRoutes } from './routes.ts';
-import { createScoreCall, type ScoreCall } from './score-call.ts';
+import { createScoreCall } from './score-call.ts';
 
 export { errorBody } from './errors.ts';
 export type { ScoreOutcome } from './score-call.ts';
@@ -33,18 +33,6 @@ export interface ServerOptions {
   readiness?: Readiness;
   /** Reward-health monitor settings (alert thresholds, window, flat ε); false turns it off. */
   health?: ServerHealthOptions | false;
-}
-
-/** What the routes need from the app: one admitted, metered call of the scorer. */
-export interface ServerContext {
-  limits: ServerLimits;
-  admission: Admission;
-  metrics: ServerMetrics;
-  startedAt: number;
-  readiness?: Readiness | undefined;
-  /** ε of the groups' `flat` flag (the health monitor's). */
-  flatEpsilon?: number | undefined;
-  score: ScoreCall;
 }
 
 /** Routes a probe must reach without a token. */

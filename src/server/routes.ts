@@ -3,8 +3,8 @@
 import { createRoute, type OpenAPIHono, type z } from '@hono/zod-openapi';
 import { VERSION } from '../core/version.ts';
 import type { RolloutInput } from '../pipeline/types.ts';
-import type { ServerContext } from './app.ts';
 import { responseFromQuery, userTextFromPrompt } from './chat-text.ts';
+import type { ServerContext } from './context.ts';
 import { groupStats } from './groups.ts';
 import {
   ErrorSchema,

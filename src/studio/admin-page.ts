@@ -1,7 +1,7 @@
 // The study admin's page: who has done how much, attention-check scores, self-agreement on
 // repeated units, and inter-rater agreement, refreshed every few seconds while people rate;
 // plus each rater's link and the exports for `rubrica align`.
-import { esc } from '../eval/report/escape.ts';
+import { esc } from '../core/html-escape.ts';
 import { STYLE } from '../eval/report/style.ts';
 
 const SCRIPT = `

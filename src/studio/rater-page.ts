@@ -2,7 +2,7 @@
 // window without scrolling), answered by click or keyboard. It holds no state of its own:
 // every answer is posted at once and the server says what comes next, so a reload resumes
 // exactly where the rater was. Prompts reach the page as JSON and are shown with textContent.
-import { esc } from '../eval/report/escape.ts';
+import { esc } from '../core/html-escape.ts';
 import { FONT } from '../eval/report/palette.ts';
 
 const CSS = `

@@ -4,9 +4,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DomainId } from '../../src/core/domain-ids.ts';
+import { toRenderResult } from '../../src/domains/render-result.ts';
 import { createDomainRenderers, type DomainRenderers } from '../../src/domains/renderers.ts';
-import type { DomainId } from '../../src/domains/types.ts';
-import { toRenderResult } from '../../src/pipeline/inspect-domain.ts';
 import { createRenderPool, type RenderPool } from '../../src/render/pool.ts';
 
 const ROOT = join(import.meta.dirname, '../fixtures/corpora');

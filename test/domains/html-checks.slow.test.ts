@@ -3,8 +3,8 @@
 // full-page picture (whole document at the viewport's width, cut at its cap and said so).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDomainRenderers, type DomainRenderers } from '../../src/domains/renderers.ts';
-import { inspectCompletion } from '../../src/pipeline/inspect.ts';
-import type { Inspection } from '../../src/pipeline/types.ts';
+import { inspectCompletion } from '../../src/inspect/inspect.ts';
+import type { Inspection } from '../../src/inspect/types.ts';
 import { createRenderPool } from '../../src/render/pool.ts';
 import type { Renderer } from '../../src/render/types.ts';
 

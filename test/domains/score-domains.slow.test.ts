@@ -2,7 +2,7 @@
 // renders it in its sandbox, and judges the picture like an SVG's; code that fails to run is
 // a rule-based zero with the domain's reason and costs no judge call.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inspectCompletion } from '../../src/pipeline/inspect.ts';
+import { inspectCompletion } from '../../src/inspect/inspect.ts';
 import { createRolloutScorer } from '../../src/pipeline/score.ts';
 import { createRenderPool, type RenderPool } from '../../src/render/pool.ts';
 import { jointAnswer, judgeClient, rulerRubric, schemaKeys } from '../score/support/fixtures.ts';

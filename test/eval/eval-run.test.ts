@@ -15,8 +15,8 @@ import {
   readRolloutsFile,
 } from '../../src/eval/run-inputs.ts';
 import type { EvalRecord } from '../../src/eval/types.ts';
+import { inspectCompletion } from '../../src/inspect/inspect.ts';
 import { createModelClient } from '../../src/models/client.ts';
-import { inspectCompletion } from '../../src/pipeline/inspect.ts';
 import { createRenderPool, type RenderPool } from '../../src/render/pool.ts';
 import { BAND_RANGES, getPreset } from '../../src/rubric/presets.ts';
 import type { RubricRecord } from '../../src/rubric/schema.ts';

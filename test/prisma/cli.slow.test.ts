@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PrismaRubricSchema } from '../../src/prisma/rubric.ts';
+import { PrismaRubricSchema } from '../../src/rubric/prisma-schema.ts';
 import { fluentEmoji } from '../support/corpus.ts';
 import { type ModelDouble, schemaAnswerer, startModelDouble } from '../support/model-double.ts';
 import { runCliInProcess } from '../support/run-cli.ts';

@@ -1,7 +1,7 @@
 // A hand-written PrismaForge rubric (the SVG domain's shared criteria plus specific ones,
 // one of them counting three things) and helpers that read the double's requests.
-import type { PrismaItem, PrismaRubric } from '../../src/prisma/rubric.ts';
-import { loadSharedCriteria } from '../../src/prisma/shared-criteria.ts';
+import type { PrismaItem, PrismaRubric } from '../../src/rubric/prisma-schema.ts';
+import { loadSharedCriteria } from '../../src/rubric/shared-criteria.ts';
 import type { DoubleRequest } from '../support/model-double.ts';
 
 const specific = (

@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { inspectCompletion } from '../../src/pipeline/inspect.ts';
+import { inspectCompletion } from '../../src/inspect/inspect.ts';
 import { createRolloutScorer, type RolloutScorerOptions } from '../../src/pipeline/score.ts';
 import { createRenderPool, type RenderPool } from '../../src/render/pool.ts';
 import { jointAnswer, judgeClient, rulerRubric, schemaKeys } from '../score/support/fixtures.ts';

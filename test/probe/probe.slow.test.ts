@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inspectCompletion } from '../../src/pipeline/inspect.ts';
+import { inspectCompletion } from '../../src/inspect/inspect.ts';
 import { runProbe } from '../../src/probe/run.ts';
 import type { ProbeReport, ProbeResult } from '../../src/probe/types.ts';
 import { createRenderPool, type RenderPool } from '../../src/render/pool.ts';

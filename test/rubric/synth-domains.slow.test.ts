@@ -10,11 +10,11 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadDomainCriteria } from '../../src/domains/criteria-file.ts';
 import { createDomainRenderers, type DomainRenderers } from '../../src/domains/renderers.ts';
+import { inspectCompletion } from '../../src/inspect/inspect.ts';
 import { createJudge } from '../../src/judge/judge.ts';
-import { inspectCompletion } from '../../src/pipeline/inspect.ts';
 import { createRenderPool, type RenderPool } from '../../src/render/pool.ts';
 import { RubricRecordSchema } from '../../src/rubric/schema.ts';
-import { createRubricSynthesizer } from '../../src/rubric/synth.ts';
+import { createRubricSynthesizer } from '../../src/synth/ruler.ts';
 import {
   authorAnswerFor,
   authorClient,

@@ -6,7 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { inspectCompletion } from '../../src/pipeline/inspect.ts';
+import { inspectCompletion } from '../../src/inspect/inspect.ts';
 import {
   createRolloutScorer,
   type RolloutScorerOptions,

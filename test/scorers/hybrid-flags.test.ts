@@ -9,7 +9,7 @@ import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hybridFromFlags, hybridPlan } from '../../src/cli/hybrid-flags.ts';
 import { UsageError } from '../../src/cli/usage-error.ts';
-import { inspectCompletion } from '../../src/pipeline/inspect.ts';
+import { inspectCompletion } from '../../src/inspect/inspect.ts';
 import { createRenderPool, type RenderPool } from '../../src/render/pool.ts';
 import { type TinyClipSpec, writeTinyClip } from './support/tiny-clip.ts';
 

@@ -16,12 +16,12 @@ import { compareRuns, formatComparison } from '../../src/eval/compare.ts';
 import { loadRunDir, type RunDir } from '../../src/eval/stats/run-dir.ts';
 import { summarizeRun } from '../../src/eval/summary.ts';
 import type { EvalRecord } from '../../src/eval/types.ts';
-import { inspectCompletion } from '../../src/pipeline/inspect.ts';
+import { inspectCompletion } from '../../src/inspect/inspect.ts';
+import type { InspectFn, Inspection } from '../../src/inspect/types.ts';
 import { createRolloutScorer } from '../../src/pipeline/score.ts';
-import type { Inspection, RolloutInput, RolloutScorer } from '../../src/pipeline/types.ts';
+import type { RolloutInput, RolloutScorer } from '../../src/pipeline/types.ts';
 import { createRenderPool, type RenderPool } from '../../src/render/pool.ts';
 import { createHybridRewarder } from '../../src/reward/hybrid.ts';
-import type { InspectFn } from '../../src/rubric/synth.ts';
 import { parseAestheticHead } from '../../src/scorers/aesthetic-head.ts';
 import { type ClipModel, loadClipModel } from '../../src/scorers/clip-model.ts';
 import {

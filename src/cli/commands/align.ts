@@ -22,8 +22,8 @@ import {
   formatOf,
   type TableFormat,
 } from '../../eval/stats/table-input.ts';
+import type { RegisterCommand } from '../register.ts';
 import { UsageError } from '../usage-error.ts';
-import type { RegisterCommand } from './index.ts';
 
 export function intFlag(name: string, raw: string | undefined, min: number): number | undefined {
   if (raw === undefined) return undefined;

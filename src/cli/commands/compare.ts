@@ -2,8 +2,8 @@
 // per-prompt win / tie / loss. Thin: load the run directories, call eval/compare, print.
 import { compareRuns, DEFAULT_TIE_EPSILON, formatComparison } from '../../eval/compare.ts';
 import { loadRunDir, type RunDir } from '../../eval/stats/run-dir.ts';
+import type { RegisterCommand } from '../register.ts';
 import { numberFlag } from './align.ts';
-import type { RegisterCommand } from './index.ts';
 
 interface CompareFlags {
   json?: boolean;

@@ -1,5 +1,5 @@
 // `rubrica curate`: PrismaForge's data gating over a candidates file. Each candidate is one
-// unit (src/prisma/curate.ts) whose decision is appended to <out>/decisions.jsonl with the
+// unit (src/curation/curate.ts) whose decision is appended to <out>/decisions.jsonl with the
 // resumable JSONL runner (lock, torn-line repair, progress, skip done ids, redo grader
 // faults); the kept SFT set (kept.jsonl, kept.parquet), the funnel per source (funnel.json,
 // funnel.txt, funnel.html) and the cost ledger (summary.json) are then derived from the whole
@@ -9,35 +9,35 @@ import { join } from 'node:path';
 import { parquetWriteFile } from 'hyparquet-writer';
 import { z } from 'zod';
 import { addUsage, emptyUsage } from '../../core/usage.ts';
+import { DEFAULT_GATE, type Decision, gateCandidate } from '../../curation/curate.ts';
+import { createCurateDeps } from '../../curation/curate-deps.ts';
+import { createFunnel, formatFunnel, funnelHtml } from '../../curation/funnel.ts';
+import { jsonLines } from '../../curation/json-lines.ts';
+import { inspectCompletion } from '../../inspect/inspect.ts';
+import { createPrismaJudge } from '../../judge/prisma-judges.ts';
 import { createModelClient } from '../../models/client.ts';
-import { inspectCompletion } from '../../pipeline/inspect.ts';
-import { DEFAULT_GATE, type Decision, gateCandidate } from '../../prisma/curate.ts';
-import { createCurateDeps } from '../../prisma/curate-deps.ts';
+import { createRenderPool } from '../../render/pool.ts';
 import {
   DEFAULT_FAMILY_LAMBDAS,
   LambdaError,
   parseLambdaOverrides,
-} from '../../prisma/families.ts';
-import { createFunnel, formatFunnel, funnelHtml } from '../../prisma/funnel.ts';
-import { jsonLines } from '../../prisma/json-lines.ts';
-import { createPrismaJudge } from '../../prisma/judge.ts';
-import { indexPrismaRubrics } from '../../prisma/load.ts';
-import { createPrismaSynthesizer, prismaAuthorVersion } from '../../prisma/synth.ts';
-import { createRenderPool } from '../../render/pool.ts';
+} from '../../reward/families.ts';
 import { formatUsage } from '../../reward/summary.ts';
-import { finishJsonlCommand, runJsonlCommand } from '../jsonl-command.ts';
-import { preflight } from '../preflight.ts';
-import { UsageError } from '../usage-error.ts';
-import type { RegisterCommand } from './index.ts';
+import { indexPrismaRubrics } from '../../rubric/prisma-load.ts';
+import { createPrismaSynthesizer, prismaAuthorVersion } from '../../synth/prisma.ts';
 import {
   asUsage,
-  IdSchema,
   judgeCallFlags,
   openCacheFlag,
   parseCount,
   parseMode,
   parseUnit,
-} from './rubric.ts';
+} from '../flags.ts';
+import { finishJsonlCommand, runJsonlCommand } from '../jsonl-command.ts';
+import { preflight } from '../preflight.ts';
+import type { RegisterCommand } from '../register.ts';
+import { IdSchema } from '../synth-flags.ts';
+import { UsageError } from '../usage-error.ts';
 
 const CandidateLine = z.object({
   id: IdSchema,

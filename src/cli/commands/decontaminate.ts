@@ -1,10 +1,10 @@
 // `rubrica decontaminate`: drop training samples whose instruction shares a word n-gram with
-// a test instruction (src/prisma/decontaminate.ts), and say what was dropped and why.
+// a test instruction (src/curation/decontaminate.ts), and say what was dropped and why.
 import { existsSync, writeFileSync } from 'node:fs';
-import { DEFAULT_NGRAM, decontaminateFiles } from '../../prisma/decontaminate.ts';
+import { DEFAULT_NGRAM, decontaminateFiles } from '../../curation/decontaminate.ts';
+import { parseCount } from '../flags.ts';
+import type { RegisterCommand } from '../register.ts';
 import { UsageError } from '../usage-error.ts';
-import type { RegisterCommand } from './index.ts';
-import { parseCount } from './rubric.ts';
 
 interface Flags {
   train: string;

@@ -9,16 +9,18 @@ import { addUsage, emptyUsage, type Usage } from '../../core/usage.ts';
 import { type EvalRunResult, isFaultScore, runEval } from '../../eval/run.ts';
 import { type RolloutLine, readPromptsFile, readRolloutsFile } from '../../eval/run-inputs.ts';
 import { judgeNotice } from '../../eval/run-judge.ts';
+import { inspectCompletion } from '../../inspect/inspect.ts';
 import { createModelClient } from '../../models/client.ts';
 import { parseAlertThresholds } from '../../monitors/alerts.ts';
-import { inspectCompletion } from '../../pipeline/inspect.ts';
-import { parsePrismaRubrics } from '../../prisma/load.ts';
 import { createRenderPool } from '../../render/pool.ts';
 import { parseRubricsJsonl } from '../../rubric/load.ts';
+import { parsePrismaRubrics } from '../../rubric/prisma-load.ts';
 import { createRunProgress } from '../../store/progress.ts';
+import { asUsage, parseCount, parseMode } from '../flags.ts';
 import { addHtmlFlag, htmlFlagOptions } from '../html-flag.ts';
 import { addHybridFlags, type HybridFlags, hybridFromFlags } from '../hybrid-flags.ts';
 import { finishJsonlCommand, InterruptedError, withInterrupt } from '../jsonl-command.ts';
+import type { RegisterCommand } from '../register.ts';
 import { addRendererFlag, rendererPoolOptions } from '../renderer-flag.ts';
 import { parseRewardFlag, rewardNeeds } from '../reward-flag.ts';
 import { checkRubricsFit } from '../rubric-fit.ts';
@@ -30,8 +32,6 @@ import {
   readSystemFlag,
   type SamplingFlags,
 } from './generate.ts';
-import type { RegisterCommand } from './index.ts';
-import { asUsage, parseCount, parseMode } from './rubric.ts';
 
 interface EvalFlags extends SamplingFlags, HybridFlags {
   renderer?: string;

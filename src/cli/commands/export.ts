@@ -3,9 +3,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { exportVerl } from '../../export/verl.ts';
+import type { RegisterCommand } from '../register.ts';
 import { UsageError } from '../usage-error.ts';
 import { registerSft } from './export-sft.ts';
-import type { RegisterCommand } from './index.ts';
 
 export const register: RegisterCommand = (program, setExit) => {
   const group = program

@@ -6,12 +6,12 @@ import type { GenerateSummary } from '../../eval/generate.ts';
 import { readPromptsFile } from '../../eval/run-inputs.ts';
 import { loadDwtSystemPrompt } from '../../export/dwt-prompt.ts';
 import { createModelClient } from '../../models/client.ts';
+import { asUsage, parseCount } from '../flags.ts';
 import { InterruptedError } from '../jsonl-command.ts';
 import { preflight } from '../preflight.ts';
+import type { RegisterCommand } from '../register.ts';
 import { sampleWithProgress } from '../sample-with-progress.ts';
 import { UsageError } from '../usage-error.ts';
-import type { RegisterCommand } from './index.ts';
-import { asUsage, parseCount } from './rubric.ts';
 
 export interface SamplingFlags {
   policy?: string;

@@ -3,9 +3,8 @@
 // some of those load native code, AI SDK providers or the HTTP server). `term` and `summary`
 // are what `rubrica --help` lists without loading any module; commands.test.ts checks they
 // match what the modules register.
-import type { Command } from 'commander';
 
-export type RegisterCommand = (program: Command, setExit: (code: number) => void) => void;
+import type { RegisterCommand } from '../register.ts';
 
 export interface CommandEntry {
   /** `name [options] <args>` as commander prints it in the command list. */

@@ -7,10 +7,10 @@
 // only an unreadable file (1) or bad flags (2) exit non-zero.
 import { readFile, writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
+import { DOMAIN_IDS } from '../../core/domain-ids.ts';
 import { lazyDomainRenderers } from '../../domains/lazy.ts';
-import { DOMAIN_IDS } from '../../domains/types.ts';
-import { inspectCompletion, inspectionToJson } from '../../pipeline/inspect.ts';
-import type { Inspection } from '../../pipeline/types.ts';
+import { inspectCompletion, inspectionToJson } from '../../inspect/inspect.ts';
+import type { Inspection } from '../../inspect/types.ts';
 // Light imports only: sharp loads in the render worker, not here (start-up time).
 import {
   DEFAULT_BACKGROUND as DEFAULT_RENDER_BACKGROUND,
@@ -19,9 +19,9 @@ import {
 import { createRenderPool } from '../../render/pool.ts';
 import { domainFlag } from '../domain-flag.ts';
 import { addHtmlFlag, htmlFlagOptions } from '../html-flag.ts';
+import type { RegisterCommand } from '../register.ts';
 import { addRendererFlag, rendererPoolOptions } from '../renderer-flag.ts';
 import { UsageError } from '../usage-error.ts';
-import type { RegisterCommand } from './index.ts';
 
 interface Flags {
   renderer?: string;

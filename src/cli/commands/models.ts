@@ -4,8 +4,8 @@ import { checkModel, formatModelCheck } from '../../models/check.ts';
 import { createModelClient } from '../../models/client.ts';
 import { ModelConfigError } from '../../models/errors.ts';
 import type { Role } from '../../models/types.ts';
+import type { RegisterCommand } from '../register.ts';
 import { UsageError } from '../usage-error.ts';
-import type { RegisterCommand } from './index.ts';
 
 interface CheckFlags {
   role: string;

@@ -12,11 +12,11 @@ import type { ProbeReport } from '../../probe/types.ts';
 import { writeProbeOutputs } from '../../probe/write.ts';
 import { createRenderPool } from '../../render/pool.ts';
 import { parseRubricsJsonl } from '../../rubric/load.ts';
+import { asUsage, parseCount, parseMode } from '../flags.ts';
 import { addHybridFlags, type HybridFlags, hybridFromFlags } from '../hybrid-flags.ts';
+import type { RegisterCommand } from '../register.ts';
 import { parseRewardFlag, rewardNeeds } from '../reward-flag.ts';
 import { UsageError } from '../usage-error.ts';
-import type { RegisterCommand } from './index.ts';
-import { asUsage, parseCount, parseMode } from './rubric.ts';
 
 interface ProbeFlags extends HybridFlags {
   prompts: string;

@@ -7,7 +7,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import type { Command } from 'commander';
-import { DOMAIN_IDS } from '../../domains/types.ts';
+import { DOMAIN_IDS } from '../../core/domain-ids.ts';
 import {
   createRenderPool,
   DEFAULT_RENDER_BACKGROUND,
@@ -18,9 +18,9 @@ import {
 } from '../../render/index.ts';
 import { domainFlag } from '../domain-flag.ts';
 import { addHtmlFlag, htmlFlagOptions } from '../html-flag.ts';
+import type { RegisterCommand } from '../register.ts';
 import { addRendererFlag, rendererPoolOptions } from '../renderer-flag.ts';
 import { UsageError } from '../usage-error.ts';
-import type { RegisterCommand } from './index.ts';
 
 interface Flags {
   out?: string;

@@ -4,29 +4,30 @@
 
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
+import { DOMAIN_IDS, type DomainId, isDomainId } from '../../core/domain-ids.ts';
 import { lazyDomainRenderers } from '../../domains/lazy.ts';
-import { DOMAIN_IDS, type DomainId, isDomainId } from '../../domains/types.ts';
+import { inspectCompletion } from '../../inspect/inspect.ts';
 import { createJudge } from '../../judge/judge.ts';
 import { createModelClient } from '../../models/client.ts';
-import { ModelConfigError } from '../../models/errors.ts';
-import { inspectCompletion } from '../../pipeline/inspect.ts';
 import { createRenderPool } from '../../render/pool.ts';
 import { isPresetName, PRESETS } from '../../rubric/presets.ts';
-import { formatSynthSummary, summariseRubrics } from '../../rubric/summary.ts';
-import { createRubricSynthesizer, DEFAULT_MIN_IDEAL } from '../../rubric/synth.ts';
-import { type AnswerCache, DEFAULT_CACHE_PATH, openCache } from '../../store/cache.ts';
-import { ExactIdSchema } from '../../store/jsonl.ts';
+import { DEFAULT_CACHE_PATH } from '../../store/cache.ts';
+import { createRubricSynthesizer, DEFAULT_MIN_IDEAL } from '../../synth/ruler.ts';
+import { formatSynthSummary, summariseRubrics } from '../../synth/summary.ts';
+import {
+  asUsage,
+  judgeCallFlags,
+  openCacheFlag,
+  parseCount,
+  parseMode,
+  parseUnit,
+} from '../flags.ts';
 import { finishJsonlCommand, runJsonlCommand } from '../jsonl-command.ts';
-import { preflight, reportCircuit } from '../preflight.ts';
+import { preflight } from '../preflight.ts';
+import type { RegisterCommand } from '../register.ts';
 import { addRendererFlag, rendererPoolOptions } from '../renderer-flag.ts';
+import { IdSchema, type SynthFlags, synthFault } from '../synth-flags.ts';
 import { UsageError } from '../usage-error.ts';
-import type { RegisterCommand } from './index.ts';
-
-/**
- * Ids in hand-written files may be integers; they are compared as text (`1` is `"1"`) and
- * numbers a double cannot hold exactly are refused (src/store/jsonl-input.ts).
- */
-export const IdSchema = ExactIdSchema;
 
 const PromptLine = z.object({
   id: IdSchema,
@@ -34,88 +35,6 @@ const PromptLine = z.object({
   /** The domain the prompt is answered in (else --domain, else svg). */
   domain: z.enum(DOMAIN_IDS).nullish(),
 });
-
-/** Author and judge failures are grader faults: such prompts are redone on the next run. */
-const SYNTH_FAULTS: ReadonlySet<string> = new Set(['author_error', 'judge_error']);
-export function synthFault(r: { drop_reason?: unknown }): string | null {
-  return typeof r.drop_reason === 'string' && SYNTH_FAULTS.has(r.drop_reason)
-    ? r.drop_reason
-    : null;
-}
-
-export function parseCount(name: string, raw: string | undefined, fallback: number): number {
-  if (raw === undefined) return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1)
-    throw new UsageError(`${name} must be an integer ≥ 1, got "${raw}"`);
-  return n;
-}
-
-export function parseRetries(raw: string | undefined): number | undefined {
-  if (raw === undefined) return undefined;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0)
-    throw new UsageError(`--judge-retries must be an integer ≥ 0, got "${raw}"`);
-  return n;
-}
-
-/** The judge client's timeout and retries from the shared flags (defaults: the client's). */
-export function judgeCallFlags(flags: { judgeTimeout?: string; judgeRetries?: string }) {
-  const out: { timeoutMs?: number; maxRetries?: number; onCircuitChange: typeof reportCircuit } = {
-    onCircuitChange: reportCircuit,
-  };
-  if (flags.judgeTimeout !== undefined)
-    out.timeoutMs = parseCount('--judge-timeout', flags.judgeTimeout, 0);
-  const retries = parseRetries(flags.judgeRetries);
-  if (retries !== undefined) out.maxRetries = retries;
-  return out;
-}
-
-export function parseUnit(name: string, raw: string | undefined, fallback: number): number {
-  if (raw === undefined) return fallback;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n < 0 || n > 1)
-    throw new UsageError(`${name} must be in [0,1], got "${raw}"`);
-  return n;
-}
-
-export function parseMode(raw: string | undefined): 'joint' | 'per-item' {
-  if (raw === undefined || raw === 'joint' || raw === 'per-item') return raw ?? 'joint';
-  throw new UsageError(`--mode must be joint or per-item, got "${raw}"`);
-}
-
-/** Model config problems (bad spec, bad URL, missing key) are usage errors: exit 2. */
-export function asUsage<T>(f: () => T): T {
-  try {
-    return f();
-  } catch (err) {
-    if (err instanceof ModelConfigError) throw new UsageError(err.message);
-    throw err;
-  }
-}
-
-export function openCacheFlag(flags: { cache: boolean | string }): AnswerCache | null {
-  if (flags.cache === false) return null;
-  return openCache(typeof flags.cache === 'string' ? flags.cache : DEFAULT_CACHE_PATH);
-}
-
-export interface SynthFlags {
-  in: string;
-  out: string;
-  author?: string;
-  judge?: string;
-  preset: string;
-  minIdeal?: string;
-  concurrency?: string;
-  mode?: string;
-  authorBaseUrl?: string;
-  judgeBaseUrl?: string;
-  judgeTimeout?: string;
-  judgeRetries?: string;
-  cache: boolean | string;
-  renderer?: string;
-  domain?: string;
-}
 
 async function synth(flags: SynthFlags, setExit: (code: number) => void): Promise<void> {
   if (flags.preset === 'prisma') {

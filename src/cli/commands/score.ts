@@ -3,35 +3,29 @@
 
 import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { DOMAIN_IDS } from '../../core/domain-ids.ts';
 import type { ScoreRecord } from '../../core/record.ts';
 import { isGraderFault } from '../../core/status.ts';
-import { DOMAIN_IDS } from '../../domains/types.ts';
+import { inspectCompletion } from '../../inspect/inspect.ts';
 import { createModelClient } from '../../models/client.ts';
-import { inspectCompletion } from '../../pipeline/inspect.ts';
 import { createRolloutScorer, ScorerConfigError } from '../../pipeline/score.ts';
 import { createRenderPool } from '../../render/pool.ts';
 import { formatScoreSummary, summariseScores } from '../../reward/summary.ts';
 import { DROP_AXES, isDropAxis } from '../../reward/weighted.ts';
 import { parseRubricsJsonl } from '../../rubric/load.ts';
 import { ExactIdSchema } from '../../store/jsonl.ts';
+import { asUsage, judgeCallFlags, openCacheFlag, parseCount, parseMode } from '../flags.ts';
 import { addHtmlFlag, htmlFlagOptions } from '../html-flag.ts';
 import { addHybridFlags, type HybridFlags, hybridFromFlags } from '../hybrid-flags.ts';
 import { finishJsonlCommand, runJsonlCommand } from '../jsonl-command.ts';
 import { preflight } from '../preflight.ts';
 import { prismaFromFlags } from '../prisma-flags.ts';
+import type { RegisterCommand } from '../register.ts';
 import { addRendererFlag, rendererPoolOptions } from '../renderer-flag.ts';
 import { parseRewardFlag, REWARD_FLAG_HELP, rewardNeeds } from '../reward-flag.ts';
 import { checkRubricsFit } from '../rubric-fit.ts';
+import { IdSchema } from '../synth-flags.ts';
 import { UsageError } from '../usage-error.ts';
-import type { RegisterCommand } from './index.ts';
-import {
-  asUsage,
-  IdSchema,
-  judgeCallFlags,
-  openCacheFlag,
-  parseCount,
-  parseMode,
-} from './rubric.ts';
 
 const RolloutLine = z.object({
   id: ExactIdSchema,

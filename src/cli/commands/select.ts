@@ -2,23 +2,23 @@
 // instruction (`generate --n k` then `score`), ranks instructions by the dispersion of their
 // scores and writes the RL prompt set: selected.jsonl, a verl parquet (rl.parquet, as
 // `export verl` writes it), every instruction's k/mean/U (dispersion.jsonl), a histogram of
-// U (histogram.txt) and summary.json. Thin: the arithmetic is src/prisma/select.ts.
+// U (histogram.txt) and summary.json. Thin: the arithmetic is src/reward/dispersion.ts.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { jsonLines } from '../../curation/json-lines.ts';
 import { type VerlRow, writeVerlParquet } from '../../export/verl.ts';
-import { jsonLines } from '../../prisma/json-lines.ts';
 import {
   dispersionHistogram,
   dispersions,
   formatHistogram,
   type ScoredSample,
   selectPrompts,
-} from '../../prisma/select.ts';
+} from '../../reward/dispersion.ts';
 import { ExactIdSchema, readJsonlFile } from '../../store/jsonl.ts';
+import { parseCount, parseUnit } from '../flags.ts';
+import type { RegisterCommand } from '../register.ts';
 import { UsageError } from '../usage-error.ts';
-import type { RegisterCommand } from './index.ts';
-import { parseCount, parseUnit } from './rubric.ts';
 
 const Verdict = z.object({ reward: z.number(), status: z.string() });
 const ScoreLine = Verdict.extend({

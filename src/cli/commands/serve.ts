@@ -5,10 +5,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { pino } from 'pino';
 import { RubricaError } from '../../core/errors.ts';
+import { inspectCompletion } from '../../inspect/inspect.ts';
 import { createModelClient } from '../../models/client.ts';
 import { parseModelSpec } from '../../models/spec.ts';
 import { parseAlertThresholds } from '../../monitors/alerts.ts';
-import { inspectCompletion } from '../../pipeline/inspect.ts';
 import { createRolloutScorer, ScorerConfigError } from '../../pipeline/score.ts';
 import type { JudgeMode, RolloutScorer } from '../../pipeline/types.ts';
 import { createRenderPool } from '../../render/pool.ts';
@@ -20,10 +20,10 @@ import { startServer } from '../../server/start.ts';
 import { addHtmlFlag, htmlFlagOptions } from '../html-flag.ts';
 import { addHybridFlags, type HybridFlags, hybridFromFlags } from '../hybrid-flags.ts';
 import { preflight } from '../preflight.ts';
+import type { RegisterCommand } from '../register.ts';
 import { addRendererFlag, rendererPoolOptions } from '../renderer-flag.ts';
 import { parseRewardFlag, REWARD_FLAG_HELP, rewardNeeds } from '../reward-flag.ts';
 import { UsageError } from '../usage-error.ts';
-import type { RegisterCommand } from './index.ts';
 
 const WARM_UP =
   '```svg\n<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 8 8"><rect width="8" height="8" fill="#c33"/></svg>\n```';

@@ -4,9 +4,9 @@
 import { readFile } from 'node:fs/promises';
 import { startStudio } from '../../studio/start.ts';
 import { parseStudy, type Study } from '../../studio/study.ts';
+import type { RegisterCommand } from '../register.ts';
 import { UsageError } from '../usage-error.ts';
 import { intFlag } from './align.ts';
-import type { RegisterCommand } from './index.ts';
 
 interface StudioFlags {
   run: string[];

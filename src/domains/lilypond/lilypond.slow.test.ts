@@ -6,7 +6,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LoopbackLogger, startLoopbackLogger } from '../../../test/support/loopback-logger.ts';
-import { inspectCompletion } from '../../pipeline/inspect.ts';
+import { inspectCompletion } from '../../inspect/inspect.ts';
 import { createRenderPool } from '../../render/pool.ts';
 import { createDomainRenderers } from '../renderers.ts';
 import type { DomainRender } from '../types.ts';

@@ -3,7 +3,7 @@
 // that is not SMILES (an attempt at code) is only ever parsed as SMILES; a normal list
 // renders right after. Also: a ```smiles answer goes through inspect like any domain.
 import { describe, expect, it } from 'vitest';
-import { inspectCompletion } from '../../pipeline/inspect.ts';
+import { inspectCompletion } from '../../inspect/inspect.ts';
 import { createRenderPool } from '../../render/pool.ts';
 import { createDomainRenderers } from '../renderers.ts';
 import type { DomainRender } from '../types.ts';

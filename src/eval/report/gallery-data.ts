@@ -5,10 +5,10 @@
 // the page unpacks the first time someone opens one; pictures are interned so identical
 // thumbnails are stored once. Nothing here is HTML: the script sets text with textContent.
 import { gzipSync } from 'node:zlib';
+import { token } from '../../core/html-escape.ts';
 import type { ScoreRecord } from '../../core/record.ts';
 import { locateDomainCode } from '../../domains/extract.ts';
 import type { EvalRecord } from '../types.ts';
-import { token } from './escape.ts';
 import { type Outcome, outcomeOf, REASON_LABELS, statusLabel } from './outcome.ts';
 
 /** Completions longer than this are cut in the report (the full text is in results.jsonl). */

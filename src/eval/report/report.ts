@@ -2,10 +2,11 @@
 // usage, server-rendered charts, and a gallery per prompt with filters. No external URL
 // of any kind: styles, script, charts (inline SVG) and pictures (data: URIs) are inline,
 // and a Content-Security-Policy forbids the page from loading anything else.
+
+import { esc, num, token } from '../../core/html-escape.ts';
 import type { Usage } from '../../core/usage.ts';
 import type { EvalRecord } from '../types.ts';
 import { type Chart, renderCharts } from './charts.ts';
-import { esc, num, token } from './escape.ts';
 import { buildGallery, packText, scriptJson } from './gallery-data.ts';
 import { OUTCOME_LABELS, type Outcome, outcomeOf, REASON_LABELS } from './outcome.ts';
 import { SCRIPT } from './script.ts';

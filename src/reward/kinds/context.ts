@@ -2,13 +2,13 @@
 // a function from this to a verdict (a criterion tree evaluated by src/reward/tree.ts), so
 // several rewards can be computed from one inspection.
 import type { RewardResult, RolloutInput } from '../../core/record.ts';
+import type { Inspection } from '../../inspect/types.ts';
 import type { Judge } from '../../judge/judge.ts';
-import type { Inspection } from '../../pipeline/types.ts';
-import type { FamilyTable } from '../../prisma/families.ts';
-import type { PrismaJudge } from '../../prisma/judge.ts';
-import type { PrismaRubric } from '../../prisma/rubric.ts';
+import type { PrismaJudge } from '../../judge/prisma-judges.ts';
 import type { PresetName } from '../../rubric/presets.ts';
+import type { PrismaRubric } from '../../rubric/prisma-schema.ts';
 import type { RubricRecord } from '../../rubric/schema.ts';
+import type { FamilyTable } from '../families.ts';
 import type { BlankPolicy } from '../gates.ts';
 import type { HybridRewarder } from '../hybrid.ts';
 import type { DropAxis } from '../weighted.ts';

@@ -1,16 +1,17 @@
 // PrismaForge's elastic rubric reward: the sample's code rubric judged by an LLM reading the
 // code, its vision rubric judged by a VLM on the picture (and a holistic judgement when the
-// task family's λh > 0), weighed on the criterion tree (src/prisma/elastic.ts). Missing or
+// task family's λh > 0), weighed on the criterion tree (src/reward/elastic.ts). Missing or
 // malformed code, a render failure or an empty picture are rule-based zeros before any call;
 // a judge that fails (after the client's retries) leaves its items unscored, so the tree
 // says `grader_error` — never a measured 0.
 import type { CriterionLeaf } from '../../core/criteria.ts';
 import type { RewardResult } from '../../core/record.ts';
 import { addUsage, emptyUsage } from '../../core/usage.ts';
-import type { Asked } from '../../prisma/cached-ask.ts';
-import { elasticTree, type ItemVerdict, itemLeaf } from '../../prisma/elastic.ts';
-import { lambdasFor } from '../../prisma/families.ts';
-import type { PrismaItem } from '../../prisma/rubric.ts';
+import type { Asked } from '../../judge/cached-ask.ts';
+import type { ItemVerdict } from '../../judge/prisma-schema.ts';
+import type { PrismaItem } from '../../rubric/prisma-schema.ts';
+import { elasticTree, itemLeaf } from '../elastic.ts';
+import { lambdasFor } from '../families.ts';
 import { pictureGate } from '../gates.ts';
 import { reasonResult, treeResult } from '../result.ts';
 import type { RewardContext } from './context.ts';

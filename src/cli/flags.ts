@@ -1,0 +1,62 @@
+// Parsers for the flags several commands share (counts, units, judge timeouts and retries,
+// the answer cache), each turning a bad value into a UsageError (exit 2).
+import { ModelConfigError } from '../models/errors.ts';
+import { type AnswerCache, DEFAULT_CACHE_PATH, openCache } from '../store/cache.ts';
+import { reportCircuit } from './preflight.ts';
+import { UsageError } from './usage-error.ts';
+
+export function parseCount(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1)
+    throw new UsageError(`${name} must be an integer ≥ 1, got "${raw}"`);
+  return n;
+}
+
+export function parseRetries(raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0)
+    throw new UsageError(`--judge-retries must be an integer ≥ 0, got "${raw}"`);
+  return n;
+}
+
+/** The judge client's timeout and retries from the shared flags (defaults: the client's). */
+export function judgeCallFlags(flags: { judgeTimeout?: string; judgeRetries?: string }) {
+  const out: { timeoutMs?: number; maxRetries?: number; onCircuitChange: typeof reportCircuit } = {
+    onCircuitChange: reportCircuit,
+  };
+  if (flags.judgeTimeout !== undefined)
+    out.timeoutMs = parseCount('--judge-timeout', flags.judgeTimeout, 0);
+  const retries = parseRetries(flags.judgeRetries);
+  if (retries !== undefined) out.maxRetries = retries;
+  return out;
+}
+
+export function parseUnit(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0 || n > 1)
+    throw new UsageError(`${name} must be in [0,1], got "${raw}"`);
+  return n;
+}
+
+export function parseMode(raw: string | undefined): 'joint' | 'per-item' {
+  if (raw === undefined || raw === 'joint' || raw === 'per-item') return raw ?? 'joint';
+  throw new UsageError(`--mode must be joint or per-item, got "${raw}"`);
+}
+
+/** Model config problems (bad spec, bad URL, missing key) are usage errors: exit 2. */
+export function asUsage<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (err) {
+    if (err instanceof ModelConfigError) throw new UsageError(err.message);
+    throw err;
+  }
+}
+
+export function openCacheFlag(flags: { cache: boolean | string }): AnswerCache | null {
+  if (flags.cache === false) return null;
+  return openCache(typeof flags.cache === 'string' ? flags.cache : DEFAULT_CACHE_PATH);
+}

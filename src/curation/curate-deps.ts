@@ -1,0 +1,144 @@
+// The real collaborators of a curation unit (curate.ts): rubrics from a file or synthesised
+// by the author (once per instruction text in a run, cached across runs), the execution check
+// (the render pipeline's inspection of the code), the elastic reward (the `prisma` reward
+// kind, so curation and RL score samples the same way), and the generator that re-writes a
+// borderline sample from its failing criteria.
+import type { RewardResult } from '../core/record.ts';
+import { emptyUsage } from '../core/usage.ts';
+import type { InspectFn, Inspection } from '../inspect/types.ts';
+import type { ModelClient } from '../models/types.ts';
+import type { Renderer } from '../render/types.ts';
+import type { PrismaGraders } from '../reward/kinds/context.ts';
+import { prismaReward } from '../reward/kinds/prisma.ts';
+import { normalisePrompt } from '../rubric/load.ts';
+import type { PrismaRubricIndex } from '../rubric/prisma-load.ts';
+import type { PrismaRubric } from '../rubric/prisma-schema.ts';
+import { fillTemplate, loadPromptTemplate } from '../rubric/prompt-file.ts';
+import type { AnswerCache } from '../store/cache.ts';
+import { cacheKey, modelKeyParts } from '../store/keys.ts';
+import type { PrismaSynthesizer } from '../synth/prisma.ts';
+import type { Candidate, FailingCriterion, GateDeps, RubricLookup } from './curate.ts';
+
+export interface CurateDepsOptions {
+  rubrics?: PrismaRubricIndex;
+  synthesizer?: PrismaSynthesizer;
+  graders: PrismaGraders;
+  generator?: ModelClient;
+  renderer: Renderer;
+  inspect: InspectFn;
+  cache?: AnswerCache | null;
+  identity: string[];
+}
+
+const REGENERATE = 'prisma/regenerate.md';
+
+export function formatFailing(failing: FailingCriterion[]): string {
+  if (!failing.length) return '- (none recorded; improve overall fidelity to the instruction)';
+  return failing
+    .map(
+      (f) =>
+        `- ${f.f.toFixed(2)}, [${f.group}] ${f.criterion} — ${f.rationale || 'no reason given'}`,
+    )
+    .join('\n');
+}
+
+export function createCurateDeps(o: CurateDepsOptions): GateDeps {
+  const memo = new Map<string, Promise<RubricLookup>>();
+  const cache = o.cache ?? null;
+
+  const synthesize = (c: Candidate, signal?: AbortSignal): Promise<RubricLookup> => {
+    const key = JSON.stringify([
+      normalisePrompt(c.instruction),
+      c.domain ?? 'svg',
+      c.family ?? null,
+    ]);
+    let p = memo.get(key);
+    if (!p) {
+      p = o
+        .synthesizer!.synthesize(
+          { id: c.id, prompt: c.instruction, domain: c.domain, family: c.family },
+          signal,
+        )
+        .then(
+          (r): RubricLookup =>
+            r.kept
+              ? { ok: true, rubric: r, usage: r.usage }
+              : {
+                  ok: false,
+                  fault: r.drop_reason === 'author_error',
+                  message: `rubric ${r.drop_reason}: ${r.drop_message ?? ''}`,
+                  usage: r.usage,
+                },
+        );
+      memo.set(key, p);
+      // A fault is not remembered: the next candidate with this instruction asks again.
+      p.then((r) => {
+        if (!r.ok && r.fault) memo.delete(key);
+      });
+      return p;
+    }
+    // Later candidates with the same instruction share the rubric; its cost was counted once.
+    return p.then((r) => ({ ...r, usage: emptyUsage() }));
+  };
+
+  return {
+    identity: o.identity,
+    async rubricFor(c, signal) {
+      const found = o.rubrics?.find({ prompt_id: c.id, prompt: c.instruction });
+      if (found) return { ok: true, rubric: found, usage: emptyUsage() };
+      if (!o.synthesizer)
+        return {
+          ok: false,
+          fault: false,
+          message: 'no prisma rubric for this instruction',
+          usage: emptyUsage(),
+        };
+      return synthesize(c, signal);
+    },
+    inspect: (code: string) => o.inspect(code, { renderer: o.renderer }),
+    score(rubric: PrismaRubric, ins: Inspection, signal?: AbortSignal): Promise<RewardResult> {
+      return prismaReward({
+        rollout: { id: rubric.id, prompt_id: rubric.id, prompt: rubric.prompt, completion: '' },
+        prompt: rubric.prompt,
+        inspection: ins,
+        rubric: () => undefined,
+        judge: null,
+        blankPolicy: 'zero',
+        prismaRubric: () => rubric,
+        prisma: o.graders,
+        signal,
+      });
+    },
+    async regenerate(c, rubric, code, failing, round, signal) {
+      if (!o.generator)
+        return { ok: false, message: 'no --generator model for re-synthesis', usage: emptyUsage() };
+      const t = loadPromptTemplate(REGENERATE);
+      const values = {
+        prompt: c.instruction,
+        domain: rubric.domain,
+        code,
+        failing: formatFailing(failing),
+      };
+      const key = cacheKey([
+        'prisma-regenerate',
+        ...modelKeyParts(o.generator),
+        t.version,
+        round,
+        JSON.stringify(values),
+      ]);
+      const hit = cache?.get<string>('author', key);
+      if (hit !== undefined) return { ok: true, completion: hit, usage: emptyUsage() };
+      const res = await o.generator.generateText(
+        [
+          { role: 'system', content: fillTemplate(t.system, values) },
+          { role: 'user', content: fillTemplate(t.user, values) },
+        ],
+        { signal },
+      );
+      if (!res.ok)
+        return { ok: false, message: `${res.error.code}: ${res.error.message}`, usage: res.usage };
+      cache?.set('author', key, res.value);
+      return { ok: true, completion: res.value, usage: res.usage };
+    },
+  };
+}

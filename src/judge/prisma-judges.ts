@@ -1,0 +1,220 @@
+// PrismaForge's judges. The code judge is an LLM that reads the program (text only) and
+// checks the code rubric; the vision judge is a VLM that looks at the rendered picture (no
+// code) and checks the vision rubric; the direct judge gives one holistic score from both
+// (the paper's baseline, and the λh term). Each rubric is judged in one structured call by
+// default (joint) or one call per item (per-item). Answers are cached under everything that
+// shapes them (model and server, prompt-file version, mode, instruction, items, and the code
+// or the picture) and identical requests share one call (cached-ask.ts).
+
+import { z } from 'zod';
+import { addUsage, emptyUsage, type Usage } from '../core/usage.ts';
+import type { ChatMessage, ModelClient } from '../models/types.ts';
+import type { Modality, PrismaItem } from '../rubric/prisma-schema.ts';
+import { fillTemplate, loadPromptTemplate, sha256 } from '../rubric/prompt-file.ts';
+import type { AnswerCache } from '../store/cache.ts';
+import { cacheKey, modelKeyParts } from '../store/keys.ts';
+import { type Asked, createCachedAsk } from './cached-ask.ts';
+import type { ItemVerdict } from './prisma-schema.ts';
+import {
+  type ItemAnswer,
+  itemAnswerSchema,
+  itemFraction,
+  jointItemsSchema,
+} from './prisma-schema.ts';
+import { pngDataUrl } from './prompt.ts';
+import { ScoreSchema } from './schema.ts';
+
+/** Judges sample greedily: a reward should not depend on the sampling seed. */
+const TEMPERATURE = 0;
+
+export type PrismaJudgeMode = 'joint' | 'per-item';
+
+export interface RubricJudgeRequest {
+  prompt: string;
+  domain: string;
+  modality: Modality;
+  items: PrismaItem[];
+  /** The program (read by the code judge). */
+  code: string;
+  /** The rendered picture (looked at by the vision judge). */
+  png?: Buffer;
+  signal?: AbortSignal;
+}
+
+export interface DirectJudgeRequest {
+  prompt: string;
+  domain: string;
+  code: string;
+  png: Buffer;
+  signal?: AbortSignal;
+}
+
+export const DirectAnswerSchema = z.strictObject({ reasoning: z.string(), score: ScoreSchema });
+export type DirectAnswer = z.infer<typeof DirectAnswerSchema>;
+
+const TEMPLATE: Record<Modality | 'direct', string> = {
+  code: 'prisma/judge-code.md',
+  vision: 'prisma/judge-vision.md',
+  direct: 'prisma/judge-direct.md',
+};
+
+export function renderCriterion(it: PrismaItem): string {
+  const kind = it.count === 1 ? 'yes/no' : `counts ${it.count} things`;
+  return `- ${it.key} (${kind}, weight ${it.weight}): ${it.criterion}`;
+}
+
+function messages(
+  file: string,
+  values: Record<string, string>,
+  png: Buffer | undefined,
+): ChatMessage[] {
+  const t = loadPromptTemplate(file);
+  const text = fillTemplate(t.user, values);
+  return [
+    { role: 'system', content: fillTemplate(t.system, values) },
+    {
+      role: 'user',
+      content: png
+        ? [
+            { type: 'text', text },
+            { type: 'image', dataUrl: pngDataUrl(png) },
+          ]
+        : text,
+    },
+  ];
+}
+
+interface Cached {
+  verdicts: { key: string; f: number; rationale: string }[];
+}
+
+export interface PrismaJudge {
+  readonly modelId: string;
+  readonly mode: PrismaJudgeMode;
+  judgeRubric(req: RubricJudgeRequest): Promise<Asked<ItemVerdict[]>>;
+  judgeDirect(req: DirectJudgeRequest): Promise<Asked<ItemVerdict>>;
+}
+
+export interface PrismaJudgeOptions {
+  client: ModelClient;
+  mode?: PrismaJudgeMode;
+  cache?: AnswerCache | null;
+  maxTokens?: number;
+}
+
+export function createPrismaJudge(opts: PrismaJudgeOptions): PrismaJudge {
+  const { client } = opts;
+  const mode = opts.mode ?? 'joint';
+  const cache = opts.cache ?? null;
+  const askRubric = createCachedAsk<Cached>(cache);
+  const askDirect = createCachedAsk<DirectAnswer>(cache);
+  const call = { temperature: TEMPERATURE, maxTokens: opts.maxTokens };
+
+  const rubricCall = async (req: RubricJudgeRequest, signal: AbortSignal) => {
+    const file = TEMPLATE[req.modality];
+    const png = req.modality === 'vision' ? req.png : undefined;
+    const values = (items: PrismaItem[]) => ({
+      prompt: req.prompt,
+      domain: req.domain,
+      code: req.code,
+      rubric: items.map(renderCriterion).join('\n'),
+      keys: items.map((i) => i.key).join(', '),
+    });
+    const groups = mode === 'joint' ? [req.items] : req.items.map((i) => [i]);
+    const results = await Promise.all(
+      groups.map((items) =>
+        mode === 'joint'
+          ? client.generateObject(
+              messages(file, values(items), png),
+              jointItemsSchema(items),
+              'rubric_verdicts',
+              { ...call, signal },
+            )
+          : client
+              .generateObject(
+                messages(file, values(items), png),
+                itemAnswerSchema(items[0]!),
+                'criterion_verdict',
+                { ...call, signal },
+              )
+              .then((r) => (r.ok ? { ...r, value: { [items[0]!.key]: r.value } } : r)),
+      ),
+    );
+    let usage: Usage = emptyUsage();
+    for (const r of results) usage = addUsage(usage, r.usage);
+    const answers: Record<string, ItemAnswer> = {};
+    for (const [i, r] of results.entries()) {
+      if (!r.ok) {
+        const which = mode === 'joint' ? '' : `item ${groups[i]![0]!.key}: `;
+        return {
+          ok: false as const,
+          message: `${which}${r.error.code}: ${r.error.message}`,
+          usage,
+        };
+      }
+      Object.assign(answers, r.value);
+    }
+    const verdicts = req.items.map((it) => ({
+      key: it.key,
+      f: itemFraction(it, answers[it.key]!),
+      rationale: answers[it.key]!.reasoning,
+    }));
+    return { ok: true as const, value: { verdicts }, usage };
+  };
+
+  return {
+    modelId: client.spec.id,
+    mode,
+    async judgeRubric(req) {
+      const evidence = req.modality === 'vision' ? sha256(req.png ?? '') : sha256(req.code);
+      const key = cacheKey([
+        'prisma-judge',
+        ...modelKeyParts(client),
+        loadPromptTemplate(TEMPLATE[req.modality]).version,
+        req.modality,
+        mode,
+        TEMPERATURE,
+        req.domain,
+        sha256(JSON.stringify([req.prompt, req.items])),
+        evidence,
+      ]);
+      const out = await askRubric(key, (s) => rubricCall(req, s), req.signal);
+      if (!out.ok) return out;
+      return { ...out, value: out.value.verdicts };
+    },
+    async judgeDirect(req) {
+      const file = TEMPLATE.direct;
+      const key = cacheKey([
+        'prisma-direct',
+        ...modelKeyParts(client),
+        loadPromptTemplate(file).version,
+        TEMPERATURE,
+        req.domain,
+        sha256(req.prompt),
+        sha256(req.code),
+        sha256(req.png),
+      ]);
+      const values = { prompt: req.prompt, domain: req.domain, code: req.code };
+      const out = await askDirect(
+        key,
+        async (signal) => {
+          const r = await client.generateObject(
+            messages(file, values, req.png),
+            DirectAnswerSchema,
+            'overall_score',
+            { ...call, signal },
+          );
+          return r.ok
+            ? { ok: true, value: r.value, usage: r.usage }
+            : { ok: false, message: `${r.error.code}: ${r.error.message}`, usage: r.usage };
+        },
+        req.signal,
+      );
+      if (!out.ok) return out;
+      return {
+        ...out,
+        value: { key: 'holistic', f: out.value.score, rationale: out.value.reasoning },
+      };
+    },
+  };
+}
