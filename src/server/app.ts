@@ -6,18 +6,19 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { Logger } from 'pino';
+import { errorBody } from '../core/error-body.ts';
 import type { RolloutScorer } from '../pipeline/types.ts';
 import { type Admission, createAdmission, resolveLimits, type ServerLimits } from './admission.ts';
 import { bearerAuth } from './auth.ts';
 import { type BodyRefusal, bodyLimits, createBodyBudget } from './body-limit.ts';
-import { errorBody, errorHandler, validationHook } from './errors.ts';
+import { errorHandler, validationHook } from './errors.ts';
 import { createServerHealth, type ServerHealthOptions } from './health.ts';
 import { createServerMetrics, type ServerMetrics } from './metrics.ts';
 import type { Readiness } from './readiness.ts';
 import { registerRoutes } from './routes.ts';
 import { createScoreCall } from './score-call.ts';
 
-export { errorBody } from './errors.ts';
+export { errorBody } from '../core/error-body.ts';
 export type { ScoreOutcome } from './score-call.ts';
 
 export interface ServerOptions {

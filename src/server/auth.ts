@@ -6,7 +6,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import { ServerConfigError } from './config-error.ts';
-import { errorBody } from './errors.ts';
+import { errorBody } from '../core/error-body.ts';
 
 /** RFC 6750 b64token: the characters a bearer token may hold. */
 const B64TOKEN = /^[A-Za-z0-9._~+/-]+=*$/;

@@ -1,22 +1,10 @@
-// The error shape of every refusal the server makes, `{"error": {"code", "message"}}`, and
-// the hooks that turn validation failures and unexpected exceptions into it.
+// The hooks that turn validation failures and unexpected exceptions into the one HTTP error
+// body (src/core/error-body.ts).
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { Logger } from 'pino';
+import { errorBody, issuesMessage } from '../core/error-body.ts';
 import type { ServerMetrics } from './metrics.ts';
-
-export const errorBody = (code: string, message: string) => ({ error: { code, message } });
-
-/** Zod issues as one line naming the fields: `items.0.completion: …; body: …`. */
-export function issuesMessage(
-  issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>,
-): string {
-  const parts = issues
-    .slice(0, 8)
-    .map((i) => `${i.path.length ? i.path.map(String).join('.') : 'body'}: ${i.message}`);
-  if (issues.length > 8) parts.push(`… and ${issues.length - 8} more`);
-  return parts.join('; ');
-}
 
 /** The OpenAPIHono defaultHook: a body that fails its schema is a 400 naming the fields. */
 export function validationHook(metrics: ServerMetrics) {

@@ -9,7 +9,7 @@ import { ScorerConfigError } from '../pipeline/score.ts';
 import type { RolloutInput, RolloutScorer, ScoreBatchOptions } from '../pipeline/types.ts';
 import type { Admission, ServerLimits } from './admission.ts';
 import { releaseBodyBudget } from './body-limit.ts';
-import { errorBody } from './errors.ts';
+import { errorBody } from '../core/error-body.ts';
 import type { ServerMetrics } from './metrics.ts';
 
 export type ScoreOutcome =
