@@ -15,6 +15,8 @@ process.stdout.on('error', (err) => {
 const source = new URL('../src/cli/main.ts', import.meta.url);
 const compiled = new URL('../dist/cli/main.js', import.meta.url);
 let entry = compiled;
+// Read directly, not through src/core/env.ts's readEnv: this file runs before any TypeScript
+// can load. Both names are in that list (its test scans this file too).
 const fromSource = process.env.RUBRICA_FROM_SOURCE === '1' || process.env.VITEST !== undefined;
 if (fromSource && existsSync(source)) {
   const { register } = await import('tsx/esm/api');

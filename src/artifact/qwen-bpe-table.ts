@@ -17,14 +17,16 @@ import {
 import { createRequire } from 'node:module';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { readEnv } from '../core/env.ts';
 import { type BpeTable, buildBpeTable } from './qwen-bpe.ts';
 
 const FORMAT = 'qwen3-bpe-v3';
 
 /** Where derived files live: RUBRICA_CACHE_DIR, else $XDG_CACHE_HOME/rubrica, else ~/.cache/rubrica. */
 export function cacheDir(): string {
-  if (process.env.RUBRICA_CACHE_DIR) return process.env.RUBRICA_CACHE_DIR;
-  const base = process.env.XDG_CACHE_HOME || (homedir() ? join(homedir(), '.cache') : tmpdir());
+  const own = readEnv('RUBRICA_CACHE_DIR');
+  if (own) return own;
+  const base = readEnv('XDG_CACHE_HOME') || (homedir() ? join(homedir(), '.cache') : tmpdir());
   return join(base, 'rubrica');
 }
 

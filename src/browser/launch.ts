@@ -4,6 +4,7 @@
 // not resolve, and (in room.ts) every request routed and aborted. Fonts are the pinned
 // DejaVu set (src/core/fonts.ts) so text draws as in the other renderers.
 import { type Browser, chromium } from 'playwright-core';
+import { readEnv } from '../core/env.ts';
 import { fontEnv } from '../core/fonts.ts';
 
 export const DEFAULT_CHROMIUM = '/usr/bin/chromium';
@@ -37,7 +38,7 @@ export interface LaunchOptions {
 
 export function launchChromium(opts: LaunchOptions = {}): Promise<Browser> {
   return chromium.launch({
-    executablePath: opts.executablePath ?? process.env.RUBRICA_CHROMIUM ?? DEFAULT_CHROMIUM,
+    executablePath: opts.executablePath ?? readEnv('RUBRICA_CHROMIUM') ?? DEFAULT_CHROMIUM,
     headless: true,
     args: CHROMIUM_ARGS,
     env: { ...process.env, ...fontEnv() },

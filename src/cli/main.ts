@@ -40,7 +40,7 @@ export async function main(argv: string[]): Promise<number> {
   };
   const entry = invokedCommand(args);
   if (entry) (await entry.load()).register(program, setExit);
-  else listCommands(program, new Help());
+  else listCommands(program, new Help(), (await import('./env-help.ts')).environmentSection);
   try {
     await program.parseAsync(argv);
   } catch (err) {
@@ -69,11 +69,18 @@ export async function main(argv: string[]): Promise<number> {
 /**
  * Registers every command as a bare name with its summary: enough for the help listing and
  * for commander's "unknown command (Did you mean …?)" answer, without loading any module.
+ * The help ends with the environment variables rubrica reads (core/env.ts's list).
  */
-function listCommands(program: Command, help: InstanceType<typeof import('commander').Help>) {
+function listCommands(
+  program: Command,
+  help: InstanceType<typeof import('commander').Help>,
+  environmentSection: typeof import('./env-help.ts').environmentSection,
+) {
   for (const [name, c] of Object.entries(commandTable))
     program.command(name).description(c.summary);
   program.configureHelp({
     subcommandTerm: (cmd) => commandTable[cmd.name()]?.term ?? help.subcommandTerm(cmd),
+    formatHelp: (cmd, helper) =>
+      `${help.formatHelp(cmd, helper)}\n${environmentSection(cmd, helper)}`,
   });
 }

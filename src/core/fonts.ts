@@ -10,9 +10,10 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { readEnv } from './env.ts';
 
 /** Debian's fonts-dejavu; RUBRICA_FONT_DIR points elsewhere on systems that keep it there. */
-export const FONT_DIR = process.env.RUBRICA_FONT_DIR ?? '/usr/share/fonts/truetype/dejavu';
+export const FONT_DIR = readEnv('RUBRICA_FONT_DIR') ?? '/usr/share/fonts/truetype/dejavu';
 export const FONT_FAMILIES = {
   sansSerif: 'DejaVu Sans',
   serif: 'DejaVu Serif',

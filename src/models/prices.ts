@@ -4,6 +4,7 @@
 // names can cost very differently (gpt-5 vs gpt-5-pro). Unknown model → cost null.
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { readEnv } from '../core/env.ts';
 import { ModelConfigError } from './errors.ts';
 import type { ModelSpec } from './types.ts';
 
@@ -14,6 +15,7 @@ export interface Price {
   output: number;
 }
 
+/** USD per million input and output tokens, keyed by model spec. */
 export type PriceTable = Record<string, Price>;
 
 /**
@@ -72,7 +74,7 @@ export function loadPrices(
   env: NodeJS.ProcessEnv = process.env,
 ): PriceTable {
   const table: PriceTable = { ...KNOWN_PRICES };
-  const envPath = env.RUBRICA_PRICES?.trim();
+  const envPath = readEnv('RUBRICA_PRICES', env)?.trim();
   if (envPath) Object.assign(table, readPriceFile(envPath));
   if (typeof override === 'string') Object.assign(table, readPriceFile(override));
   else if (override) Object.assign(table, validPrices(override, 'price table option'));

@@ -1,4 +1,5 @@
 // Where a role's model lives and how it authenticates: flag > RUBRICA_<ROLE>_* > provider default.
+import { type EnvName, readEnv } from '../core/env.ts';
 import { ModelConfigError } from './errors.ts';
 import { PROVIDERS } from './spec.ts';
 import type { Provider, Role } from './types.ts';
@@ -37,8 +38,12 @@ function checkUrl(url: string, from: string): string {
 }
 
 /** The environment variable names a role reads, e.g. RUBRICA_JUDGE_BASE_URL. */
-export function roleVariables(role: Role): { baseUrl: string; apiKey: string } {
-  const r = role.toUpperCase();
+export function roleVariables(role: Role): {
+  baseUrl: `RUBRICA_${Uppercase<Role>}_BASE_URL` & EnvName;
+  apiKey: `RUBRICA_${Uppercase<Role>}_API_KEY` & EnvName;
+} {
+  // Typed as listed names (core/env.ts), so a new role without its entries does not compile.
+  const r = role.toUpperCase() as Uppercase<Role>;
   return { baseUrl: `RUBRICA_${r}_BASE_URL`, apiKey: `RUBRICA_${r}_API_KEY` };
 }
 
@@ -52,15 +57,15 @@ export function resolveRoleConfig(
   const out: RoleConfig = { baseUrlFrom: 'none', apiKeyFrom: 'none' };
 
   const flagUrl = nonEmpty(flags.baseUrl);
-  const envUrl = nonEmpty(env[vars.baseUrl]);
+  const envUrl = nonEmpty(readEnv(vars.baseUrl, env));
   if (flagUrl) out.baseUrl = checkUrl(flagUrl, `--${role}-base-url`);
   else if (envUrl) out.baseUrl = checkUrl(envUrl, vars.baseUrl);
   else if (info?.defaultBaseUrl) out.baseUrl = info.defaultBaseUrl;
   out.baseUrlFrom = flagUrl ? 'flag' : envUrl ? 'env' : out.baseUrl ? 'default' : 'none';
 
   const flagKey = nonEmpty(flags.apiKey);
-  const roleKey = nonEmpty(env[vars.apiKey]);
-  const providerKey = info?.keyVariable ? nonEmpty(env[info.keyVariable]) : undefined;
+  const roleKey = nonEmpty(readEnv(vars.apiKey, env));
+  const providerKey = info?.keyVariable ? nonEmpty(readEnv(info.keyVariable, env)) : undefined;
   if (flagKey) {
     out.apiKey = flagKey;
     out.apiKeyFrom = 'flag';

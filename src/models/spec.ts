@@ -1,4 +1,5 @@
 // `provider:model` specs: which providers exist, their default base URLs and key variables.
+import type { EnvName } from '../core/env.ts';
 import { ModelConfigError } from './errors.ts';
 import type { ModelSpec, Provider } from './types.ts';
 
@@ -6,7 +7,7 @@ export interface ProviderInfo {
   /** Base URL used when neither flag nor environment gives one (undefined: must be given). */
   defaultBaseUrl?: string;
   /** The provider's usual API-key variable, read last (never sent to other providers). */
-  keyVariable?: string;
+  keyVariable?: EnvName;
   /** Hosted APIs refuse calls without a key, so a missing key is reported before any call. */
   needsKey: boolean;
   /** Which AI SDK package speaks to it. */

@@ -5,6 +5,7 @@
 // line is printed at a steady interval instead (RUBRICA_PROGRESS_INTERVAL_MS, default 30 s;
 // 0 turns it off), plus one at the end.
 import cliProgress from 'cli-progress';
+import { readEnv } from '../core/env.ts';
 import type { Usage } from '../core/usage.ts';
 
 export interface RunProgress {
@@ -41,7 +42,7 @@ export function formatDuration(secs: number): string {
 }
 
 function defaultInterval(): number {
-  const raw = process.env.RUBRICA_PROGRESS_INTERVAL_MS;
+  const raw = readEnv('RUBRICA_PROGRESS_INTERVAL_MS');
   const n = raw === undefined || raw === '' ? Number.NaN : Number(raw);
   return Number.isFinite(n) && n >= 0 ? n : 30_000;
 }
