@@ -25,6 +25,11 @@ export type ArtifactLocation = Omit<Artifact, 'tokens'>;
  * Pulls the answer SVG, reasoning and DwT stages out of a completion, with Qwen token
  * counts. Async only because counting runs in the native tokenizer off the main thread;
  * never rejects.
+ * @example
+ * ```ts
+ * const a = await extractArtifact(completion);
+ * console.log(a.found, a.svg, a.error?.code, a.dwt.valid, a.tokens.completion);
+ * ```
  */
 export async function extractArtifact(
   completion: string,

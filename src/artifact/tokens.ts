@@ -30,12 +30,17 @@ export function warmTokenizer(): void {
  */
 export const EXACT_TOKEN_CHARS = 128 * 1024;
 
+/** A token count, and whether its tail was extrapolated rather than counted. */
 export interface TokenCount {
   tokens: number;
   /** True when the text was longer than EXACT_TOKEN_CHARS and the tail was extrapolated. */
   estimated: boolean;
 }
 
+/**
+ * Counts `text` in Qwen3 tokens (no special tokens), exactly up to EXACT_TOKEN_CHARS and by
+ * extrapolation beyond: `estimated` says which. Never throws on hostile input.
+ */
 export async function countTokensDetailed(text: string): Promise<TokenCount> {
   if (text.length === 0) return { tokens: 0, estimated: false };
   const head = text.length <= EXACT_TOKEN_CHARS ? text : text.slice(0, EXACT_TOKEN_CHARS);

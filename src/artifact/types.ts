@@ -4,6 +4,7 @@
 import type { DomainId } from '../core/domain-ids.ts';
 import type { ArtifactErrorCode, ErrorValue } from '../core/errors.ts';
 
+/** Drawing-with-Thought's six reasoning stages (Reason-SVG), in their canonical order. */
 export const DWT_STAGES = [
   'concept_sketching',
   'canvas_planning',
@@ -12,8 +13,10 @@ export const DWT_STAGES = [
   'styling_and_colouring',
   'final_assembly',
 ] as const;
+/** One Drawing-with-Thought stage (see DWT_STAGES). */
 export type DwtStage = (typeof DWT_STAGES)[number];
 
+/** Which Drawing-with-Thought stages a completion's reasoning shows, and in what order. */
 export interface DwtReport {
   /** Stages found in the reasoning, in the order they first appear. */
   stages: DwtStage[];
@@ -27,6 +30,10 @@ export interface DwtReport {
   valid: boolean;
 }
 
+/**
+ * Where in the completion the answer's code was found: a fence of some language, an
+ * `<answer>` tag, a whole HTML page, or an inline `<svg>`.
+ */
 export type ArtifactSource =
   | 'fence_svg'
   | 'fence_xml'
@@ -38,6 +45,11 @@ export type ArtifactSource =
   /** A fenced block of another domain (python, latex, …; see src/domains). */
   | 'fence';
 
+/**
+ * What extraction makes of one completion: the answer's code (SVG, or another domain's), its
+ * reasoning, its Drawing-with-Thought report and token counts. `found: false` with `error`
+ * (`no_svg`, `truncated`, …) is a value, never a throw: bad policy output is data.
+ */
 export interface Artifact {
   found: boolean;
   /** The extracted SVG code (XML prolog kept when present); svg domain only. */

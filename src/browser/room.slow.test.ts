@@ -5,7 +5,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BadPageJobError, type BrowserRoom, createBrowserRoom, type PageResult } from './room.ts';
+import {
+  BadPageJobError,
+  type BrowserRoom,
+  BrowserRoomClosedError,
+  createBrowserRoom,
+  type PageResult,
+} from './room.ts';
 
 let room: BrowserRoom;
 let server: Server;
@@ -183,6 +189,39 @@ describe('browser room', () => {
     expect(again.ok).toBe(true);
     expect(room.stats().launches).toBe(launches + 1);
     expect(room.stats().browserPid).not.toBe(browserPid);
+  }, 120_000);
+
+  it('runs at most `pages` jobs at once; one still waiting when the room closes is refused', async () => {
+    const one = createBrowserRoom({ pages: 1, timeoutMs: 20_000 });
+    // A page that takes 400 ms to show what the job waits for.
+    const slow = {
+      html: "<body><script>setTimeout(() => { document.body.innerHTML = '<i id=done>x</i>'; }, 400)</script></body>",
+      javascript: true,
+      waitForSelector: '#done',
+    };
+    try {
+      await one.renderPage({ html: '<p>warm</p>' }); // the launch is not part of what is timed
+      const t0 = performance.now();
+      const [a, b] = await Promise.all([one.renderPage(slow), one.renderPage(slow)]);
+      const wall = performance.now() - t0;
+      expect(a.ok && b.ok).toBe(true);
+      // One page: the second job ran after the first (each `ms` is its own run, not its wait).
+      expect(wall).toBeGreaterThanOrEqual(a.ms + b.ms - 5);
+      const settled = (p: Promise<PageResult>) =>
+        p.then(
+          (r) => r,
+          (e: unknown) => e,
+        );
+      const running = settled(one.renderPage(slow));
+      const waiting = settled(one.renderPage(slow));
+      await new Promise((r) => setTimeout(r, 200)); // the first job holds the page now
+      await one.close();
+      expect(await waiting).toBeInstanceOf(BrowserRoomClosedError);
+      // The job that held the page ends as a value (its browser went away), not a throw.
+      expect(await running).toHaveProperty('ok');
+    } finally {
+      await one.close();
+    }
   }, 120_000);
 
   it('refuses misuse by throwing', async () => {

@@ -38,10 +38,15 @@
 // that fails or times out, a failed job, and every JS_REUSE_LIMIT-th job throw the context
 // away. Reuse keeps the page's renderer process: starting one costs about 1 CPU-s. No file:// (pages are
 // about:blank, which may not load local files), no downloads, no popups, no service workers.
+import pLimit from 'p-limit';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { type ErrorValue, makeError, RubricaError } from '../core/errors.ts';
 import { svgImagePage } from './svg-page.ts';
 
+/**
+ * One page to shoot: an HTML document or an SVG, with its viewport, time limit and what to
+ * wait for or clip to.
+ */
 export interface PageJob {
   html?: string;
   svg?: string;
@@ -77,6 +82,10 @@ interface PageLogs {
   ms: number;
 }
 
+/**
+ * A page job's outcome: the PNG and its size, or an error value (timeout, crash, …); the
+ * page's console errors and timing either way.
+ */
 export type PageResult =
   | ({
       ok: true;
@@ -90,6 +99,7 @@ export type PageResult =
     } & PageLogs)
   | ({ ok: false; error: ErrorValue<PageErrorCode> } & PageLogs);
 
+/** How many pages render at once, their default time limit, and which Chromium to launch. */
 export interface BrowserRoomOptions {
   /** Pages rendering at once; default 2. */
   pages?: number;
@@ -109,6 +119,10 @@ export interface BrowserRoomStats {
   browserPid: number | undefined;
 }
 
+/**
+ * One Chromium process whose pages are jobs with time limits: `renderPage` never rejects for
+ * a bad page (it resolves an error value), `close()` ends the browser.
+ */
 export interface BrowserRoom {
   renderPage(job: PageJob): Promise<PageResult>;
   stats(): BrowserRoomStats;
@@ -244,6 +258,17 @@ async function classify(
   return makeError('render_error', message.split('\n')[0]!);
 }
 
+/**
+ * Starts a browser room. Chromium is launched on the first job, not here, and relaunched if
+ * it dies; a job that outlives its time limit gets its page killed and a `timeout` error.
+ * @example
+ * ```ts
+ * const room = createBrowserRoom({ pages: 2 });
+ * const shot = await room.renderPage({ html: '<h1>hi</h1>', timeoutMs: 5_000 });
+ * if (shot.ok) console.log(shot.width, shot.png.length);
+ * await room.close();
+ * ```
+ */
 export function createBrowserRoom(options: BrowserRoomOptions = {}): BrowserRoom {
   const maxPages = Math.max(1, Math.floor(options.pages ?? 2));
   const defaultTimeout = options.timeoutMs ?? 10_000;
@@ -260,8 +285,8 @@ export function createBrowserRoom(options: BrowserRoomOptions = {}): BrowserRoom
   /** Per browser: rejects when it disconnects, so a job waiting on it ends at once. */
   const deaths = new WeakMap<Browser, Promise<never>>();
   let closed = false;
-  let running = 0;
-  const waiting: (() => void)[] = [];
+  /** Jobs beyond maxPages wait here, first come first served. */
+  const pages = pLimit(maxPages);
   const idle: Slot[] = [];
 
   const getBrowser = (): Promise<Browser> => {
@@ -352,19 +377,6 @@ export function createBrowserRoom(options: BrowserRoomOptions = {}): BrowserRoom
       .close()
       .catch(() => {})
       .finally(() => clearTimeout(timer));
-  };
-
-  const acquire = async (): Promise<void> => {
-    if (running < maxPages) {
-      running++;
-      return;
-    }
-    await new Promise<void>((res) => waiting.push(res));
-  };
-  const release = () => {
-    const next = waiting.shift();
-    if (next) next();
-    else running--;
   };
 
   const takeSlot = async (javascript: boolean): Promise<Slot> => {
@@ -482,13 +494,11 @@ export function createBrowserRoom(options: BrowserRoomOptions = {}): BrowserRoom
         throw new BadPageJobError('a page job needs exactly one of html or svg');
       }
       stats.jobs++;
-      await acquire();
-      try {
+      return pages(() => {
+        // The room may have closed while this job waited for a page.
         if (closed) throw new BrowserRoomClosedError();
-        return await run(job);
-      } finally {
-        release();
-      }
+        return run(job);
+      });
     },
     stats: () => ({ ...stats }),
     async close() {

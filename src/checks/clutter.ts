@@ -5,19 +5,16 @@
 //   elements written in the code (copies made by <use> are not bloat: reusing a symbol is
 //     how a drawing asks for 240 identical stars),
 //   path segments,
-//   overdraw: painted area / canvas area from the geometry (overdraw.ts), i.e. how many
-//     layers are piled on an average pixel.
+//   overdraw: painted area / canvas area from the geometry (measured by the render worker,
+//     read through overdraw.ts), i.e. how many layers are piled on an average pixel.
 // Repetition the prompt asks for (a count such as "240 stars", or a pattern, grid, crowd …:
 // prompt-intent.ts) raises the stroke and element allowances to what was asked; overdraw
 // and segments keep theirs, so a pile on top of the requested pattern still flags.
 // Measured on 3,174 Fluent Emoji icons the largest are 8 stroked shapes, 47 elements and
 // 846 segments, so the defaults leave wide room for real illustrations.
-import { measureOverdraw } from './overdraw.ts';
+import { overdrawFor } from './overdraw.ts';
 import { promptIntent } from './prompt-intent.ts';
 import type { Check } from './types.ts';
-
-/** Below this many painted elements (after <use>) nothing can pile up; overdraw is skipped. */
-export const OVERDRAW_MIN_ELEMENTS = 20;
 
 export const clutter: Check = ({ artifact, render, prompt, options }) => {
   const code = render?.code;
@@ -30,11 +27,8 @@ export const clutter: Check = ({ artifact, render, prompt, options }) => {
     strokedShapes: Math.max(options.clutterStrokedShapes * factor, 1.5 * asked),
     elements: Math.max(options.clutterElements * factor, 3 * asked),
   };
-  const od =
-    artifact.svg && code.expandedElements >= OVERDRAW_MIN_ELEMENTS
-      ? measureOverdraw(artifact.svg)
-      : null;
-  const overdraw = od?.overdraw ?? 0;
+  const od = overdrawFor(artifact, code);
+  const overdraw = od?.layers ?? 0;
   const ratios = {
     strokedShapes: code.strokedShapes / allow.strokedShapes,
     elements: code.elements / allow.elements,

@@ -22,6 +22,16 @@ export const CHECKS: readonly Check[] = Object.freeze([
   dwt,
 ]);
 
+/**
+ * Runs every deterministic check on one artifact and its render (null when nothing was
+ * rendered): renders, blank, ink coverage, clipped, text in image, clutter, output tokens,
+ * DwT. `prompt` tells the text-in-image check which words were asked for; `options` override
+ * the thresholds (DEFAULT_CHECK_OPTIONS). Pure: no I/O, never throws.
+ * @example
+ * ```ts
+ * const checks = runChecks(inspection.artifact, inspection.render, 'a red apple');
+ * ```
+ */
 export function runChecks(
   artifact: Artifact,
   render: RenderResult | null,
@@ -32,6 +42,10 @@ export function runChecks(
   return CHECKS.map((check) => check(input));
 }
 
+/**
+ * Folds check results into the record's `checks` summary: the flags and numbers a reward
+ * reads and a report shows (null where a check needs a render that did not happen).
+ */
 export function summarizeChecks(
   artifact: Artifact,
   render: RenderResult | null,

@@ -4,6 +4,10 @@
 // segments, ≤ 8 stroked shapes per icon).
 import type { CheckOptions } from './types.ts';
 
+/**
+ * The check thresholds, each set from a paper's figure or a labelled set (the reasons are
+ * beside each value).
+ */
 export const DEFAULT_CHECK_OPTIONS: Readonly<CheckOptions> = Object.freeze({
   // RULER's pipeline reportedly treats MSE < 1e-4 against white as a blank render.
   blankMse: 1e-4,
@@ -25,6 +29,10 @@ export const DEFAULT_CHECK_OPTIONS: Readonly<CheckOptions> = Object.freeze({
   maxOutputTokens: 4096,
 });
 
+/**
+ * The defaults with `partial`'s overrides applied; an override that is not a finite number
+ * ≥ 0 is ignored rather than allowed to disable a check by accident.
+ */
 export function resolveCheckOptions(partial?: Partial<CheckOptions>): CheckOptions {
   const out: CheckOptions = { ...DEFAULT_CHECK_OPTIONS };
   if (!partial) return out;

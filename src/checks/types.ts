@@ -3,6 +3,7 @@
 import type { Artifact } from '../artifact/types.ts';
 import type { RenderResult } from '../render/types.ts';
 
+/** One check's outcome: its number, and `flag: true` where the number crosses its threshold. */
 export interface CheckResult {
   name: string;
   /** The number behind the check (a score in [0,1] or a measurement, see `unit`). */

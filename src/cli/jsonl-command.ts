@@ -15,6 +15,7 @@ import {
   runJsonl,
 } from '../store/jsonl.ts';
 import { countNonBlankLines } from '../store/jsonl-lines.ts';
+import { badLineMessage } from '../store/jsonl-values.ts';
 import { OutputLockedError } from '../store/lock.ts';
 import { createRunProgress } from '../store/progress.ts';
 import { UsageError } from './usage-error.ts';
@@ -108,7 +109,7 @@ export async function runJsonlCommand<I extends { id: string }, O extends { id: 
         onInputError: (e) => {
           badLines++;
           if (printed++ < MAX_PRINTED_ERRORS)
-            process.stderr.write(`rubrica: ${opts.inPath}:${e.line}: ${e.message}\n`);
+            process.stderr.write(`rubrica: ${badLineMessage(opts.inPath, e.line, e.message)}\n`);
         },
         onWritten: (rec) => {
           records.push(opts.slim(rec));

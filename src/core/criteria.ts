@@ -10,8 +10,13 @@ import { z } from 'zod';
 import { ReasonSchema } from './status.ts';
 
 export const CriterionSourceSchema = z.enum(['judge', 'check', 'scorer', 'code_judge']);
+/**
+ * What scored a criterion: the VLM judge, a deterministic check, an image scorer, or a code
+ * judge.
+ */
 export type CriterionSource = z.infer<typeof CriterionSourceSchema>;
 
+/** The zod schema of one scored criterion (a leaf of the criterion tree). */
 export const CriterionLeafSchema = z.object({
   key: z.string(),
   /** Which axis the criterion measures (semantic, visual, style, penalty, code, …). */
@@ -25,17 +30,25 @@ export const CriterionLeafSchema = z.object({
   /** Why `score` is null: a grader fault (judge_error, scorer_error, …) or a rule reason. */
   reason: ReasonSchema.optional(),
 });
+/**
+ * One scored criterion: key, axis, weight and a score in [0,1] (null with a `reason` when it
+ * could not be scored).
+ */
 export type CriterionScore = z.infer<typeof CriterionLeafSchema>;
+/** A leaf of the criterion tree: a scored criterion, optionally tagged `kind: 'leaf'`. */
 export type CriterionLeaf = CriterionScore & { kind?: 'leaf' };
 
+/** An inner node of the criterion tree: its value is the weighted mean of its children's. */
 export interface CriterionGroup {
   kind: 'group';
   key: string;
   weight: number;
   children: CriterionNode[];
 }
+/** A node of the criterion tree: a scored leaf or a weighted group. */
 export type CriterionNode = CriterionLeaf | CriterionGroup;
 
+/** The zod schema of a criterion group, recursive (a record's `tree`). */
 export const CriterionGroupSchema: z.ZodType<CriterionGroup> = z.object({
   kind: z.literal('group'),
   key: z.string(),
@@ -50,6 +63,7 @@ export const CriterionGroupSchema: z.ZodType<CriterionGroup> = z.object({
   },
 });
 
+/** True for a group node, false for a leaf (a leaf may omit `kind`, so test for the group). */
 export function isGroup(node: CriterionNode): node is CriterionGroup {
   return (node as CriterionGroup).kind === 'group';
 }

@@ -3,6 +3,7 @@
 // artifacts, rubrics and the CLI all name domains without needing how a domain renders
 // (src/domains/ owns that).
 
+/** Every visual-code domain rubrica scores, SVG first (docs/domains.md). */
 export const DOMAIN_IDS = [
   'svg',
   'python',
@@ -14,8 +15,10 @@ export const DOMAIN_IDS = [
   'lilypond',
   'smiles',
 ] as const;
+/** One of DOMAIN_IDS. */
 export type DomainId = (typeof DOMAIN_IDS)[number];
 
+/** True when `x` is a known domain id (for flags, request fields and records read from files). */
 export function isDomainId(x: unknown): x is DomainId {
   return typeof x === 'string' && (DOMAIN_IDS as readonly string[]).includes(x);
 }

@@ -29,6 +29,7 @@ export interface ErrorValue<C extends string = string> {
   message: string;
 }
 
+/** An error value `{code, message}`: how bad input is reported inside results instead of thrown. */
 export function makeError<C extends string>(code: C, message: string): ErrorValue<C> {
   return { code, message };
 }
@@ -52,6 +53,7 @@ export class RubricaError<C extends string = string> extends Error {
   }
 }
 
+/** True for any error rubrica throws (a RubricaError, with a stable `code` to branch on). */
 export function isRubricaError(err: unknown): err is RubricaError {
   return err instanceof RubricaError;
 }

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { CriterionGroupSchema, CriterionLeafSchema } from './criteria.ts';
 import { DOMAIN_IDS } from './domain-ids.ts';
-import { isGraderFault, ReasonSchema, StatusSchema } from './status.ts';
+import { isGraderFaultRecord, ReasonSchema, StatusSchema } from './status.ts';
 import { UsageSchema } from './usage.ts';
 
 /** Every reward rubrica computes; the first of a request is the record's `reward`. */
@@ -18,7 +18,9 @@ export const RewardKindSchema = z.enum([
   'prisma',
   'direct',
 ]);
+/** A reward kind's name (`ruler`, `rubric-s`, `universal`, `hybrid`, `prisma`, …). */
 export type RewardKind = z.infer<typeof RewardKindSchema>;
+/** Every reward kind, in the order the schema lists them. */
 export const REWARD_KINDS: readonly RewardKind[] = RewardKindSchema.options;
 
 export const ChecksSummarySchema = z.object({
@@ -35,6 +37,7 @@ export const ChecksSummarySchema = z.object({
   /** Numbers behind the flags, keyed by check name. */
   values: z.record(z.string(), z.number()),
 });
+/** The checks as a score record carries them: flags and numbers (see summarizeChecks). */
 export type ChecksSummary = z.infer<typeof ChecksSummarySchema>;
 
 /** One reward's verdict on one rollout. */
@@ -55,8 +58,16 @@ export const RewardResultSchema = z.object({
   cached: z.boolean(),
   usage: UsageSchema,
 });
+/**
+ * One reward kind's result for a rollout: the reward (null unless `status` is `ok`), its
+ * status and reason, the criterion tree behind it, and what the graders cost.
+ */
 export type RewardResult = z.infer<typeof RewardResultSchema>;
 
+/**
+ * The zod schema of a score record: one scored rollout, as JSONL files and the HTTP service
+ * write it. The one definition of its shape.
+ */
 export const ScoreRecordSchema = RewardResultSchema.extend({
   id: z.string(),
   prompt_id: z.string().nullable(),
@@ -69,6 +80,10 @@ export const ScoreRecordSchema = RewardResultSchema.extend({
    */
   rewards: z.partialRecord(RewardKindSchema, RewardResultSchema).optional(),
 });
+/**
+ * One scored rollout: id, prompt, the first reward's result, its checks, and every reward
+ * asked for under `rewards`.
+ */
 export type ScoreRecord = z.infer<typeof ScoreRecordSchema>;
 
 /** A rollout as every face reads it (CLI JSONL lines, HTTP items, eval inputs). */
@@ -80,6 +95,10 @@ export const RolloutInputSchema = z.object({
   /** The completion's domain (docs/domains.md); absent: detected, SVG as before. */
   domain: z.enum(DOMAIN_IDS).nullish(),
 });
+/**
+ * One rollout to score: its completion, with the prompt (or a `prompt_id` naming one in the
+ * rubrics file) and optionally its domain.
+ */
 export type RolloutInput = z.infer<typeof RolloutInputSchema>;
 
 type StatusLike = { status?: string; reason?: string };
@@ -92,7 +111,6 @@ type StatusLike = { status?: string; reason?: string };
 export function hasGraderFault(
   r: StatusLike & { rewards?: Record<string, StatusLike | undefined> },
 ): boolean {
-  const faulted = (s: StatusLike | undefined) =>
-    s !== undefined && (s.status === 'grader_error' || isGraderFault(s.reason));
+  const faulted = (s: StatusLike | undefined) => s !== undefined && isGraderFaultRecord(s);
   return faulted(r) || Object.values(r.rewards ?? {}).some(faulted);
 }

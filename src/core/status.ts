@@ -38,6 +38,10 @@ export const GraderFaultSchema = z.enum([
   'cache_error',
   'infra_error',
 ]);
+/**
+ * A reason that blames the grader, not the policy (a judge, scorer, cache or infrastructure
+ * failure): its rollout must be re-scored or dropped, never trained on as a zero.
+ */
 export type GraderFault = z.infer<typeof GraderFaultSchema>;
 
 export const ReasonSchema = z.enum([
@@ -47,13 +51,46 @@ export const ReasonSchema = z.enum([
 /** Every reason a record can carry (a rule-based zero or a grader fault). */
 export type UnscoreableReason = z.infer<typeof ReasonSchema>;
 
+/** The zod schema of the three outcomes of scoring (see Status). */
 export const StatusSchema = z.enum(['ok', 'unscoreable', 'grader_error']);
+/**
+ * The three outcomes of scoring: `ok` (a reward), `unscoreable` (the policy's output earns a
+ * rule-based zero, e.g. no SVG), `grader_error` (no reward: the grader failed).
+ */
 export type Status = z.infer<typeof StatusSchema>;
 
 const FAULTS: ReadonlySet<string> = new Set(GraderFaultSchema.options);
 
+/** True when `reason` names a grader fault (GraderFault): the reason-level test. */
 export function isGraderFault(reason: string | undefined | null): reason is GraderFault {
   return reason != null && FAULTS.has(reason);
+}
+
+/** What the record-level predicates read: a record, a reward inside it, or a line read back. */
+export type VerdictLike = { status?: unknown; reason?: unknown };
+
+/**
+ * The one test of "the grader failed on this record": status `grader_error`, or — in files
+ * written before that status existed, which wrote faults as `unscoreable` — a fault reason.
+ * `no_rubric` is deliberately NOT a grader fault: it is `unscoreable`, a fact about the inputs
+ * (the rollout names no rubric we hold). A trainer sees its 0 like any rule-based zero (it
+ * counts in GRPO group statistics) and `score` does not redo it; see isUnjudged for the
+ * places that set it apart. Every room asks this function, never `status === 'grader_error'`.
+ */
+export function isGraderFaultRecord(r: VerdictLike): boolean {
+  return (
+    r.status === 'grader_error' || isGraderFault(typeof r.reason === 'string' ? r.reason : null)
+  );
+}
+
+/**
+ * No judgement of the drawing: a grader fault, or `no_rubric` (the prompt had no rubric, so
+ * the 0 says nothing about the policy). Summaries leave these out of score means and count
+ * them apart (`not_judged`, `grader_errors`), and `eval` scores them again on resume (rubrics
+ * may have been added since). docs/rubrics-and-judging.md, "Three outcomes".
+ */
+export function isUnjudged(r: VerdictLike): boolean {
+  return isGraderFaultRecord(r) || r.reason === 'no_rubric';
 }
 
 /** The status a reason implies: grader faults are `grader_error`, every other reason `unscoreable`. */

@@ -10,12 +10,15 @@ export const UsageSchema = z.object({
   costUsd: z.number().nullable(),
   latencyMs: z.number(),
 });
+/** What model calls cost: calls, tokens in and out, USD (null when a price is unknown), latency. */
 export type Usage = z.infer<typeof UsageSchema>;
 
+/** Usage of nothing: the starting point for addUsage. */
 export function emptyUsage(): Usage {
   return { calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, latencyMs: 0 };
 }
 
+/** The sum of two usages; the cost is null as soon as either side's is unknown. */
 export function addUsage(a: Usage, b: Usage): Usage {
   return {
     calls: a.calls + b.calls,

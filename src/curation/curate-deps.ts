@@ -3,6 +3,8 @@
 // (the render pipeline's inspection of the code), the elastic reward (the `prisma` reward
 // kind, so curation and RL score samples the same way), and the generator that re-writes a
 // borderline sample from its failing criteria.
+
+import { normalisePrompt } from '../core/group-key.ts';
 import type { RewardResult } from '../core/record.ts';
 import { emptyUsage } from '../core/usage.ts';
 import type { InspectFn, Inspection } from '../inspect/types.ts';
@@ -10,7 +12,6 @@ import type { ModelClient } from '../models/types.ts';
 import type { Renderer } from '../render/types.ts';
 import type { PrismaGraders } from '../reward/kinds/context.ts';
 import { prismaReward } from '../reward/kinds/prisma.ts';
-import { normalisePrompt } from '../rubric/load.ts';
 import type { PrismaRubricIndex } from '../rubric/prisma-load.ts';
 import type { PrismaRubric } from '../rubric/prisma-schema.ts';
 import { fillTemplate, loadPromptTemplate } from '../rubric/prompt-file.ts';
@@ -42,6 +43,21 @@ export function formatFailing(failing: FailingCriterion[]): string {
     .join('\n');
 }
 
+/**
+ * The real collaborators of gateCandidate: rubrics from `o.rubrics` or written by
+ * `o.synthesizer` (once per instruction in a run, cached across runs), the render pipeline's
+ * inspection as the execution check, the `prisma` reward kind as the score, and `o.generator`
+ * to re-write a borderline sample from its failing criteria.
+ * @example
+ * ```ts
+ * const judge = createPrismaJudge({ client });
+ * const graders = { codeJudge: judge, visionJudge: judge, lambdas: DEFAULT_FAMILY_LAMBDAS };
+ * const deps = createCurateDeps({
+ *   synthesizer: createPrismaSynthesizer({ author: client }), graders, generator: client,
+ *   renderer: pool, inspect: inspectCompletion, identity: ['run-1'],
+ * });
+ * ```
+ */
 export function createCurateDeps(o: CurateDepsOptions): GateDeps {
   const memo = new Map<string, Promise<RubricLookup>>();
   const cache = o.cache ?? null;

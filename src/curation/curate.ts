@@ -7,13 +7,19 @@
 // decision: the unit ends `grader_error` and a re-run does it again (answers already had
 // are cached). The unit's key hashes everything that decides its outcome, so a distributed
 // queue can run, de-duplicate and resume units.
+
 import { createHash } from 'node:crypto';
 import type { RewardResult } from '../core/record.ts';
+import { isGraderFaultRecord } from '../core/status.ts';
 import { addUsage, emptyUsage, type Usage } from '../core/usage.ts';
 import type { Inspection } from '../inspect/types.ts';
 import type { PrismaRubric } from '../rubric/prisma-schema.ts';
 import { cacheKey } from '../store/keys.ts';
 
+/**
+ * One training sample to gate: an instruction and the code written for it, with its domain,
+ * source dataset and PrismaForge family when known.
+ */
 export interface Candidate {
   id: string;
   instruction: string;
@@ -23,12 +29,17 @@ export interface Candidate {
   family?: string | null;
 }
 
+/**
+ * PrismaForge's gate: keep at score ≥ `tau2`, re-synthesise between `tau1` and `tau2` for up
+ * to `rounds` rounds, discard below `tau1`.
+ */
 export interface GateConfig {
   tau1: number;
   tau2: number;
   rounds: number;
 }
 
+/** PrismaForge's thresholds: τ1 = 0.5, τ2 = 0.75, two re-synthesis rounds. */
 export const DEFAULT_GATE: GateConfig = { tau1: 0.5, tau2: 0.75, rounds: 2 };
 
 export interface FailingCriterion {
@@ -56,6 +67,10 @@ export type DecisionKind =
   | 'no_rubric'
   | 'grader_error';
 
+/**
+ * What gating did with one candidate, and why: the decision, the score of every round, the
+ * code kept (if any) and the cost by role. One line of the curation output.
+ */
 export interface Decision {
   id: string;
   unit: string;
@@ -141,8 +156,20 @@ export function failingCriteria(rubric: PrismaRubric, r: RewardResult): FailingC
 /** The code of a sample as its inspection found it (the SVG), else the text as given. */
 const codeOf = (ins: Inspection, text: string) => ins.artifact.svg ?? text;
 
+/**
+ * PrismaForge's gating of one candidate: execute it, score it against its rubric, then
+ * keep (S ≥ τ2), discard (S < τ1) or re-synthesise and re-score up to `gate.rounds` times.
+ * Every round is recorded. A grader fault (judge, author or generator failing) is no
+ * decision: the unit ends `grader_error` and a re-run does it again. Never rejects for a
+ * failed model call.
+ * @example
+ * ```ts
+ * const decision = await gateCandidate(candidate, DEFAULT_GATE, deps); // deps: createCurateDeps(…)
+ * console.log(decision.decision, decision.final_score);
+ * ```
+ */
 export async function gateCandidate(
-  c: Candidate,
+  candidate: Candidate,
   gate: GateConfig,
   deps: GateDeps,
   signal?: AbortSignal,
@@ -150,11 +177,11 @@ export async function gateCandidate(
   const usage = { author: emptyUsage(), judge: emptyUsage(), generator: emptyUsage() };
   const rounds: RoundRecord[] = [];
   const base = {
-    id: c.id,
-    unit: unitKey(c, gate, deps.identity),
-    source: c.source ?? 'unknown',
-    domain: c.domain ?? 'svg',
-    instruction: c.instruction,
+    id: candidate.id,
+    unit: unitKey(candidate, gate, deps.identity),
+    source: candidate.source ?? 'unknown',
+    domain: candidate.domain ?? 'svg',
+    instruction: candidate.instruction,
   };
   let rubricId: string | null = null;
   const end = (
@@ -177,7 +204,7 @@ export async function gateCandidate(
   };
 
   // Round 0's execution check needs no model: a candidate that does not run costs nothing.
-  const first = await deps.inspect(c.code);
+  const first = await deps.inspect(candidate.code);
   const gateReason = executionFailure(first);
   if (gateReason) {
     rounds.push({
@@ -185,12 +212,12 @@ export async function gateCandidate(
       score: 0,
       status: 'unscoreable',
       reason: gateReason,
-      code_sha256: sha(c.code),
+      code_sha256: sha(candidate.code),
       failing: [],
     });
     return end('unexecutable', { reason: gateReason });
   }
-  const lookup = await deps.rubricFor(c, signal);
+  const lookup = await deps.rubricFor(candidate, signal);
   usage.author = addUsage(usage.author, lookup.usage);
   if (!lookup.ok) {
     return end(lookup.fault ? 'grader_error' : 'no_rubric', {
@@ -201,12 +228,19 @@ export async function gateCandidate(
   const rubric = lookup.rubric;
   rubricId = rubric.id;
 
-  let best = { code: codeOf(first, c.code), score: -1, failing: [] as FailingCriterion[] };
+  let best = { code: codeOf(first, candidate.code), score: -1, failing: [] as FailingCriterion[] };
   let ins = first;
-  let text = c.code;
+  let text = candidate.code;
   for (let round = 0; round <= gate.rounds; round++) {
     if (round > 0) {
-      const regen = await deps.regenerate(c, rubric, best.code, best.failing, round, signal);
+      const regen = await deps.regenerate(
+        candidate,
+        rubric,
+        best.code,
+        best.failing,
+        round,
+        signal,
+      );
       usage.generator = addUsage(usage.generator, regen.usage);
       if (!regen.ok)
         return end('grader_error', { reason: 'generator_error', message: regen.message });
@@ -228,7 +262,7 @@ export async function gateCandidate(
     const r = await deps.score(rubric, ins, signal);
     usage.judge = addUsage(usage.judge, r.usage);
     const code = codeOf(ins, text);
-    if (r.status === 'grader_error') {
+    if (isGraderFaultRecord(r)) {
       return end('grader_error', { reason: r.reason ?? 'judge_error', message: r.message });
     }
     const failing = r.status === 'ok' ? failingCriteria(rubric, r) : [];

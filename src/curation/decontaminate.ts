@@ -29,6 +29,10 @@ export interface DecontaminateOptions {
   n?: number;
 }
 
+/**
+ * What a decontamination pass did: lines kept and dropped, per test set how many training
+ * lines it removed, and how long indexing and scanning took.
+ */
 export interface DecontaminationReport {
   n: number;
   normalisation: string;
@@ -65,6 +69,18 @@ function write(stream: WriteStream, text: string): Promise<void> | null {
 const close = (s: WriteStream) =>
   new Promise<void>((r, j) => s.end((e?: Error | null) => (e ? j(e) : r())));
 
+/**
+ * Drops from `o.train` every line whose instruction shares a word n-gram (default 13) with a
+ * test instruction, streaming it to `o.out` (kept lines byte for byte) and `o.dropped`.
+ * Unreadable lines are kept: only a shown overlap removes a sample. Rejects when a file cannot
+ * be read or written.
+ * @example
+ * ```ts
+ * const report = await decontaminateFiles({
+ *   train: 'train.jsonl', tests: ['test.jsonl'], out: 'clean.jsonl', dropped: 'dropped.jsonl',
+ * });
+ * ```
+ */
 export async function decontaminateFiles(o: DecontaminateOptions): Promise<DecontaminationReport> {
   const n = o.n ?? DEFAULT_NGRAM;
   const t0 = performance.now();

@@ -1,9 +1,11 @@
 // Streams a JSONL file as parsed values with their line numbers, for the PrismaForge commands
 // that read files other tools wrote (scores, decisions, training and test sets) and must
 // tolerate a bad line rather than stop: an unparseable line comes back with `value`
-// undefined, and the caller decides (skip it, count it, keep it verbatim). Built on the
-// store's byte-safe line reader, so a file of any size streams.
-import { readLines } from '../store/jsonl-lines.ts';
+// undefined, and the caller decides (skip it, count it, keep it verbatim). Built on the one
+// JSONL reader (src/store/jsonl-values.ts: BOM, CRLF, blank lines) in its tolerant mode, so
+// a file of any size streams. A line whose bytes are not UTF-8 has no text to keep and is
+// passed over, as before.
+import { isBadLine, streamJsonl } from '../store/jsonl-values.ts';
 
 export interface JsonLineValue {
   line: number;
@@ -14,14 +16,8 @@ export interface JsonLineValue {
 }
 
 export async function* jsonLines(file: string): AsyncGenerator<JsonLineValue> {
-  for await (const raw of readLines(file)) {
-    if (raw.text === undefined || !raw.text.trim()) continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(raw.text);
-    } catch {
-      value = undefined;
-    }
-    yield { line: raw.line, text: raw.text, value };
+  for await (const e of streamJsonl(file, { badLines: 'collect' })) {
+    if (e.text === null) continue;
+    yield { line: e.line, text: e.text, value: isBadLine(e) ? undefined : e.value };
   }
 }

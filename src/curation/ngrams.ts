@@ -10,6 +10,10 @@
 
 const SPLIT = /[^\p{L}\p{N}]+/u;
 
+/**
+ * The words of `text` as decontamination compares them: NFKC, lower case, split on anything
+ * that is not a Unicode letter or digit.
+ */
 export function normaliseWords(text: string): string[] {
   const words = text.normalize('NFKC').toLowerCase().split(SPLIT);
   // split leaves an empty string at either end when the text starts or ends with a separator.

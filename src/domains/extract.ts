@@ -56,6 +56,11 @@ export function detectCompletionDomain(completion: string): DomainId | undefined
   return (tagged.length > 0 ? tagged : all.filter((b) => b.domain)).at(-1)?.domain;
 }
 
+/**
+ * Finds `domain`'s code in a completion: the last fenced block of that language (inside an
+ * `<answer>` tag if there is one), else an answer tag or, for html, a whole page. Not found is
+ * a value (`found: false`), never a throw.
+ */
 export function locateDomainCode(completion: string, domain: DomainId): DomainCode {
   const text = typeof completion === 'string' ? completion : '';
   const found = blocks(text);

@@ -2,6 +2,17 @@
 // traffic) never import the domain renderers, sharp in the main thread or the browser room.
 import type { DomainRenderers, DomainRenderersOptions } from './renderers.ts';
 
+/**
+ * The domain renderers, loaded on first use (`rubrica` exports this as createDomainRenderers):
+ * one sandboxed renderer per non-SVG domain, each started when first asked, all ended by
+ * close(). SVG-only callers never load sharp, the sandboxes or the browser.
+ * @example
+ * ```ts
+ * const domains = createDomainRenderers({ svgRenderer: pool });
+ * const ins = await inspectCompletion(completion, { renderer: pool, domains, domain: 'auto' });
+ * await domains.close();
+ * ```
+ */
 export function lazyDomainRenderers(opts: DomainRenderersOptions): DomainRenderers {
   let hub: Promise<DomainRenderers> | null = null;
   return {

@@ -16,6 +16,7 @@ import { createSmilesRenderer } from './smiles/renderer.ts';
 import type { DomainRender, DomainRenderer, DomainRenderOptions } from './types.ts';
 import { createVegaLiteRenderer } from './vega-lite/renderer.ts';
 
+/** The svg renderer the set reuses, and each domain's limits and settings. */
 export interface DomainRenderersOptions {
   /** Draws vega-lite's SVG (and is the svg domain's renderer). */
   svgRenderer: Renderer;
@@ -31,6 +32,7 @@ export interface DomainRenderersOptions {
   extra?: Partial<Record<DomainId, () => DomainRenderer>>;
 }
 
+/** One sandboxed renderer per domain behind one call; `close()` ends every one started. */
 export interface DomainRenderers {
   /** Renders `code` of a non-SVG domain; every failure is a value. */
   render(domain: DomainId, code: string, opts?: DomainRenderOptions): Promise<DomainRender>;

@@ -37,6 +37,10 @@ export interface DomainNotes {
   fullPage?: { documentHeight: number; height: number; maxHeight: number; clipped: boolean };
 }
 
+/**
+ * A domain render's outcome: the PNG and its size, or an error value; the domain's notes
+ * (warnings, what was cut) either way.
+ */
 export type DomainRender =
   | { ok: true; png: Buffer; width: number; height: number; ms: number; notes: DomainNotes }
   | { ok: false; error: ErrorValue<DomainRenderErrorCode>; ms: number; notes?: DomainNotes };

@@ -22,6 +22,7 @@ import type { LineIssue } from './stats/jsonl.ts';
 import { kendallTauB } from './stats/kendall.ts';
 import { fmt, fmtInterval, formatTable } from './stats/text-table.ts';
 
+/** Which reward to read, when two predictions tie, and the bootstrap's settings. */
 export interface AlignOptions extends BootstrapOptions {
   /** Reward picked from eval records (default "universal"); filters score lines when given. */
   reward?: string;
@@ -64,6 +65,10 @@ export interface PairwiseAlignment {
   exact: Interval;
 }
 
+/**
+ * How well a judge agrees with people: correlations against absolute ratings and agreement
+ * with pairwise votes, each with a bootstrap interval, and which ids did not match.
+ */
 export interface AlignReport {
   reward: string;
   bootstrap: { resamples: number; seed: number; level: number };
@@ -240,7 +245,17 @@ export function alignParsed(
   };
 }
 
-/** Parses both JSONL texts and aligns them. */
+/**
+ * Parses both JSONL texts and aligns them: the judge's predictions (eval results or score
+ * lines, `opts.reward` picks which) against human ratings and pairwise votes. Lines that
+ * cannot be read are listed in the report's `issues`, never thrown.
+ * @example
+ * ```ts
+ * const pred = readFileSync('runs/ruler/results.jsonl', 'utf8');
+ * const report = align(pred, readFileSync('human.jsonl', 'utf8'), { reward: 'ruler' });
+ * console.log(formatAlignReport(report));
+ * ```
+ */
 export function align(predText: string, humanText: string, opts: AlignOptions = {}): AlignReport {
   return alignParsed(
     parsePredictions(predText, { reward: opts.reward }),

@@ -1,16 +1,11 @@
 // Comparing eval runs the way the paper's tables do: one row per run (rubric score over
 // rendered samples and over all samples, render success, tokens, per-axis means, hybrid terms)
 // and, for every pair of runs, per-prompt win / tie / loss with the non-tie win rate.
+import { isUnjudged as isGraderError } from '../core/status.ts';
 import type { Interval } from './stats/bootstrap.ts';
 import type { RunDir } from './stats/run-dir.ts';
 import { fmt, fmtInterval, formatTable, pct } from './stats/text-table.ts';
-import {
-  defaultSetOf,
-  isGraderError,
-  NO_SET,
-  type RewardSummary,
-  type ScoreEstimate,
-} from './summary.ts';
+import { defaultSetOf, NO_SET, type RewardSummary, type ScoreEstimate } from './summary.ts';
 import type { EvalRecord } from './types.ts';
 
 export const DEFAULT_COMPARE_REWARD = 'universal';
@@ -63,6 +58,10 @@ export interface PairwiseRuns {
   unjudged: string[];
 }
 
+/**
+ * Runs side by side: per run its score and interval, per pair of runs who wins how often, and
+ * the same per prompt set.
+ */
 export interface Comparison {
   reward: string;
   tie_epsilon: number;
@@ -212,6 +211,11 @@ function compareView(
  * Compares runs over all prompts and, when they span two or more prompt sets (the paper's
  * Illustration / Icon benchmarks), once per set too; or over one set with `opts.set`.
  * Sets are those of the summaries (`summary.sets`, named by `set` or the prompt_id prefix).
+ * @example
+ * ```ts
+ * const [a, b] = await Promise.all([loadRunDir('runs/base'), loadRunDir('runs/tuned')]);
+ * if ('records' in a && 'records' in b) console.log(formatComparison(compareRuns([a, b])));
+ * ```
  */
 export function compareRuns(runs: readonly RunDir[], opts: CompareOptions = {}): Comparison {
   const reward = opts.reward ?? DEFAULT_COMPARE_REWARD;

@@ -13,6 +13,7 @@ export const DEFAULT_POLICY_SYSTEM =
   'self-contained SVG document (use a viewBox; no external images, fonts or scripts). ' +
   'Answer with the SVG code in a ```svg code block.';
 
+/** What to sample: prompts, the policy client, samples per prompt and the file to append to. */
 export interface GenerateOptions {
   prompts: readonly PromptLine[];
   client: ModelClient;
@@ -75,6 +76,18 @@ export function sampleId(promptId: string, k: number): string {
   return `${promptId}#${k}`;
 }
 
+/**
+ * Samples `n` completions per prompt from the policy and appends them to `opts.out`, one line
+ * per id. Resumable: answered ids are skipped and failed calls written as error lines, then
+ * asked again next time; a failed call never stops the run. Resolves a summary of what was
+ * written.
+ * @example
+ * ```ts
+ * const policy = createModelClient('vllm:Qwen/Qwen2.5-7B-Instruct', { role: 'policy' });
+ * const prompts = [{ id: 'p1', prompt: 'a red apple' }];
+ * const s = await generateRollouts({ prompts, client: policy, n: 8, out: 'rollouts.jsonl' });
+ * ```
+ */
 export async function generateRollouts(opts: GenerateOptions): Promise<GenerateSummary> {
   const tasks: SampleTask[] = opts.prompts.flatMap((p) =>
     Array.from({ length: opts.n }, (_, k) => ({

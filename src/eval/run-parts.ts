@@ -4,6 +4,7 @@
 // existed seeds it from its old summary.json, so its earlier time is not lost either.
 import { appendFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { parseJsonl } from '../store/jsonl-values.ts';
 
 export const PARTS_FILE = 'parts.jsonl';
 
@@ -37,14 +38,11 @@ export async function readParts(dir: string): Promise<RunPart[]> {
   const text = await readText(join(dir, PARTS_FILE));
   if (text === null) return [];
   const out: RunPart[] = [];
-  for (const line of text.split('\n')) {
-    if (!line.trim()) continue;
-    try {
-      const p = JSON.parse(line) as RunPart;
-      if (Number.isFinite(p.elapsed_ms) && p.elapsed_ms >= 0) out.push(p);
-    } catch {
-      // A line torn by a crash: that invocation's time is unknown, the others still count.
-    }
+  // A line torn by a crash is collected, not thrown: that invocation's time is unknown, the
+  // others still count.
+  for (const { value } of parseJsonl(text, join(dir, PARTS_FILE), { badLines: 'collect' }).values) {
+    const p = value as RunPart;
+    if (Number.isFinite(p?.elapsed_ms) && p.elapsed_ms >= 0) out.push(p);
   }
   return out;
 }

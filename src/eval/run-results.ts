@@ -3,24 +3,21 @@
 // are not eval records are ignored.
 
 import { keyOf } from '../store/jsonl.ts';
-import { readLines } from '../store/jsonl-lines.ts';
+import { isBadLine, streamJsonl } from '../store/jsonl-values.ts';
 import type { EvalRecord } from './types.ts';
 
 export async function readResults(path: string): Promise<Map<string, EvalRecord>> {
   const out = new Map<string, EvalRecord>();
   try {
-    for await (const l of readLines(path)) {
-      if (!l.text?.trim()) continue;
-      try {
-        const r = JSON.parse(l.text) as Partial<EvalRecord>;
-        const key = keyOf(r.id);
-        if (key !== null && r.scores && typeof r.scores === 'object') {
-          // Delete first so a re-scored id moves to where its newest line is.
-          out.delete(key);
-          out.set(key, { ...r, id: key } as EvalRecord);
-        }
-      } catch {
-        // A torn or foreign line: the id is simply scored again.
+    // Tolerant: a torn or foreign line is passed over, and its id simply scored again.
+    for await (const l of streamJsonl(path, { badLines: 'collect' })) {
+      if (isBadLine(l)) continue;
+      const r = l.value as Partial<EvalRecord> | null;
+      const key = keyOf(r?.id);
+      if (r && key !== null && r.scores && typeof r.scores === 'object') {
+        // Delete first so a re-scored id moves to where its newest line is.
+        out.delete(key);
+        out.set(key, { ...r, id: key } as EvalRecord);
       }
     }
   } catch (err) {

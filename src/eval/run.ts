@@ -7,7 +7,8 @@
 
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isGraderFault } from '../core/status.ts';
+import { promptIdResolver } from '../core/group-key.ts';
+import { isGraderFaultRecord, isUnjudged } from '../core/status.ts';
 import { addUsage, emptyUsage, type Usage } from '../core/usage.ts';
 import type { InspectFn } from '../inspect/types.ts';
 import type { ModelClient } from '../models/types.ts';
@@ -29,6 +30,10 @@ import { summarizeRun } from './summary.ts';
 import type { EvalSummaryFile } from './summary-file.ts';
 import type { EvalRecord } from './types.ts';
 
+/**
+ * The inputs of one evaluation run: prompts and rollouts, the output directory, the judge and
+ * renderer, and which rewards beside `universal` (and `ruler`, given rubrics) to score.
+ */
 export interface EvalRunOptions {
   prompts: readonly PromptLine[];
   rollouts: readonly RolloutLine[];
@@ -71,6 +76,7 @@ export interface EvalRunOptions {
   signal?: AbortSignal;
 }
 
+/** What a run wrote: its records, the summary, the judge probe, and where the files are. */
 export interface EvalRunResult {
   records: EvalRecord[];
   summary: EvalSummaryFile;
@@ -81,17 +87,8 @@ export interface EvalRunResult {
   paths: { results: string; summary: string; report: string; images: string };
 }
 
-/** A score that is a grader fault (the new status, or the reason in older files). */
-export function isFaultScore(s: { status?: unknown; reason?: unknown }): boolean {
-  return (
-    s.status === 'grader_error' || isGraderFault(typeof s.reason === 'string' ? s.reason : null)
-  );
-}
-
-/** Scored again on resume: grader faults, and `no_rubric` (rubrics may have been added). */
-function isRedoScore(s: { status?: unknown; reason?: unknown }): boolean {
-  return isFaultScore(s) || s.reason === 'no_rubric';
-}
+/** A score that is a grader fault: core/status.ts's one predicate, under eval's old name. */
+export const isFaultScore = isGraderFaultRecord;
 
 /** A results.jsonl line is done when every reward kind has a verdict that is not a grader fault. */
 function isDone(line: Record<string, unknown>, kinds: readonly string[]): boolean {
@@ -100,17 +97,26 @@ function isDone(line: Record<string, unknown>, kinds: readonly string[]): boolea
   return kinds.every((k) => {
     const s = scores[k];
     // A grader failure is not a verdict on the drawing: such records are scored again.
-    return s !== undefined && s !== null && !isRedoScore(s);
+    // `no_rubric` too (isUnjudged): rubrics may have been added since.
+    return s !== undefined && s !== null && !isUnjudged(s);
   });
 }
 
-function promptIdOf(r: RolloutLine, byText: Map<string, string>): string {
-  if (r.prompt_id) return r.prompt_id;
-  if (r.prompt && byText.has(r.prompt)) return byText.get(r.prompt)!;
-  const hash = r.id.lastIndexOf('#');
-  return hash > 0 ? r.id.slice(0, hash) : r.id;
-}
-
+/**
+ * One evaluation run: inspects every rollout once, scores it with `universal` (and `ruler`
+ * given rubrics, plus `rewards`), appends to OUT/results.jsonl as it goes (resumable), then
+ * writes summary.json and report.html. An unreachable judge does not stop the run: rollouts
+ * come out "not judged". Rejects with RunInterruptedError when `signal` aborts.
+ * @example
+ * ```ts
+ * const judge = createModelClient('vllm:Qwen/Qwen3-VL-8B-Instruct', { role: 'judge' });
+ * const { summary } = await runEval({
+ *   prompts: [{ id: 'p1', prompt }],
+ *   rollouts: [{ id: 'r1', prompt_id: 'p1', prompt: null, completion }],
+ *   outDir: 'runs/base', run: 'base', judge, renderer: pool, inspect: inspectCompletion,
+ * });
+ * ```
+ */
 export async function runEval(opts: EvalRunOptions): Promise<EvalRunResult> {
   const t0 = performance.now();
   const startedAt = new Date().toISOString();
@@ -132,12 +138,13 @@ export async function runEval(opts: EvalRunOptions): Promise<EvalRunResult> {
       : opts.judge;
 
   const promptText = new Map(opts.prompts.map((p) => [p.id, p.prompt]));
-  const byText = new Map(opts.prompts.map((p) => [p.prompt, p.id]));
+  // The rollout's group is its prompt (src/core/group-key.ts), named by the prompts file's id.
+  const promptIdOf = promptIdResolver(opts.prompts);
   const seen = new Set<string>();
   // One rollout per id (the first): results.jsonl holds one record per id.
   const unique = opts.rollouts.filter((r) => !seen.has(r.id) && seen.add(r.id));
   const inputs = unique.map((r) => {
-    const prompt_id = promptIdOf(r, byText);
+    const prompt_id = promptIdOf(r);
     return {
       id: r.id,
       prompt_id,

@@ -2,8 +2,10 @@
 // table columns (rubric score, render success, tokens, per-axis means) with bootstrap CIs,
 // plus what a careful reader checks next: unscoreable counts by reason, grader errors kept
 // apart from bad drawings, reward-hacking monitors and DwT coverage. Plain JSON out.
+
+import { isDerivedKey } from '../core/group-key.ts';
 import type { ScoreRecord } from '../core/record.ts';
-import { isGraderFault } from '../core/status.ts';
+import { isUnjudged } from '../core/status.ts';
 import { addUsage, emptyUsage, type Usage } from '../core/usage.ts';
 import { type EvalHealth, evalHealth } from '../monitors/eval-health.ts';
 import {
@@ -104,6 +106,10 @@ export interface SetSummary {
   rewards: Record<string, RewardSummary>;
 }
 
+/**
+ * An eval run's summary (summary.json): per reward its score with a prompt-level bootstrap
+ * interval, overall and per prompt set.
+ */
 export interface RunSummary {
   schema: typeof RUN_SUMMARY_SCHEMA;
   /** Distinct `run` names among the records. */
@@ -125,22 +131,24 @@ export interface RunSummary {
 
 export const NO_SET = '(none)';
 
-/** A record's prompt set: its `set` field, else the prompt_id part before the first "/". */
+/**
+ * A record's prompt set: its `set` field, else the prompt_id part before the first "/". A
+ * prompt known only by its text (a `prompt:` group key, src/core/group-key.ts) has no set.
+ */
 export function defaultSetOf(record: EvalRecord): string | null {
   const set = (record as EvalRecord & { set?: unknown }).set;
   if (typeof set === 'string' && set.length > 0) return set;
+  if (isDerivedKey(record.prompt_id)) return null;
   const slash = record.prompt_id.indexOf('/');
   return slash > 0 ? record.prompt_id.slice(0, slash) : null;
 }
 
 /**
- * A record that is no judgement of the drawing — a grader fault (status `grader_error`, or a
- * fault reason in files written before that status existed) or a prompt without a rubric —
- * is left out of score means (its 0 is not a judgement) and counted apart.
+ * A record that is no judgement of the drawing — a grader fault or a prompt without a rubric —
+ * is left out of score means (its 0 is not a judgement) and counted apart. This is
+ * core/status.ts's isUnjudged under the name eval's readers import.
  */
-export function isGraderError(s: { status?: string; reason?: string }): boolean {
-  return s.status === 'grader_error' || isGraderFault(s.reason) || s.reason === 'no_rubric';
-}
+export const isGraderError = isUnjudged;
 
 const share = (k: number, n: number): number | null => (n > 0 ? k / n : null);
 

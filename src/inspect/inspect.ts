@@ -11,11 +11,22 @@ import { detectCompletionDomain } from '../domains/extract.ts';
 import type { RenderResult } from '../render/types.ts';
 import type { Inspection, InspectOptions } from './types.ts';
 
+/** The renderer, the prompt, the domain and the check thresholds of one inspection. */
 export interface InspectCompletionOptions extends InspectOptions {
   /** Overrides of the check thresholds (see DEFAULT_CHECK_OPTIONS). */
   checks?: Partial<CheckOptions>;
 }
 
+/**
+ * One rollout's deterministic path: completion → code → render (in `opts.renderer`'s isolated
+ * workers) → checks, for any domain. Bad input never throws: no code found gives `render: null`
+ * and the artifact's error, a failed render is an error value in `render`.
+ * @example
+ * ```ts
+ * const ins = await inspectCompletion(completion, { renderer: pool, prompt: 'a red apple' });
+ * console.log(ins.render?.ok, ins.summary.blank, ins.summary.text_in_image);
+ * ```
+ */
 export async function inspectCompletion(
   completion: string,
   opts: InspectCompletionOptions,

@@ -7,6 +7,10 @@ import type { ChecksSummary } from '../core/record.ts';
 import type { DomainRenderers } from '../domains/renderers.ts';
 import type { Renderer, RenderOptions, RenderResult } from '../render/types.ts';
 
+/**
+ * What the deterministic path found for one completion: its artifact, the render and the
+ * check results. Every reward reads this one shape, whatever the domain.
+ */
 export interface Inspection {
   artifact: Artifact;
   /** null when there was no SVG to render. */

@@ -62,6 +62,10 @@ export async function askJudge(
   return { ok: true, answer: { scores }, usage };
 }
 
+/**
+ * What the judge is asked about: the prompt the picture was drawn for, the rubric's items and
+ * the rendered PNG.
+ */
 export interface JudgeRequest {
   /** The original prompt the picture was drawn for. */
   prompt: string;

@@ -24,10 +24,18 @@ export { JUDGE_TEMPERATURE } from './ask.ts';
 /** Which part of the grader failed: the model call, or the answer cache. */
 export type JudgeFault = 'judge_error' | 'cache_error';
 
+/**
+ * The judge's answer: one score per rubric item, or the fault that prevented it (the model
+ * call or the cache). A fault is a value, never a zero: the caller records a grader error.
+ */
 export type JudgeVerdict =
   | { ok: true; criteria: CriterionScore[]; usage: Usage; cached: boolean }
   | { ok: false; fault: JudgeFault; message: string; usage: Usage; cached: false };
 
+/**
+ * A VLM judge bound to one model and mode; `judge()` never rejects for a bad answer or a
+ * failed call (see JudgeVerdict).
+ */
 export interface Judge {
   readonly mode: JudgeModeName;
   readonly modelId: string;
@@ -36,6 +44,7 @@ export interface Judge {
   judge(req: JudgeRequest): Promise<JudgeVerdict>;
 }
 
+/** The model client, the mode (`joint`: one call for all items; `per-item`), and the cache. */
 export interface JudgeOptions {
   client: ModelClient;
   mode?: JudgeModeName;
@@ -81,6 +90,15 @@ function fault(f: JudgeFault, message: string, usage = emptyUsage()): JudgeVerdi
   return { ok: false, fault: f, message, usage, cached: false };
 }
 
+/**
+ * A VLM judge that scores a picture against a rubric's items. Answers are cached by model,
+ * prompt version, items and picture, and identical calls in flight share one request. A
+ * failed call or an unstorable answer comes back as a fault verdict, not a throw.
+ * @example
+ * ```ts
+ * const judge = createJudge({ client, mode: 'joint', cache: openCache('.rubrica/cache.sqlite') });
+ * ```
+ */
 export function createJudge(opts: JudgeOptions): Judge {
   const mode = opts.mode ?? 'joint';
   const { client } = opts;

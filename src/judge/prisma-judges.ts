@@ -88,6 +88,10 @@ interface Cached {
   verdicts: { key: string; f: number; rationale: string }[];
 }
 
+/**
+ * PrismaForge's judge: `judgeRubric` scores a code or vision rubric's items, `judgeDirect`
+ * gives the holistic score. Failures come back as values.
+ */
 export interface PrismaJudge {
   readonly modelId: string;
   readonly mode: PrismaJudgeMode;
@@ -102,6 +106,15 @@ export interface PrismaJudgeOptions {
   maxTokens?: number;
 }
 
+/**
+ * A PrismaForge judge on one model: reads the code (code rubric) or looks at the picture
+ * (vision rubric, holistic score). Answers are cached like createJudge's.
+ * @example
+ * ```ts
+ * const judge = createPrismaJudge({ client, mode: 'joint' });
+ * const graders = { codeJudge: judge, visionJudge: judge, lambdas: DEFAULT_FAMILY_LAMBDAS };
+ * ```
+ */
 export function createPrismaJudge(opts: PrismaJudgeOptions): PrismaJudge {
   const { client } = opts;
   const mode = opts.mode ?? 'joint';

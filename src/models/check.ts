@@ -6,6 +6,10 @@ import type { Usage } from '../core/usage.ts';
 import sharp from '../render/sharp.ts';
 import type { ChatMessage, FinishReason, ModelCallError, ModelClient } from './types.ts';
 
+/**
+ * The outcome of checkModel: whether the model answered in the structured shape, whether it
+ * saw the image, the error if not, and what the call cost.
+ */
 export interface ModelCheck {
   spec: string;
   ok: boolean;
@@ -32,6 +36,16 @@ async function swatch(): Promise<string> {
   return `data:image/png;base64,${png.toString('base64')}`;
 }
 
+/**
+ * Asks the model one small structured question about a one-colour picture (or, with
+ * `image: false`, a text-only one), to show before a run that the server answers, returns
+ * valid JSON and sees images. Never rejects: a failure is `ok: false` with the error.
+ * @example
+ * ```ts
+ * const check = await checkModel(client, { image: true });
+ * if (!check.ok) console.error(formatModelCheck(check));
+ * ```
+ */
 export async function checkModel(
   client: ModelClient,
   opts: { image?: boolean; signal?: AbortSignal } = {},
@@ -72,6 +86,7 @@ export async function checkModel(
   };
 }
 
+/** A model check as the few lines `rubrica models check` prints. */
 export function formatModelCheck(c: ModelCheck): string {
   const u = c.usage;
   const cost = u.costUsd === null ? 'unknown' : `$${u.costUsd.toFixed(6)}`;

@@ -26,6 +26,11 @@ import { parseModelSpec } from './spec.ts';
 import type { ChatMessage, ModelClient, ModelSpec, ObjectCallOptions, Role } from './types.ts';
 import { validateAnswer } from './validate-answer.ts';
 
+/**
+ * The role (which RUBRICA_<ROLE>_* variables apply), base URL, key, timeouts, retries,
+ * concurrency, prices and circuit breaker of one client. Unset values come from the
+ * environment, then from the provider's defaults.
+ */
 export interface ModelClientOptions {
   role: Role;
   /** `--<role>-base-url`; else RUBRICA_<ROLE>_BASE_URL; else the provider's default. */
@@ -64,6 +69,17 @@ export interface RubricaModelClient extends ModelClient {
   health(): CircuitHealth;
 }
 
+/**
+ * A client for a `provider:model` spec (vllm, sglang, ollama, openai, anthropic, google) in a
+ * role, with retries, a per-attempt timeout, a concurrency limit, a circuit breaker and usage
+ * with prices. Throws ModelConfigError at once on a bad spec, base URL or price table, a
+ * hosted provider without a key or a compatible server without a base URL; a failed call
+ * later is a value (`ok: false`), not a throw.
+ * @example
+ * ```ts
+ * const judge = createModelClient('vllm:Qwen/Qwen3-VL-8B-Instruct', { role: 'judge' });
+ * ```
+ */
 export function createModelClient(
   spec: string | ModelSpec,
   options: ModelClientOptions,

@@ -12,6 +12,10 @@ export type ModelConfigErrorCode =
   | 'bad_base_url' // not an http(s) URL
   | 'bad_prices'; // price override unreadable or malformed
 
+/**
+ * A model configuration that cannot work (bad spec, base URL or prices, missing key): thrown
+ * before any call is made.
+ */
 export class ModelConfigError extends RubricaError<ModelConfigErrorCode> {}
 
 /** A model server that did not answer the pre-flight probe (src/cli/preflight.ts). */

@@ -97,6 +97,11 @@ function fences(s: string): string[] {
   return out;
 }
 
+/**
+ * The JSON value in a model's answer: the whole answer, else a fenced block, else the first
+ * object or array embedded in the text, with any `<think>` reasoning ignored. Not found is a
+ * value with the reason, never a throw.
+ */
 export function extractJson(text: string): ExtractedJson {
   // An answer that is one JSON value as a whole (what a guided decoder writes) is taken as
   // it is, before any <think> stripping: its strings may well contain "</think>" or fences.

@@ -12,8 +12,10 @@ export type Provider =
   | 'anthropic'
   | 'google';
 
+/** What a model is used for; each role has its own RUBRICA_<ROLE>_* settings. */
 export type Role = 'author' | 'judge' | 'policy';
 
+/** A parsed `provider:model` spec. */
 export interface ModelSpec {
   provider: Provider;
   model: string;

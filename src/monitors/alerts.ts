@@ -3,6 +3,7 @@
 // operator what happened ("flat_group_share 0.62 > 0.5").
 import type { BatchHealth } from './health.ts';
 
+/** The limits past which a reward-health figure raises an alert. */
 export interface AlertThresholds {
   /** Share of learnable groups that are flat. */
   flat_group_share: number;
@@ -17,6 +18,10 @@ export interface AlertThresholds {
   length_growth_per_step: number;
 }
 
+/**
+ * The default alert limits: half the groups flat, 5% grader faults, 10% flagged, any reward
+ * premium for flagged rollouts, 2% length growth a step.
+ */
 export const DEFAULT_ALERTS: Readonly<AlertThresholds> = Object.freeze({
   flat_group_share: 0.5,
   grader_fault_share: 0.05,

@@ -8,6 +8,7 @@
 // - grader faults (judge, scorer, cache, infrastructure), which are not measurements.
 import { quantileSorted } from 'simple-statistics';
 import type { ScoreRecord } from '../core/record.ts';
+import { isGraderFaultRecord } from '../core/status.ts';
 
 export interface LengthFigures {
   n: number;
@@ -24,6 +25,10 @@ export interface FlagFigures {
   mean_reward_unflagged: number | null;
 }
 
+/**
+ * Reward health of one batch: grader faults, flat groups (no GRPO signal), lengths, and how
+ * often text-in-image and clutter appear and what they earn.
+ */
 export interface BatchHealth {
   rollouts: number;
   /** Rollouts whose reward is a measurement (status ok or unscoreable). */
@@ -43,7 +48,7 @@ export interface BatchHealth {
 
 export const DEFAULT_FLAT_EPSILON = 0.01;
 
-type Scored = Pick<ScoreRecord, 'reward' | 'status' | 'checks'>;
+type Scored = Pick<ScoreRecord, 'reward' | 'status' | 'reason' | 'checks'>;
 
 const mean = (xs: readonly number[]) =>
   xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null;
@@ -81,10 +86,15 @@ function flagFigures(
 }
 
 /**
- * Figures of one batch. `groupOf(i)` names the GRPO group of the i-th record (prompt_id, or
- * the prompt text). Grader faults are counted apart and left out of every figure made of
+ * Figures of one batch. `groupOf(i)` names the GRPO group of the i-th record: callers pass
+ * the one rule, src/core/group-key.ts (serve: groupKey of the request's items; eval: the
+ * rollout's resolved prompt id). Grader faults are counted apart and left out of every figure made of
  * rewards (flat groups, mean rewards); lengths and flags come from the deterministic
  * inspection, which needs no judge, so they cover every rollout.
+ * @example
+ * ```ts
+ * const h = batchHealth(records, (i) => groupKey(records[i] ?? { id: String(i) }));
+ * ```
  */
 export function batchHealth(
   records: readonly Scored[],
@@ -94,7 +104,7 @@ export function batchHealth(
   const groups = new Map<string, number[]>();
   const measured: Scored[] = [];
   records.forEach((r, i) => {
-    if (r.status === 'grader_error') return;
+    if (isGraderFaultRecord(r)) return;
     measured.push(r);
     const key = groupOf(i);
     const g = groups.get(key);

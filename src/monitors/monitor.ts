@@ -29,6 +29,7 @@ export interface HealthMonitorOptions {
   onAlert?: (alert: Alert, step: StepHealth) => void;
 }
 
+/** One step's batch health, with the running figures over the window and the alerts raised. */
 export interface StepHealth extends BatchHealth {
   step: number;
   running: {
@@ -42,6 +43,7 @@ export interface StepHealth extends BatchHealth {
   alerts: Alert[];
 }
 
+/** Reward health over a training run: `observe()` one batch per step. */
 export interface HealthMonitor {
   observe(records: Parameters<typeof batchHealth>[0], groupOf: (i: number) => string): StepHealth;
   readonly last: StepHealth | null;
@@ -64,6 +66,16 @@ export function relativeSlope(ys: readonly number[]): number | null {
   return sxy / sxx / my;
 }
 
+/**
+ * A monitor of reward health over steps: each `observe(records, groupOf)` adds a batch and
+ * returns its figures, running lengths and their growth over the window, and the alerts
+ * raised (`onAlert` is called once when an alert starts).
+ * @example
+ * ```ts
+ * const monitor = createHealthMonitor({ onAlert: (a) => console.warn(a) });
+ * const step = monitor.observe(records, (i) => records[i]?.prompt_id ?? String(i));
+ * ```
+ */
 export function createHealthMonitor(opts: HealthMonitorOptions = {}): HealthMonitor {
   const thresholds: AlertThresholds = { ...DEFAULT_ALERTS, ...opts.thresholds };
   const window = Math.max(1, opts.window ?? 20);

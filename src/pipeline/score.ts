@@ -45,6 +45,10 @@ import type { InspectingScorer, JudgeMode, ScoreBatchOptions, ScoredRollout } fr
 export type { BlankPolicy } from '../reward/gates.ts';
 export type { HybridRewarder } from '../reward/hybrid.ts';
 
+/**
+ * What a rollout scorer needs: rubrics, a judge, the renderer, the cache, and which rewards
+ * it computes by default.
+ */
 export interface RolloutScorerOptions {
   /** Kept rubrics, as records or the path of a rubrics.jsonl. Needed for `ruler` and `rubric-s`. */
   rubrics?: readonly RubricRecord[] | string;
@@ -193,6 +197,20 @@ function openResources(opts: RolloutScorerOptions): Resources {
   };
 }
 
+/**
+ * A rollout scorer: inspects each rollout once (extract, render, check) and computes every
+ * reward asked for from that one inspection. Bad policy output scores as a value
+ * (`unscoreable`), a failed grader as `grader_error`; nothing thrown per rollout. Throws
+ * ScorerConfigError when a reward lacks what it needs (a judge, rubrics, a hybrid rewarder).
+ * Close it to end the pool and the cache it opened.
+ * @example
+ * ```ts
+ * const judge = 'vllm:Qwen/Qwen3-VL-8B-Instruct';
+ * const scorer = await createRolloutScorer({ rubrics: 'rubrics.jsonl', judge, reward: 'ruler' });
+ * const [rec] = await scorer.scoreBatch([{ id: 'r1', prompt_id: 'p1', completion }]);
+ * await scorer.close();
+ * ```
+ */
 export async function createRolloutScorer(opts: RolloutScorerOptions): Promise<InspectingScorer> {
   const defaults = rewardList(opts.reward, ['ruler']);
   const have = {

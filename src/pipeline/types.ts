@@ -6,8 +6,10 @@ import type { Inspection } from '../inspect/types.ts';
 
 export type { RewardKind, RolloutInput } from '../core/record.ts';
 
+/** `joint`: the judge scores all of a rubric's items in one call; `per-item`: one call each. */
 export type JudgeMode = 'joint' | 'per-item';
 
+/** Per call: which rewards (the first is the record's `reward`), the judge mode, a signal. */
 export interface ScoreBatchOptions {
   /** One reward or several (computed from one inspection; the first is the record's `reward`). */
   reward?: RewardKind | readonly RewardKind[];
@@ -15,6 +17,7 @@ export interface ScoreBatchOptions {
   signal?: AbortSignal;
 }
 
+/** A score record and the inspection it was computed from. */
 export interface ScoredRollout {
   record: ScoreRecord;
   /** The one inspection every requested reward was computed from (PNG included). */

@@ -2,6 +2,7 @@
 // functions of the rewards the probe collected. A grader fault (status grader_error) is never
 // a measurement: it is counted in `faults` and left out of every figure, so a judge that is
 // down makes a probe `no_data`, never `pass` or `fail`.
+import { isGraderFaultRecord } from '../core/status.ts';
 import { sampleStd } from '../reward/grpo.ts';
 import type { ProbePair, ProbeResult, ProbeThresholds } from './types.ts';
 
@@ -19,7 +20,7 @@ export interface ProbeSpec {
   expectation: string;
 }
 
-const isFault = (s: Scoring) => s.status === 'grader_error';
+const isFault = (s: Scoring) => isGraderFaultRecord(s);
 const mean = (xs: readonly number[]) =>
   xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null;
 const share = (k: number, n: number) => (n > 0 ? k / n : null);

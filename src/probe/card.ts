@@ -120,6 +120,10 @@ function row(r: ProbeResult, tol: number, report: ProbeReport): string {
 <td><span class="verdict v-${esc(r.verdict)}">${esc(r.verdict.replace('_', ' '))}</span></td></tr>`;
 }
 
+/**
+ * The probe report as one self-contained HTML page (the judge's health card): verdict tiles,
+ * one row per probe with its figures, example pictures inline.
+ */
 export function renderHealthCard(report: ProbeReport): string {
   const count = (v: string) => report.probes.filter((p) => p.verdict === v).length;
   const gf = report.grader_faults;

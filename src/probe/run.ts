@@ -4,7 +4,9 @@
 // with the rubric's items shuffled for order effects, and the rubric's ideal drawing as an
 // anchor. The answer cache is off throughout: a probe measures the judge, not its cache.
 import pLimit from 'p-limit';
+import { promptIdResolver } from '../core/group-key.ts';
 import type { RewardKind, RolloutInput, ScoreRecord } from '../core/record.ts';
+import { isGraderFaultRecord } from '../core/status.ts';
 import type { PromptLine, RolloutLine } from '../eval/run-inputs.ts';
 import { seededRandom } from '../eval/stats/prng.ts';
 import { inspectCompletion } from '../inspect/inspect.ts';
@@ -41,6 +43,10 @@ import {
   type ProbeThresholds,
 } from './types.ts';
 
+/**
+ * What to probe: a judge and a reward kind, the rollouts whose pictures are altered, the
+ * rubrics (whose ideal SVGs are the anchors), repeats and thresholds.
+ */
 export interface ProbeOptions {
   prompts: readonly PromptLine[];
   rollouts: readonly RolloutLine[];
@@ -90,13 +96,6 @@ export function replaceSvg(completion: string, svg: string, next: string): strin
   return completion.slice(0, at) + next + completion.slice(at + svg.length);
 }
 
-function promptIdOf(r: RolloutLine, byText: Map<string, string>): string {
-  if (r.prompt_id) return r.prompt_id;
-  if (r.prompt && byText.has(r.prompt)) return byText.get(r.prompt)!;
-  const hash = r.id.lastIndexOf('#');
-  return hash > 0 ? r.id.slice(0, hash) : r.id;
-}
-
 function shuffled<T>(items: readonly T[], rand: () => number): T[] {
   const out = [...items];
   for (let i = out.length - 1; i > 0; i--) {
@@ -110,7 +109,7 @@ function shuffled<T>(items: readonly T[], rand: () => number): T[] {
 
 function tally(report: ProbeReport['grader_faults'], s: Scoring): void {
   report.scorings++;
-  if (s.status !== 'grader_error') return;
+  if (!isGraderFaultRecord(s)) return;
   report.faults++;
   const k = s.reason ?? 'unknown';
   report.by_reason[k] = (report.by_reason[k] ?? 0) + 1;
@@ -120,6 +119,21 @@ const FAULT: Scoring = { reward: 0, status: 'grader_error', reason: 'judge_error
 
 // Long because it is the probe's one sequence of stages; each stage is a few lines calling
 // the scorer and handing numbers to analyse.ts.
+/**
+ * Probes a judge + reward before training, on real rollouts: repeatability (the same picture
+ * judged `repeats` times), hack resistance (text, clutter, blank), sensitivity (broken
+ * pictures must score lower), anchors and item order. Grader faults are counted apart and
+ * never turned into probe results; a probe left without data makes the verdict `incomplete`.
+ * @example
+ * ```ts
+ * const prompts = [{ id: 'p1', prompt: 'a red apple' }];
+ * const rollouts = [{ id: 'r1', prompt_id: 'p1', prompt: null, completion }];
+ * const report = await runProbe({
+ *   prompts, rollouts, rubrics, judge: client, reward: 'ruler', renderer: pool,
+ * });
+ * await writeProbeOutputs('runs/probe', report); // report.verdict: pass | fail | incomplete
+ * ```
+ */
 export async function runProbe(opts: ProbeOptions): Promise<ProbeReport> {
   const t0 = performance.now();
   const th: ProbeThresholds = { ...DEFAULT_THRESHOLDS, ...opts.thresholds };
@@ -153,7 +167,8 @@ export async function runProbe(opts: ProbeOptions): Promise<ProbeReport> {
     // Pictures: rollouts with a prompt, at most maxPerPrompt per prompt.
     const promptText = new Map(opts.prompts.map((p) => [p.id, p.prompt]));
     for (const r of opts.rubrics ?? []) if (!promptText.has(r.id)) promptText.set(r.id, r.prompt);
-    const byText = new Map(opts.prompts.map((p) => [p.prompt, p.id]));
+    // Pictures of one prompt are one GRPO group (src/core/group-key.ts).
+    const promptIdOf = promptIdResolver(opts.prompts);
     const perPrompt = new Map<string, number>();
     const skipped: Record<string, number> = {};
     const skip = (why: string) => {
@@ -161,7 +176,7 @@ export async function runProbe(opts: ProbeOptions): Promise<ProbeReport> {
     };
     const candidates: Omit<Picture, 'svg' | 'inspection' | 'repeats' | 'base'>[] = [];
     for (const r of opts.rollouts) {
-      const prompt_id = promptIdOf(r, byText);
+      const prompt_id = promptIdOf(r);
       const prompt = r.prompt ?? promptText.get(prompt_id);
       if (!prompt) {
         skip('no_prompt');
@@ -198,7 +213,7 @@ export async function runProbe(opts: ProbeOptions): Promise<ProbeReport> {
           }
           const runs = [toScoring(first.record)];
           for (let i = 1; i < repeats; i++) runs.push(toScoring((await score(input)).record));
-          const ok = runs.filter((s) => s.status !== 'grader_error').map((s) => s.reward);
+          const ok = runs.filter((s) => !isGraderFaultRecord(s)).map((s) => s.reward);
           pictures.push({
             ...c,
             svg: first.inspection.artifact.svg,

@@ -4,6 +4,12 @@
 // source spans and a bounding box from their own geometry (transforms are not applied — the
 // "largest shape" is the one whose own numbers span the widest box, which for model-written
 // icons is the body or the background, the key part a judge must miss when it is gone).
+//
+// Why this file does not use the render's parse of the SVG: a perturbation cuts and splices
+// the policy's own text, so it needs each element's source span, which a parse tree does
+// not keep, and it must run before any render (the perturbed text is what gets rendered).
+// It parses no document: fast-xml-parser, from the one shared module (core/xml-parser.ts),
+// only reads the attributes of single start tags the string scan has already found.
 import { XMLParser } from '../core/xml-parser.ts';
 
 export interface Box {

@@ -81,6 +81,10 @@ export const DEFAULT_THRESHOLDS: Readonly<ProbeThresholds> = Object.freeze({
 
 export const PROBE_SCHEMA = 'rubrica.probe/1';
 
+/**
+ * A judge probe's result (probe.json): the verdict (`pass`, `fail` or `incomplete`), every
+ * probe's figures, the grader faults met, and example pictures.
+ */
 export interface ProbeReport {
   schema: typeof PROBE_SCHEMA;
   created_at: string;

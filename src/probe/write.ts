@@ -5,6 +5,10 @@ import { join } from 'node:path';
 import { renderHealthCard } from './card.ts';
 import type { ProbeReport } from './types.ts';
 
+/**
+ * Writes DIR/probe.json and DIR/card.html (the health card) for a probe report, creating DIR;
+ * resolves both paths.
+ */
 export async function writeProbeOutputs(
   dir: string,
   report: ProbeReport,

@@ -37,6 +37,10 @@ function hasBrowserFilterFunction(text: string): boolean {
   return false;
 }
 
+/**
+ * The renderer `auto` picks for an SVG: Chromium when it uses a feature librsvg draws
+ * differently (docs/rendering.md), librsvg otherwise. A text scan, no parse.
+ */
 export function chooseRenderer(svg: string | Uint8Array): Exclude<RendererName, 'auto'> {
   const text = typeof svg === 'string' ? svg : Buffer.from(svg).toString('latin1');
   if (BROWSER_FEATURES.test(text) || hasBrowserFilterFunction(text)) return 'chromium';

@@ -36,6 +36,10 @@ export function rootLength(value: string | undefined): number {
   return Number.isFinite(n) && n > 0 ? n : 0;
 }
 
+/**
+ * A `viewBox` attribute as `[minX, minY, width, height]`, or null when it is absent or not
+ * four finite numbers.
+ */
 export function parseViewBox(value: string | undefined): [number, number, number, number] | null {
   if (value === undefined) return null;
   const parts = value

@@ -4,6 +4,10 @@
 // most a fraction of a second before it is refused.
 import type { RenderLimits } from './types.ts';
 
+/**
+ * The render limits: high enough for real hand-made icons and illustrations, low enough that
+ * a hostile file is refused within a fraction of a second.
+ */
 export const DEFAULT_LIMITS: Readonly<RenderLimits> = Object.freeze({
   maxBytes: 2 * 1024 * 1024,
   maxElements: 25_000,
@@ -21,6 +25,10 @@ export const DEFAULT_LIMITS: Readonly<RenderLimits> = Object.freeze({
 /** Nested `data:image/svg+xml` documents are sanitised recursively up to this depth. */
 export const MAX_NESTED_SVG_DEPTH = 2;
 
+/**
+ * The default limits with `partial`'s overrides applied; an override that is not a positive
+ * finite number is ignored.
+ */
 export function resolveLimits(partial?: Partial<RenderLimits>): RenderLimits {
   const out = { ...DEFAULT_LIMITS };
   if (!partial) return out;

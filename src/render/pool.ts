@@ -20,6 +20,7 @@ import type { Renderer, RenderOptions, RenderResult, SanitizedJob } from './type
 import { DEFAULT_WORKER_HEAP_MB, workerEntry } from './worker-entry.ts';
 import { type Slot, setSlotRef, spawnSlot, type Task } from './worker-slot.ts';
 
+/** Worker count, time limit, queue bound, memory bounds and render defaults of a pool. */
 export interface RenderPoolOptions {
   /** Worker processes; default: available cores. */
   workers?: number;
@@ -42,6 +43,7 @@ export interface RenderPoolOptions {
   browser?: BrowserRoom;
 }
 
+/** A pool's counters: its workers, the queue, and how many were killed, crashed or retired. */
 export interface PoolStats {
   workers: { pid: number | undefined; inFlight: number; rendered: number; rssMb: number }[];
   queued: number;
@@ -53,6 +55,7 @@ export interface PoolStats {
   recycled: number;
 }
 
+/** A Renderer that draws in worker processes it owns; close it to end them. */
 export interface RenderPool extends Renderer {
   stats(): PoolStats;
   /**
@@ -70,6 +73,7 @@ export class RenderQueueFullError extends RubricaError<'render_queue_full'> {
     super('render_queue_full', message, { retryable: true });
   }
 }
+/** Thrown (rejected) by `render()` on a pool that has been closed. */
 export class RenderPoolClosedError extends RubricaError<'render_pool_closed'> {
   constructor(message: string) {
     super('render_pool_closed', message);
@@ -78,6 +82,19 @@ export class RenderPoolClosedError extends RubricaError<'render_pool_closed'> {
 
 // The factory is long because its closures share the pool's state (slots, queue, counters);
 // each closure is small, and the worker process itself lives in worker-slot.ts.
+/**
+ * A pool of worker processes that sanitise and render SVGs. Each render runs in a killable
+ * worker with a time limit; a hostile SVG costs one worker, never the caller. A bad SVG comes
+ * back as an error value (`parse_error`, `too_large`, `timeout`, `render_crash`, …); `render()`
+ * rejects only with RenderQueueFullError (past `maxQueue`) or RenderPoolClosedError.
+ * @example
+ * ```ts
+ * const pool = createRenderPool({ workers: 2, timeoutMs: 10_000 });
+ * const r = await pool.render(svg, { size: 512, background: 'white' });
+ * if (r.ok) writeFileSync('out.png', r.png); else console.log(r.error.code);
+ * await pool.close();
+ * ```
+ */
 export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
   const max = Math.max(1, Math.floor(options.workers ?? availableParallelism()));
   const depth = Math.max(1, Math.floor(options.pipeline ?? 2));

@@ -9,6 +9,7 @@ import { resolveLimits } from './limits.ts';
 import { readBounded, readFileBounded } from './read-bounded.ts';
 import type { Renderer, RenderOptions, RenderResult } from './types.ts';
 
+/** One input file's render: where its PNG went and the render result (or why it was unreadable). */
 export interface FileRenderReport {
   input: string;
   /** PNG written, when rendered and an output was asked for. */
@@ -16,6 +17,7 @@ export interface FileRenderReport {
   result: RenderResult | { ok: false; error: { code: 'read_error'; message: string }; ms: number };
 }
 
+/** The renderer, where PNGs go, render options and how many files are in flight. */
 export interface RenderFilesOptions {
   renderer: Renderer;
   /** Directory for `<name>.png` per input; null writes nothing (unless outFile). */
@@ -40,7 +42,13 @@ export function outputNames(inputs: string[]): string[] {
   });
 }
 
-/** Calls `onReport` once per input, in input order, as soon as its turn is ready. */
+/**
+ * Calls `onReport` once per input, in input order, as soon as its turn is ready.
+ * @example
+ * ```ts
+ * const done = await renderFiles(['a.svg', 'b.svg'], { renderer: pool, outDir: 'png' }, () => {});
+ * ```
+ */
 export async function renderFiles(
   inputs: string[],
   opts: RenderFilesOptions,

@@ -61,6 +61,11 @@ export async function sanitizeJob(
   return { ok: true, svg: p.svg, code: p.code, ms: ms() };
 }
 
+/**
+ * One render inside a worker: sanitise, fit, rasterise with librsvg or resvg, measure the
+ * pixels. Every failure is a value; a Chromium job is refused here (the pool sends those to
+ * the browser room).
+ */
 export async function renderJob(
   input: string | Uint8Array,
   opts: RenderOptions = {},

@@ -3,17 +3,21 @@
 // (no DTD, no external entities, bounded internal entities) and re-serialised from an
 // allowlist of SVG elements: nothing that could reach the network or the file system, run
 // code, or cost unbounded time survives. Every removal is recorded in `code.removed`.
+// This is the one parse of an SVG: the walk measures the code statistics on it, and the
+// overdraw geometry (overdraw.ts) reads the same tree, so nothing downstream parses again.
 
 import { type ErrorValue, makeError, type RenderErrorCode } from '../core/errors.ts';
 import { XMLParser, XMLValidator } from '../core/xml-parser.ts';
 import { expandParameterEntities, findForbiddenChar } from './dtd.ts';
 import { fitRoot } from './fit.ts';
 import { resolveLimits } from './limits.ts';
+import { measureOverdraw, OVERDRAW_MIN_ELEMENTS } from './overdraw.ts';
 import { countPathSegments } from './path-segments.ts';
 import { customProperties } from './sanitize-vars.ts';
 import type { CodeStats, RenderLimits } from './types.ts';
 import { ElementWalker, type XNode } from './walker.ts';
 
+/** Limits, the canvas to fit the root to, and whether namespace slips are repaired. */
 export interface SanitizeOptions {
   limits?: Partial<RenderLimits>;
   /** When set, the root is fitted to a size×size canvas (see fit.ts). */
@@ -24,6 +28,7 @@ export interface SanitizeOptions {
   repair?: boolean;
 }
 
+/** The sanitised SVG and its code statistics, or the error that refused it. */
 export type SanitizeResult =
   | { ok: true; svg: string; code: CodeStats }
   | { ok: false; error: ErrorValue<RenderErrorCode>; code?: CodeStats };
@@ -147,6 +152,18 @@ function decodeInput(input: string | Uint8Array, maxBytes: number): string | San
 
 // Long because it is the one ordered pass every SVG goes through (limits, parse, walk, CSS,
 // serialise); each step is a call into its own module, kept here so the order is visible.
+/**
+ * Makes an SVG safe to render: enforces the size limits, parses it (no DTD, no external
+ * entities) and re-serialises it from an allowlist, so nothing that could reach the network
+ * or the file system, run code or cost unbounded time survives; every removal is counted in
+ * `code.removed`. With `size`, the root is fitted to the canvas. Refusals are error values
+ * (`parse_error`, `too_large`, …), never throws.
+ * @example
+ * ```ts
+ * const s = sanitizeSvg('<svg xmlns="http://www.w3.org/2000/svg"><script/><circle r="4"/></svg>');
+ * if (s.ok) console.log(s.svg, s.code);
+ * ```
+ */
 export function sanitizeSvg(
   input: string | Uint8Array,
   opts: SanitizeOptions = {},
@@ -264,6 +281,12 @@ export function sanitizeSvg(
     removed: [...removed],
     viewBox: fitted.sourceViewBox,
   };
+  // The overdraw geometry reads this same parse, as written (the raw root, not the fitted
+  // copy): the SVG is parsed once. Only for the outer document, whose root is plain <svg>.
+  const outer = (opts.nestedDepth ?? 0) === 0 && rootTag === 'svg';
+  if (outer && code.expandedElements >= OVERDRAW_MIN_ELEMENTS) {
+    code.overdraw = measureOverdraw(rootNode);
+  }
   if (!walked.ok) return { ok: false, error: walked.error, code };
   return { ok: true, svg: walked.svg, code };
 }

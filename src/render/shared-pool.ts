@@ -13,11 +13,21 @@ export function configureSharedRenderPool(options: RenderPoolOptions): void {
   void old?.close();
 }
 
+/**
+ * Renders one SVG in a process-wide pool started on first use (configureSharedRenderPool sets
+ * it up). Failures are values, as with a RenderPool; closeSharedRenderPool ends the pool.
+ * @example
+ * ```ts
+ * const r = await renderSvg('<svg xmlns="http://www.w3.org/2000/svg"><circle r="4"/></svg>');
+ * await closeSharedRenderPool();
+ * ```
+ */
 export function renderSvg(svg: string | Uint8Array, opts?: RenderOptions): Promise<RenderResult> {
   shared ??= createRenderPool();
   return shared.render(svg, opts);
 }
 
+/** Closes the shared pool (if one was started); the next renderSvg starts a new one. */
 export async function closeSharedRenderPool(): Promise<void> {
   const p = shared;
   shared = null;

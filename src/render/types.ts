@@ -4,6 +4,7 @@
 import type { ErrorValue, RenderErrorCode } from '../core/errors.ts';
 import type { PictureStats } from './picture-stats.ts';
 
+/** The bounds a render refuses to pass, each measured on the SVG before it is drawn. */
 export interface RenderLimits {
   maxBytes: number;
   maxElements: number;
@@ -35,8 +36,10 @@ export interface RenderLimits {
  * features librsvg draws differently: auto.ts). See docs/rendering.md.
  */
 export type RendererName = 'librsvg' | 'resvg' | 'chromium' | 'auto';
+/** Every renderer name a render option or flag accepts. */
 export const RENDERER_NAMES: readonly RendererName[] = ['librsvg', 'resvg', 'chromium', 'auto'];
 
+/** How to draw one SVG: renderer, size, background, time limit, limits, namespace repair. */
 export interface RenderOptions {
   /** Default: DEFAULT_RENDERER (defaults.ts). */
   renderer?: RendererName;
@@ -70,6 +73,23 @@ export interface CodeStats {
   /** Things the sanitiser removed, e.g. "script", "href:http", "foreignObject", "css:@import". */
   removed: string[];
   viewBox: [number, number, number, number] | null;
+  /**
+   * Layers painted per pixel, from the drawing's geometry (overdraw.ts), measured on the
+   * sanitiser's parse of the document as written. Absent for a drawing with fewer than 20
+   * elements after <use> (OVERDRAW_MIN_ELEMENTS: nothing can pile up), a nested data: SVG
+   * document, a root written with a prefix (`<svg:svg>`), and pictures that are not SVG.
+   */
+  overdraw?: CodeOverdraw;
+}
+
+/** Overdraw from the geometry: what the clutter check reads (src/checks/overdraw.ts). */
+export interface CodeOverdraw {
+  /** Σ painted area of filled shapes and strokes, clipped to the canvas / canvas area. */
+  layers: number;
+  /** Shapes that painted something. */
+  shapes: number;
+  /** True when the walk stopped at its budget (`layers` is then a lower bound). */
+  capped: boolean;
 }
 
 /** Facts about the picture, computed on raw pixels inside the worker. */
@@ -90,6 +110,7 @@ export interface PixelStats {
   picture?: PictureStats;
 }
 
+/** A render's outcome: the PNG with its code and pixel statistics, or an error value. */
 export type RenderResult =
   | {
       ok: true;

@@ -3,14 +3,21 @@
 // (population variance, src/reward/grpo.ts) — where the policy sometimes succeeds and
 // sometimes fails, the capability frontier that gives GRPO a signal. A grader fault is not
 // a score (it is left out of its instruction's k); a rule-based zero is a score of 0.
+import { isGraderFaultRecord } from '../core/status.ts';
 import { dispersion } from './grpo.ts';
 
 export interface ScoredSample {
   prompt_id: string;
   reward: number;
   status: string;
+  /** Files from before `grader_error` existed wrote a fault as `unscoreable` + this reason. */
+  reason?: string | null;
 }
 
+/**
+ * One instruction's spread of scores: how many were counted, their mean and their
+ * dispersion U (grader faults left out and counted apart).
+ */
 export interface PromptDispersion {
   prompt_id: string;
   /** Scores counted (grader faults excluded). */
@@ -38,7 +45,7 @@ export function dispersions(samples: Iterable<ScoredSample>): PromptDispersion[]
       g = { rewards: [], faults: 0 };
       by.set(s.prompt_id, g);
     }
-    if (s.status === 'grader_error') g.faults++;
+    if (isGraderFaultRecord(s)) g.faults++;
     else g.rewards.push(s.status === 'ok' ? s.reward : 0);
   }
   return [...by].map(([prompt_id, g]) => ({
@@ -54,6 +61,11 @@ export function dispersions(samples: Iterable<ScoredSample>): PromptDispersion[]
  * Ranks by U (highest first; ties by prompt id, so a re-run selects the same set), drops
  * those under `minDispersion` or with too few scores, then keeps the top k or top fraction
  * (rounded up) of what is left.
+ * @example
+ * ```ts
+ * const scores = records.map((r) => ({ ...r, prompt_id: r.prompt_id ?? r.id }));
+ * const chosen = selectPrompts(dispersions(scores), { topFraction: 0.3 });
+ * ```
  */
 export function selectPrompts(all: readonly PromptDispersion[], c: SelectCriteria) {
   const minK = c.minK ?? 2;
@@ -78,6 +90,7 @@ export interface Histogram {
   counts: number[];
 }
 
+/** The dispersions in `bins` equal bins over [0, MAX_DISPERSION], for the report's histogram. */
 export function dispersionHistogram(values: readonly number[], bins = 20): Histogram {
   const w = MAX_DISPERSION / bins;
   const counts = new Array<number>(bins).fill(0);

@@ -22,6 +22,10 @@ export function itemLeaf(item: PrismaItem, v: ItemVerdict | undefined): Criterio
   });
 }
 
+/**
+ * The leaves of PrismaForge's elastic score: code items, vision items, and the holistic
+ * judgement when its λ is above 0.
+ */
 export interface ElasticParts {
   code: CriterionLeaf[];
   vision: CriterionLeaf[];
@@ -29,7 +33,16 @@ export interface ElasticParts {
   holistic?: CriterionLeaf;
 }
 
-/** The sample's criterion tree: root "prisma" over code (λc), vision (λv), holistic (λh). */
+/**
+ * The sample's criterion tree: root "prisma" over code (λc), vision (λv), holistic (λh).
+ * @example
+ * ```ts
+ * const item = (key: string, score: number) => leaf({ key, axis: 'code', weight: 1, score });
+ * const parts = { code: [item('c1', 1)], vision: [item('v1', 0.5)] };
+ * const tree = elasticTree(parts, lambdasFor(DEFAULT_FAMILY_LAMBDAS, 'chart'));
+ * const s = evaluateTree(tree); // 0.7·1 + 0.3·0.5 = 0.85
+ * ```
+ */
 export function elasticTree(parts: ElasticParts, l: Lambdas): CriterionGroup {
   const children: CriterionGroup['children'] = [
     group('code', l.code, parts.code),

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { RubricaError } from '../core/errors.ts';
 
+/** The weights of PrismaForge's elastic score: code, vision and holistic (λc, λv, λh). */
 export interface Lambdas {
   code: number;
   vision: number;
@@ -14,6 +15,7 @@ export interface Lambdas {
   holistic: number;
 }
 
+/** λ per task family (chart, svg, webui, diagram, default), each with its reason beside it. */
 export const DEFAULT_FAMILY_LAMBDAS: Readonly<Record<string, Lambdas>> = Object.freeze({
   // The seed's worked example: implementation details (data, axis ranges) dominate a chart.
   chart: { code: 0.7, vision: 0.3, holistic: 0 },
@@ -41,10 +43,13 @@ export const DOMAIN_FAMILY: Readonly<Record<string, string>> = Object.freeze({
   tikz: 'diagram',
 });
 
+/** A λ override that cannot be read or does not describe weights (`--prisma-lambdas`). */
 export class LambdaError extends RubricaError<'bad_lambdas'> {}
 
+/** λ per family: the defaults, or the defaults with overrides (parseLambdaOverrides). */
 export type FamilyTable = Readonly<Record<string, Lambdas>>;
 
+/** A sample's family: its own when given, else its domain's (DOMAIN_FAMILY), else `default`. */
 export function familyOf(domain: string, family?: string | null): string {
   return family ?? DOMAIN_FAMILY[domain] ?? 'default';
 }

@@ -7,6 +7,10 @@ import type { Inspection } from '../inspect/types.ts';
 /** Blank pictures: 0 without a judge call (default), or judged like any other. */
 export type BlankPolicy = 'zero' | 'judge';
 
+/**
+ * Why a rollout gets a rule-based zero before any judge is asked (no code, failed render,
+ * blank picture, …).
+ */
 export interface Gate {
   reason: UnscoreableCode;
   message: string;

@@ -5,6 +5,7 @@
 // The dispersion U = mean((R − mean)²) (population variance) is PrismaForge's
 // prompt-selection signal: high-U prompts sit at the policy's capability frontier.
 
+/** The ε of GRPO's advantage (R − mean) / (std + ε): keeps a flat group finite. */
 export const GRPO_EPSILON = 1e-6;
 
 function mean(xs: readonly number[]): number {
@@ -22,7 +23,13 @@ export function sampleStd(xs: readonly number[]): number {
   return Math.sqrt(ss / (xs.length - 1));
 }
 
-/** Group-relative advantages of one prompt's rollouts; [] for an empty group. */
+/**
+ * Group-relative advantages of one prompt's rollouts; [] for an empty group.
+ * @example
+ * ```ts
+ * const adv = groupAdvantages([0.2, 0.8, 0.5, 0.5]); // (r − mean) / (std + ε)
+ * ```
+ */
 export function groupAdvantages(rewards: readonly number[], eps = GRPO_EPSILON): number[] {
   if (rewards.length === 0) return [];
   if (rewards.length === 1) return [rewards[0]! / (1 + eps)];

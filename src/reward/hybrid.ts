@@ -21,6 +21,7 @@ import { group, leaf } from './tree.ts';
 
 export { type ThinkMode, thinkTerm } from './think.ts';
 
+/** The weights of Reason-SVG's hybrid reward: think, render, semantic, aesthetic. */
 export interface HybridLambdas {
   think: number;
   render: number;
@@ -28,6 +29,7 @@ export interface HybridLambdas {
   aesthetic: number;
 }
 
+/** Reason-SVG's hybrid weights (λt 0.1, λr 0.1, λs 0.6, λa 0.2). */
 export const DEFAULT_HYBRID_LAMBDAS: Readonly<HybridLambdas> = Object.freeze({
   think: 0.1,
   render: 0.1,
@@ -35,6 +37,7 @@ export const DEFAULT_HYBRID_LAMBDAS: Readonly<HybridLambdas> = Object.freeze({
   aesthetic: 0.2,
 });
 
+/** The hybrid reward's image scorers (semantic, aesthetic), weights and think mode. */
 export interface HybridConfig {
   /** Scores image–prompt alignment (CLIP cosine in the paper). Needed when λs > 0. */
   semantic?: ImageScorer;
@@ -44,6 +47,7 @@ export interface HybridConfig {
   think?: ThinkMode;
 }
 
+/** The default hybrid weights with `partial`'s overrides applied. */
 export function resolveLambdas(partial?: Partial<HybridLambdas>): HybridLambdas {
   return { ...DEFAULT_HYBRID_LAMBDAS, ...partial };
 }
@@ -147,6 +151,7 @@ function failureMessage(inspection: Inspection): string {
   return 'no SVG in the completion';
 }
 
+/** How rollouts are batched into one scorer call, and what close() also frees. */
 export interface HybridRewarderOptions {
   /** Rollouts gathered into one scorer call; default 16. */
   maxBatch?: number;
@@ -156,6 +161,7 @@ export interface HybridRewarderOptions {
   onClose?: () => Promise<void>;
 }
 
+/** The hybrid reward bound to its scorers; close it to free them. */
 export interface HybridRewarder {
   readonly config: HybridConfig;
   /** The hybrid verdict on one inspected rollout (image scorers batched across rollouts). */
@@ -167,6 +173,13 @@ export interface HybridRewarder {
  * The hybrid reward for the scoring pipeline. Rollouts arriving within a few milliseconds of
  * each other share one scorer call per term, so CLIP runs one forward pass for many pictures.
  * Throws only for a configuration that cannot score (see checkHybridConfig).
+ * @example
+ * ```ts
+ * const semantic = createHttpScorer({ url: 'http://127.0.0.1:8000/clip' });
+ * const hybrid = createHybridRewarder({ semantic, lambdas: { aesthetic: 0 } });
+ * const r = await hybrid.score(inspection, 'a red apple');
+ * await hybrid.close();
+ * ```
  */
 export function createHybridRewarder(
   config: HybridConfig,
@@ -210,7 +223,14 @@ export function createHybridRewarder(
   };
 }
 
-/** Scores inspected rollouts with the hybrid reward, one verdict per item, in order. */
+/**
+ * Scores inspected rollouts with the hybrid reward, one verdict per item, in order.
+ * @example
+ * ```ts
+ * const config = { lambdas: { semantic: 0, aesthetic: 0 } }; // think and render terms only
+ * const [r] = await scoreHybrid([{ inspection, prompt: 'a red apple' }], config);
+ * ```
+ */
 export function scoreHybrid(
   items: { inspection: Inspection; prompt?: string | null }[],
   config: HybridConfig,

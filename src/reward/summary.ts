@@ -1,9 +1,10 @@
 // Run summaries: counts by status and reason, tokens and cost. A judge failure is
 // counted apart from a bad drawing, so a flaky judge never reads as a weak policy.
 import type { ScoreRecord } from '../core/record.ts';
-import { isGraderFault } from '../core/status.ts';
+import { isUnjudged } from '../core/status.ts';
 import { addUsage, emptyUsage, type Usage } from '../core/usage.ts';
 
+/** Counts and means over score records, as `rubrica score` prints them at the end. */
 export interface ScoreSummary {
   total: number;
   ok: number;
@@ -18,10 +19,10 @@ export interface ScoreSummary {
   usage: Usage;
 }
 
-/** Not the policy's doing: a grader fault, or a prompt with no rubric. */
-const notPolicy = (r: ScoreRecord) =>
-  r.status === 'grader_error' || isGraderFault(r.reason) || r.reason === 'no_rubric';
-
+/**
+ * Counts, means and total usage over score records. The policy mean counts rule-based zeros
+ * and leaves grader faults out: a judge failure is not a bad drawing.
+ */
 export function summariseScores(records: Iterable<ScoreRecord>): ScoreSummary {
   const s: ScoreSummary = {
     total: 0,
@@ -48,7 +49,8 @@ export function summariseScores(records: Iterable<ScoreRecord>): ScoreSummary {
       const reason = r.reason ?? 'unknown';
       s.byReason[reason] = (s.byReason[reason] ?? 0) + 1;
     }
-    if (r.status === 'ok' || !notPolicy(r)) {
+    // Not the policy's doing (a grader fault, or a prompt with no rubric): left out.
+    if (r.status === 'ok' || !isUnjudged(r)) {
       polSum += r.reward;
       polN++;
     }
@@ -58,12 +60,14 @@ export function summariseScores(records: Iterable<ScoreRecord>): ScoreSummary {
   return s;
 }
 
+/** Usage as one line: calls, tokens and cost (or why the cost is unknown). */
 export function formatUsage(u: Usage): string {
   const cost =
     u.costUsd === null ? 'cost unknown (no price for a model)' : `$${u.costUsd.toFixed(4)}`;
   return `${u.calls} model calls, ${u.inputTokens} input + ${u.outputTokens} output tokens, ${cost}`;
 }
 
+/** A score summary as the lines `rubrica score` prints to stderr. */
 export function formatScoreSummary(s: ScoreSummary): string {
   const lines = [
     `scored ${s.total}: ${s.ok} ok, ${s.unscoreable} unscoreable, ${s.cached} from cache`,

@@ -4,6 +4,7 @@
 // structurally valid DwT, else 0.
 import { DWT_STAGES, type DwtReport } from '../artifact/types.ts';
 
+/** How the hybrid reward's think term counts DwT: `graded` (stages in order / 6) or `binary`. */
 export type ThinkMode = 'graded' | 'binary';
 
 const STAGE_COUNT = 6;
@@ -26,6 +27,11 @@ function orderedStageCount(stages: readonly string[]): number {
   return best.length;
 }
 
+/**
+ * The hybrid reward's think term in [0,1] from the DwT report, with its reason: 1 for a valid
+ * DwT; else the share of stages in order (`graded`) or 0 (`binary`); 0 when planning comes
+ * only after the SVG.
+ */
 export function thinkTerm(
   dwt: DwtReport,
   hasSvg: boolean,

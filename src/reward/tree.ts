@@ -21,6 +21,7 @@ import {
 } from '../core/criteria.ts';
 import { type Status, statusOf, type UnscoreableReason } from '../core/status.ts';
 
+/** A tree's reward with its status; the value is null unless the status is `ok`. */
 export interface TreeOutcome {
   /** The reward; null when it cannot be computed (see status and reason). */
   value: number | null;
@@ -29,10 +30,12 @@ export interface TreeOutcome {
   message?: string;
 }
 
+/** A leaf node of the criterion tree. */
 export function leaf(l: Omit<CriterionLeaf, 'kind'>): CriterionLeaf {
   return { kind: 'leaf', ...l };
 }
 
+/** A group node: its value is the weighted mean of its children's. */
 export function group(key: string, weight: number, children: CriterionNode[]): CriterionGroup {
   return { kind: 'group', key, weight, children };
 }
@@ -76,7 +79,14 @@ const BLAME: Record<string, UnscoreableReason> = {
   check: 'infra_error',
 };
 
-/** A tree's value and status, with one set of rules. */
+/**
+ * A tree's value and status, with one set of rules.
+ * @example
+ * ```ts
+ * const a = leaf({ key: 'a', axis: 'visual', weight: 1, score: 0.5 });
+ * const s = evaluateTree(group('root', 1, [a])); // { value: 0.5, status: 'ok' }
+ * ```
+ */
 export function evaluateTree(root: CriterionNode): TreeOutcome {
   const value = nodeValue(root);
   if (value !== null) return { value, status: 'ok' };

@@ -9,12 +9,15 @@ import { group, leaf, nodeValue } from './tree.ts';
 
 /** The axes an ablation can drop (every rubric axis but the penalty). */
 export type DropAxis = Exclude<Axis, 'penalty'>;
+/** The axes an ablation may drop. */
 export const DROP_AXES: readonly DropAxis[] = ['semantic', 'visual', 'style'];
 
+/** True when `s` names an axis an ablation may drop (for the `--drop-axis` flag). */
 export function isDropAxis(s: string): s is DropAxis {
   return (DROP_AXES as readonly string[]).includes(s);
 }
 
+/** An axis ablation: leave one axis's criteria out of the reward. */
 export interface WeightedRewardOptions {
   /** Leave out every criterion of this axis (the paper's axis ablations). */
   dropAxis?: DropAxis;
@@ -25,6 +28,13 @@ export interface WeightedRewardOptions {
  * under the tree's rules (src/reward/tree.ts). Returns null when a kept criterion has no score
  * (the caller reports the rollout unscoreable; a missing score is never a 0) or when nothing
  * with a positive weight is left.
+ * @example
+ * ```ts
+ * const r = weightedReward([
+ *   { axis: 'semantic', weight: 5, score: 1 },
+ *   { axis: 'visual', weight: 4, score: 0.5 },
+ * ]); // (5·1 + 4·0.5) / 9 ≈ 0.778
+ * ```
  */
 export function weightedReward(
   criteria: readonly Pick<CriterionScore, 'axis' | 'weight' | 'score'>[],

@@ -5,6 +5,7 @@
 import { type Axis, type PresetName, PresetSchema } from './schema.ts';
 
 export type { Axis, PresetName } from './schema.ts';
+/** Every rubric preset: `ruler` (instance rubrics), `universal`, `rubric-s`. */
 export const PRESETS: readonly PresetName[] = PresetSchema.options;
 
 /** The five scoring bands of every item, best first (RULER: any decimal inside a band). */
@@ -187,10 +188,12 @@ const BY_NAME: Record<PresetName, PresetSkeleton> = {
   universal: UNIVERSAL,
 };
 
+/** A preset's skeleton: its item slots, whether an author writes it, notes for the author. */
 export function getPreset(name: PresetName): PresetSkeleton {
   return BY_NAME[name];
 }
 
+/** True when `s` names a rubric preset. */
 export function isPresetName(s: string): s is PresetName {
   return (PRESETS as readonly string[]).includes(s);
 }

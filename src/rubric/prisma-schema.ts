@@ -21,10 +21,18 @@ export const PrismaItemSchema = z.object({
   /** How many things the criterion counts; 1 = yes/no. */
   count: z.number().int().min(1),
 });
+/**
+ * One PrismaForge rubric item: a yes/no or counting criterion on the code or the picture,
+ * with its weight.
+ */
 export type PrismaItem = z.infer<typeof PrismaItemSchema>;
 
 export const PrismaDropReasonSchema = z.enum(['author_error', 'malformed']);
 
+/**
+ * The zod schema of a PrismaForge rubric line: code and vision items for one instruction,
+ * its domain, family and difficulty, whether it was kept, and what writing it cost.
+ */
 export const PrismaRubricSchema = z.object({
   id: z.string(),
   prompt: z.string(),
@@ -45,4 +53,5 @@ export const PrismaRubricSchema = z.object({
   versions: z.object({ author: z.string(), shared: z.string() }),
   usage: UsageSchema,
 });
+/** One PrismaForge rubric (see PrismaRubricSchema). */
 export type PrismaRubric = z.infer<typeof PrismaRubricSchema>;

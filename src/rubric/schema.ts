@@ -7,6 +7,7 @@ import { DOMAIN_IDS } from '../core/domain-ids.ts';
 export const AxisSchema = z.enum(['semantic', 'visual', 'style', 'penalty']);
 export type Axis = z.infer<typeof AxisSchema>;
 export const PresetSchema = z.enum(['ruler', 'universal', 'rubric-s']);
+/** A rubric preset's name: `ruler`, `universal` or `rubric-s`. */
 export type PresetName = z.infer<typeof PresetSchema>;
 
 export const BandSchema = z.object({
@@ -63,7 +64,12 @@ export const RubricRecordSchema = z.object({
   usage: UsageSchema,
 });
 
+/** One rubric item: a criterion, its axis and weight (negative for a penalty). */
 export type RubricItem = z.infer<typeof RubricItemSchema>;
+/**
+ * One line of a rubrics file: a prompt's rubric, whether it was kept (the ideal passed), the
+ * ideal's code and score, and what writing it cost.
+ */
 export type RubricRecord = z.infer<typeof RubricRecordSchema>;
 export type DropReason = z.infer<typeof DropReasonSchema>;
 export type Band = z.infer<typeof BandSchema>;

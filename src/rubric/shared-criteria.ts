@@ -78,6 +78,12 @@ export function parseSharedCriteria(domain: string, source: string, text: string
   };
 }
 
+/**
+ * A domain's shared PrismaForge criteria, from the first of prompts/domains/<domain>/
+ * criteria.json, prompts/prisma/<domain>.json and prompts/prisma/default.json; read once and
+ * cached. Throws SharedCriteriaError for a domain that is not a plain name or a file that
+ * does not parse.
+ */
 export function loadSharedCriteria(domain: string): SharedCriteria {
   let hit = loaded.get(domain);
   if (hit) return hit;

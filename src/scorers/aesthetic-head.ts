@@ -106,6 +106,10 @@ function collapse(layers: Layer[]): { w: Float64Array; b: number } {
   return { w: v, b: c };
 }
 
+/**
+ * Reads the LAION aesthetic head (the linear layer over CLIP embeddings) from a JSON file. A
+ * missing or malformed file is an error value (`bad_weights`), not a throw.
+ */
 export function loadAestheticHead(file: string): HeadResult {
   let text: string;
   try {

@@ -12,6 +12,7 @@ import { importOptional } from '../core/optional-module.ts';
 import { BoundedCache } from './bounded-cache.ts';
 import type { ScorerErrorCode } from './types.ts';
 
+/** Where the CLIP model files are, whether downloading is allowed, batch and cache sizes. */
 export interface ClipModelOptions {
   /** Folder holding the model files (or, with allowRemote, a Hugging Face model id). */
   model: string;
@@ -31,6 +32,10 @@ export type EmbedResult =
   | { ok: true; embedding: Embedding }
   | { ok: false; error: ErrorValue<ScorerErrorCode> };
 
+/**
+ * A loaded CLIP model: unit-length embeddings of pictures and texts, cached; close it to free
+ * the ONNX sessions.
+ */
 export interface ClipModel {
   readonly id: string;
   readonly dim: number;
@@ -67,6 +72,11 @@ const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
  * folder is missing or incomplete: that is a configuration mistake, reported before scoring.
  * Throws `MissingDependencyError` when @huggingface/transformers (an optional peer
  * dependency) is not installed.
+ * @example
+ * ```ts
+ * const clip = await loadClipModel({ model: 'models/clip-vit-b32' });
+ * const semantic = createClipSemanticScorer(clip);
+ * ```
  */
 // Long because the embedding caches, the in-flight map and the one-pass-at-a-time queue are
 // state shared by embedImages and embedTexts; each closure is short.

@@ -11,6 +11,10 @@ function dot(a: Float32Array, b: Float32Array): number {
   return s;
 }
 
+/**
+ * Image–prompt alignment as the cosine of their CLIP embeddings (the hybrid reward's semantic
+ * term, as in Reason-SVG). Inference failures come back as per-item error values.
+ */
 export function createClipSemanticScorer(model: ClipModel): ImageScorer {
   return {
     name: 'clip',

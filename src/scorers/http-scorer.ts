@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { type ErrorValue, makeError, RubricaError } from '../core/errors.ts';
 import type { ImageScorer, ScorerErrorCode, ScorerResult } from './types.ts';
 
+/** The service URL, batch size, concurrency, timeout and retries of an HTTP image scorer. */
 export interface HttpScorerOptions {
   url: string;
   /** Shown in criteria and reports; default "http". */
@@ -40,6 +41,16 @@ class ScorerCallError extends RubricaError<ScorerErrorCode> {}
 
 // Long because batching, retries and the per-item answer mapping share the scorer's limit and
 // options; the protocol shapes are the zod schemas above.
+/**
+ * An image scorer backed by an HTTP service (POST `{images, prompts}`, answer `{scores}`):
+ * batched, with a concurrency limit, a timeout and retries. A failed or malformed answer
+ * becomes an error value per item, never a throw (the protocol is at the top of this file).
+ * @example
+ * ```ts
+ * const hps = createHttpScorer({ url: 'http://127.0.0.1:8000/score', name: 'http:hpsv2' });
+ * const [result] = await hps.score([png], ['a red apple']);
+ * ```
+ */
 export function createHttpScorer(opts: HttpScorerOptions): ImageScorer {
   const doFetch = opts.fetch ?? fetch;
   const maxBatch = Math.max(1, opts.maxBatch ?? 16);

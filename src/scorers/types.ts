@@ -13,10 +13,15 @@ export type ScorerErrorCode =
   | 'invalid_answer' // the service answered, but not in the protocol's shape
   | 'service_error'; // the service answered `{"error": ...}` or null for this item
 
+/** One picture's score, or why it has none. */
 export type ScorerResult =
   | { ok: true; value: number }
   | { ok: false; error: ErrorValue<ScorerErrorCode> };
 
+/**
+ * A scorer of pictures against prompts (CLIP, aesthetic, an HTTP service): one result per
+ * pair, failures as values.
+ */
 export interface ImageScorer {
   /** Short stable name, e.g. "clip", "laion-aesthetic", "http:hpsv2". */
   readonly name: string;

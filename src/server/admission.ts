@@ -1,7 +1,9 @@
 // Backpressure for the reward server. A request is admitted only when its rollouts fit under
 // a fixed bound of rollouts in flight; otherwise it is refused at once (503 + Retry-After) so
 // a trainer that floods the service gets a clear signal instead of an ever-growing queue.
+import { createBudget } from '../core/pool-budget.ts';
 
+/** The service's bounds: body sizes, items per request, rollouts in flight, retry advice. */
 export interface ServerLimits {
   /** Largest request body, bytes (413 above it). */
   maxBodyBytes: number;
@@ -17,6 +19,7 @@ export interface ServerLimits {
   retryAfterSeconds: number;
 }
 
+/** The service's default bounds (64 MiB bodies, 4,096 items a request, 8,192 in flight). */
 export const DEFAULT_LIMITS: ServerLimits = {
   maxBodyBytes: 64 * 1024 * 1024,
   maxBodyBytesInFlight: 128 * 1024 * 1024,
@@ -26,6 +29,10 @@ export const DEFAULT_LIMITS: ServerLimits = {
   retryAfterSeconds: 2,
 };
 
+/**
+ * The default limits with `partial` applied, then made consistent: a request or a body that
+ * could never be admitted is capped to what can.
+ */
 export function resolveLimits(partial: Partial<ServerLimits> = {}): ServerLimits {
   const limits = { ...DEFAULT_LIMITS, ...partial };
   // A request that may never fit would be refused forever: keep the two bounds consistent.
@@ -35,6 +42,7 @@ export function resolveLimits(partial: Partial<ServerLimits> = {}): ServerLimits
   return limits;
 }
 
+/** The count of rollouts in flight over all requests, and whether the server is draining. */
 export interface Admission {
   readonly max: number;
   readonly inFlight: number;
@@ -48,39 +56,34 @@ export interface Admission {
   idle(): Promise<void>;
 }
 
+/**
+ * An admission budget of `max` rollouts: a request fits at once or is refused (503), never
+ * queued, so a flooding trainer gets a clear signal.
+ */
 export function createAdmission(max: number): Admission {
-  let inFlight = 0;
+  // The rollouts in flight are a refusing budget (core/pool-budget.ts): a request either
+  // fits at once or is answered 503, never queued.
+  const budget = createBudget(max);
   let draining = false;
-  let waiters: Array<() => void> = [];
-  const wake = () => {
-    if (inFlight !== 0) return;
-    const ready = waiters;
-    waiters = [];
-    for (const w of ready) w();
-  };
   return {
     max,
     get inFlight() {
-      return inFlight;
+      return budget.used;
     },
     get draining() {
       return draining;
     },
     tryAcquire(n) {
-      if (draining || inFlight + n > max) return false;
-      inFlight += n;
-      return true;
+      return !draining && budget.tryAcquire(n);
     },
     release(n) {
-      inFlight = Math.max(0, inFlight - n);
-      wake();
+      budget.release(n);
     },
     startDraining() {
       draining = true;
     },
     idle() {
-      if (inFlight === 0) return Promise.resolve();
-      return new Promise((resolve) => waiters.push(resolve));
+      return budget.idle();
     },
   };
 }

@@ -21,6 +21,7 @@ import { createScoreCall } from './score-call.ts';
 export { errorBody } from '../core/error-body.ts';
 export type { ScoreOutcome } from './score-call.ts';
 
+/** The scorer to serve, its token, limits, metrics, logger, readiness and health settings. */
 export interface ServerOptions {
   scorer: RolloutScorer;
   /** When set, every route but /healthz and /readyz needs `Authorization: Bearer <token>`. */
@@ -64,6 +65,16 @@ function bodyRefusal(limits: ServerLimits, metrics: ServerMetrics) {
   };
 }
 
+/**
+ * The reward service as a hono app (routes, auth, limits, metrics, OpenAPI) without a socket:
+ * serve it yourself, or test it with `app.request(…)`. Scoring failures become records with
+ * a status, not HTTP errors; bad requests get a JSON error body with a code.
+ * @example
+ * ```ts
+ * const app = createServer({ scorer, token: 'secret' });
+ * const res = await app.request('/healthz');
+ * ```
+ */
 export function createServer(opts: ServerOptions): OpenAPIHono {
   const limits = resolveLimits(opts.limits);
   const admission = opts.admission ?? createAdmission(limits.maxInFlight);

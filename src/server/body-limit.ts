@@ -12,35 +12,19 @@
 // pipe instead of the status, so a refused body is read and dropped (up to drainCap).
 import type { ReadableStreamReadResult } from 'node:stream/web';
 import type { Context, MiddlewareHandler } from 'hono';
+import { type Budget, createBudget } from '../core/pool-budget.ts';
 
 /** Past this many bytes a refused body is not drained: the socket is simply closed. */
 export function drainCap(maxBytes: number): number {
   return Math.min(4 * maxBytes, 256 * 1024 * 1024);
 }
 
-export interface BodyBudget {
-  readonly max: number;
-  readonly used: number;
-  tryAcquire(n: number): boolean;
-  release(n: number): void;
-}
+/** Bytes of request bodies being read at once, over all requests (a refusing budget). */
+export type BodyBudget = Budget;
 
+/** A budget of `max` body bytes in flight: a body that does not fit is refused, not queued. */
 export function createBodyBudget(max: number): BodyBudget {
-  let used = 0;
-  return {
-    max,
-    get used() {
-      return used;
-    },
-    tryAcquire(n) {
-      if (used + n > max) return false;
-      used += n;
-      return true;
-    },
-    release(n) {
-      used = Math.max(0, used - n);
-    },
-  };
+  return createBudget(max);
 }
 
 /** `gone`: the client disconnected mid-body (nobody reads the answer; the budget is freed). */

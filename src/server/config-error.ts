@@ -4,6 +4,10 @@
 // with exit 1.
 import { RubricaError } from '../core/errors.ts';
 
+/**
+ * A server that cannot start as configured: a bad token, a non-loopback host without one,
+ * or a port that cannot be listened on.
+ */
 export class ServerConfigError extends RubricaError<
   'empty_token' | 'bad_token' | 'exposed_without_token' | 'port_in_use' | 'listen_failed'
 > {}

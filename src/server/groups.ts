@@ -1,6 +1,7 @@
-// GRPO groups inside one request: rollouts that share a prompt (same prompt_id, else the same
-// prompt text after whitespace normalisation) form a group, and each result carries its
-// group's statistics and its advantage A_i = (R_i − mean) / (std + ε).
+// GRPO groups inside one request: rollouts that share a prompt form a group (the one rule of
+// src/core/group-key.ts: same prompt_id, else the same prompt text after whitespace
+// normalisation, else alone), and each result carries its group's statistics and its
+// advantage A_i = (R_i − mean) / (std + ε).
 //
 // A grader fault (status `grader_error`: the judge, a scorer, the cache or the infrastructure
 // failed) is not a measurement of the drawing, so it is left out of its group's statistics and
@@ -8,32 +9,15 @@
 // Trainers that compute advantages themselves (verl, OpenRLHF) get the faulted rollout's score
 // set to the mean of its measured group-mates (see imputedScores), which is the value that
 // moves neither their group mean nor its own advantage away from 0.
-import type { RolloutInput, ScoreRecord } from '../core/record.ts';
+import { type GroupKeyInput, groupIndices } from '../core/group-key.ts';
+import type { ScoreRecord } from '../core/record.ts';
+import { isGraderFaultRecord } from '../core/status.ts';
 import { DEFAULT_FLAT_EPSILON } from '../monitors/health.ts';
 import { GRPO_EPSILON, groupAdvantages, sampleStd } from '../reward/grpo.ts';
 import type { GroupStats } from './schemas.ts';
 
-export function groupKey(item: Pick<RolloutInput, 'id' | 'prompt_id' | 'prompt'>): string {
-  if (item.prompt_id) return item.prompt_id;
-  if (item.prompt) return `prompt:${item.prompt.trim().replace(/\s+/g, ' ')}`;
-  // No prompt at all: the rollout is alone in its group.
-  return `id:${item.id}`;
-}
-
-export const isGraderFault = (r: Pick<ScoreRecord, 'status'>) => r.status === 'grader_error';
-
-function membersByGroup(
-  items: readonly Pick<RolloutInput, 'id' | 'prompt_id' | 'prompt'>[],
-): Map<string, number[]> {
-  const members = new Map<string, number[]>();
-  items.forEach((item, i) => {
-    const key = groupKey(item);
-    const list = members.get(key);
-    if (list) list.push(i);
-    else members.set(key, [i]);
-  });
-  return members;
-}
+// Re-exported: rubrica/server has always offered the group rule to trainers.
+export { groupKey } from '../core/group-key.ts';
 
 /**
  * Stats per group over the measured rewards (an unscoreable rollout counts with reward 0, as
@@ -43,14 +27,14 @@ function membersByGroup(
  * descriptive. A group with no measured rollout has mean, std, min and max 0.
  */
 export function groupStats(
-  items: readonly Pick<RolloutInput, 'id' | 'prompt_id' | 'prompt'>[],
+  items: readonly GroupKeyInput[],
   records: readonly ScoreRecord[],
   eps = GRPO_EPSILON,
   flatEpsilon = DEFAULT_FLAT_EPSILON,
 ): Array<{ group: GroupStats; advantage: number }> {
   const out = new Array<{ group: GroupStats; advantage: number }>(items.length);
-  for (const [key, idx] of membersByGroup(items)) {
-    const measured = idx.filter((i) => !isGraderFault(records[i]!));
+  for (const [key, idx] of groupIndices(items)) {
+    const measured = idx.filter((i) => !isGraderFaultRecord(records[i]!));
     const rewards = measured.map((i) => records[i]!.reward);
     const n = rewards.length;
     const group: GroupStats = {
@@ -79,9 +63,9 @@ export function groupStats(
  * none was measured).
  */
 export function imputedScores(
-  items: readonly Pick<RolloutInput, 'id' | 'prompt_id' | 'prompt'>[],
+  items: readonly GroupKeyInput[],
   records: readonly ScoreRecord[],
 ): number[] {
   const stats = groupStats(items, records);
-  return records.map((r, i) => (isGraderFault(r) ? stats[i]!.group.mean : r.reward));
+  return records.map((r, i) => (isGraderFaultRecord(r) ? stats[i]!.group.mean : r.reward));
 }

@@ -2,13 +2,13 @@
 // figures go to /metrics (health-metrics.ts) and the native response, and an alert that starts
 // is logged as a warning carrying the figure and its limit.
 import type { Logger } from 'pino';
+import { groupKey } from '../core/group-key.ts';
 import type { RolloutInput, ScoreRecord } from '../core/record.ts';
 import {
   createHealthMonitor,
   type HealthMonitorOptions,
   type StepHealth,
 } from '../monitors/monitor.ts';
-import { groupKey } from './groups.ts';
 import { createHealthGauges } from './health-metrics.ts';
 import type { ServerMetrics } from './metrics.ts';
 

@@ -3,6 +3,7 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { ScoreRecord } from '../core/record.ts';
 
+/** The service's Prometheus metrics, in a registry of its own. */
 export interface ServerMetrics {
   registry: Registry;
   requests: Counter<'route' | 'status'>;
@@ -18,6 +19,10 @@ export interface ServerMetrics {
   observeRecord(record: ScoreRecord): void;
 }
 
+/**
+ * A fresh registry with the service's metrics (and Node's defaults unless turned off), so two
+ * servers in one process never mix counts.
+ */
 export function createServerMetrics(opts: { defaultMetrics?: boolean } = {}): ServerMetrics {
   const registry = new Registry();
   if (opts.defaultMetrics !== false)

@@ -10,6 +10,7 @@ import type { CircuitHealth } from '../models/circuit-breaker.ts';
 import type { ModelClient } from '../models/types.ts';
 import type { ReadySchema } from './schemas.ts';
 
+/** The judge's part of /readyz: whether it answers, its circuit state and last error. */
 export type JudgeReadiness = NonNullable<z.infer<typeof ReadySchema>['judge']>;
 
 /** null: this server has no judge (e.g. the hybrid reward alone), so nothing to wait for. */
@@ -25,6 +26,10 @@ export interface ReadinessOptions {
 
 type Probed = { at: number; ok: boolean; error?: string };
 
+/**
+ * /readyz for a judge client: its circuit breaker's view, confirmed by a small text-only
+ * probe when the last one is stale (one probe at a time, bounded by `probeTimeoutMs`).
+ */
 export function judgeReadiness(
   client: ModelClient & { health(): CircuitHealth },
   opts: ReadinessOptions = {},

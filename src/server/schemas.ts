@@ -22,6 +22,7 @@ export const RewardRequestSchema = z
       'Which reward(s) score the rollouts; the server default when omitted. Several rewards are computed from one render; the first is `reward`, all are under `rewards`.',
   });
 
+/** The zod schema of a request's judge mode (`joint` or `per-item`). */
 export const JudgeModeSchema = z
   .enum(['joint', 'per-item'])
   .openapi({ description: 'joint = one judge call for all items; per-item = one call per item.' });
@@ -31,6 +32,7 @@ const RolloutItemSchema = z.object(RolloutInputSchema.shape).openapi('RolloutIte
     'A rollout: id, prompt_id (finds the rubric) or prompt (its text), and the completion.',
 });
 
+/** The zod schema of POST /v1/rewards: rollouts, and optionally the reward(s) and judge mode. */
 export const RewardsRequestSchema = z
   .object({
     items: z.array(RolloutItemSchema).min(1),
@@ -39,6 +41,10 @@ export const RewardsRequestSchema = z
   })
   .openapi('RewardsRequest');
 
+/**
+ * The zod schema of a result's GRPO group statistics: the group's key, its size, the grader
+ * faults left out, mean, std, min, max, and whether the group is flat.
+ */
 export const GroupStatsSchema = z
   .object({
     key: z.string().openapi({ description: 'prompt_id, or "prompt:" + normalised prompt text.' }),
@@ -83,6 +89,10 @@ const TreeDocSchema = z
 
 const RewardResultDocSchema = RewardResultSchema.extend({ tree: TreeDocSchema });
 
+/**
+ * The zod schema of one POST /v1/rewards result: the score record plus its group's
+ * statistics and its advantage.
+ */
 export const ScoreResultSchema = ScoreRecordSchema.extend({
   tree: TreeDocSchema,
   rewards: z
@@ -135,12 +145,20 @@ export const StepHealthSchema = z
       "Reward-health figures of this request (one training step) and running figures over the server's recent steps (docs/probe.md).",
   });
 
+/**
+ * The zod schema of POST /v1/rewards' answer: the results in request order, and the batch's
+ * reward health.
+ */
 export const RewardsResponseSchema = z
   .object({ results: z.array(ScoreResultSchema), health: StepHealthSchema.optional() })
   .openapi('RewardsResponse');
 
 const VerlExtraInfoSchema = z.record(z.string(), z.unknown()).nullable();
 
+/**
+ * The zod schema of POST /v1/verl: verl's reward-manager batch (solution strings, data
+ * sources, ground truths = rubric ids, extra infos), lists of one length.
+ */
 export const VerlRequestSchema = z
   .object({
     data_sources: z.array(z.string().nullable()),
@@ -168,6 +186,7 @@ export const VerlRequestSchema = z
   })
   .openapi('VerlRequest');
 
+/** The zod schema of one verl result: `score` plus flat extras, the same keys for every item. */
 export const VerlResultSchema = z
   .record(z.string(), z.union([z.number(), z.string(), z.null()]))
   .openapi('VerlResult', {
@@ -175,8 +194,13 @@ export const VerlResultSchema = z
       'verl dict form: "score" plus flat extras with the same keys for every item of the batch.',
   });
 
+/** The zod schema of POST /v1/verl's answer: one result per solution string, in order. */
 export const VerlResponseSchema = z.array(VerlResultSchema).openapi('VerlResponse');
 
+/**
+ * The zod schema of POST /v1/openrlhf: OpenRLHF's remote-reward batch (queries, prompts,
+ * labels), lists of one length.
+ */
 export const OpenRlhfRequestSchema = z
   .object({
     query: z
@@ -203,6 +227,7 @@ export const OpenRlhfRequestSchema = z
   })
   .openapi('OpenRlhfRequest');
 
+/** The zod schema of POST /v1/openrlhf's answer (see OpenRlhfResult). */
 export const OpenRlhfResponseSchema = z
   .object({
     rewards: z.array(z.number()),
@@ -211,12 +236,14 @@ export const OpenRlhfResponseSchema = z
   })
   .openapi('OpenRlhfResponse');
 
+/** The zod schema of every error body: `{error: {code, message}}`. */
 export const ErrorSchema = z
   .object({
     error: z.object({ code: z.string(), message: z.string() }),
   })
   .openapi('Error');
 
+/** The zod schema of GET /healthz: serving or draining, and the rollouts in flight. */
 export const HealthSchema = z
   .object({
     status: z.enum(['ok', 'draining']),
@@ -226,6 +253,7 @@ export const HealthSchema = z
   })
   .openapi('Health');
 
+/** The zod schema of GET /readyz: ready or not, and why (the judge's state). */
 export const ReadySchema = z
   .object({
     status: z.enum(['ready', 'not_ready', 'draining']),
@@ -244,8 +272,13 @@ export const ReadySchema = z
   })
   .openapi('Ready');
 
+/** A POST /v1/rewards body. */
 export type RewardsRequest = z.infer<typeof RewardsRequestSchema>;
+/** A POST /v1/verl body. */
 export type VerlRequest = z.infer<typeof VerlRequestSchema>;
+/** A POST /v1/openrlhf body. */
 export type OpenRlhfRequest = z.infer<typeof OpenRlhfRequestSchema>;
+/** A result's GRPO group statistics (see GroupStatsSchema). */
 export type GroupStats = z.infer<typeof GroupStatsSchema>;
+/** One verl result: `score` and flat extras. */
 export type VerlResult = Record<string, number | string | null>;

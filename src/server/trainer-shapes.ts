@@ -6,7 +6,9 @@
 // a scorer, the cache failed) is sent as the mean score of its measured group-mates — its own
 // advantage is then 0 and its group's mean unchanged — and flagged `grader_error: 1`; the
 // rollout's true status stays in `status`/`reason` (verl) and the flags.
+
 import type { RewardKind, RolloutInput, ScoreRecord } from '../core/record.ts';
+import { isGraderFaultRecord } from '../core/status.ts';
 import { imputedScores } from './groups.ts';
 import type { VerlResult } from './schemas.ts';
 
@@ -18,7 +20,7 @@ const flag = (b: boolean | undefined | null): number => (b ? 1 : 0);
 function statusFields(r: ScoreRecord): Record<string, number> {
   return {
     scored: flag(r.status === 'ok'),
-    grader_error: flag(r.status === 'grader_error'),
+    grader_error: flag(isGraderFaultRecord(r)),
     judge_error: flag(r.reason === 'judge_error'),
     no_rubric: flag(r.reason === 'no_rubric'),
     renders: flag(r.checks?.renders),
@@ -77,6 +79,7 @@ function otherRewardKinds(records: readonly ScoreRecord[]): RewardKind[] {
   return [...seen];
 }
 
+/** OpenRLHF's reward answer: rewards, scores and per-item logs. */
 export interface OpenRlhfResult {
   rewards: number[];
   scores: number[];

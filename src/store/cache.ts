@@ -9,10 +9,15 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { CacheError } from './cache-error.ts';
 
+/** Where the answer cache lives unless told otherwise (relative to the working directory). */
 export const DEFAULT_CACHE_PATH = '.rubrica/cache.sqlite';
 
 export type CacheKind = 'judge' | 'author';
 
+/**
+ * Model answers by content key (judge and author), in SQLite; a broken file throws
+ * CacheError, so a cache fault is never mistaken for a miss.
+ */
 export interface AnswerCache {
   /** Throws CacheError when the file cannot be read (corrupted, truncated, I/O error). */
   get<T>(kind: CacheKind, key: string): T | undefined;
@@ -93,6 +98,15 @@ function openDatabase(path: string): Database.Database {
   }
 }
 
+/**
+ * Opens (creating it and its folder if needed) the SQLite answer cache at `path`. Throws
+ * CacheError when the file cannot be created or opened, or is truncated or not SQLite.
+ * @example
+ * ```ts
+ * const cache = openCache('.rubrica/cache.sqlite');
+ * const judge = createJudge({ client, cache });
+ * ```
+ */
 export function openCache(path: string = DEFAULT_CACHE_PATH): AnswerCache {
   const db = openDatabase(path);
   const guard = <T>(what: string, f: () => T): T => {

@@ -11,7 +11,8 @@
 //    command with one line saying what format is expected, instead of one error per line.
 import { z } from 'zod';
 import { RubricaError } from '../core/errors.ts';
-import { type ReadLinesOptions, readLines } from './jsonl-lines.ts';
+import type { ReadLinesOptions } from './jsonl-lines.ts';
+import { isBadLine, type JsonlEntry, streamJsonl } from './jsonl-values.ts';
 
 const MAX_ID = Number.MAX_SAFE_INTEGER;
 
@@ -85,15 +86,16 @@ export async function* readJsonlItems<T extends { id: string }>(
   let sawGood = false;
   let firstText: string | null = null;
   const early: { line: number; error: string }[] = [];
-  for await (const raw of readLines(path, opts)) {
-    if (raw.text !== undefined && raw.text.trim() === '') continue;
+  // Lines become JSON values by the one reader's rules (src/store/jsonl-values.ts: BOM, CRLF,
+  // blank lines); what an input item must be is checked here.
+  for await (const raw of streamJsonl(path, { ...opts, badLines: 'collect' })) {
     if (firstText === null) {
       firstText = raw.text ?? '';
       // A line that opens an array can never be a record: say so at once.
       if (firstText.trimStart().startsWith('['))
         throw notJsonl(path, firstText, [raw.line], opts.example);
     }
-    const r = parseLine(raw.text, raw.error, schema);
+    const r = parseLine(raw, schema);
     if ('error' in r) {
       const e = { line: raw.line, error: r.error };
       if (sawGood) {
@@ -129,17 +131,11 @@ export async function* readJsonlItems<T extends { id: string }>(
 }
 
 function parseLine<T>(
-  text: string | undefined,
-  decodeError: string | undefined,
+  entry: JsonlEntry,
   schema: z.ZodType<T>,
 ): { item: T; rawId?: number } | { error: string } {
-  if (text === undefined) return { error: decodeError ?? 'unreadable line' };
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return { error: 'not valid JSON' };
-  }
+  if (isBadLine(entry)) return { error: entry.reason };
+  const json = entry.value;
   if (json === null || typeof json !== 'object' || Array.isArray(json))
     return { error: 'not a JSON object' };
   const r = schema.safeParse(json);

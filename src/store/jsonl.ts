@@ -11,7 +11,6 @@ import {
   fsyncSync,
   mkdirSync,
   openSync,
-  readFileSync,
   readSync,
   renameSync,
   statSync,
@@ -23,6 +22,7 @@ import type { z } from 'zod';
 import { RubricaError } from '../core/errors.ts';
 import type { InputError, InputItem } from './jsonl-input.ts';
 import { readLines } from './jsonl-lines.ts';
+import { isBadLine, parseJsonLine, readJsonlSync } from './jsonl-values.ts';
 import { lockOutput, type OutputLock } from './lock.ts';
 
 export type { InputError, InputItem } from './jsonl-input.ts';
@@ -37,25 +37,19 @@ export function readJsonlInputs<T>(
   schema: z.ZodType<T>,
 ): { items: T[]; errors: InputError[] } {
   const items: T[] = [];
-  const errors: InputError[] = [];
-  const lines = readFileSync(path, 'utf8').split('\n');
-  for (const [i, text] of lines.entries()) {
-    if (!text.trim()) continue;
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      errors.push({ line: i + 1, message: 'not valid JSON' });
-      continue;
-    }
-    const r = schema.safeParse(json);
+  const { values, bad } = readJsonlSync(path, { badLines: 'collect' });
+  const errors: InputError[] = bad.map((b) => ({ line: b.line, message: b.reason }));
+  for (const { line, value } of values) {
+    const r = schema.safeParse(value);
     if (r.success) items.push(r.data);
     else {
       const issue = r.error.issues[0];
       const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';
-      errors.push({ line: i + 1, message: `${where}${issue?.message ?? 'invalid line'}` });
+      errors.push({ line, message: `${where}${issue?.message ?? 'invalid line'}` });
     }
   }
+  // In file order, as they were reported before bad JSON and bad shapes were read apart.
+  errors.sort((a, b) => a.line - b.line);
   return { items, errors };
 }
 
@@ -176,12 +170,10 @@ async function openLocked(
       lineCount = l.line;
       size = l.start + l.bytes + 1;
       if (!l.text?.trim()) continue;
-      let rec: Record<string, unknown>;
-      try {
-        rec = JSON.parse(l.text) as Record<string, unknown>;
-      } catch {
-        continue; // a corrupt complete line stays for a human to see; its id is redone
-      }
+      const parsed = parseJsonLine(l.line, l.text);
+      // A corrupt complete line stays for a human to see; its id is redone.
+      if (isBadLine(parsed)) continue;
+      const rec = parsed.value as Record<string, unknown>;
       const key = keyOf(rec?.id);
       if (key === null) continue;
       const redo = opts.redo?.(rec) ?? false;
@@ -267,10 +259,8 @@ async function rewriteOnePerId(path: string, index: Map<string, IdEntry>): Promi
       let from = l.start;
       let len = l.bytes;
       if (l.text?.trim()) {
-        let key: string | null = null;
-        try {
-          key = keyOf((JSON.parse(l.text) as { id?: unknown }).id);
-        } catch {}
+        const parsed = parseJsonLine(l.line, l.text);
+        const key = isBadLine(parsed) ? null : keyOf((parsed.value as { id?: unknown } | null)?.id);
         const e = key === null ? undefined : index.get(key);
         if (e && e.lines > 1) {
           // The newest line goes where the id first appeared; later lines are dropped.

@@ -21,6 +21,7 @@ import { loadSharedCriteria } from '../rubric/shared-criteria.ts';
 import type { AnswerCache } from '../store/cache.ts';
 import { cacheKey, modelKeyParts } from '../store/keys.ts';
 
+/** One instruction to write a PrismaForge rubric for, with its domain, family and reference. */
 export interface PrismaPromptInput {
   id: string;
   prompt: string;
@@ -51,6 +52,17 @@ export function prismaAuthorVersion(): string {
 const listShared = (items: PrismaItem[]) =>
   items.length ? items.map((i) => `- ${i.criterion}`).join('\n') : '- (none)';
 
+/**
+ * PrismaForge's rubric author: estimates the instruction's difficulty, then writes code and
+ * vision items within that budget beside the domain's shared criteria. Calls are cached; an
+ * author failure yields a rubric with `kept: false` and a drop reason, not a throw.
+ * @example
+ * ```ts
+ * const synth = createPrismaSynthesizer({ author: client });
+ * const input = { id: 'p1', prompt: 'a bar chart of sales by month', domain: 'vega-lite' };
+ * const rubric = await synth.synthesize(input); // rubric.kept, rubric.code_items, …
+ * ```
+ */
 export function createPrismaSynthesizer(opts: PrismaSynthOptions) {
   const cache = opts.cache ?? null;
   const { author } = opts;

@@ -30,8 +30,10 @@ import {
 } from './author.ts';
 import { domainAuthoring } from './domain-prompts.ts';
 
+/** The ideal's judged score a RULER rubric needs to be kept. */
 export const DEFAULT_MIN_IDEAL = 0.9;
 
+/** The author and judge, the renderer, the preset, the ideal's bar and the cache. */
 export interface SynthOptions {
   /** Needed for every preset but `universal`. */
   author?: ModelClient;
@@ -48,6 +50,7 @@ export interface SynthOptions {
   domains?: DomainRenderers;
 }
 
+/** One prompt to write a rubric for. */
 export interface PromptInput {
   id: string;
   prompt: string;
@@ -55,12 +58,26 @@ export interface PromptInput {
   domain?: DomainId | null;
 }
 
+/** Writes one rubric per prompt (see createRubricSynthesizer). */
 export interface RubricSynthesizer {
   synthesize(input: PromptInput, signal?: AbortSignal): Promise<RubricRecord>;
 }
 
 // Long because the author, judge, cache and renderer it closes over serve every prompt; the
 // steps (author, validate, render the ideal, judge it) are the numbered blocks inside.
+/**
+ * RULER's two-step author: writes an ideal answer and the rubric's items, renders the ideal
+ * and has the judge score it against the items; the rubric is kept only when the ideal scores
+ * at least `minIdeal`. A failed step gives a record with `kept: false`, not a throw. Throws
+ * at once when an authored preset has no author or judge.
+ * @example
+ * ```ts
+ * const judge = createJudge({ client });
+ * const opts = { author: client, judge, renderer: pool, inspect: inspectCompletion };
+ * const synth = createRubricSynthesizer(opts);
+ * const record = await synth.synthesize({ id: 'p1', prompt: 'a red apple' });
+ * ```
+ */
 export function createRubricSynthesizer(opts: SynthOptions): RubricSynthesizer {
   const preset = getPreset(opts.preset ?? 'ruler');
   const minIdeal = opts.minIdeal ?? DEFAULT_MIN_IDEAL;

@@ -6,6 +6,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { type GroupKeyInput, promptIdResolver, promptKey } from '../../core/group-key.ts';
+import { isGraderFaultRecord } from '../../core/status.ts';
 import { jsonLines } from '../../curation/json-lines.ts';
 import { type VerlRow, writeVerlParquet } from '../../export/verl.ts';
 import {
@@ -20,9 +22,10 @@ import { parseCount, parseUnit } from '../flags.ts';
 import type { RegisterCommand } from '../register.ts';
 import { UsageError } from '../usage-error.ts';
 
-const Verdict = z.object({ reward: z.number(), status: z.string() });
+const Verdict = z.object({ reward: z.number(), status: z.string(), reason: z.string().optional() });
 const ScoreLine = Verdict.extend({
   prompt_id: z.union([z.string(), z.number()]).nullish(),
+  prompt: z.string().nullish(),
   rewards: z.record(z.string(), Verdict.optional()).optional(),
 });
 const PromptLine = z.object({ id: ExactIdSchema, prompt: z.string() });
@@ -40,17 +43,36 @@ interface SelectFlags {
   dataSource: string;
 }
 
-async function readScores(file: string, reward: string | undefined) {
+/**
+ * The scores, each under its instruction: the GRPO group of src/core/group-key.ts, named by
+ * the --prompts id when a line carries only the prompt text. A line that names no prompt, is
+ * not JSON or lacks the reward is skipped and counted (`unreadable_lines`).
+ */
+export async function readScores(
+  file: string,
+  reward: string | undefined,
+  promptIdOf: (r: GroupKeyInput) => string,
+) {
   const samples: ScoredSample[] = [];
   let skipped = 0;
   for await (const { value } of jsonLines(file)) {
     const r = ScoreLine.safeParse(value);
     const v = r.success ? (reward ? r.data.rewards?.[reward] : r.data) : undefined;
-    if (!r.success || r.data.prompt_id == null || !v) {
+    // No id: a line is only kept when its prompt is named (promptKey), which the id never is.
+    const line = r.success
+      ? {
+          id: '',
+          prompt_id: r.data.prompt_id == null ? null : String(r.data.prompt_id),
+          prompt: r.data.prompt,
+        }
+      : null;
+    if (!line || promptKey(line) === null || !v) {
       skipped++;
       continue;
     }
-    samples.push({ prompt_id: String(r.data.prompt_id), reward: v.reward, status: v.status });
+    // A grader fault is no score of the instruction (also as older files wrote it).
+    const status = isGraderFaultRecord(v) ? 'grader_error' : v.status;
+    samples.push({ prompt_id: promptIdOf(line), reward: v.reward, status });
   }
   return { samples, skipped };
 }
@@ -64,8 +86,9 @@ async function select(f: SelectFlags): Promise<void> {
   if (topK === undefined && topFraction === undefined && minDispersion === undefined)
     throw new UsageError('give --top-k, --top-fraction or --min-dispersion');
   const minK = parseCount('--min-k', f.minK, 2);
-  const { samples, skipped } = await readScores(f.scores, f.reward);
   const prompts = await readJsonlFile(f.prompts, PromptLine);
+  const promptIdOf = promptIdResolver(prompts.items.map((p) => p.item));
+  const { samples, skipped } = await readScores(f.scores, f.reward, promptIdOf);
   const text = new Map(prompts.items.map((p) => [p.item.id, p.item.prompt]));
   const all = dispersions(samples);
   const { ranked, chosen, tooFew } = selectPrompts(all, { topK, topFraction, minDispersion, minK });

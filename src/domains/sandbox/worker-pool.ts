@@ -2,6 +2,9 @@
 // died or went silent is replaced before its slot takes the next job; a worker is also
 // recycled after `maxJobsPerWorker` jobs, so whatever slowly accumulates in a long-lived
 // process (memory, caches) is bounded even though each job is already isolated.
+// Jobs wait for a slot in p-limit's queue (first come, first served); a job that holds the
+// limit takes a free slot index from #free, which then can never be empty.
+import pLimit from 'p-limit';
 import { RubricaError } from '../../core/errors.ts';
 import type { SandboxSpec } from './bwrap.ts';
 import { isFailure, LineWorker, type LineWorkerFailure } from './line-worker.ts';
@@ -16,27 +19,31 @@ export interface WorkerPoolOptions {
 export class WorkerPool {
   readonly #opts: WorkerPoolOptions;
   readonly #slots: Array<LineWorker | null>;
+  /** Slots no job holds; the most recently freed is reused first (its worker is warm). */
   readonly #free: number[];
-  readonly #waiting: Array<(slot: number) => void> = [];
+  readonly #limit: ReturnType<typeof pLimit>;
   #closed = false;
 
   constructor(opts: WorkerPoolOptions) {
     this.#opts = opts;
     this.#slots = Array.from({ length: opts.size }, () => null);
     this.#free = this.#slots.map((_, i) => i);
+    this.#limit = pLimit(opts.size);
   }
 
   /** Runs one job on a warm worker; a worker failure is returned, never thrown. */
   async run(job: unknown, answerWithinMs: number): Promise<unknown | LineWorkerFailure> {
     if (this.#closed) throw new RubricaError('pool_closed', 'the domain renderer is closed');
-    const slot = await this.#acquire();
-    try {
-      const worker = await this.#worker(slot);
-      if (isFailure(worker)) return worker;
-      return await worker.request(job, answerWithinMs);
-    } finally {
-      this.#release(slot);
-    }
+    return this.#limit(async () => {
+      const slot = this.#free.pop()!;
+      try {
+        const worker = await this.#worker(slot);
+        if (isFailure(worker)) return worker;
+        return await worker.request(job, answerWithinMs);
+      } finally {
+        this.#free.push(slot);
+      }
+    });
   }
 
   async #worker(slot: number): Promise<LineWorker | LineWorkerFailure> {
@@ -62,18 +69,6 @@ export class WorkerPool {
   /** Starts every worker now (benchmarks, servers that want warm slots before traffic). */
   async warm(): Promise<void> {
     await Promise.all(this.#slots.map((_, i) => this.#worker(i)));
-  }
-
-  #acquire(): Promise<number> {
-    const slot = this.#free.pop();
-    if (slot !== undefined) return Promise.resolve(slot);
-    return new Promise((resolve) => this.#waiting.push(resolve));
-  }
-
-  #release(slot: number): void {
-    const next = this.#waiting.shift();
-    if (next) next(slot);
-    else this.#free.push(slot);
   }
 
   async close(): Promise<void> {

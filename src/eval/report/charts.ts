@@ -2,8 +2,9 @@
 // distribution, status breakdown, per-axis and per-criterion means, output token lengths.
 // Each becomes an SVG on the server (vega-svg.ts); a chart with no data says so instead.
 import type { TopLevelSpec } from 'vega-lite';
+import { isUnjudged as isGraderError } from '../../core/status.ts';
 import { describe } from '../stats/distribution.ts';
-import { axisScores, isGraderError } from '../summary.ts';
+import { axisScores } from '../summary.ts';
 import type { EvalRecord } from '../types.ts';
 import { OUTCOME_LABELS, type Outcome, outcomeOf, statusLabel } from './outcome.ts';
 import { kindColour, OUTCOME_COLOURS } from './palette.ts';

@@ -2,7 +2,7 @@
 // results.jsonl records, or plain {id, score}) and human judgements (absolute ratings or
 // pairwise votes). Every bad or unusable line becomes a counted issue, never a throw.
 import { z } from 'zod';
-import { isGraderError } from '../summary.ts';
+import { isUnjudged as isGraderError } from '../../core/status.ts';
 import { type JsonLine, type LineIssue, zodMessage } from './jsonl.ts';
 import { type ColumnMap, readRecords, readWinner, type TableFormat } from './table-input.ts';
 

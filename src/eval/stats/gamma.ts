@@ -25,6 +25,10 @@ export interface GammaResult {
   groupsWithPairs: number;
 }
 
+/**
+ * Goodman–Kruskal γ of predicted against human scores, pairs formed inside each group only:
+ * pooled Σ(C−D)/Σ(C+D) and the mean of per-group γ (null when no group has an untied pair).
+ */
 export function groupedGamma(groups: readonly GroupScores[]): GammaResult {
   let concordant = 0;
   let discordant = 0;

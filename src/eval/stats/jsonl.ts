@@ -2,6 +2,7 @@
 // results.jsonl). A bad line is a value with a stable code and its line number, never a throw,
 // so one stray line cannot hide a whole file's statistics.
 import type { z } from 'zod';
+import { parseJsonl } from '../../store/jsonl-values.ts';
 
 export type LineIssueCode =
   | 'bad_json' // the line is not JSON
@@ -23,22 +24,19 @@ export interface JsonLine {
   value: unknown;
 }
 
-/** Parses non-blank lines; unparseable ones become `bad_json` issues. */
+/**
+ * Parses non-blank lines by the one reader's rules (src/store/jsonl-values.ts: BOM, CRLF);
+ * unparseable ones become `bad_json` issues.
+ */
 export function readJsonLines(
   text: string,
   file: string,
 ): { lines: JsonLine[]; issues: LineIssue[] } {
-  const lines: JsonLine[] = [];
-  const issues: LineIssue[] = [];
-  text.split(/\r?\n/).forEach((raw, i) => {
-    if (raw.trim() === '') return;
-    try {
-      lines.push({ line: i + 1, value: JSON.parse(raw) });
-    } catch (err) {
-      issues.push({ file, line: i + 1, code: 'bad_json', message: (err as Error).message });
-    }
-  });
-  return { lines, issues };
+  const { values, bad } = parseJsonl(text, file, { badLines: 'collect' });
+  return {
+    lines: values.map(({ line, value }) => ({ line, value })),
+    issues: bad.map(({ line, reason }) => ({ file, line, code: 'bad_json', message: reason })),
+  };
 }
 
 /** The first zod issue, as one short line for a report. */

@@ -13,6 +13,10 @@ import {
 import type { EvalRecord } from '../types.ts';
 import { type LineIssue, readJsonLines, zodMessage } from './jsonl.ts';
 
+/**
+ * An eval run read back from its directory: its records and summary, and the lines that could
+ * not be read.
+ */
 export interface RunDir {
   dir: string;
   /** The run's name: its records' single `run` value, else the directory's name. */
@@ -47,6 +51,16 @@ async function readSummary(path: string): Promise<unknown> {
   }
 }
 
+/**
+ * Reads an eval run directory (results.jsonl + summary.json); a missing, invalid or stale
+ * summary is recomputed from the records. A directory without results.jsonl is the value
+ * `{code: 'no_results', message}`, not a throw; bad lines are listed in `issues`.
+ * @example
+ * ```ts
+ * const run = await loadRunDir('runs/ruler');
+ * if ('records' in run) console.log(run.summary.rewards); else console.error(run.message);
+ * ```
+ */
 export async function loadRunDir(
   dir: string,
   opts: SummaryOptions = {},

@@ -13,6 +13,10 @@ import type { BlankPolicy } from '../gates.ts';
 import type { HybridRewarder } from '../hybrid.ts';
 import type { DropAxis } from '../weighted.ts';
 
+/**
+ * What a reward function reads: the rollout, its prompt and inspection, its rubrics and
+ * the graders it may ask.
+ */
 export interface RewardContext {
   rollout: RolloutInput;
   /** The prompt text the picture was drawn for (the rollout's, else its rubric file's). */
@@ -32,6 +36,7 @@ export interface RewardContext {
   prisma?: PrismaGraders;
 }
 
+/** PrismaForge's graders: a code judge, a vision judge (also the holistic one), the λ table. */
 export interface PrismaGraders {
   /** Reads the code (text only). */
   codeJudge: PrismaJudge;
@@ -40,4 +45,8 @@ export interface PrismaGraders {
   lambdas: FamilyTable;
 }
 
+/**
+ * A reward kind: one inspected rollout in, one result out. A failed grader resolves a
+ * `grader_error` result, never a zero.
+ */
 export type RewardFunction = (ctx: RewardContext) => Promise<RewardResult>;

@@ -10,6 +10,16 @@ import { universalReward } from './universal.ts';
 
 export type { PrismaGraders, RewardContext, RewardFunction } from './context.ts';
 
+/**
+ * Every reward kind as a function of one inspected rollout (RewardContext): the table the
+ * scorer calls, so several rewards can be computed from one render.
+ * @example
+ * ```ts
+ * const judge = createJudge({ client });
+ * const ctx = { rollout, prompt, inspection, rubric: () => undefined, judge };
+ * const r = await REWARD_FUNCTIONS.universal(ctx); // r.reward, r.status, r.tree
+ * ```
+ */
 export const REWARD_FUNCTIONS: Readonly<Record<RewardKind, RewardFunction>> = Object.freeze({
   ruler: rulerReward,
   universal: universalReward,

@@ -1,0 +1,220 @@
+// Overdraw measured from the drawing's geometry: the painted area of every filled shape
+// and stroke, clipped to the canvas, summed and divided by the canvas area — the mean number
+// of layers painted over each pixel. 1 is one full-bleed background; a landscape of sky,
+// hills, ground and a subject is about 2–3; RULER's piles of overlapping translucent blobs
+// and strokes are 5 and more. Deterministic (no pixels, no renderer), so every renderer
+// gives the same number. The clutter check reads it from CodeStats. Drawings with fewer than
+// OVERDRAW_MIN_ELEMENTS elements after <use> are not measured (they cannot pile up, and
+// three in four real icons are that small: the walk would cost them time for nothing).
+//
+// It walks the tree the sanitiser already parsed (sanitize.ts), in the render worker: the SVG
+// is parsed once, and a hostile file's geometry costs the killable worker, not the caller.
+// It reads the document as written (the raw attributes, the root's own viewBox before it
+// is fitted to the canvas), not the sanitised copy.
+//
+// Why not the renderer's `pixels.overdraw`: a finished raster cannot say how many layers
+// were painted; it was always 0. The geometry can.
+//
+// Approximations (documented in docs/artifact-and-checks.md): curves and arcs are sampled
+// (geometry.ts), holes and self-overlap inside one path count as painted area (bounded by
+// the path's bounding box), strokes count length × width, CSS classes and <style> sheets are
+// not read (presentation attributes and style="" are), text is not counted. Element names
+// are compared as written: a prefixed <svg:rect> is not a shape.
+import {
+  apply,
+  clippedArea,
+  ID,
+  type M,
+  mul,
+  num,
+  nums,
+  type Pt,
+  parseTransform,
+  pathPolygons,
+} from './geometry.ts';
+import type { CodeOverdraw } from './types.ts';
+import type { XNode } from './walker.ts';
+
+type Node = XNode;
+
+/** Below this many elements after <use> nothing can pile up: overdraw is not measured. */
+export const OVERDRAW_MIN_ELEMENTS = 20;
+
+/** Elements whose content is not painted where it stands (only through a reference). */
+const NOT_PAINTED = new Set([
+  'defs', 'clipPath', 'mask', 'pattern', 'marker', 'symbol', 'linearGradient',
+  'radialGradient', 'filter', 'style', 'script', 'title', 'desc', 'metadata', 'text',
+  'foreignObject', 'font', 'glyph',
+]); // biome-ignore format: a list reads better in rows
+
+/** Shapes visited before stopping: a bound on work for hostile fan-out through <use>. */
+const BUDGET = 40_000;
+
+/** One compiled pattern per property read from style="" (a handful, reused every element). */
+const STYLE_PROP = new Map<string, RegExp>();
+
+/** A property from style="" (which wins), else the presentation attribute. */
+function styleOf(a: Record<string, string>, prop: string): string | undefined {
+  let re = STYLE_PROP.get(prop);
+  if (!re) {
+    re = new RegExp(`(?:^|;)\\s*${prop}\\s*:\\s*([^;!]+)`, 'i');
+    STYLE_PROP.set(prop, re);
+  }
+  const m = a.style ? re.exec(a.style) : null;
+  return (m?.[1] ?? a[prop])?.trim();
+}
+
+interface Paint {
+  fill: boolean;
+  stroke: boolean;
+  width: number;
+}
+
+function localShape(tag: string, a: Record<string, string>): Pt[][] | null {
+  switch (tag) {
+    case 'rect': {
+      const [x, y, w, h] = [num(a.x), num(a.y), num(a.width), num(a.height)];
+      return w > 0 && h > 0
+        ? [
+            [
+              [x, y],
+              [x + w, y],
+              [x + w, y + h],
+              [x, y + h],
+            ],
+          ]
+        : [];
+    }
+    case 'circle':
+    case 'ellipse': {
+      const rx = tag === 'circle' ? num(a.r) : num(a.rx);
+      const ry = tag === 'circle' ? num(a.r) : num(a.ry);
+      const [cx, cy] = [num(a.cx), num(a.cy)];
+      if (!(rx > 0 && ry > 0)) return [];
+      const pts: Pt[] = [];
+      for (let k = 0; k < 16; k++)
+        pts.push([cx + rx * Math.cos((k * Math.PI) / 8), cy + ry * Math.sin((k * Math.PI) / 8)]);
+      return [pts];
+    }
+    case 'line':
+      return [
+        [
+          [num(a.x1), num(a.y1)],
+          [num(a.x2), num(a.y2)],
+        ],
+      ];
+    case 'polyline':
+    case 'polygon': {
+      const v = nums(a.points);
+      const pts: Pt[] = [];
+      for (let k = 0; k + 1 < v.length; k += 2) pts.push([v[k]!, v[k + 1]!]);
+      return [pts];
+    }
+    case 'path':
+      return pathPolygons(a.d ?? '');
+    default:
+      return null;
+  }
+}
+
+function canvasOf(a: Record<string, string>): [number, number, number, number] {
+  const vb = nums(a.viewBox);
+  if (vb.length === 4 && vb[2]! > 0 && vb[3]! > 0) return vb as [number, number, number, number];
+  const w = num(a.width, 0) || 512;
+  const h = num(a.height, 0) || 512;
+  return [0, 0, w, h];
+}
+
+const tagOf = (node: Node) => Object.keys(node).find((k) => k !== ':@') ?? '';
+
+/**
+ * Overdraw of a parsed document, given its root `<svg>` node (fast-xml-parser's ordered
+ * tree, as the sanitiser parses it).
+ */
+export function measureOverdraw(root: Node): CodeOverdraw {
+  const ids = new Map<string, Node>();
+  const index = (nodes: Node[], depth: number) => {
+    if (depth > 400) return;
+    for (const n of nodes) {
+      const id = (n[':@'] as Record<string, string> | undefined)?.id;
+      if (id && !ids.has(id)) ids.set(id, n);
+      const kids = n[tagOf(n)];
+      if (Array.isArray(kids)) index(kids as Node[], depth + 1);
+    }
+  };
+  index([root], 0);
+  const [vx, vy, vw, vh] = canvasOf((root[':@'] as Record<string, string>) ?? {});
+  let painted = 0;
+  let shapes = 0;
+  let visits = 0;
+  const paintShape = (polys: Pt[][], m: M, p: Paint, closedShape: boolean) => {
+    const scale = Math.sqrt(Math.abs(m[0] * m[3] - m[1] * m[2]));
+    let area = 0;
+    for (const local of polys) {
+      const pts = local.map((q) => apply(m, q));
+      if (p.fill && closedShape && pts.length > 2)
+        area += clippedArea(pts, vx, vy, vx + vw, vy + vh);
+      if (p.stroke && p.width > 0) {
+        let len = 0;
+        for (let k = 1; k < pts.length; k++) {
+          const [a, b] = [pts[k - 1]!, pts[k]!];
+          const mx = (a[0] + b[0]) / 2;
+          const my = (a[1] + b[1]) / 2;
+          if (mx >= vx && mx <= vx + vw && my >= vy && my <= vy + vh)
+            len += Math.hypot(b[0] - a[0], b[1] - a[1]);
+        }
+        area += len * p.width * scale;
+      }
+    }
+    if (area > 0) {
+      painted += area;
+      shapes++;
+    }
+  };
+  const walk = (nodes: Node[], m: M, inherited: Paint, depth: number, useDepth: number) => {
+    for (const node of nodes) {
+      const tag = tagOf(node);
+      // Text nodes are not visits: the sanitiser's parse keeps whitespace between elements.
+      if (tag === '#text') continue;
+      if (++visits > BUDGET || depth > 200) return;
+      if (tag === '' || NOT_PAINTED.has(tag)) continue;
+      const a = (node[':@'] as Record<string, string>) ?? {};
+      if (styleOf(a, 'display') === 'none' || styleOf(a, 'visibility') === 'hidden') continue;
+      if (styleOf(a, 'opacity') !== undefined && num(styleOf(a, 'opacity'), 1) <= 0) continue;
+      const fill = styleOf(a, 'fill');
+      const stroke = styleOf(a, 'stroke');
+      const sw = styleOf(a, 'stroke-width');
+      const p: Paint = {
+        fill: fill === undefined ? inherited.fill : fill !== 'none' && fill !== 'transparent',
+        stroke:
+          stroke === undefined ? inherited.stroke : stroke !== 'none' && stroke !== 'transparent',
+        width: sw === undefined ? inherited.width : num(sw, 1),
+      };
+      if (num(styleOf(a, 'fill-opacity'), 1) <= 0) p.fill = false;
+      const mm = a.transform === undefined ? m : mul(m, parseTransform(a.transform));
+      if (tag === 'use') {
+        const href = (a.href ?? a['xlink:href'] ?? '').trim();
+        const target = href.startsWith('#') ? ids.get(href.slice(1)) : undefined;
+        if (!target || useDepth > 8) continue;
+        const at = mul(mm, [1, 0, 0, 1, num(a.x), num(a.y)]);
+        const ttag = tagOf(target);
+        const kids = ttag === 'symbol' ? (target[ttag] as Node[]) : [target];
+        walk(kids, at, p, depth + 1, useDepth + 1);
+        continue;
+      }
+      const polys = localShape(tag, a);
+      if (polys) {
+        paintShape(polys, mm, p, tag !== 'line'); // a line has no inside; a polyline fills
+        continue;
+      }
+      const kids = node[tag];
+      if (Array.isArray(kids)) {
+        // A nested <svg> opens its own viewport; its content is measured in the outer one.
+        walk(kids as Node[], mm, p, depth + 1, useDepth);
+      }
+    }
+  };
+  const top = root.svg as Node[];
+  walk(top, ID, { fill: true, stroke: false, width: 1 }, 0, 0);
+  return { layers: painted / (vw * vh), shapes, capped: visits > BUDGET };
+}
