@@ -8,7 +8,7 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 /** Bottom to top: a room may import itself and any room before it, never one after it. */
-export const ROOMS = [
+const ROOMS = [
   'core',
   'artifact',
   'browser',

@@ -57,6 +57,13 @@ export function asUsage<T>(f: () => T): T {
 }
 
 export function openCacheFlag(flags: { cache: boolean | string }): AnswerCache | null {
-  if (flags.cache === false) return null;
-  return openCache(typeof flags.cache === 'string' ? flags.cache : DEFAULT_CACHE_PATH);
+  const path = cachePathFlag(flags);
+  return path === false ? null : openCache(path);
+}
+
+/** `--cache FILE` / `--no-cache` as the library takes it: the cache's path, or false
+ * (commander gives true when neither flag is used: then the default path). */
+export function cachePathFlag(flags: { cache: boolean | string }): string | false {
+  if (flags.cache === false) return false;
+  return typeof flags.cache === 'string' ? flags.cache : DEFAULT_CACHE_PATH;
 }

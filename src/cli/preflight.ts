@@ -3,6 +3,7 @@
 // one cheap request (GET <base URL>/models, as `eval` does) finds out in seconds. Any HTTP
 // answer counts as "there" (a 401 or 404 is the server speaking); only silence stops the
 // command, with the URL tried and how to start a server.
+import { readEnv } from '../core/env.ts';
 import { judgeStartHints, probeJudge } from '../eval/run-judge.ts';
 import type { CircuitEvent } from '../models/circuit-breaker.ts';
 import { ModelUnreachableError } from '../models/errors.ts';
@@ -12,7 +13,7 @@ import type { ModelClient, Role } from '../models/types.ts';
 export async function preflight(
   client: ModelClient | undefined,
   role: Role,
-  timeoutMs = Number(process.env.RUBRICA_PREFLIGHT_TIMEOUT_MS) || 3000,
+  timeoutMs = Number(readEnv('RUBRICA_PREFLIGHT_TIMEOUT_MS')) || 3000,
 ): Promise<void> {
   if (!client?.baseUrl) return;
   const probe = await probeJudge(client.baseUrl, timeoutMs);

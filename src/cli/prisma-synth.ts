@@ -4,12 +4,10 @@
 // is needed: PrismaForge has no ideal-drawing filter.
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
-import { addUsage, emptyUsage } from '../core/usage.ts';
 import { createModelClient } from '../models/client.ts';
-import { formatUsage } from '../reward/summary.ts';
-import type { PrismaRubric } from '../rubric/prisma-schema.ts';
-import { createPrismaSynthesizer } from '../synth/prisma.ts';
-import { asUsage, openCacheFlag, parseCount } from './flags.ts';
+import { formatPrismaSynthSummary } from '../synth/prisma-summary.ts';
+import { openPrismaSynthRun } from '../synth/run.ts';
+import { asUsage, cachePathFlag, parseCount } from './flags.ts';
 import { finishJsonlCommand, runJsonlCommand } from './jsonl-command.ts';
 import { preflight } from './preflight.ts';
 import { IdSchema, type SynthFlags } from './synth-flags.ts';
@@ -26,36 +24,6 @@ const InstructionLine = z.object({
 const fault = (r: { drop_reason?: unknown }) =>
   r.drop_reason === 'author_error' ? 'author_error' : null;
 
-export function formatPrismaSynthSummary(
-  records: Pick<PrismaRubric, 'kept' | 'drop_reason' | 'difficulty' | 'usage'>[],
-): string {
-  const kept = records.filter((r) => r.kept).length;
-  const dropped = new Map<string, number>();
-  const byDifficulty = new Map<number, number>();
-  let usage = emptyUsage();
-  for (const r of records) {
-    usage = addUsage(usage, r.usage);
-    if (!r.kept)
-      dropped.set(r.drop_reason ?? 'unknown', (dropped.get(r.drop_reason ?? 'unknown') ?? 0) + 1);
-    else if (r.difficulty)
-      byDifficulty.set(r.difficulty, (byDifficulty.get(r.difficulty) ?? 0) + 1);
-  }
-  const lines = [
-    `prisma rubrics ${records.length}: ${kept} kept, ${records.length - kept} dropped`,
-  ];
-  if (dropped.size)
-    lines.push(`dropped by reason: ${[...dropped].map(([k, v]) => `${k} ${v}`).join(', ')}`);
-  if (byDifficulty.size)
-    lines.push(
-      `kept by difficulty: ${[...byDifficulty]
-        .sort((a, b) => a[0] - b[0])
-        .map(([k, v]) => `${k}: ${v}`)
-        .join(', ')}`,
-    );
-  lines.push(formatUsage(usage));
-  return lines.join('\n');
-}
-
 export async function synthPrisma(
   flags: SynthFlags,
   setExit: (code: number) => void,
@@ -67,8 +35,7 @@ export async function synthPrisma(
   );
   await preflight(author, 'author');
   if (!existsSync(flags.in)) throw new UsageError(`--in file not found: ${flags.in}`);
-  const cache = openCacheFlag(flags);
-  const synth = createPrismaSynthesizer({ author, cache });
+  const run = openPrismaSynthRun({ author, domain: flags.domain, cache: cachePathFlag(flags) });
   try {
     const r = await runJsonlCommand({
       inPath: flags.in,
@@ -78,9 +45,7 @@ export async function synthPrisma(
       label: 'rubrics',
       noun: 'instructions',
       concurrency,
-      // A line's own domain wins; else --domain (the rubric's shared criteria follow it).
-      process: (it: z.infer<typeof InstructionLine>) =>
-        synth.synthesize({ ...it, domain: it.domain ?? flags.domain ?? null }),
+      process: (it: z.infer<typeof InstructionLine>) => run.synthesize(it),
       faultOf: fault,
       redo: (line) => fault(line) !== null,
       slim: ({ code_items: _c, vision_items: _v, ...rest }) => ({ ...rest }),
@@ -101,6 +66,6 @@ export async function synthPrisma(
       setExit,
     );
   } finally {
-    cache?.close();
+    await run.close();
   }
 }

@@ -1,7 +1,7 @@
 // Comparing eval runs the way the paper's tables do: one row per run (rubric score over
 // rendered samples and over all samples, render success, tokens, per-axis means, hybrid terms)
 // and, for every pair of runs, per-prompt win / tie / loss with the non-tie win rate.
-import { isUnjudged as isGraderError } from '../core/status.ts';
+import { isUnjudged } from '../core/status.ts';
 import type { Interval } from './stats/bootstrap.ts';
 import type { RunDir } from './stats/run-dir.ts';
 import { fmt, fmtInterval, formatTable, pct } from './stats/text-table.ts';
@@ -81,7 +81,7 @@ export function promptMeans(records: readonly EvalRecord[], reward: string): Map
   const acc = new Map<string, { sum: number; n: number }>();
   for (const r of records) {
     const s = r.scores?.[reward];
-    if (!s || isGraderError(s)) continue;
+    if (!s || isUnjudged(s)) continue;
     const a = acc.get(r.prompt_id) ?? { sum: 0, n: 0 };
     a.sum += Number.isFinite(s.reward) ? s.reward : 0;
     a.n++;

@@ -8,7 +8,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promptIdResolver } from '../core/group-key.ts';
-import { isGraderFaultRecord, isUnjudged } from '../core/status.ts';
+import { isUnjudged } from '../core/status.ts';
 import { addUsage, emptyUsage, type Usage } from '../core/usage.ts';
 import type { InspectFn } from '../inspect/types.ts';
 import type { ModelClient } from '../models/types.ts';
@@ -86,9 +86,6 @@ export interface EvalRunResult {
   resumed: number;
   paths: { results: string; summary: string; report: string; images: string };
 }
-
-/** A score that is a grader fault: core/status.ts's one predicate, under eval's old name. */
-export const isFaultScore = isGraderFaultRecord;
 
 /** A results.jsonl line is done when every reward kind has a verdict that is not a grader fault. */
 function isDone(line: Record<string, unknown>, kinds: readonly string[]): boolean {

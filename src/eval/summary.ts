@@ -143,13 +143,6 @@ export function defaultSetOf(record: EvalRecord): string | null {
   return slash > 0 ? record.prompt_id.slice(0, slash) : null;
 }
 
-/**
- * A record that is no judgement of the drawing — a grader fault or a prompt without a rubric —
- * is left out of score means (its 0 is not a judgement) and counted apart. This is
- * core/status.ts's isUnjudged under the name eval's readers import.
- */
-export const isGraderError = isUnjudged;
-
 const share = (k: number, n: number): number | null => (n > 0 ? k / n : null);
 
 function count(map: Record<string, number>, key: string): void {
@@ -296,7 +289,7 @@ export function summarizeReward(
     if (s.cached) cached++;
     if (s.usage) usage = addUsage(usage, s.usage);
 
-    if (isGraderError(s)) {
+    if (isUnjudged(s)) {
       count(graderErrors, s.reason ?? 'unknown');
       continue;
     }

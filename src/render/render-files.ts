@@ -2,9 +2,11 @@
 // `rubrica render a.svg b.svg … --out-dir DIR`. Files are read as bytes (so invalid UTF-8
 // is caught), rendered with bounded concurrency, and reported in input order. One bad
 // file never stops the rest: an unreadable file is a result with code `read_error`.
+
 import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import pLimit from 'p-limit';
+import { RubricaError } from '../core/errors.ts';
 import { resolveLimits } from './limits.ts';
 import { readBounded, readFileBounded } from './read-bounded.ts';
 import type { Renderer, RenderOptions, RenderResult } from './types.ts';
@@ -54,7 +56,8 @@ export async function renderFiles(
   opts: RenderFilesOptions,
   onReport: (r: FileRenderReport, index: number) => void,
 ): Promise<FileRenderReport[]> {
-  if (opts.outFile && inputs.length !== 1) throw new Error('outFile takes exactly one input');
+  if (opts.outFile && inputs.length !== 1)
+    throw new RubricaError('bad_render_options', 'outFile takes exactly one input');
   if (opts.outDir) await mkdir(opts.outDir, { recursive: true });
   const names = outputNames(inputs);
   const limit = pLimit(Math.max(1, opts.concurrency ?? 8));

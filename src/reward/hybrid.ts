@@ -10,7 +10,9 @@
 //  - A scorer that fails leaves its term unscored: `grader_error: scorer_error`, never a 0.
 //  - A λ of 0 switches its term off (the leaf is kept, with weight 0 and no score).
 //  - No prompt text for the image scorers: `unscoreable: no_rubric`.
+
 import type { CriterionLeaf } from '../core/criteria.ts';
+import { RubricaError } from '../core/errors.ts';
 import type { RewardResult } from '../core/record.ts';
 import type { Inspection } from '../inspect/types.ts';
 import { createScoreBatcher, type ScoreBatcher } from '../scorers/batcher.ts';
@@ -186,7 +188,7 @@ export function createHybridRewarder(
   opts: HybridRewarderOptions = {},
 ): HybridRewarder {
   const problem = checkHybridConfig(config);
-  if (problem) throw new Error(problem);
+  if (problem) throw new RubricaError('bad_hybrid_config', problem);
   const l = resolveLambdas(config.lambdas);
   const batchers: Partial<Record<ImageKey, ScoreBatcher>> = {};
   for (const key of ['semantic', 'aesthetic'] as const) {

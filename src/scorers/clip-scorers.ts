@@ -1,6 +1,7 @@
 // The two in-process image scorers built on one CLIP model: semantic alignment (cosine of the
 // normalised image and prompt embeddings, as Reason-SVG's R_semantic and the papers'
 // CLIPScore: no ×100, no clamp) and the LAION aesthetic predictor on the image embedding.
+import { RubricaError } from '../core/errors.ts';
 import { type AffineHead, applyHead } from './aesthetic-head.ts';
 import type { ClipModel } from './clip-model.ts';
 import { type ImageScorer, type ScorerResult, scorerError } from './types.ts';
@@ -19,7 +20,8 @@ export function createClipSemanticScorer(model: ClipModel): ImageScorer {
   return {
     name: 'clip',
     async score(images, prompts) {
-      if (images.length !== prompts.length) throw new Error('images and prompts differ in length');
+      if (images.length !== prompts.length)
+        throw new RubricaError('scorer_input_mismatch', 'images and prompts differ in length');
       try {
         const [imgs, texts] = await Promise.all([
           model.embedImages(images),

@@ -143,7 +143,8 @@ export function createHttpScorer(opts: HttpScorerOptions): ImageScorer {
     name: opts.name ?? 'http',
     range: opts.range,
     async score(images, prompts, signal) {
-      if (images.length !== prompts.length) throw new Error('images and prompts differ in length');
+      if (images.length !== prompts.length)
+        throw new RubricaError('scorer_input_mismatch', 'images and prompts differ in length');
       const chunks: Promise<ScorerResult[]>[] = [];
       for (let i = 0; i < images.length; i += maxBatch) {
         const imgs = images.slice(i, i + maxBatch);

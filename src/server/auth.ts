@@ -5,8 +5,8 @@
 // appear in a bearer header must be refused when the server starts, not on every request.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
-import { ServerConfigError } from './config-error.ts';
 import { errorBody } from '../core/error-body.ts';
+import { ServerConfigError } from './config-error.ts';
 
 /** RFC 6750 b64token: the characters a bearer token may hold. */
 const B64TOKEN = /^[A-Za-z0-9._~+/-]+=*$/;

@@ -3,13 +3,13 @@
 // map a scorer configuration error to 400, count results, always give the slots back.
 import type { Context } from 'hono';
 import type { Logger } from 'pino';
+import { errorBody } from '../core/error-body.ts';
 import type { ScoreRecord } from '../core/record.ts';
 import type { StepHealth } from '../monitors/monitor.ts';
 import { ScorerConfigError } from '../pipeline/score.ts';
 import type { RolloutInput, RolloutScorer, ScoreBatchOptions } from '../pipeline/types.ts';
 import type { Admission, ServerLimits } from './admission.ts';
 import { releaseBodyBudget } from './body-limit.ts';
-import { errorBody } from '../core/error-body.ts';
 import type { ServerMetrics } from './metrics.ts';
 
 export type ScoreOutcome =

@@ -10,6 +10,7 @@ import { ServerConfigError } from './config-error.ts';
 import { checkExposure } from './exposure.ts';
 import { createServerMetrics, type ServerMetrics } from './metrics.ts';
 
+/** createServer's options plus where to listen and how long a shutdown may drain. */
 export interface StartOptions extends ServerOptions {
   host?: string;
   /** 0 picks a free port. */
@@ -46,6 +47,7 @@ function listenError(err: NodeJS.ErrnoException, host: string, port: number): Se
   });
 }
 
+/** A listening server: its URL and metrics, and close() to drain and stop. */
 export interface RunningServer {
   url: string;
   host: string;
@@ -55,6 +57,16 @@ export interface RunningServer {
   close(reason?: string): Promise<void>;
 }
 
+/**
+ * Starts the reward service on `host:port` (default 127.0.0.1:8787). Refuses with
+ * ServerConfigError a non-loopback host without a token (unless `insecure`) and a port that
+ * cannot be listened on. close() drains in-flight requests, stops, and closes the scorer.
+ * @example
+ * ```ts
+ * const server = await startServer({ scorer, port: 8787, token: process.env.RUBRICA_TOKEN });
+ * console.log(server.url); // POST /v1/rewards, /v1/verl, /v1/openrlhf
+ * ```
+ */
 export async function startServer(opts: StartOptions): Promise<RunningServer> {
   const host = opts.host ?? '127.0.0.1';
   const port0 = opts.port ?? 8787;

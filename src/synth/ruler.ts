@@ -9,6 +9,7 @@
 // domain's shared standards, and the same judge and threshold decide.
 
 import type { DomainId } from '../core/domain-ids.ts';
+import { RubricaError } from '../core/errors.ts';
 import { addUsage, emptyUsage, type Usage } from '../core/usage.ts';
 import type { DomainRenderers } from '../domains/renderers.ts';
 import type { InspectFn } from '../inspect/types.ts';
@@ -83,7 +84,10 @@ export function createRubricSynthesizer(opts: SynthOptions): RubricSynthesizer {
   const minIdeal = opts.minIdeal ?? DEFAULT_MIN_IDEAL;
   const cache = opts.cache ?? null;
   if (preset.authored && (!opts.author || !opts.judge)) {
-    throw new Error(`preset ${preset.name} needs an author model and a judge`);
+    throw new RubricaError(
+      'synth_config',
+      `preset ${preset.name} needs an author model and a judge`,
+    );
   }
   const judgeVersion = opts.judge ? `${opts.judge.mode}:${opts.judge.promptVersion}` : 'none';
 

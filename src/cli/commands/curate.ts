@@ -3,32 +3,29 @@
 // resumable JSONL runner (lock, torn-line repair, progress, skip done ids, redo grader
 // faults); the kept SFT set (kept.jsonl, kept.parquet), the funnel per source (funnel.json,
 // funnel.txt, funnel.html) and the cost ledger (summary.json) are then derived from the whole
-// decisions file, so a resumed run reports on everything decided so far.
-import { createWriteStream, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+// decisions file, so a resumed run reports on everything decided so far. Thin: parse the
+// flags, make the model clients, open the run (src/curation/run.ts), feed it the candidates,
+// write the outputs (src/curation/outputs.ts), print the funnel.
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { parquetWriteFile } from 'hyparquet-writer';
 import { z } from 'zod';
-import { addUsage, emptyUsage } from '../../core/usage.ts';
-import { DEFAULT_GATE, type Decision, gateCandidate } from '../../curation/curate.ts';
-import { createCurateDeps } from '../../curation/curate-deps.ts';
-import { createFunnel, formatFunnel, funnelHtml } from '../../curation/funnel.ts';
-import { jsonLines } from '../../curation/json-lines.ts';
-import { inspectCompletion } from '../../inspect/inspect.ts';
-import { createPrismaJudge } from '../../judge/prisma-judges.ts';
-import { createModelClient } from '../../models/client.ts';
-import { createRenderPool } from '../../render/pool.ts';
+import { addUsage } from '../../core/usage.ts';
+import { DEFAULT_GATE } from '../../curation/curate.ts';
+import { formatFunnel } from '../../curation/funnel.ts';
+import { writeCurationOutputs } from '../../curation/outputs.ts';
+import { decisionFault, openCurationRun } from '../../curation/run.ts';
+import { createModelClient, type ModelClientOptions } from '../../models/client.ts';
+import type { Role } from '../../models/types.ts';
 import {
   DEFAULT_FAMILY_LAMBDAS,
   LambdaError,
   parseLambdaOverrides,
 } from '../../reward/families.ts';
 import { formatUsage } from '../../reward/summary.ts';
-import { indexPrismaRubrics } from '../../rubric/prisma-load.ts';
-import { createPrismaSynthesizer, prismaAuthorVersion } from '../../synth/prisma.ts';
 import {
   asUsage,
+  cachePathFlag,
   judgeCallFlags,
-  openCacheFlag,
   parseCount,
   parseMode,
   parseUnit,
@@ -70,86 +67,6 @@ interface Flags {
   cache: boolean | string;
 }
 
-const fault = (d: { decision?: unknown; reason?: unknown }) =>
-  d.decision === 'grader_error' ? String(d.reason ?? 'grader_error') : null;
-
-/**
- * Streams decisions.jsonl twice: first the last line of each id (a redone grader fault's
- * newer line wins when an interrupted run left both), then those lines, so only ids — not
- * the decisions with their code — are held in memory.
- */
-async function* readDecisions(file: string): AsyncGenerator<Decision> {
-  const last = new Map<string, number>();
-  const id = (v: unknown) => (v as { id?: unknown } | null)?.id;
-  for await (const { line, value } of jsonLines(file)) {
-    if (typeof id(value) === 'string') last.set(id(value) as string, line);
-  }
-  for await (const { line, value } of jsonLines(file)) {
-    if (typeof id(value) === 'string' && last.get(id(value) as string) === line)
-      yield value as Decision;
-  }
-}
-
-const fenced = (d: Decision) => `\`\`\`${d.domain}\n${d.code}\n\`\`\``;
-
-/** kept.jsonl (streamed), kept.parquet (kept rows only in memory), funnel.*, summary.json. */
-async function writeOutputs(out: string, decisionsPath: string) {
-  const counter = createFunnel();
-  const ledger = { author: emptyUsage(), judge: emptyUsage(), generator: emptyUsage() };
-  const kept: Omit<Decision, 'rounds' | 'usage'>[] = [];
-  const keptRounds: number[] = [];
-  const sft = createWriteStream(join(out, 'kept.jsonl'));
-  let decisions = 0;
-  for await (const d of readDecisions(decisionsPath)) {
-    decisions++;
-    counter.add(d);
-    for (const k of ['author', 'judge', 'generator'] as const)
-      ledger[k] = addUsage(ledger[k], d.usage[k]);
-    if (d.decision !== 'kept' && d.decision !== 'recovered') continue;
-    const { rounds, usage: _u, ...rest } = d;
-    kept.push(rest);
-    keptRounds.push(rounds.length - 1);
-    const line = JSON.stringify({
-      messages: [
-        { role: 'user', content: d.instruction },
-        { role: 'assistant', content: fenced(d) },
-      ],
-      meta: {
-        id: d.id,
-        source: d.source,
-        domain: d.domain,
-        decision: d.decision,
-        score: d.final_score,
-        rounds: rounds.length - 1,
-      },
-    });
-    if (!sft.write(`${line}\n`)) await new Promise<void>((r) => sft.once('drain', () => r()));
-  }
-  await new Promise<void>((r) => sft.end(() => r()));
-  parquetWriteFile({
-    filename: join(out, 'kept.parquet'),
-    columnData: [
-      { name: 'id', data: kept.map((d) => d.id), type: 'STRING' },
-      { name: 'source', data: kept.map((d) => d.source), type: 'STRING' },
-      { name: 'domain', data: kept.map((d) => d.domain), type: 'STRING' },
-      { name: 'instruction', data: kept.map((d) => d.instruction), type: 'STRING' },
-      { name: 'code', data: kept.map((d) => d.code ?? ''), type: 'STRING' },
-      { name: 'decision', data: kept.map((d) => d.decision), type: 'STRING' },
-      { name: 'score', data: kept.map((d) => d.final_score ?? 0), type: 'DOUBLE' },
-      { name: 'rounds', data: keptRounds, type: 'INT32' },
-    ],
-  });
-  const f = counter.result();
-  writeFileSync(join(out, 'funnel.json'), `${JSON.stringify(f, null, 2)}\n`);
-  writeFileSync(join(out, 'funnel.txt'), `${formatFunnel(f)}\n`);
-  writeFileSync(join(out, 'funnel.html'), funnelHtml(f));
-  writeFileSync(
-    join(out, 'summary.json'),
-    `${JSON.stringify({ decisions, kept: kept.length, funnel: f.total, ledger }, null, 2)}\n`,
-  );
-  return { f, ledger, kept: kept.length, decisions };
-}
-
 function parseRounds(raw: string | undefined): number {
   if (raw === undefined) return DEFAULT_GATE.rounds;
   const n = Number(raw);
@@ -158,7 +75,8 @@ function parseRounds(raw: string | undefined): number {
   return n;
 }
 
-async function curate(flags: Flags, setExit: (code: number) => void): Promise<void> {
+/** The gate and λ flags, checked before any model is made: each a usage error (exit 2). */
+function checkFlags(flags: Flags) {
   const gate = {
     tau1: parseUnit('--tau1', flags.tau1, DEFAULT_GATE.tau1),
     tau2: parseUnit('--tau2', flags.tau2, DEFAULT_GATE.tau2),
@@ -180,34 +98,25 @@ async function curate(flags: Flags, setExit: (code: number) => void): Promise<vo
     if (err instanceof LambdaError) throw new UsageError(`--prisma-lambdas: ${err.message}`);
     throw err;
   }
-  const mode = parseMode(flags.mode);
-  const concurrency = parseCount('--concurrency', flags.concurrency, 4);
+  return { gate, lambdas, mode: parseMode(flags.mode) };
+}
+
+/** The judge, code judge, author and generator clients the flags name, each pre-flight probed. */
+async function modelClients(flags: Flags, concurrency: number) {
   const judgeOpts = {
     baseUrl: flags.judgeBaseUrl,
     concurrency: concurrency * 2,
     ...judgeCallFlags(flags),
   };
-  const judge = asUsage(() => createModelClient(flags.judge, { role: 'judge', ...judgeOpts }));
-  const codeJudge = flags.codeJudge
-    ? asUsage(() => createModelClient(flags.codeJudge!, { role: 'judge', ...judgeOpts }))
-    : judge;
+  const client = (spec: string, role: Role, opts: Omit<ModelClientOptions, 'role'>) =>
+    asUsage(() => createModelClient(spec, { role, ...opts }));
+  const judge = client(flags.judge, 'judge', judgeOpts);
+  const codeJudge = flags.codeJudge ? client(flags.codeJudge, 'judge', judgeOpts) : judge;
   const author = flags.author
-    ? asUsage(() =>
-        createModelClient(flags.author!, {
-          role: 'author',
-          baseUrl: flags.authorBaseUrl,
-          concurrency,
-        }),
-      )
+    ? client(flags.author, 'author', { baseUrl: flags.authorBaseUrl, concurrency })
     : undefined;
   const generator = flags.generator
-    ? asUsage(() =>
-        createModelClient(flags.generator!, {
-          role: 'policy',
-          baseUrl: flags.generatorBaseUrl,
-          concurrency,
-        }),
-      )
+    ? client(flags.generator, 'policy', { baseUrl: flags.generatorBaseUrl, concurrency })
     : undefined;
   for (const [c, role] of [
     [judge, 'judge'],
@@ -216,30 +125,21 @@ async function curate(flags: Flags, setExit: (code: number) => void): Promise<vo
     [generator, 'policy'],
   ] as const)
     await preflight(c, role);
+  return { judge, codeJudge, author, generator };
+}
+
+async function curate(flags: Flags, setExit: (code: number) => void): Promise<void> {
+  const { gate, lambdas, mode } = checkFlags(flags);
+  const concurrency = parseCount('--concurrency', flags.concurrency, 4);
+  const clients = await modelClients(flags, concurrency);
   mkdirSync(flags.out, { recursive: true });
-  const cache = openCacheFlag(flags);
-  const renderer = createRenderPool();
-  const deps = createCurateDeps({
-    rubrics: flags.rubrics ? indexPrismaRubrics(flags.rubrics) : undefined,
-    synthesizer: author ? createPrismaSynthesizer({ author, cache }) : undefined,
-    graders: {
-      codeJudge: createPrismaJudge({ client: codeJudge, mode, cache }),
-      visionJudge: createPrismaJudge({ client: judge, mode, cache }),
-      lambdas,
-    },
-    generator,
-    renderer,
-    inspect: inspectCompletion,
-    cache,
-    identity: [
-      judge.spec.id,
-      codeJudge.spec.id,
-      author?.spec.id ?? 'none',
-      generator?.spec.id ?? 'none',
-      mode,
-      prismaAuthorVersion(),
-      JSON.stringify(lambdas),
-    ],
+  const run = openCurationRun({
+    ...clients,
+    rubrics: flags.rubrics,
+    gate,
+    mode,
+    lambdas,
+    cache: cachePathFlag(flags),
   });
   const decisionsPath = join(flags.out, 'decisions.jsonl');
   try {
@@ -251,15 +151,18 @@ async function curate(flags: Flags, setExit: (code: number) => void): Promise<vo
       label: 'curate',
       noun: 'candidates',
       concurrency,
-      process: (c: z.infer<typeof CandidateLine>) => gateCandidate(c, gate, deps),
-      faultOf: fault,
-      redo: (line) => fault(line) !== null,
+      process: (c: z.infer<typeof CandidateLine>) => run.gate(c),
+      faultOf: decisionFault,
+      redo: (line) => decisionFault(line) !== null,
       slim: (d) => ({ decision: d.decision }),
       usageOf: (d) => addUsage(addUsage(d.usage.author, d.usage.judge), d.usage.generator),
     });
-    const { f, ledger, kept, decisions } = await writeOutputs(flags.out, decisionsPath);
+    const { funnel, ledger, kept, decisions } = await writeCurationOutputs(
+      flags.out,
+      decisionsPath,
+    );
     process.stdout.write(
-      `${formatFunnel(f)}\nkept ${kept} of ${decisions} candidates → ${flags.out}/kept.jsonl, kept.parquet; funnel.{json,txt,html}\n` +
+      `${formatFunnel(funnel)}\nkept ${kept} of ${decisions} candidates → ${flags.out}/kept.jsonl, kept.parquet; funnel.{json,txt,html}\n` +
         `cost: author ${formatUsage(ledger.author)}; judges ${formatUsage(ledger.judge)}; generator ${formatUsage(ledger.generator)}\n`,
     );
     finishJsonlCommand(
@@ -272,8 +175,7 @@ async function curate(flags: Flags, setExit: (code: number) => void): Promise<vo
       setExit,
     );
   } finally {
-    cache?.close();
-    await renderer.close();
+    await run.close();
   }
 }
 

@@ -1,27 +1,34 @@
 // `rubrica eval`: evaluate a policy (sampled now with --policy) or existing outputs
 // (--rollouts) on a prompt set with the universal rubric and, with --rubrics, the instance
 // rubrics; writes DIR/results.jsonl, images/, summary.json and report.html. Thin: parse
-// flags, gather inputs, call runEval, print the headline numbers.
+// flags, read the prompts, sample with --policy (as `generate` does), then evaluate the
+// rollouts file (src/eval/run-files.ts) and print the headline numbers.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
-import { addUsage, emptyUsage, type Usage } from '../../core/usage.ts';
-import { type EvalRunResult, isFaultScore, runEval } from '../../eval/run.ts';
-import { type RolloutLine, readPromptsFile, readRolloutsFile } from '../../eval/run-inputs.ts';
+import { isGraderFaultRecord } from '../../core/status.ts';
+import { addUsage, emptyUsage } from '../../core/usage.ts';
+import type { EvalRunResult } from '../../eval/run.ts';
+import {
+  type EvalFileOptions,
+  type EvalFileResult,
+  evaluateRolloutsFile,
+} from '../../eval/run-files.ts';
+import { type PromptLine, readPromptsFile } from '../../eval/run-inputs.ts';
 import { judgeNotice } from '../../eval/run-judge.ts';
-import { inspectCompletion } from '../../inspect/inspect.ts';
 import { createModelClient } from '../../models/client.ts';
+import type { ModelSpec } from '../../models/types.ts';
 import { parseAlertThresholds } from '../../monitors/alerts.ts';
-import { createRenderPool } from '../../render/pool.ts';
 import { parseRubricsJsonl } from '../../rubric/load.ts';
 import { parsePrismaRubrics } from '../../rubric/prisma-load.ts';
+import { badLineMessage } from '../../store/jsonl-values.ts';
 import { createRunProgress } from '../../store/progress.ts';
 import { asUsage, parseCount, parseMode } from '../flags.ts';
 import { addHtmlFlag, htmlFlagOptions } from '../html-flag.ts';
 import { addHybridFlags, type HybridFlags, hybridFromFlags } from '../hybrid-flags.ts';
 import { finishJsonlCommand, InterruptedError, withInterrupt } from '../jsonl-command.ts';
 import type { RegisterCommand } from '../register.ts';
-import { addRendererFlag, rendererPoolOptions } from '../renderer-flag.ts';
+import { addRendererFlag, parseRenderer } from '../renderer-flag.ts';
 import { parseRewardFlag, rewardNeeds } from '../reward-flag.ts';
 import { checkRubricsFit } from '../rubric-fit.ts';
 import { sampleWithProgress } from '../sample-with-progress.ts';
@@ -116,7 +123,8 @@ function rulerRubricsWanted(file: string, reward: string | undefined): boolean {
   return true;
 }
 
-async function evaluate(flags: EvalFlags, setExit: (code: number) => void): Promise<void> {
+/** Flag checks before any model call or file write: each a usage error (exit 2). */
+function checkFlags(flags: EvalFlags) {
   if ((flags.policy === undefined) === (flags.rollouts === undefined)) {
     throw new UsageError(
       'give exactly one of --policy SPEC (sample now) or --rollouts FILE (existing outputs)',
@@ -137,6 +145,122 @@ async function evaluate(flags: EvalFlags, setExit: (code: number) => void): Prom
   } catch (err) {
     throw new UsageError(`--alerts: ${(err as Error).message}`);
   }
+  // eval always scores universal (and ruler with --rubrics); --reward adds more (e.g. hybrid,
+  // rubric-s), all computed from the one render of each rollout.
+  const extra = flags.reward === undefined ? [] : parseRewardFlag(flags.reward);
+  if (rewardNeeds(extra).rubrics && !flags.rubrics)
+    throw new UsageError(`--reward ${flags.reward} needs --rubrics`);
+  const renderer = parseRenderer(flags.renderer);
+  const cache: string | false | undefined =
+    flags.cache === false ? false : typeof flags.cache === 'string' ? flags.cache : undefined;
+  return { ruler, concurrency, mode, alerts, extra, renderer, cache };
+}
+
+type Settings = Record<string, string | number | boolean | null>;
+
+/** The prompts (bad lines reported, exit 1), and the --out folder made; undefined: stop. */
+async function readPromptsAndMakeOut(
+  flags: EvalFlags,
+  setExit: (code: number) => void,
+): Promise<PromptLine[] | undefined> {
+  const prompts = await readPromptsFile(flags.prompts);
+  if (!prompts.ok) {
+    fail(setExit, prompts.error.message);
+    return undefined;
+  }
+  for (const i of prompts.issues) fail(setExit, badLineMessage(i.file, i.line, i.message));
+  if (existsSync(flags.out) && !statSync(flags.out).isDirectory())
+    throw new UsageError(
+      `--out ${flags.out} is a file; eval writes a folder (results.jsonl, summary.json, report.html, images/): give a folder path`,
+    );
+  await mkdir(flags.out, { recursive: true });
+  return prompts.value;
+}
+
+/**
+ * `--policy`: samples the rollouts into OUT/rollouts.jsonl (resumable, with progress) and
+ * prints generate's summary; exit 1 when some calls failed, 130 when interrupted.
+ */
+async function samplePolicy(
+  flags: EvalFlags & { policy: string },
+  prompts: PromptLine[],
+  concurrency: number,
+  settings: Settings,
+  setExit: (code: number) => void,
+) {
+  const n = parseCount('--n', flags.n, 1);
+  const temperature = parseTemperature(flags.temperature);
+  const maxTokens = parseCount('--max-tokens', flags.maxTokens, 4096);
+  const client = asUsage(() =>
+    createModelClient(flags.policy, {
+      role: 'policy',
+      baseUrl: flags.policyBaseUrl,
+      concurrency,
+    }),
+  );
+  const sampled = join(flags.out, 'rollouts.jsonl');
+  const system = await readSystemFlag(flags.system);
+  const g = await sampleWithProgress({
+    prompts,
+    client,
+    n,
+    out: sampled,
+    system,
+    temperature,
+    maxTokens,
+    concurrency,
+  });
+  process.stdout.write(`${formatGenerateSummary(g, sampled)}\n`);
+  if (g.interrupted)
+    throw new InterruptedError(
+      `interrupted while sampling: ${sampled} keeps the ${g.written} samples written; run the same command again to resume`,
+    );
+  if (g.failed > 0) setExit(1);
+  Object.assign(settings, { policy: client.spec.id, n, temperature, 'max tokens': maxTokens });
+  return { file: sampled, policy: { model: client.spec.id, usage: g.usage } };
+}
+
+/** The progress display of the run: a bar sized once the run knows what is left to score. */
+function evalProgress() {
+  let progress = createRunProgress('eval', 0);
+  const callbacks: Pick<EvalFileOptions, 'onStart' | 'onRecord'> = {
+    onStart: (todo) => {
+      progress = createRunProgress('eval', todo);
+    },
+    onRecord: (rec) =>
+      progress.tick(
+        Object.values(rec.scores).reduce((u, s) => addUsage(u, s.usage), emptyUsage()),
+        Object.values(rec.scores).find(isGraderFaultRecord)?.reason ?? null,
+      ),
+  };
+  return { callbacks, stop: () => progress.stop() };
+}
+
+/** The headline numbers, the judge notice when it was not reached, and the exit code. */
+function printRun(
+  r: Extract<EvalFileResult, { ok: true }>,
+  at: { out: string; judge: ModelSpec; rolloutsFile: string },
+  setExit: (code: number) => void,
+): void {
+  printResult(r.result, at.out);
+  if (r.result.probe && !r.result.probe.reachable) {
+    process.stdout.write(`\n${judgeNotice(at.judge, r.result.probe)}\n`);
+  }
+  // Exit 1 while any rollout is not judged (a re-run scores just those).
+  const written = r.result.records.length;
+  finishJsonlCommand(
+    { faults: r.faults, inputErrors: 0, written },
+    {
+      noun: 'rollouts',
+      inPath: at.rolloutsFile,
+      nothing: written === 0 ? 'nothing to evaluate' : null,
+    },
+    setExit,
+  );
+}
+
+async function evaluate(flags: EvalFlags, setExit: (code: number) => void): Promise<void> {
+  const { ruler, concurrency, mode, alerts, extra, renderer, cache } = checkFlags(flags);
   const judge = asUsage(() =>
     createModelClient(flags.judge, {
       role: 'judge',
@@ -144,100 +268,39 @@ async function evaluate(flags: EvalFlags, setExit: (code: number) => void): Prom
       concurrency: concurrency * 6,
     }),
   );
-  const prompts = await readPromptsFile(flags.prompts);
-  if (!prompts.ok) return fail(setExit, prompts.error.message);
-  for (const i of prompts.issues) fail(setExit, `${i.file}:${i.line}: ${i.message}`);
-  if (existsSync(flags.out) && !statSync(flags.out).isDirectory())
-    throw new UsageError(
-      `--out ${flags.out} is a file; eval writes a folder (results.jsonl, summary.json, report.html, images/): give a folder path`,
-    );
-  await mkdir(flags.out, { recursive: true });
-
-  const settings: Record<string, string | number | boolean | null> = {
+  const prompts = await readPromptsAndMakeOut(flags, setExit);
+  if (!prompts) return;
+  const settings: Settings = {
     prompts: flags.prompts,
     rubrics: flags.rubrics ?? null,
     'judge mode': mode,
     concurrency,
-    cache:
-      flags.cache === false ? 'off' : typeof flags.cache === 'string' ? flags.cache : 'default',
+    cache: cache === false ? 'off' : (cache ?? 'default'),
   };
-  let rolloutsFile = flags.rollouts;
-  let policy: { model: string; usage: Usage } | undefined;
-  if (flags.policy !== undefined) {
-    const n = parseCount('--n', flags.n, 1);
-    const temperature = parseTemperature(flags.temperature);
-    const maxTokens = parseCount('--max-tokens', flags.maxTokens, 4096);
-    const client = asUsage(() =>
-      createModelClient(flags.policy!, {
-        role: 'policy',
-        baseUrl: flags.policyBaseUrl,
-        concurrency,
-      }),
-    );
-    const sampled = join(flags.out, 'rollouts.jsonl');
-    rolloutsFile = sampled;
-    const system = await readSystemFlag(flags.system);
-    const g = await sampleWithProgress({
-      prompts: prompts.value,
-      client,
-      n,
-      out: sampled,
-      system,
-      temperature,
-      maxTokens,
-      concurrency,
-    });
-    process.stdout.write(`${formatGenerateSummary(g, rolloutsFile)}\n`);
-    if (g.interrupted)
-      throw new InterruptedError(
-        `interrupted while sampling: ${rolloutsFile} keeps the ${g.written} samples written; run the same command again to resume`,
-      );
-    if (g.failed > 0) setExit(1);
-    policy = { model: client.spec.id, usage: g.usage };
-    Object.assign(settings, { policy: client.spec.id, n, temperature, 'max tokens': maxTokens });
-  }
-  settings.rollouts = rolloutsFile!;
-
-  const read = await readRolloutsFile(rolloutsFile!);
-  if (!read.ok) return fail(setExit, read.error.message);
-  for (const i of read.issues) fail(setExit, `${i.file}:${i.line}: ${i.message}`);
-  const notices: string[] = [];
-  if (read.value.errors.length) {
-    notices.push(
-      `${read.value.errors.length} rollouts have no completion (the policy call failed) and are not evaluated: ${read.value.errors
-        .slice(0, 5)
-        .map((e) => `${e.id} (${e.error.code})`)
-        .join(', ')}${read.value.errors.length > 5 ? ', …' : ''}`,
-    );
-  }
-  const known = new Set(prompts.value.map((p) => p.id));
-  const rollouts: RolloutLine[] = [];
-  const orphans: string[] = [];
-  for (const r of read.value.rollouts) {
-    if ((r.prompt_id && known.has(r.prompt_id)) || r.prompt) rollouts.push(r);
-    else orphans.push(r.id);
-  }
-  if (orphans.length)
-    notices.push(
-      `${orphans.length} rollouts name a prompt_id missing from ${flags.prompts} and carry no prompt text; skipped: ${orphans.slice(0, 5).join(', ')}${orphans.length > 5 ? ', …' : ''}`,
-    );
-  for (const n of notices) process.stderr.write(`rubrica: ${n}\n`);
-
-  // eval always scores universal (and ruler with --rubrics); --reward adds more (e.g. hybrid,
-  // rubric-s), all computed from the one render of each rollout.
-  const extra = flags.reward === undefined ? [] : parseRewardFlag(flags.reward);
-  if (rewardNeeds(extra).rubrics && !flags.rubrics)
-    throw new UsageError(`--reward ${flags.reward} needs --rubrics`);
+  const sampled =
+    flags.policy !== undefined
+      ? await samplePolicy(
+          { ...flags, policy: flags.policy },
+          prompts,
+          concurrency,
+          settings,
+          setExit,
+        )
+      : undefined;
+  const rolloutsFile = sampled?.file ?? flags.rollouts!;
+  settings.rollouts = rolloutsFile;
   const hybrid = extra.includes('hybrid') ? await hybridFromFlags(flags) : undefined;
   if (extra.length) settings.reward = ['universal', ...extra].join(' + ');
-  const renderer = createRenderPool(rendererPoolOptions(flags));
-  let progress = createRunProgress('eval', 0);
+  const progress = evalProgress();
   try {
-    const result = await withInterrupt((signal) =>
-      runEval({
+    const r = await withInterrupt((signal) =>
+      evaluateRolloutsFile({
         signal,
-        prompts: prompts.value,
-        rollouts,
+        rolloutsFile,
+        promptsFile: flags.prompts,
+        onInputIssue: (message) => fail(setExit, message),
+        onNotice: (message) => process.stderr.write(`rubrica: ${message}\n`),
+        prompts,
         outDir: flags.out,
         run: flags.run ?? basename(resolve(flags.out)),
         judge,
@@ -248,48 +311,20 @@ async function evaluate(flags: EvalFlags, setExit: (code: number) => void): Prom
         hybrid,
         renderer,
         ...htmlFlagOptions(flags),
-        inspect: inspectCompletion,
-        cache:
-          flags.cache === false ? false : typeof flags.cache === 'string' ? flags.cache : undefined,
+        cache,
         mode,
         concurrency,
         settings,
         alerts,
-        policy,
-        notices,
-        onStart: (todo) => {
-          progress = createRunProgress('eval', todo);
-        },
-        onRecord: (r) =>
-          progress.tick(
-            Object.values(r.scores).reduce((u, s) => addUsage(u, s.usage), emptyUsage()),
-            Object.values(r.scores).find(isFaultScore)?.reason ?? null,
-          ),
+        policy: sampled?.policy,
+        ...progress.callbacks,
       }),
     );
     progress.stop();
-    printResult(result, flags.out);
-    if (result.probe && !result.probe.reachable) {
-      process.stdout.write(`\n${judgeNotice(judge.spec, result.probe)}\n`);
-    }
-    // Exit 1 while any rollout is not judged (a re-run scores just those).
-    const faults: Record<string, number> = {};
-    for (const r of result.records) {
-      const f = Object.values(r.scores).find(isFaultScore);
-      if (f) faults[f.reason ?? 'grader_error'] = (faults[f.reason ?? 'grader_error'] ?? 0) + 1;
-    }
-    finishJsonlCommand(
-      { faults, inputErrors: 0, written: result.records.length },
-      {
-        noun: 'rollouts',
-        inPath: rolloutsFile!,
-        nothing: result.records.length === 0 ? 'nothing to evaluate' : null,
-      },
-      setExit,
-    );
+    if (!r.ok) return fail(setExit, r.error.message);
+    printRun(r, { out: flags.out, judge: judge.spec, rolloutsFile }, setExit);
   } finally {
     progress.stop();
-    await renderer.close();
   }
 }
 

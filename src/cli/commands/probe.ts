@@ -4,6 +4,7 @@
 // Exit 0 when every probe passed, 1 when one failed or grader faults left it incomplete.
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { readEnv } from '../../core/env.ts';
 import { readPromptsFile, readRolloutsFile } from '../../eval/run-inputs.ts';
 import { createModelClient } from '../../models/client.ts';
 import type { JudgeMode } from '../../pipeline/types.ts';
@@ -70,7 +71,7 @@ function printReport(r: ProbeReport, paths: { json: string; card: string }): voi
  * the total grows as the probe reaches each stage, so a bar would only mislead.
  */
 function progressLine(): (done: number, total: number) => void {
-  const every = Number(process.env.RUBRICA_PROGRESS_INTERVAL_MS ?? 30_000);
+  const every = Number(readEnv('RUBRICA_PROGRESS_INTERVAL_MS') ?? 30_000);
   const start = Date.now();
   let last = start;
   return (done, total) => {
@@ -82,7 +83,8 @@ function progressLine(): (done: number, total: number) => void {
   };
 }
 
-async function probe(flags: ProbeFlags, setExit: (code: number) => void): Promise<void> {
+/** Flag checks before any model is made or file read: each a usage error (exit 2). */
+function checkFlags(flags: ProbeFlags) {
   const kinds = parseRewardFlag(flags.reward);
   if (kinds.length !== 1) throw new UsageError('--reward takes one reward for a probe');
   const kind = kinds[0]!;
@@ -99,6 +101,12 @@ async function probe(flags: ProbeFlags, setExit: (code: number) => void): Promis
     flags.maxPerPrompt === undefined
       ? undefined
       : parseCount('--max-per-prompt', flags.maxPerPrompt, 1);
+  return { kind, needs, mode, orderModes, repeats, seed, concurrency, maxPerPrompt };
+}
+
+async function probe(flags: ProbeFlags, setExit: (code: number) => void): Promise<void> {
+  const { kind, needs, mode, orderModes, repeats, seed, concurrency, maxPerPrompt } =
+    checkFlags(flags);
   const judge = asUsage(() =>
     createModelClient(flags.judge, {
       role: 'judge',

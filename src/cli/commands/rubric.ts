@@ -1,23 +1,21 @@
 // `rubrica rubric synth`: write one rubric per prompt (RULER's two-step authoring, then
 // the ideal filter; in the prompt's domain: `--domain`, or a line's `domain`), appending rubrics.jsonl line by line with crash-safe resume.
-// Thin: parse flags, build the models/renderer/cache, call rubric/synth, print a summary.
+// Thin: parse flags, make the model clients, open the run (src/synth/run.ts), feed it the
+// prompts, print a summary.
 
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import { DOMAIN_IDS, type DomainId, isDomainId } from '../../core/domain-ids.ts';
-import { lazyDomainRenderers } from '../../domains/lazy.ts';
-import { inspectCompletion } from '../../inspect/inspect.ts';
-import { createJudge } from '../../judge/judge.ts';
 import { createModelClient } from '../../models/client.ts';
-import { createRenderPool } from '../../render/pool.ts';
 import { isPresetName, PRESETS } from '../../rubric/presets.ts';
 import { DEFAULT_CACHE_PATH } from '../../store/cache.ts';
-import { createRubricSynthesizer, DEFAULT_MIN_IDEAL } from '../../synth/ruler.ts';
+import { DEFAULT_MIN_IDEAL } from '../../synth/ruler.ts';
+import { openRulerSynthRun } from '../../synth/run.ts';
 import { formatSynthSummary, summariseRubrics } from '../../synth/summary.ts';
 import {
   asUsage,
+  cachePathFlag,
   judgeCallFlags,
-  openCacheFlag,
   parseCount,
   parseMode,
   parseUnit,
@@ -25,7 +23,7 @@ import {
 import { finishJsonlCommand, runJsonlCommand } from '../jsonl-command.ts';
 import { preflight } from '../preflight.ts';
 import type { RegisterCommand } from '../register.ts';
-import { addRendererFlag, rendererPoolOptions } from '../renderer-flag.ts';
+import { addRendererFlag, parseRenderer } from '../renderer-flag.ts';
 import { IdSchema, type SynthFlags, synthFault } from '../synth-flags.ts';
 import { UsageError } from '../usage-error.ts';
 
@@ -36,23 +34,8 @@ const PromptLine = z.object({
   domain: z.enum(DOMAIN_IDS).nullish(),
 });
 
-async function synth(flags: SynthFlags, setExit: (code: number) => void): Promise<void> {
-  if (flags.preset === 'prisma') {
-    const { synthPrisma } = await import('../prisma-synth.ts');
-    return synthPrisma(flags, setExit);
-  }
-  if (!isPresetName(flags.preset)) {
-    throw new UsageError(
-      `--preset must be one of ${[...PRESETS, 'prisma'].join(', ')}, got "${flags.preset}"`,
-    );
-  }
-  const preset = flags.preset;
-  const domain = synthDomainFlag(flags.domain);
-  if (preset !== 'universal' && (!flags.author || !flags.judge))
-    throw new UsageError(`--author and --judge are required for preset ${preset}`);
-  const minIdeal = parseUnit('--min-ideal', flags.minIdeal, DEFAULT_MIN_IDEAL);
-  const concurrency = parseCount('--concurrency', flags.concurrency, 4);
-  const mode = parseMode(flags.mode);
+/** The author and judge clients the flags name (none for an absent flag). */
+function modelClients(flags: SynthFlags, concurrency: number) {
   const author = flags.author
     ? asUsage(() =>
         createModelClient(flags.author!, {
@@ -73,24 +56,46 @@ async function synth(flags: SynthFlags, setExit: (code: number) => void): Promis
         }),
       )
     : undefined;
+  return { author, judgeClient };
+}
+
+/** RULER synthesis flags, checked before any model is made: each a usage error (exit 2). */
+function checkFlags(flags: SynthFlags) {
+  if (!isPresetName(flags.preset)) {
+    throw new UsageError(
+      `--preset must be one of ${[...PRESETS, 'prisma'].join(', ')}, got "${flags.preset}"`,
+    );
+  }
+  const preset = flags.preset;
+  const domain = synthDomainFlag(flags.domain);
+  if (preset !== 'universal' && (!flags.author || !flags.judge))
+    throw new UsageError(`--author and --judge are required for preset ${preset}`);
+  const minIdeal = parseUnit('--min-ideal', flags.minIdeal, DEFAULT_MIN_IDEAL);
+  const concurrency = parseCount('--concurrency', flags.concurrency, 4);
+  const mode = parseMode(flags.mode);
+  return { preset, domain, minIdeal, concurrency, mode };
+}
+
+async function synth(flags: SynthFlags, setExit: (code: number) => void): Promise<void> {
+  if (flags.preset === 'prisma') {
+    const { synthPrisma } = await import('../prisma-synth.ts');
+    return synthPrisma(flags, setExit);
+  }
+  const { preset, domain, minIdeal, concurrency, mode } = checkFlags(flags);
+  const { author, judgeClient } = modelClients(flags, concurrency);
   await preflight(author, 'author'); // dead models are found in seconds, not after retries
   await preflight(judgeClient, 'judge');
   if (!existsSync(flags.in)) throw new UsageError(`--in file not found: ${flags.in}`);
 
-  const cache = openCacheFlag(flags);
-  const renderer = createRenderPool(rendererPoolOptions(flags));
-  // Ideals of other domains are drawn by their sandboxed renderers, started on first use.
-  const domains = lazyDomainRenderers({ svgRenderer: renderer });
-  const synthesizer = createRubricSynthesizer({
+  const run = openRulerSynthRun({
     author,
-    judge: judgeClient ? createJudge({ client: judgeClient, mode, cache }) : undefined,
-    renderer,
-    inspect: inspectCompletion,
+    judge: judgeClient,
+    mode,
     preset,
     minIdeal,
-    cache,
     domain,
-    domains,
+    cache: cachePathFlag(flags),
+    renderer: parseRenderer(flags.renderer),
   });
   try {
     const r = await runJsonlCommand({
@@ -101,7 +106,7 @@ async function synth(flags: SynthFlags, setExit: (code: number) => void): Promis
       label: 'rubrics',
       noun: 'prompts',
       concurrency,
-      process: (it: z.infer<typeof PromptLine>) => synthesizer.synthesize(it),
+      process: (it: z.infer<typeof PromptLine>) => run.synthesize(it),
       faultOf: synthFault,
       redo: (line) => synthFault(line) !== null,
       slim: ({ items: _i, ideal_svg: _s, ideal_code: _c, ...rest }) => ({
@@ -124,9 +129,7 @@ async function synth(flags: SynthFlags, setExit: (code: number) => void): Promis
       setExit,
     );
   } finally {
-    cache?.close();
-    await domains.close();
-    await renderer.close();
+    await run.close();
   }
 }
 

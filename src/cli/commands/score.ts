@@ -1,27 +1,27 @@
 // `rubrica score`: score rollouts with rubrics and a VLM judge, appending scores.jsonl in
-// input order with crash-safe resume. Thin: parse flags, build the scorer, run, summarise.
+// input order with crash-safe resume. Thin: parse flags, make the judge clients, open the
+// scoring run (src/pipeline/scoring-run.ts), feed it the file, summarise.
 
 import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { DOMAIN_IDS } from '../../core/domain-ids.ts';
-import type { ScoreRecord } from '../../core/record.ts';
-import { isGraderFault } from '../../core/status.ts';
-import { inspectCompletion } from '../../inspect/inspect.ts';
+import type { RewardKind, ScoreRecord } from '../../core/record.ts';
+import { isGraderFaultRecord, isUnjudged } from '../../core/status.ts';
 import { createModelClient } from '../../models/client.ts';
-import { createRolloutScorer, ScorerConfigError } from '../../pipeline/score.ts';
-import { createRenderPool } from '../../render/pool.ts';
+import { ScorerConfigError } from '../../pipeline/score.ts';
+import { openScoringRun, type ScoringRunOptions } from '../../pipeline/scoring-run.ts';
 import { formatScoreSummary, summariseScores } from '../../reward/summary.ts';
 import { DROP_AXES, isDropAxis } from '../../reward/weighted.ts';
 import { parseRubricsJsonl } from '../../rubric/load.ts';
 import { ExactIdSchema } from '../../store/jsonl.ts';
-import { asUsage, judgeCallFlags, openCacheFlag, parseCount, parseMode } from '../flags.ts';
+import { asUsage, cachePathFlag, judgeCallFlags, parseCount, parseMode } from '../flags.ts';
 import { addHtmlFlag, htmlFlagOptions } from '../html-flag.ts';
 import { addHybridFlags, type HybridFlags, hybridFromFlags } from '../hybrid-flags.ts';
 import { finishJsonlCommand, runJsonlCommand } from '../jsonl-command.ts';
 import { preflight } from '../preflight.ts';
 import { prismaFromFlags } from '../prisma-flags.ts';
 import type { RegisterCommand } from '../register.ts';
-import { addRendererFlag, rendererPoolOptions } from '../renderer-flag.ts';
+import { addRendererFlag, parseRenderer } from '../renderer-flag.ts';
 import { parseRewardFlag, REWARD_FLAG_HELP, rewardNeeds } from '../reward-flag.ts';
 import { checkRubricsFit } from '../rubric-fit.ts';
 import { IdSchema } from '../synth-flags.ts';
@@ -41,9 +41,7 @@ export function scoreFault(r: {
   reason?: unknown;
   rewards?: unknown;
 }): string | null {
-  const reason = typeof r.reason === 'string' ? r.reason : null;
-  if (isGraderFault(reason)) return reason;
-  if (r.status === 'grader_error') return reason ?? 'grader_error';
+  if (isGraderFaultRecord(r)) return typeof r.reason === 'string' ? r.reason : 'grader_error';
   // With several rewards (--reward ruler,hybrid), a fault in any of them redoes the rollout.
   const others = r.rewards && typeof r.rewards === 'object' ? Object.values(r.rewards) : [];
   for (const o of others as { status?: unknown; reason?: unknown }[]) {
@@ -56,7 +54,7 @@ export function scoreFault(r: {
 /** Exit 1 with this line when no rollout of the run was measured. */
 function nothingScored(records: readonly Pick<ScoreRecord, 'status' | 'reason'>[]): string | null {
   if (!records.length) return null;
-  if (!records.every((r) => r.reason === 'no_rubric' || scoreFault(r) !== null)) return null;
+  if (!records.every((r) => isUnjudged(r) || scoreFault(r) !== null)) return null;
   const noRubric = records.filter((r) => r.reason === 'no_rubric').length;
   return noRubric
     ? `nothing could be scored: ${noRubric} of ${records.length} rollouts have no rubric (check --rubrics matches the prompt ids or prompt texts)`
@@ -83,9 +81,9 @@ interface ScoreFlags extends HybridFlags {
   cache: boolean | string;
 }
 
-async function score(flags: ScoreFlags, setExit: (code: number) => void): Promise<void> {
+/** Flag checks before any model is made: each a usage error (exit 2). */
+function checkFlags(flags: ScoreFlags) {
   const reward = parseRewardFlag(flags.reward);
-  const needs = rewardNeeds(reward);
   if (flags.dropAxis !== undefined && !isDropAxis(flags.dropAxis)) {
     throw new UsageError(
       `--drop-axis must be one of ${DROP_AXES.join(', ')}, got "${flags.dropAxis}"`,
@@ -106,8 +104,13 @@ async function score(flags: ScoreFlags, setExit: (code: number) => void): Promis
   if (rubrics && flags.rubrics) checkRubricsFit(flags.rubrics, rubrics.rubrics, reward);
   const mode = parseMode(flags.mode);
   const concurrency = parseCount('--concurrency', flags.concurrency, 8);
-  if (needs.judge && !flags.judge)
+  if (rewardNeeds(reward).judge && !flags.judge)
     throw new UsageError(`--judge is required for --reward ${flags.reward}`);
+  return { reward, rubrics: rubrics?.rubrics, mode, concurrency, dropAxis: flags.dropAxis };
+}
+
+/** The judge and (for --reward prisma) the code judge, each pre-flight probed, and prisma's rubrics. */
+async function judgeClients(flags: ScoreFlags, reward: RewardKind[], concurrency: number) {
   const judgeSpec = flags.judge;
   const client = judgeSpec
     ? asUsage(() =>
@@ -126,38 +129,35 @@ async function score(flags: ScoreFlags, setExit: (code: number) => void): Promis
     ...judgeCallFlags(flags),
   });
   await preflight(prisma.codeJudge, 'judge');
+  return { client, prisma };
+}
+
+async function score(flags: ScoreFlags, setExit: (code: number) => void): Promise<void> {
+  const { reward, rubrics, mode, concurrency, dropAxis } = checkFlags(flags);
+  const { client, prisma } = await judgeClients(flags, reward, concurrency);
   // Loads CLIP / connects scorers only when the hybrid reward was asked for.
-  const hybrid = needs.hybrid ? await hybridFromFlags(flags) : undefined;
+  const hybrid = rewardNeeds(reward).hybrid ? await hybridFromFlags(flags) : undefined;
   if (!existsSync(flags.in)) throw new UsageError(`--in file not found: ${flags.in}`);
 
-  const cache = openCacheFlag(flags);
-  const renderer = createRenderPool(rendererPoolOptions(flags));
-  let scorer: Awaited<ReturnType<typeof createRolloutScorer>>;
-  try {
-    scorer = await createRolloutScorer({
-      rubrics: rubrics?.rubrics,
-      prismaRubrics: prisma.rubrics,
-      codeJudge: prisma.codeJudge,
-      prismaLambdas: prisma.lambdas,
-      judge: client,
-      renderer,
-      ...htmlFlagOptions(flags),
-      inspect: inspectCompletion,
-      cache: cache ?? false,
-      reward,
-      mode,
-      dropAxis: flags.dropAxis as Parameters<typeof createRolloutScorer>[0]['dropAxis'],
-      concurrency,
-      blankPolicy: flags.blank,
-      hybrid,
-    });
-  } catch (err) {
-    cache?.close();
-    await renderer.close();
-    await hybrid?.close();
+  const run = await openScoringRun({
+    rubrics,
+    prismaRubrics: prisma.rubrics,
+    codeJudge: prisma.codeJudge,
+    prismaLambdas: prisma.lambdas,
+    judge: client,
+    renderer: parseRenderer(flags.renderer),
+    ...htmlFlagOptions(flags),
+    cache: cachePathFlag(flags),
+    reward,
+    mode,
+    dropAxis: dropAxis as ScoringRunOptions['dropAxis'],
+    concurrency,
+    blankPolicy: flags.blank as ScoringRunOptions['blankPolicy'],
+    hybrid,
+  }).catch((err) => {
     if (err instanceof ScorerConfigError) throw new UsageError(err.message);
     throw err;
-  }
+  });
   try {
     const r = await runJsonlCommand({
       inPath: flags.in,
@@ -167,7 +167,7 @@ async function score(flags: ScoreFlags, setExit: (code: number) => void): Promis
       label: 'score',
       noun: 'rollouts',
       concurrency,
-      process: async (it: z.infer<typeof RolloutLine>) => (await scorer.scoreBatch([it]))[0]!,
+      process: (it: z.infer<typeof RolloutLine>) => run.score(it),
       faultOf: scoreFault,
       redo: (line) => scoreFault(line) !== null,
       // The summary reads status, reason, reward, cached and usage; the criteria and
@@ -182,9 +182,7 @@ async function score(flags: ScoreFlags, setExit: (code: number) => void): Promis
       setExit,
     );
   } finally {
-    await scorer.close();
-    cache?.close();
-    await renderer.close();
+    await run.close();
   }
 }
 

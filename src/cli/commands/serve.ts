@@ -1,32 +1,28 @@
 // `rubrica serve`: the reward service for RL trainers (verl, OpenRLHF, TRL, or plain HTTP).
-// Thin: parse flags, build the scorer (judge client, render pool, inspection, cache), start
-// the server, and on SIGTERM/SIGINT drain in-flight requests before closing everything.
-import { existsSync, readFileSync } from 'node:fs';
+// Thin: parse and check the flags, make the judge client (pre-flight probed) and the hybrid
+// rewarder, start the service (src/server/service.ts: scorer, warm-up, HTTP server), and on
+// SIGTERM/SIGINT drain in-flight requests before closing everything.
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { pino } from 'pino';
+import { type Logger, pino } from 'pino';
+import { readEnv } from '../../core/env.ts';
 import { RubricaError } from '../../core/errors.ts';
-import { inspectCompletion } from '../../inspect/inspect.ts';
 import { createModelClient } from '../../models/client.ts';
 import { parseModelSpec } from '../../models/spec.ts';
 import { parseAlertThresholds } from '../../monitors/alerts.ts';
-import { createRolloutScorer, ScorerConfigError } from '../../pipeline/score.ts';
-import type { JudgeMode, RolloutScorer } from '../../pipeline/types.ts';
-import { createRenderPool } from '../../render/pool.ts';
-import { parseRubricsJsonl } from '../../rubric/load.ts';
+import { ScorerConfigError } from '../../pipeline/score.ts';
+import type { JudgeMode } from '../../pipeline/types.ts';
 import { ServerConfigError } from '../../server/config-error.ts';
 import { checkExposure } from '../../server/exposure.ts';
-import { judgeReadiness } from '../../server/readiness.ts';
-import { startServer } from '../../server/start.ts';
+import { closeOnSignal, startRewardService } from '../../server/service.ts';
 import { addHtmlFlag, htmlFlagOptions } from '../html-flag.ts';
 import { addHybridFlags, type HybridFlags, hybridFromFlags } from '../hybrid-flags.ts';
 import { preflight } from '../preflight.ts';
 import type { RegisterCommand } from '../register.ts';
-import { addRendererFlag, rendererPoolOptions } from '../renderer-flag.ts';
+import { addRendererFlag, parseRenderer } from '../renderer-flag.ts';
 import { parseRewardFlag, REWARD_FLAG_HELP, rewardNeeds } from '../reward-flag.ts';
 import { UsageError } from '../usage-error.ts';
 
-const WARM_UP =
-  '```svg\n<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 8 8"><rect width="8" height="8" fill="#c33"/></svg>\n```';
 const MODES: JudgeMode[] = ['joint', 'per-item'];
 
 function int(name: string, min: number) {
@@ -152,7 +148,25 @@ function healthFlags(o: ServeFlags) {
   }
 }
 
-async function serve(o: ServeFlags): Promise<void> {
+/** The judge client of --judge, its circuit changes logged (none when no --judge). */
+function judgeClient(o: ServeFlags, log: Logger) {
+  if (!o.judge) return undefined;
+  return createModelClient(o.judge, {
+    role: 'judge',
+    baseUrl: o.judgeBaseUrl,
+    concurrency: o.concurrency,
+    timeoutMs: o.judgeTimeout,
+    maxRetries: o.judgeRetries,
+    onCircuitChange: (e) =>
+      log[e.state === 'open' ? 'warn' : 'info'](
+        { model: e.model, url: e.baseUrl, failures: e.failures, error: e.lastError },
+        `judge circuit ${e.state}`,
+      ),
+  });
+}
+
+/** Flag checks that need no model, file read or port: each a usage error (exit 2). */
+function checkFlags(o: ServeFlags) {
   const kinds = parseRewardFlag(o.reward);
   const needs = rewardNeeds(kinds);
   const health = healthFlags(o);
@@ -169,88 +183,44 @@ async function serve(o: ServeFlags): Promise<void> {
     }
   }
   // An empty RUBRICA_TOKEN is a mistake, not "no token": it is refused like --token ''.
-  const token: string | undefined = o.token ?? process.env.RUBRICA_TOKEN;
+  const token: string | undefined = o.token ?? readEnv('RUBRICA_TOKEN');
   try {
     checkExposure({ host: o.host, token, insecure: o.insecure });
   } catch (err) {
     if (err instanceof ServerConfigError) throw new UsageError(err.message);
     throw err;
   }
+  return { kinds, needs, health, token };
+}
+
+async function serve(o: ServeFlags): Promise<void> {
+  const { kinds, needs, health, token } = checkFlags(o);
   const log = pino(
     { level: o.logLevel, base: { svc: 'rubrica' } },
     pino.destination({ dest: 2, sync: true }),
   );
-  if (o.rubrics) {
-    const { rubrics, errors } = parseRubricsJsonl(readFileSync(o.rubrics, 'utf8'));
-    const kept = rubrics.filter((r) => r.kept).length;
-    log.info(
-      { file: o.rubrics, kept, dropped: rubrics.length - kept, unreadable: errors.length },
-      'rubrics loaded',
-    );
-  }
-
   // Loads CLIP / connects image scorers only when the hybrid reward was asked for.
   const hybrid = needs.hybrid ? await hybridFromFlags(o) : undefined;
-  const judge = o.judge
-    ? createModelClient(o.judge, {
-        role: 'judge',
-        baseUrl: o.judgeBaseUrl,
-        concurrency: o.concurrency,
-        timeoutMs: o.judgeTimeout,
-        maxRetries: o.judgeRetries,
-        onCircuitChange: (e) =>
-          log[e.state === 'open' ? 'warn' : 'info'](
-            { model: e.model, url: e.baseUrl, failures: e.failures, error: e.lastError },
-            `judge circuit ${e.state}`,
-          ),
-      })
-    : undefined;
+  const judge = judgeClient(o, log);
   // A dead judge is found now, not by the first batch.
   await preflight(judge, 'judge').catch(async (err) => {
     await hybrid?.close?.();
     throw err;
   });
-  const workers = o.renderWorkers ?? availableParallelism();
-  const renderer = createRenderPool({ workers, ...rendererPoolOptions(o) });
-  let inner: RolloutScorer;
-  try {
-    inner = await createRolloutScorer({
-      rubrics: o.rubrics,
-      judge,
-      renderer,
-      ...htmlFlagOptions(o),
-      inspect: inspectCompletion,
-      cache: o.cache,
-      reward: kinds,
-      mode: o.mode,
-      hybrid,
-      // Enough rollouts in the pipeline to keep every judge slot and render worker busy.
-      concurrency: o.pipeline ?? Math.max(32, 2 * o.concurrency + 4 * workers),
-    });
-  } catch (err) {
-    await renderer.close();
-    await hybrid?.close?.();
-    if (err instanceof RubricaError && !(err instanceof ScorerConfigError)) throw err; // e.g. a damaged cache: exit 1
-    throw new UsageError((err as Error).message);
-  }
-  // Load the tokenizer and start every render worker before saying "ready", so the first
-  // training batch does not pay for them (seconds on a cold start).
-  await Promise.all(
-    Array.from({ length: workers }, () => inspectCompletion(WARM_UP, { renderer })),
-  );
-  const scorer: RolloutScorer = {
-    scoreBatch: (items, opts) => inner.scoreBatch(items, opts),
-    async close() {
-      await inner.close();
-      await renderer.close();
-    },
-  };
-
-  const server = await startServer({
-    scorer,
+  const server = await startRewardService({
+    rubrics: o.rubrics,
+    judge,
+    judgeConcurrency: o.concurrency,
+    reward: kinds,
+    mode: o.mode,
+    hybrid,
+    renderWorkers: o.renderWorkers ?? availableParallelism(),
+    renderer: parseRenderer(o.renderer),
+    ...htmlFlagOptions(o),
+    cache: o.cache,
+    pipeline: o.pipeline,
     token,
     insecure: o.insecure,
-    readiness: judge ? judgeReadiness(judge) : undefined,
     host: o.host,
     port: o.port,
     logger: log,
@@ -262,27 +232,17 @@ async function serve(o: ServeFlags): Promise<void> {
       maxBodyBytesInFlight: o.maxBodyTotalMb * 1024 * 1024,
       bodyIdleTimeoutMs: o.bodyTimeout,
     },
-  }).catch(async (err) => {
-    await scorer.close(); // a port in use must not leave render workers behind
-    throw err;
+  }).catch((err) => {
+    // A scorer that cannot work as configured is a usage error; a damaged cache or a port in
+    // use is not (exit 1).
+    if (err instanceof RubricaError && !(err instanceof ScorerConfigError)) throw err;
+    throw new UsageError((err as Error).message);
   });
   log.info(
     { url: server.url, judge: o.judge, reward: kinds, mode: o.mode, auth: Boolean(token) },
     'ready',
   );
-  await new Promise<void>((resolve) => {
-    const stop = (signal: NodeJS.Signals) => {
-      process.off('SIGTERM', stop);
-      process.off('SIGINT', stop);
-      server.close(signal).then(resolve, (err) => {
-        log.error({ err }, 'shutdown failed');
-        process.exitCode = 1;
-        resolve();
-      });
-    };
-    process.on('SIGTERM', stop);
-    process.on('SIGINT', stop);
-  });
+  if (!(await closeOnSignal(server, log))) process.exitCode = 1;
   // Everything is closed; a lingering keep-alive socket must not hold the process open.
   setTimeout(() => process.exit(process.exitCode ?? 0), 3000).unref();
 }

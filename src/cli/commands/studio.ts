@@ -2,6 +2,7 @@
 // blinded pairwise comparisons, triple rankings). Thin: read the study file, start the
 // studio, print the links, stay up until Ctrl-C.
 import { readFile } from 'node:fs/promises';
+import { readEnv } from '../../core/env.ts';
 import { startStudio } from '../../studio/start.ts';
 import { parseStudy, type Study } from '../../studio/study.ts';
 import type { RegisterCommand } from '../register.ts';
@@ -54,7 +55,7 @@ export const register: RegisterCommand = (program) => {
         db: flags.db ?? `studio-${study.name.replace(/[^A-Za-z0-9._-]+/g, '_')}.sqlite`,
         host: flags.host,
         port: intFlag('--port', flags.port, 0),
-        token: flags.token ?? process.env.RUBRICA_TOKEN,
+        token: flags.token ?? readEnv('RUBRICA_TOKEN'),
         insecure: flags.insecure,
       });
       const lines = [

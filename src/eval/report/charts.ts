@@ -2,7 +2,7 @@
 // distribution, status breakdown, per-axis and per-criterion means, output token lengths.
 // Each becomes an SVG on the server (vega-svg.ts); a chart with no data says so instead.
 import type { TopLevelSpec } from 'vega-lite';
-import { isUnjudged as isGraderError } from '../../core/status.ts';
+import { isUnjudged } from '../../core/status.ts';
 import { describe } from '../stats/distribution.ts';
 import { axisScores } from '../summary.ts';
 import type { EvalRecord } from '../types.ts';
@@ -149,7 +149,7 @@ function criterionValues(records: EvalRecord[], kinds: string[]) {
   const raw = records.flatMap((r) =>
     kinds.flatMap((kind) => {
       const s = r.scores[kind];
-      if (!s || isGraderError(s)) return [];
+      if (!s || isUnjudged(s)) return [];
       return (s.criteria ?? []).flatMap((c) =>
         c.score === null || !Number.isFinite(c.score) ? [] : [{ kind, key: c.key, score: c.score }],
       );
@@ -177,7 +177,7 @@ function axisValues(records: EvalRecord[], kinds: string[]) {
   const raw = records.flatMap((r) =>
     kinds.flatMap((kind) => {
       const s = r.scores[kind];
-      if (!s || isGraderError(s)) return [];
+      if (!s || isUnjudged(s)) return [];
       return [...axisScores(s)].map(([axis, score]) => ({ kind, axis, score }));
     }),
   );

@@ -2,7 +2,7 @@
 // results.jsonl records, or plain {id, score}) and human judgements (absolute ratings or
 // pairwise votes). Every bad or unusable line becomes a counted issue, never a throw.
 import { z } from 'zod';
-import { isUnjudged as isGraderError } from '../../core/status.ts';
+import { isUnjudged } from '../../core/status.ts';
 import { type JsonLine, type LineIssue, zodMessage } from './jsonl.ts';
 import { type ColumnMap, readRecords, readWinner, type TableFormat } from './table-input.ts';
 
@@ -86,7 +86,7 @@ function fromScore(
   const parsed = ScoreLike.safeParse(value);
   if (!parsed.success) return { issue: 'bad_shape', message: zodMessage(parsed.error) };
   const s = parsed.data;
-  if (isGraderError(s)) {
+  if (isUnjudged(s)) {
     return { issue: 'grader_error', message: `${s.reason}: not a score, left out` };
   }
   return { reward: s.reward, kind: s.reward_kind };

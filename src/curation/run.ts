@@ -1,0 +1,82 @@
+// One curation run's collaborators, opened together and closed together: the answer cache,
+// a render pool, PrismaForge's code and vision judges, the rubric source (a prisma rubrics
+// file, else the author) and the generator, wired into gateCandidate. `rubrica curate` feeds
+// candidates to `gate` one by one through its resumable JSONL runner.
+
+import { inspectCompletion } from '../inspect/inspect.ts';
+import { createPrismaJudge } from '../judge/prisma-judges.ts';
+import type { ModelClient } from '../models/types.ts';
+import type { JudgeMode } from '../pipeline/types.ts';
+import { createRenderPool } from '../render/pool.ts';
+import type { FamilyTable } from '../reward/families.ts';
+import { indexPrismaRubrics } from '../rubric/prisma-load.ts';
+import { openCache } from '../store/cache.ts';
+import { createPrismaSynthesizer, prismaAuthorVersion } from '../synth/prisma.ts';
+import { type Candidate, type Decision, type GateConfig, gateCandidate } from './curate.ts';
+import { createCurateDeps } from './curate-deps.ts';
+
+export interface CurationRunOptions {
+  /** The VLM of the vision rubric (and the holistic term). */
+  judge: ModelClient;
+  /** The LLM that reads the code. Default: the judge. */
+  codeJudge?: ModelClient;
+  /** Writes the rubric of an instruction `rubrics` lacks (none: such candidates get no rubric). */
+  author?: ModelClient;
+  /** Re-synthesises mid-band samples (needed when `gate.rounds` > 0). */
+  generator?: ModelClient;
+  /** A prisma rubrics file, matched by candidate id or instruction. */
+  rubrics?: string;
+  gate: GateConfig;
+  mode: JudgeMode;
+  lambdas: FamilyTable;
+  /** The answer cache file, or false. */
+  cache: string | false;
+}
+
+export interface CurationRun {
+  /** Gates one candidate: kept, recovered, discarded or a grader fault, with its rounds. */
+  gate(candidate: Candidate): Promise<Decision>;
+  close(): Promise<void>;
+}
+
+/** A decision that is a grader fault (redone on the next run), by reason; else null. */
+export function decisionFault(d: { decision?: unknown; reason?: unknown }): string | null {
+  return d.decision === 'grader_error' ? String(d.reason ?? 'grader_error') : null;
+}
+
+export function openCurationRun(o: CurationRunOptions): CurationRun {
+  const codeJudge = o.codeJudge ?? o.judge;
+  const rubrics = o.rubrics ? indexPrismaRubrics(o.rubrics) : undefined;
+  const cache = o.cache === false ? null : openCache(o.cache);
+  const renderer = createRenderPool();
+  const deps = createCurateDeps({
+    rubrics,
+    synthesizer: o.author ? createPrismaSynthesizer({ author: o.author, cache }) : undefined,
+    graders: {
+      codeJudge: createPrismaJudge({ client: codeJudge, mode: o.mode, cache }),
+      visionJudge: createPrismaJudge({ client: o.judge, mode: o.mode, cache }),
+      lambdas: o.lambdas,
+    },
+    generator: o.generator,
+    renderer,
+    inspect: inspectCompletion,
+    cache,
+    // What a cached unit's decision depends on: a change here decides the candidate anew.
+    identity: [
+      o.judge.spec.id,
+      codeJudge.spec.id,
+      o.author?.spec.id ?? 'none',
+      o.generator?.spec.id ?? 'none',
+      o.mode,
+      prismaAuthorVersion(),
+      JSON.stringify(o.lambdas),
+    ],
+  });
+  return {
+    gate: (c) => gateCandidate(c, o.gate, deps),
+    async close() {
+      cache?.close();
+      await renderer.close();
+    },
+  };
+}
