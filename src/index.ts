@@ -29,6 +29,8 @@ export {
   type RenderErrorCode,
   RubricaError,
 } from './core/errors.ts';
+export { groupKey } from './core/group-key.ts';
+export { MissingDependencyError } from './core/optional-module.ts';
 export type { ChecksSummary } from './core/record.ts';
 export { addUsage, emptyUsage, type Usage } from './core/usage.ts';
 export { VERSION } from './core/version.ts';
@@ -38,9 +40,10 @@ export {
   DEFAULT_GATE,
   type Decision,
   type GateConfig,
+  type GateDeps,
   gateCandidate,
 } from './curation/curate.ts';
-export { createCurateDeps } from './curation/curate-deps.ts';
+export { type CurateDepsOptions, createCurateDeps } from './curation/curate-deps.ts';
 export { type DecontaminationReport, decontaminateFiles } from './curation/decontaminate.ts';
 export { normaliseWords, TestNgramIndex } from './curation/ngrams.ts';
 // --- domains: python, latex, dot, vega-lite, html, mermaid beside SVG (docs/domains.md) ---
@@ -51,9 +54,15 @@ export type { DomainRenderers, DomainRenderersOptions } from './domains/renderer
 export type { DomainErrorCode, DomainRender, DomainRenderer } from './domains/types.ts';
 // --- eval: batch evaluation, comparison, human alignment, statistics -----------------------
 export { type AlignOptions, type AlignReport, align, formatAlignReport } from './eval/align.ts';
-export { type Comparison, compareRuns, formatComparison } from './eval/compare.ts';
-export { type GenerateOptions, generateRollouts } from './eval/generate.ts';
+export {
+  type CompareOptions,
+  type Comparison,
+  compareRuns,
+  formatComparison,
+} from './eval/compare.ts';
+export { type GenerateOptions, type GenerateSummary, generateRollouts } from './eval/generate.ts';
 export { type EvalRunOptions, type EvalRunResult, runEval } from './eval/run.ts';
+export type { PromptLine, RolloutLine } from './eval/run-inputs.ts';
 export { bootstrapCI, type Interval } from './eval/stats/bootstrap.ts';
 export { pearson, spearman } from './eval/stats/correlation.ts';
 export { groupedGamma } from './eval/stats/gamma.ts';
@@ -75,7 +84,11 @@ export type { Inspection } from './inspect/types.ts';
 // --- judge: a VLM grading a picture against a rubric ---------------------------------------
 export type { JudgeRequest } from './judge/ask.ts';
 export { createJudge, type Judge, type JudgeOptions, type JudgeVerdict } from './judge/judge.ts';
-export { createPrismaJudge, type PrismaJudge } from './judge/prisma-judges.ts';
+export {
+  createPrismaJudge,
+  type PrismaJudge,
+  type PrismaJudgeOptions,
+} from './judge/prisma-judges.ts';
 // --- models: `provider:model` clients for author, judge and policy ------------------------
 export { checkModel, formatModelCheck, type ModelCheck } from './models/check.ts';
 export {
@@ -91,7 +104,12 @@ export type { ModelSpec, Role } from './models/types.ts';
 // --- monitors: reward health during training and eval ------------------------------------
 export { type AlertThresholds, DEFAULT_ALERTS } from './monitors/alerts.ts';
 export { type BatchHealth, batchHealth } from './monitors/health.ts';
-export { createHealthMonitor, type HealthMonitor, type StepHealth } from './monitors/monitor.ts';
+export {
+  createHealthMonitor,
+  type HealthMonitor,
+  type HealthMonitorOptions,
+  type StepHealth,
+} from './monitors/monitor.ts';
 export {
   createRolloutScorer,
   type RolloutScorerOptions,
@@ -138,11 +156,20 @@ export {
   type RubricRecord,
   RubricRecordSchema,
 } from './rubric/schema.ts';
-export { loadSharedCriteria } from './rubric/shared-criteria.ts';
+export {
+  loadSharedCriteria,
+  type SharedCriteria,
+  SharedCriteriaError,
+} from './rubric/shared-criteria.ts';
 export { universalItems } from './rubric/universal.ts';
 // --- scorers: CLIP, LAION aesthetic, HTTP image scorers (for the hybrid reward) -----------
 export { loadAestheticHead } from './scorers/aesthetic-head.ts';
-export { type ClipModel, type ClipModelOptions, loadClipModel } from './scorers/clip-model.ts';
+export {
+  ClipLoadError,
+  type ClipModel,
+  type ClipModelOptions,
+  loadClipModel,
+} from './scorers/clip-model.ts';
 export { createClipSemanticScorer, createLaionAestheticScorer } from './scorers/clip-scorers.ts';
 export { createHttpScorer, type HttpScorerOptions } from './scorers/http-scorer.ts';
 export type { ImageScorer, ScorerResult } from './scorers/types.ts';
@@ -152,8 +179,13 @@ export { type RunningServer, type StartOptions, startServer } from './server/sta
 export { type OpenRlhfResult, toOpenRlhfResult, toVerlResults } from './server/trainer-shapes.ts';
 // --- store: the answer cache and resumable JSONL runs --------------------------------------
 export { type AnswerCache, DEFAULT_CACHE_PATH, openCache } from './store/cache.ts';
-export { readJsonlInputs } from './store/jsonl.ts';
-export { createPrismaSynthesizer, type PrismaPromptInput } from './synth/prisma.ts';
+export { CacheError } from './store/cache-error.ts';
+export { RunInterruptedError, readJsonlInputs } from './store/jsonl.ts';
+export {
+  createPrismaSynthesizer,
+  type PrismaPromptInput,
+  type PrismaSynthOptions,
+} from './synth/prisma.ts';
 export {
   createRubricSynthesizer,
   DEFAULT_MIN_IDEAL,

@@ -5,6 +5,10 @@
 // naming what to install instead of a bare ERR_MODULE_NOT_FOUND from deep inside a run.
 import { RubricaError } from './errors.ts';
 
+/**
+ * An optional peer package a feature needs is not installed (code `missing_dependency`); the
+ * message says what to install.
+ */
 export class MissingDependencyError extends RubricaError<'missing_dependency'> {
   readonly dependency: string;
   constructor(dependency: string, feature: string, install: string, cause: unknown) {

@@ -20,6 +20,10 @@ import { cacheKey, modelKeyParts } from '../store/keys.ts';
 import type { PrismaSynthesizer } from '../synth/prisma.ts';
 import type { Candidate, FailingCriterion, GateDeps, RubricLookup } from './curate.ts';
 
+/**
+ * What `createCurateDeps` wires together: rubrics (a file index or an author), the PrismaForge
+ * graders, an optional generator for re-synthesis, the renderer, the inspect step and the cache.
+ */
 export interface CurateDepsOptions {
   rubrics?: PrismaRubricIndex;
   synthesizer?: PrismaSynthesizer;

@@ -98,6 +98,10 @@ export type Regenerated =
   | { ok: true; completion: string; usage: Usage }
   | { ok: false; message: string; usage: Usage };
 
+/**
+ * The collaborators `gateCandidate` calls: rubric lookup, execution check, scoring, re-synthesis;
+ * `createCurateDeps` builds the real ones, tests inject their own.
+ */
 export interface GateDeps {
   /** Model ids and prompt versions that shape outcomes (part of the unit key). */
   identity: string[];

@@ -12,6 +12,10 @@ export const DEFAULT_COMPARE_REWARD = 'universal';
 /** Per-prompt mean rewards closer than this are a tie (one point on a 0–100 scale). */
 export const DEFAULT_TIE_EPSILON = 0.01;
 
+/**
+ * Which reward to compare runs on, the tie margin for per-prompt win/tie/loss, and an optional
+ * prompt set.
+ */
 export interface CompareOptions {
   reward?: string;
   tieEpsilon?: number;

@@ -46,6 +46,10 @@ export interface GeneratedLine {
   error?: { code: string; message: string };
 }
 
+/**
+ * What a `generateRollouts` run did: samples planned, skipped as already answered, written, and
+ * how many of those are ok.
+ */
 export interface GenerateSummary {
   /** Samples asked for: prompts × n. */
   planned: number;

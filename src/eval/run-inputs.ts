@@ -14,11 +14,13 @@ import {
 } from '../store/jsonl-input.ts';
 import type { LineIssue } from './stats/jsonl.ts';
 
+/** One line of a prompts file as eval, probe and generate read it. */
 export interface PromptLine {
   id: string;
   prompt: string;
 }
 
+/** One line of a rollouts file as eval and probe read it. */
 export interface RolloutLine {
   id: string;
   prompt_id: string | null;

@@ -99,6 +99,7 @@ export interface PrismaJudge {
   judgeDirect(req: DirectJudgeRequest): Promise<Asked<ItemVerdict>>;
 }
 
+/** The model client of a PrismaForge judge, its mode, its answer cache and its token budget. */
 export interface PrismaJudgeOptions {
   client: ModelClient;
   mode?: PrismaJudgeMode;

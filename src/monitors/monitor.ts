@@ -20,6 +20,10 @@ import {
   svgLengths,
 } from './health.ts';
 
+/**
+ * Alert thresholds, the window the running figures cover, the flat-group ε and an alert callback
+ * for `createHealthMonitor`.
+ */
 export interface HealthMonitorOptions {
   thresholds?: Partial<AlertThresholds>;
   /** Steps the running figures cover. Default 20. */

@@ -28,6 +28,10 @@ export interface PromptDispersion {
   faults: number;
 }
 
+/**
+ * How `selectPrompts` keeps instructions: the top k, a top fraction, a minimum U, and the fewest
+ * scores an instruction needs to be ranked.
+ */
 export interface SelectCriteria {
   topK?: number;
   topFraction?: number;

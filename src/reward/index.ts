@@ -26,6 +26,8 @@ export {
 export {
   type GraderFault,
   isGraderFault,
+  isGraderFaultRecord,
+  isUnjudged,
   type Status,
   StatusSchema,
   statusOf,
@@ -37,6 +39,7 @@ export {
   dispersionHistogram,
   dispersions,
   type PromptDispersion,
+  type SelectCriteria,
   selectPrompts,
 } from './dispersion.ts';
 export { type ElasticParts, elasticTree, itemLeaf } from './elastic.ts';

@@ -25,8 +25,12 @@ const SharedFileSchema = z.object({
   vision: z.array(SharedItemSchema),
 });
 
+/** A domain's shared-criteria file is missing or malformed (code `bad_shared_criteria`). */
 export class SharedCriteriaError extends RubricaError<'bad_shared_criteria'> {}
 
+/**
+ * One domain's shared code and vision criteria, with the file they came from and its version hash.
+ */
 export interface SharedCriteria {
   domain: string;
   /** Which file the list came from (relative to prompts/). */

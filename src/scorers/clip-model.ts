@@ -219,6 +219,10 @@ async function loadParts(tf: Transformers, id: string) {
   return { tokenizer, processor, textModel, visionModel };
 }
 
+/**
+ * The CLIP model folder could not be loaded (code `model_load`); the message names the files
+ * expected.
+ */
 export class ClipLoadError extends RubricaError<'model_load'> {
   constructor(model: string, cause: unknown) {
     const why = cause instanceof Error ? cause.message : String(cause);

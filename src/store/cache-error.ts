@@ -8,6 +8,10 @@ import { RubricaError } from '../core/errors.ts';
 /** SQLite result codes that may clear up on their own (another process holds a lock). */
 const TRANSIENT = new Set(['SQLITE_BUSY', 'SQLITE_LOCKED']);
 
+/**
+ * The answer cache could not be opened, read or written (code `cache_error`); `isRetryable` when
+ * SQLite reports a lock another process holds.
+ */
 export class CacheError extends RubricaError<'cache_error'> {
   /** The cache file, as given. */
   readonly path: string;

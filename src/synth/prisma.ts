@@ -33,6 +33,7 @@ export interface PrismaPromptInput {
   reference?: string | null;
 }
 
+/** The author model of PrismaForge synthesis and the cache its answers are kept in. */
 export interface PrismaSynthOptions {
   author: ModelClient;
   cache?: AnswerCache | null;
