@@ -7,11 +7,25 @@
 # other process in the sandbox's pid namespace and wipes /work and /tmp, so nothing a job
 # leaves behind (files, daemons, modules on disk) reaches the next one.
 #
-# Protocol: one JSON job per stdin line -> one JSON result per stdout line.
-#   job:    {"code": str, "timeout": s, "cpu": s, "mem": bytes above the zygote's own, "fsize": bytes,
-#            "nproc": n, "dpi": n, "max_pixels": n}
-#   result: {"ok": true, "png": base64, "warnings": [...], "stderr": tail}
-#        or {"ok": false, "error": {"code": ..., "message": ...}, "stderr": tail}
+# The job is hostile (issue 22). The zygote is the sandbox's pid 1 (bwrap --as-pid-1: no
+# bwrap init inside holding the protocol channels), not dumpable, with no-new-privs and a
+# seccomp filter that denies ptrace, process_vm_readv/writev and pidfd_getfd to everything it
+# forks: no process a job can see can be traced, read, written or have a descriptor taken.
+# A job's child gets /dev/null, its own log and its own result pipe, nothing else. The
+# outcome is decided HERE from what the zygote observed: the wall clock, the child's exit
+# status or signal, the size of what it sent. The child's report only carries the picture,
+# warnings and a message; its failure code is never taken from it.
+#
+# Protocol (src/domains/sandbox/line-worker.ts): a frame per job on stdin, one line per job
+# on stdout, bound to the job by a nonce the job never sees.
+#   in:   "<n>\n" then n bytes of job JSON, then "<nonce>\n" (32 hex digits). The zygote reads
+#         exactly the job's bytes, runs the job, and reads the nonce only once every process of
+#         the job is dead: the nonce is never in memory a job inherited.
+#   job:  {"code": str, "timeout": s, "cpu": s, "mem": bytes above the zygote's own, "fsize": bytes,
+#          "nproc": n, "dpi": n, "max_pixels": n}
+#   out:  "<nonce> " + {"ok": true, "png": base64, "warnings": [...], "stderr": tail}
+#                   or {"ok": false, "error": {"code": ..., "message": ...}, "warnings": [...], "stderr": tail}
+#         the code is one of timeout, too_large, no_output, exec_error, sandbox_error.
 import base64
 import ctypes
 import json
@@ -74,31 +88,61 @@ gc.collect()
 gc.freeze()
 
 _libc = ctypes.CDLL(None, use_errno=True)
-# Not dumpable: a job (same uid) cannot open /proc/<zygote>/fd/* to reach the protocol pipes.
+# Not dumpable: a job (same uid) can neither ptrace the zygote nor open /proc/<zygote>/mem or
+# /proc/<zygote>/fd/*, nor take its descriptors with pidfd_getfd. Inherited by every fork.
 _libc.prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE = 0
-# Orphans of a job are re-parented here, so they can be reaped after they are killed.
+# Orphans of a job are re-parented here (it is pid 1 anyway), so they can be reaped.
 _libc.prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER = 1
+# pid 1 gets no signal from inside its namespace that it does not handle; Python handles
+# SIGINT (KeyboardInterrupt), so a job could end the zygote with it: ignored here, restored
+# in each job's child.
+signal.signal(signal.SIGINT, signal.SIG_IGN)
+# Beside this file (python -I leaves the script's directory off sys.path).
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import sandbox_filter  # noqa: E402
+
+sandbox_filter.install(_libc)
+del sys.path[0]
 
 PROTO_IN = os.dup(0)
 PROTO_OUT = os.dup(1)
 _null = os.open("/dev/null", os.O_RDWR)
 os.dup2(_null, 0)
 os.dup2(_null, 1)
+os.close(_null)
 WORK = "/work/job"
 LOG = "/tmp/.job-log"
 MAX_RESULT = 48 * 1024 * 1024
 TAIL = 3000
+# How the child tells the zygote what happened; the zygote maps them to codes (decide()).
+EXIT_FIGURE = 0
+EXIT_NO_FIGURE = 10
+EXIT_EXCEPTION = 11
+EXIT_MEMORY = 12
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
 def tail_of(path):
+    """The last TAIL bytes of the job's log; a job may have replaced it with a FIFO or a
+    directory: only a regular file is read, never blocking."""
     try:
-        with open(path, "rb") as f:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW)
+    except OSError:
+        return ""
+    try:
+        import stat
+
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return ""
+        with os.fdopen(fd, "rb", closefd=False) as f:
             f.seek(0, 2)
             size = f.tell()
             f.seek(max(0, size - TAIL))
             return f.read().decode("utf-8", "replace")
     except OSError:
         return ""
+    finally:
+        os.close(fd)
 
 
 def vm_size():
@@ -112,11 +156,15 @@ def vm_size():
 def run_child(job, wfd):
     """In the forked child: limits, fresh dir, run the script, save the figure."""
     os.setsid()
-    os.close(PROTO_IN)
-    os.close(PROTO_OUT)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     log = os.open(LOG, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     os.dup2(log, 1)
     os.dup2(log, 2)
+    # The job holds stdin (/dev/null), its log and its own result pipe; nothing else of the
+    # zygote's (the protocol channels above all).
+    os.dup2(wfd, 3)
+    wfd = 3
+    os.closerange(4, 1 << 16)
     sys.stdout = open(1, "w", buffering=1, closefd=False)
     sys.stderr = open(2, "w", buffering=1, closefd=False)
     cpu = int(job["cpu"])
@@ -177,22 +225,19 @@ def run_child(job, wfd):
         sys.stdout.flush()
         sys.stderr.flush()
         if png is None:
-            send({"ok": False, "error": {"code": "no_output", "message": "the script drew no figure"},
-                  "warnings": caught})
-        else:
-            send({"ok": True, "png": base64.b64encode(png).decode(), "warnings": caught})
+            send({"warnings": caught})
+            os._exit(EXIT_NO_FIGURE)
+        send({"png": base64.b64encode(png).decode(), "warnings": caught})
+        os._exit(EXIT_FIGURE)
     except BaseException as e:  # the policy's exception is the job's result, not ours
         import traceback
 
         tb = traceback.format_exception(type(e), e, e.__traceback__)
-        text = "".join(tb)[-TAIL:]
-        kind = "too_large" if isinstance(e, MemoryError) else "exec_error"
         try:
-            send({"ok": False, "error": {"code": kind, "message": text}, "warnings": caught,
-                  "exception": type(e).__name__})
+            send({"message": "".join(tb)[-TAIL:], "warnings": caught})
         except BaseException:
             pass
-    os._exit(0)
+        os._exit(EXIT_MEMORY if isinstance(e, MemoryError) else EXIT_EXCEPTION)
 
 
 def others():
@@ -232,8 +277,30 @@ def reap():
             return
 
 
+def _unlock(func, path, exc):
+    """rmtree's error handler: a job may have taken the write or search permission off a
+    directory it made (the zygote is the same user, so it can give them back)."""
+    try:
+        os.chmod(os.path.dirname(path), 0o700)
+        if os.path.isdir(path) and not os.path.islink(path):
+            os.chmod(path, 0o700)
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            os.unlink(path)
+    except Exception:
+        pass
+
+
 def wipe():
+    """Empties /work, /tmp and /dev/shm and makes a fresh, empty work dir. False when
+    something is left (a tree too deep to remove, a root made read-only): the zygote then
+    exits after answering, and the pool starts a fresh sandbox."""
+    clean = True
     for root in ("/work", "/tmp", "/dev/shm"):
+        try:
+            os.chmod(root, os.stat(root).st_mode & 0o7777 | 0o700)
+        except OSError:
+            pass
         try:
             entries = os.listdir(root)
         except OSError:
@@ -242,16 +309,26 @@ def wipe():
             p = os.path.join(root, e)
             try:
                 if os.path.isdir(p) and not os.path.islink(p):
-                    shutil.rmtree(p, ignore_errors=True)
+                    shutil.rmtree(p, onerror=_unlock)
                 else:
                     os.unlink(p)
-            except OSError:
+            except Exception:  # RecursionError from a very deep tree, among others
                 pass
-    os.makedirs(WORK, exist_ok=True)
+        try:
+            clean = clean and not os.listdir(root)
+        except OSError:
+            clean = False
+    try:
+        os.makedirs(WORK)
+    except OSError:
+        clean = False
+    return clean
+
+
+DIRTY = False
 
 
 def run_job(job):
-    wipe()
     r, w = os.pipe()
     started = time.monotonic()
     pid = os.fork()
@@ -312,42 +389,124 @@ def run_job(job):
     os.close(r)
     os.close(pidfd)
     stderr = tail_of(LOG)
-    wipe()
-    if timed_out:
-        return {"ok": False, "error": {"code": "timeout", "message": "the script ran over %ss" % job["timeout"]}, "stderr": stderr}
-    if too_large or size > MAX_RESULT:
-        return {"ok": False, "error": {"code": "too_large", "message": "the figure is over the size limit"}, "stderr": stderr}
-    raw = b"".join(chunks)
+    global DIRTY
+    DIRTY = not wipe()
+    return decide(job, status, timed_out, too_large or size > MAX_RESULT, b"".join(chunks), stderr)
+
+
+def report_of(raw):
+    """What the child sent (a claim of the job's, never trusted for the outcome): its
+    picture, warnings and message, each checked for type and size; {} when unreadable."""
     try:
-        result = json.loads(raw.split(b"\n", 1)[0])
-        if not isinstance(result, dict):
-            raise ValueError("not an object")
+        got = json.loads(raw.split(b"\n", 1)[0])
     except ValueError:
-        sig = os.WTERMSIG(status) if status is not None and os.WIFSIGNALED(status) else None
+        return {}
+    if not isinstance(got, dict):
+        return {}
+    out = {}
+    warnings = got.get("warnings")
+    if isinstance(warnings, list):
+        out["warnings"] = [w[:300] for w in warnings if isinstance(w, str)][:50]
+    if isinstance(got.get("message"), str):
+        out["message"] = got["message"][-TAIL:]
+    png = got.get("png")
+    if isinstance(png, str):
+        try:
+            data = base64.b64decode(png, validate=True)
+        except ValueError:
+            data = b""
+        if data.startswith(PNG_SIGNATURE):
+            out["png"] = png
+    return out
+
+
+def decide(job, status, timed_out, too_large, raw, stderr):
+    """The job's outcome, from what the zygote saw: its clock, the size of what came back, the
+    child's exit status or signal. The report adds the picture, warnings and message."""
+    def fail(code, message, **extra):
+        return {"ok": False, "error": {"code": code, "message": message}, "stderr": stderr, **extra}
+
+    if timed_out:
+        return fail("timeout", "the script ran over %ss" % job["timeout"])
+    if too_large:
+        return fail("too_large", "the figure is over the size limit")
+    report = report_of(raw)
+    warnings = report.get("warnings", [])
+    if status is not None and os.WIFSIGNALED(status):
+        sig = os.WTERMSIG(status)
         if sig in (signal.SIGXCPU, signal.SIGKILL):
-            return {"ok": False, "error": {"code": "timeout", "message": "the script ran over its CPU limit"}, "stderr": stderr}
-        msg = "the script died" + (" (signal %d)" % sig if sig else "") + " before saving a figure"
-        return {"ok": False, "error": {"code": "exec_error", "message": msg + "\n" + stderr[-1500:]}, "stderr": stderr}
-    result["stderr"] = stderr
-    return result
+            return fail("timeout", "the script ran over its CPU limit", warnings=warnings)
+        msg = "the script died (signal %d) before saving a figure\n%s" % (sig, stderr[-1500:])
+        return fail("exec_error", msg, warnings=warnings)
+    code = os.WEXITSTATUS(status) if status is not None else None
+    if code == EXIT_FIGURE and "png" in report:
+        return {"ok": True, "png": report["png"], "warnings": warnings, "stderr": stderr}
+    if code == EXIT_NO_FIGURE:
+        return fail("no_output", "the script drew no figure", warnings=warnings)
+    if code == EXIT_MEMORY:
+        return fail("too_large", report.get("message", "MemoryError"), warnings=warnings)
+    if code == EXIT_EXCEPTION and "message" in report:
+        return fail("exec_error", report["message"], warnings=warnings)
+    msg = "the script exited (status %s) before saving a figure\n%s" % (code, stderr[-1500:])
+    return fail("exec_error", msg, warnings=warnings)
+
+
+def read_exact(n):
+    """Exactly n bytes of the protocol input (never more: what follows stays in the kernel's
+    buffer), or None at its end."""
+    parts = []
+    while n > 0:
+        data = os.read(PROTO_IN, n)
+        if not data:
+            return None
+        parts.append(data)
+        n -= len(data)
+    return b"".join(parts)
+
+
+def read_header():
+    """The frame's length line, read a byte at a time (it is a few digits)."""
+    line = b""
+    while not line.endswith(b"\n"):
+        c = os.read(PROTO_IN, 1)
+        if not c:
+            return None
+        line += c
+        if len(line) > 16:
+            raise ValueError("bad frame header")
+    return int(line)
+
+
+NONCE_BYTES = 33  # 32 hex digits and a newline
 
 
 def main():
-    wipe()
-    inp = os.fdopen(PROTO_IN, "rb")
-    out = os.fdopen(PROTO_OUT, "wb")
-    out.write(b'{"ready": true}\n')
-    out.flush()
-    for line in inp:
-        if not line.strip():
-            continue
+    global DIRTY
+    if not wipe():
+        sys.exit("cannot empty /work and /tmp")
+    os.write(PROTO_OUT, b'{"ready": true}\n')
+    while True:
+        n = read_header()
+        if n is None:
+            return
+        raw = read_exact(n)
+        if raw is None:
+            return
         try:
-            job = json.loads(line)
-            result = run_job(job)
-        except Exception as e:  # a harness bug: report it, keep serving
+            result = run_job(json.loads(raw))
+        except Exception as e:  # a harness bug: report it, then end (the pool starts afresh)
+            DIRTY = True
             result = {"ok": False, "error": {"code": "sandbox_error", "message": "harness: %r" % (e,)}}
-        out.write((json.dumps(result) + "\n").encode())
-        out.flush()
+        # Read only now: every process of the job is dead, none ever held the nonce.
+        nonce = read_exact(NONCE_BYTES)
+        if nonce is None:
+            return
+        line = nonce[:-1] + b" " + json.dumps(result).encode() + b"\n"
+        view = memoryview(line)
+        while view:
+            view = view[os.write(PROTO_OUT, view):]
+        if DIRTY:
+            return  # what the job left could not be removed: end, the pool starts afresh
 
 
 if __name__ == "__main__":

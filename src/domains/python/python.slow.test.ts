@@ -132,8 +132,9 @@ describe('python domain', () => {
       ),
     );
     expect(next.message).toContain('left=False');
-    // bwrap's init, the zygote and this job: nothing from the previous job.
-    expect(next.message).toContain('procs=3');
+    // The zygote (the sandbox's pid 1, no bwrap init inside) and this job: nothing from the
+    // previous job.
+    expect(next.message).toContain('procs=2');
     // And after all of it, a normal figure still renders.
     const ok = await py.render(PLOT);
     expect(ok.ok).toBe(true);

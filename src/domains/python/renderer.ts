@@ -8,7 +8,7 @@ import { pngResult } from '../png.ts';
 import { DEFAULT_SANDBOX_LIMITS, type SandboxLimits, type SandboxSpec } from '../sandbox/bwrap.ts';
 import { isFailure, LineWorker } from '../sandbox/line-worker.ts';
 import { WorkerPool } from '../sandbox/worker-pool.ts';
-import type { DomainRender, DomainRenderErrorCode, DomainRenderer } from '../types.ts';
+import type { DomainNotes, DomainRender, DomainRenderErrorCode, DomainRenderer } from '../types.ts';
 
 export interface PythonRendererOptions {
   /** Warm zygotes (default 2); each runs one job at a time. */
@@ -31,17 +31,52 @@ export interface PythonRendererOptions {
 const HARNESS_DIR = dirname(fileURLToPath(new URL('./harness.py', import.meta.url)));
 const MAX_PIXELS = 2560 * 2560;
 
-interface HarnessAnswer {
-  ok: boolean;
-  png?: string;
-  error?: { code: DomainRenderErrorCode; message: string };
-  warnings?: string[];
-  stderr?: string;
+/**
+ * The failure codes the harness may answer with, all the job's own. Anything else (above
+ * all a grader fault's code: infra_error, judge_error, scorer_error, cache_error) never
+ * originates in a sandbox and becomes the job's exec_error.
+ */
+export const PYTHON_HARNESS_CODES: ReadonlySet<DomainRenderErrorCode> = new Set([
+  'exec_error',
+  'no_output',
+  'too_large',
+  'timeout',
+  'sandbox_error',
+] as const);
+
+type Answer =
+  | { fail: { code: DomainRenderErrorCode; message: string }; notes: DomainNotes }
+  | { png: Buffer; notes: DomainNotes };
+
+/** The harness's answer, read as untrusted JSON: only fields of the expected types count. */
+export function readAnswer(a: unknown): Answer {
+  const o = (typeof a === 'object' && a !== null ? a : {}) as Record<string, unknown>;
+  const warnings = Array.isArray(o.warnings)
+    ? o.warnings.filter((w): w is string => typeof w === 'string').slice(0, 50)
+    : [];
+  const notes: DomainNotes = {
+    warnings,
+    ...(typeof o.stderr === 'string' && o.stderr ? { stderrTail: o.stderr.slice(-2000) } : {}),
+  };
+  if (o.ok === true && typeof o.png === 'string')
+    return { png: Buffer.from(o.png, 'base64'), notes };
+  const e = (typeof o.error === 'object' && o.error !== null ? o.error : {}) as Record<
+    string,
+    unknown
+  >;
+  const message = typeof e.message === 'string' ? e.message : 'no figure';
+  const code = e.code as DomainRenderErrorCode;
+  if (typeof e.code === 'string' && PYTHON_HARNESS_CODES.has(code))
+    return { fail: { code, message }, notes };
+  return { fail: { code: 'exec_error', message }, notes };
 }
 
 export function createPythonRenderer(opts: PythonRendererOptions = {}): DomainRenderer {
   const limits = { ...DEFAULT_SANDBOX_LIMITS, ...opts.limits };
   const spec: SandboxSpec = {
+    // The zygote is the sandbox's pid 1: no bwrap init inside, which a job could trace and
+    // which would hold the protocol channels (issue 22); the zygote reaps and kills itself.
+    asPid1: true,
     argv: [opts.python ?? '/usr/bin/python3', '-I', '-B', '/rubrica/harness.py'],
     roBinds: [{ host: HARNESS_DIR, path: '/rubrica' }],
     env: {
@@ -102,16 +137,16 @@ export function createPythonRenderer(opts: PythonRendererOptions = {}): DomainRe
           ms: ms(),
         };
       }
-      const a = answer as HarnessAnswer;
-      const notes = {
-        warnings: a.warnings ?? [],
-        ...(a.stderr ? { stderrTail: a.stderr.slice(-2000) } : {}),
-      };
-      if (!a.ok || typeof a.png !== 'string') {
-        const error = a.error ?? { code: 'exec_error' as const, message: 'no figure' };
-        return { ok: false, error: makeError(error.code, error.message), ms: ms(), notes };
+      const a = readAnswer(answer);
+      if ('fail' in a) {
+        return {
+          ok: false,
+          error: makeError(a.fail.code, a.fail.message),
+          ms: ms(),
+          notes: a.notes,
+        };
       }
-      return pngResult(Buffer.from(a.png, 'base64'), started, notes);
+      return pngResult(a.png, started, a.notes);
     },
     async close() {
       await pool?.close();

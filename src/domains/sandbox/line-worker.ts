@@ -1,38 +1,56 @@
-// One warm sandboxed process speaking JSON lines: the caller writes one job per line, the
-// process answers one result per line, one job at a time. Used for the Python zygote; the
-// process does its own per-job isolation, this side only watches it: a process that dies
-// or does not answer within the job's limit plus a grace period is killed (its whole
-// process group; bwrap's --die-with-parent takes the pid namespace) and reported.
+// One warm sandboxed process speaking a framed protocol: the caller sends one job at a time,
+// the process answers one line per job. Used for the Python zygote; the process does its own
+// per-job isolation, this side only watches it: a process that dies or does not answer
+// within the job's limit plus a grace period is killed (its whole process group; bwrap's
+// --die-with-parent takes the pid namespace) and reported.
+//
+// Each answer is bound to its job (issue 22): the job goes out as "<n>\n" + n bytes of JSON,
+// followed by "<nonce>\n", a fresh random nonce the process reads only after the job's code
+// is dead (src/domains/python/harness.py), and the answer must be "<nonce> <json>". A line
+// with another nonce, or any line while no job is waiting, is never taken as an answer: the
+// waiting job (if any) fails and the worker is killed, so the next job starts on a fresh one.
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { type SandboxSpec, sandboxArgv } from './bwrap.ts';
 
-export type LineWorkerFailure = { failed: 'died' | 'unresponsive' | 'start'; message: string };
+export type LineWorkerFailure = {
+  failed: 'died' | 'unresponsive' | 'start' | 'protocol';
+  message: string;
+};
 
 export class LineWorker {
   readonly #child: ChildProcessWithoutNullStreams;
-  readonly #lines: AsyncIterator<string>;
   readonly ready: Promise<void>;
   #dead = false;
   #stderr = '';
+  /** The one reader of the next line; null while no answer is expected. */
+  #waiting: ((line: string | LineWorkerFailure) => void) | null = null;
   jobs = 0;
 
   constructor(spec: SandboxSpec, startTimeoutMs: number) {
     const argv = sandboxArgv(spec);
     this.#child = spawn(argv[0]!, argv.slice(1), { stdio: 'pipe', detached: true, env: {} });
+    const gone = (message: string) => {
+      this.#dead = true;
+      this.#take({ failed: 'died', message });
+    };
+    // Its output's end is what fails a waiting job (an answer written just before exiting
+    // is still read); the exit itself only marks the worker dead.
     this.#child.on('exit', () => {
       this.#dead = true;
     });
-    this.#child.on('error', () => {
-      this.#dead = true;
-    });
+    this.#child.on('error', (e) => gone(String(e)));
     this.#child.stdin.on('error', () => {});
     this.#child.stderr.on('data', (b: Buffer) => {
       this.#stderr = (this.#stderr + b.toString('utf8')).slice(-2000);
     });
-    this.#lines = createInterface({ input: this.#child.stdout, crlfDelay: Infinity })[
-      Symbol.asyncIterator
-    ]();
+    const lines = createInterface({ input: this.#child.stdout, crlfDelay: Infinity });
+    lines.on('line', (line) => {
+      if (this.#waiting) this.#take(line);
+      else this.#poison('a line no job was waiting for');
+    });
+    lines.on('close', () => gone(`the sandbox process exited${this.#tail()}`));
     this.ready = this.#next(startTimeoutMs).then((r) => {
       if (typeof r !== 'string') throw new Error(`${r.message}${this.#tail()}`);
     });
@@ -46,21 +64,30 @@ export class LineWorker {
     return this.#stderr ? `: ${this.#stderr.trim().slice(-600)}` : '';
   }
 
+  #take(line: string | LineWorkerFailure): void {
+    const w = this.#waiting;
+    this.#waiting = null;
+    w?.(line);
+  }
+
+  /** Something spoke out of turn: whatever it says is no job's answer; the worker ends. */
+  #poison(why: string): void {
+    this.#take({ failed: 'protocol', message: why });
+    this.kill();
+  }
+
   /** The next line, or a failure when the process dies or stays silent for `ms`. */
   async #next(ms: number): Promise<string | LineWorkerFailure> {
+    if (this.#dead)
+      return { failed: 'died', message: `the sandbox process is gone${this.#tail()}` };
     let timer: NodeJS.Timeout | undefined;
-    const silent = new Promise<LineWorkerFailure>((resolve) => {
+    const got = await new Promise<string | LineWorkerFailure>((resolve) => {
+      this.#waiting = resolve;
       timer = setTimeout(
-        () => resolve({ failed: 'unresponsive', message: `no answer within ${ms} ms` }),
+        () => this.#take({ failed: 'unresponsive', message: `no answer within ${ms} ms` }),
         ms,
       );
     });
-    const line = this.#lines.next().then(
-      (r): string | LineWorkerFailure =>
-        r.done ? { failed: 'died', message: `the sandbox process exited${this.#tail()}` } : r.value,
-      (e: unknown): LineWorkerFailure => ({ failed: 'died', message: String(e) }),
-    );
-    const got = await Promise.race([line, silent]);
     clearTimeout(timer);
     if (typeof got !== 'string') this.kill();
     return got;
@@ -70,14 +97,22 @@ export class LineWorker {
   async request(job: unknown, answerWithinMs: number): Promise<unknown | LineWorkerFailure> {
     if (this.#dead) return { failed: 'died', message: 'the sandbox process is gone' };
     this.jobs++;
-    this.#child.stdin.write(`${JSON.stringify(job)}\n`);
-    const line = await this.#next(answerWithinMs);
+    const body = Buffer.from(JSON.stringify(job));
+    const nonce = randomBytes(16).toString('hex');
+    const answer = this.#next(answerWithinMs);
+    this.#child.stdin.write(Buffer.concat([Buffer.from(`${body.length}\n`), body]));
+    this.#child.stdin.write(`${nonce}\n`);
+    const line = await answer;
     if (typeof line !== 'string') return line;
+    if (!line.startsWith(`${nonce} `)) {
+      this.kill();
+      return { failed: 'protocol', message: 'an answer not bound to this job' };
+    }
     try {
-      return JSON.parse(line) as unknown;
+      return JSON.parse(line.slice(nonce.length + 1)) as unknown;
     } catch {
       this.kill();
-      return { failed: 'died', message: 'the sandbox process answered garbage' };
+      return { failed: 'protocol', message: 'the sandbox process answered garbage' };
     }
   }
 

@@ -5,17 +5,34 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { isFailure } from './line-worker.ts';
 import { WorkerPool } from './worker-pool.ts';
 
-// Answers each job line after `sleep` seconds with its process's id (a random token: in its
-// own pid namespace every sandboxed process has the same pid); `die` exits instead.
+// Answers each job after `sleep` seconds with its process's id (a random token: in its own
+// pid namespace every sandboxed process has the same pid); `die` exits instead. It speaks
+// LineWorker's framing: "<n>\n" + n bytes of job, "<nonce>\n"; answers "<nonce> <json>".
+// `extra` answers twice (a line no job waits for); `forge` answers with another nonce.
 const ECHO = [
   'import json, os, sys, time',
   'me = os.urandom(8).hex()',
+  'def read(n):',
+  '    b = b""',
+  '    while len(b) < n:',
+  '        c = os.read(0, n - len(b))',
+  '        if not c: sys.exit(0)',
+  '        b += c',
+  '    return b',
+  'def header():',
+  '    b = b""',
+  '    while not b.endswith(b"\\n"): b += read(1)',
+  '    return int(b)',
   'print("ready", flush=True)',
-  'for line in sys.stdin:',
-  '    job = json.loads(line)',
+  'while True:',
+  '    job = json.loads(read(header()))',
   '    if job.get("die"): os._exit(3)',
   '    time.sleep(job.get("sleep", 0))',
-  '    print(json.dumps({"n": job["n"], "pid": me}), flush=True)',
+  '    nonce = read(33)[:-1].decode()',
+  '    if job.get("forge"): nonce = "0" * 32',
+  '    line = nonce + " " + json.dumps({"n": job["n"], "pid": me})',
+  '    print(line, flush=True)',
+  '    if job.get("extra"): print(line, flush=True)',
 ].join('\n');
 
 const pools: WorkerPool[] = [];
@@ -75,6 +92,23 @@ describe('WorkerPool', () => {
     const next = (await p.run({ n: 3 }, 10_000)) as Answer;
     expect(next.n).toBe(3);
     expect(next.pid).not.toBe(first.pid);
+  }, 30_000);
+
+  it('takes no line as an answer unless it carries the job’s nonce; an extra line ends the worker', async () => {
+    const p = pool(1);
+    const first = (await p.run({ n: 1 }, 10_000)) as Answer;
+    const forged = await p.run({ n: 2, forge: true }, 10_000);
+    expect(isFailure(forged) && forged.failed).toBe('protocol');
+    const second = (await p.run({ n: 3 }, 10_000)) as Answer;
+    expect(second.n).toBe(3);
+    expect(second.pid).not.toBe(first.pid);
+    // Its own answer is taken; the extra line after it kills the worker, so the next job
+    // gets its own answer from a fresh one, never the extra line.
+    expect(((await p.run({ n: 4, extra: true }, 10_000)) as Answer).n).toBe(4);
+    await new Promise((r) => setTimeout(r, 200));
+    const next = (await p.run({ n: 5 }, 10_000)) as Answer;
+    expect(next.n).toBe(5);
+    expect(next.pid).not.toBe(second.pid);
   }, 30_000);
 
   it('refuses jobs once closed', async () => {
