@@ -9,14 +9,13 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import type { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { asRuntimeAnswer, type RuntimeAnswer } from './answer.ts';
+
+export type { RuntimeAnswer };
 
 // Loading vega and vega-lite takes a second or two on a loaded machine; that must not eat a
 // job's limit, but a runtime that never boots is a fault.
 const BOOT_TIMEOUT_MS = 60_000;
-
-export type RuntimeAnswer =
-  | { ok: true; svg: string; rows: number; warnings: string[] }
-  | { ok: false; code: 'exec_error' | 'too_large'; message: string };
 
 /** How a job ended when the runtime gave no answer for it. */
 export type RuntimeFailure =
@@ -107,11 +106,8 @@ export class VegaRuntime {
         this.kill();
         done({ failed: 'timeout' });
       }, timeoutMs);
-      const onMessage = (m: ({ id?: unknown } & RuntimeAnswer) | null) => {
-        if (m?.id === id) {
-          const { id: _id, ...answer } = m;
-          done(answer as RuntimeAnswer);
-        }
+      const onMessage = (m: { id?: unknown } | null) => {
+        if (m?.id === id) done(asRuntimeAnswer(m));
       };
       const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
         // V8's fatal out-of-memory error ends in abort(): SIGABRT, or 134 through a shell.
