@@ -4,7 +4,9 @@
 //          script); latex: one sandboxed pipeline per file from a preloaded format; dot: one
 //          sandboxed pipeline per file; html: the browser room's pooled Chromium page;
 //   fresh: the peers' way, unsandboxed — `python3 script.py` (+ savefig) per file, `pdflatex`
-//          + `pdftoppm` per file, `dot -Tpng` per file, a fresh Chromium per page.
+//          + `pdftoppm` per file, `dot -Tpng` per file, a fresh Chromium per page;
+//          vega-lite: vega-lite's own `vl2svg` in a fresh Node process per file, its SVG drawn
+//          by the same SVG render pool (pool: rubrica's warm vega runtime, same SVG pool).
 // Prints files per CPU-second — user + system of this process, every child it reaped and
 // every live process under it (Python, TeX, Chromium, bwrap all included; html: this process
 // and the browser's live tree, never reaped children twice) — and the ratio. A pool's
@@ -25,14 +27,22 @@ import { createLatexRenderer, latexDocument } from '../src/domains/latex/rendere
 import { pngResult } from '../src/domains/png.ts';
 import { createPythonRenderer } from '../src/domains/python/renderer.ts';
 import type { DomainRenderer } from '../src/domains/types.ts';
-import { dotCorpus, htmlCorpus, latexCorpus, pythonCorpus } from '../test/support/domain-corpus.ts';
+import { createVegaLiteRenderer } from '../src/domains/vega-lite/renderer.ts';
+import { createRenderPool } from '../src/render/index.ts';
+import {
+  dotCorpus,
+  htmlCorpus,
+  latexCorpus,
+  pythonCorpus,
+  vegaLiteCorpus,
+} from '../test/support/domain-corpus.ts';
 
 const arg = (name: string, dflt: string) => {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : dflt;
 };
 const N = Number(arg('files', '20'));
-const ONLY = arg('only', 'python,latex,html,dot').split(',');
+const ONLY = arg('only', 'python,latex,html,dot,vega-lite').split(',');
 
 /** CPU seconds of this process plus every child it has reaped (Linux /proc, clock ticks). */
 function cpuSeconds(): number {
@@ -147,7 +157,7 @@ async function measureFresh(run: () => Promise<(Buffer | null)[]>): Promise<Way>
   const t0 = performance.now();
   browserCpu = 0;
   const pngs = await run();
-  const c1 = browserMode ? selfCpu() + browserCpu : cpuSeconds();
+  const c1 = (browserMode ? selfCpu() : cpuSeconds()) + browserCpu;
   return { pngs, cpuS: c1 - c0, wallS: (performance.now() - t0) / 1000 };
 }
 
@@ -259,6 +269,24 @@ async function freshHtml(corpus: string[]) {
   return out;
 }
 
+/** vl2svg in a fresh Node process per file; the SVG pool's live tree is read before it closes. */
+async function freshVegaLite(corpus: string[]) {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-vl-'));
+  const svgPool = createRenderPool({ workers: 1 });
+  const out: (Buffer | null)[] = [];
+  for (const [i, spec] of corpus.entries()) {
+    writeFileSync(join(dir, `c${i}.json`), spec);
+    const ok = run(process.execPath, [VL2SVG, `c${i}.json`, `c${i}.svg`], dir);
+    const r = ok ? await svgPool.render(readFileSync(join(dir, `c${i}.svg`), 'utf8')) : null;
+    out.push(r?.ok ? r.png : null);
+  }
+  browserCpu += liveTreeCpuSeconds();
+  await svgPool.close();
+  rmSync(dir, { recursive: true, force: true });
+  return out;
+}
+const VL2SVG = join(process.cwd(), 'node_modules/vega-lite/bin/vl2svg');
+
 async function same(a: Buffer | null, b: Buffer | null): Promise<boolean> {
   if (!a || !b) return false;
   const [x, y] = await Promise.all([
@@ -291,6 +319,14 @@ const DOMAINS: Record<
     },
     fresh: freshHtml,
   },
+  'vega-lite': {
+    corpus: vegaLiteCorpus,
+    pool: () => {
+      const svgPool = createRenderPool({ workers: 1 });
+      return { r: createVegaLiteRenderer({ svgRenderer: svgPool }), close: () => svgPool.close() };
+    },
+    fresh: freshVegaLite,
+  },
 };
 
 const rows: string[] = [];
@@ -314,7 +350,7 @@ for (const name of ONLY) {
   const withStart = rate(okPool + 1, pool.cpuS + pool.startCpuS!);
   rows.push(
     [
-      name.padEnd(7),
+      name.padEnd(9),
       `${okPool}/${corpus.length}`.padStart(6),
       rate(okPool, pool.cpuS).toFixed(2).padStart(9),
       `${okFresh}/${corpus.length}`.padStart(6),

@@ -1,11 +1,19 @@
-// The vega-lite domain: a persistent vega runtime (worker.mjs in a worker thread with a
-// bounded heap) turns the spec into SVG, which the SVG renderer draws like any SVG (fitted
-// into its square canvas). A runtime that runs over time or out of memory is terminated and
-// replaced; its job reports `timeout` / `too_large`.
-import { Worker } from 'node:worker_threads';
+// The vega-lite domain: a warm vega runtime (worker.mjs in its own child process with a
+// bounded heap, runtime.ts) turns the spec into SVG, which the SVG renderer draws like any
+// SVG (fitted into its square canvas). A runtime that runs over time or out of memory is
+// killed and replaced; its job reports `timeout` / `too_large`, and only that job fails:
+// the process serving other rollouts never runs the policy's spec itself.
 import { makeError } from '../../core/errors.ts';
 import type { Renderer, RenderOptions } from '../../render/types.ts';
 import type { DomainRender, DomainRenderErrorCode, DomainRenderer } from '../types.ts';
+import { type RuntimeAnswer, VegaRuntime } from './runtime.ts';
+
+type Answer =
+  | Extract<RuntimeAnswer, { ok: true }>
+  | { ok: false; code: DomainRenderErrorCode; message: string };
+
+/** Jobs one runtime serves before it is replaced (bounds whatever slowly accumulates). */
+const JOBS_PER_RUNTIME = 500;
 
 export interface VegaLiteRendererOptions {
   /** Draws the chart's SVG (the SVG domain's renderer). */
@@ -20,70 +28,45 @@ export interface VegaLiteRendererOptions {
   maxSpecBytes?: number;
 }
 
-type WorkerAnswer =
-  | { id: number; ok: true; svg: string; rows: number; warnings: string[] }
-  | { id: number; ok: false; code: DomainRenderErrorCode; message: string };
-
 export function createVegaLiteRenderer(opts: VegaLiteRendererOptions): DomainRenderer {
   const heapMb = opts.heapMb ?? 256;
-  let worker: Worker | null = null;
-  let nextId = 0;
+  let runtime: VegaRuntime | null = null;
   let chain: Promise<unknown> = Promise.resolve();
   let closed = false;
 
-  function start(): Worker {
-    const w = new Worker(new URL('./worker.mjs', import.meta.url), {
-      resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: 32 },
-      stdout: true,
-      stderr: true,
-    });
-    w.unref();
-    return w;
+  /** The warm runtime, replaced when it died or has done its share of jobs. */
+  async function warm(): Promise<VegaRuntime> {
+    if (runtime && (!runtime.alive || runtime.jobs >= JOBS_PER_RUNTIME)) {
+      void runtime.close();
+      runtime = null;
+    }
+    runtime ??= new VegaRuntime(heapMb);
+    await runtime.ready;
+    return runtime;
   }
 
   /** One spec on the runtime (jobs are serialised: vega is single-threaded anyway). */
-  function toSvg(spec: string, timeoutMs: number): Promise<WorkerAnswer> {
-    const w = worker ?? start();
-    worker = w;
-    const id = nextId++;
-    return new Promise<WorkerAnswer>((resolve) => {
-      const done = (a: WorkerAnswer) => {
-        clearTimeout(timer);
-        w.off('message', onMessage);
-        w.off('error', onError);
-        w.off('exit', onExit);
-        resolve(a);
-      };
-      const replace = () => {
-        if (worker === w) worker = null;
-        void w.terminate();
-      };
-      const timer = setTimeout(() => {
-        replace();
-        done({ id, ok: false, code: 'timeout', message: `vega ran over ${timeoutMs} ms` });
-      }, timeoutMs);
-      const onMessage = (m: WorkerAnswer) => {
-        if (m.id === id) done(m);
-      };
-      const onError = (e: Error & { code?: string }) => {
-        replace();
-        const oom = e.code === 'ERR_WORKER_OUT_OF_MEMORY';
-        done({
-          id,
-          ok: false,
-          code: oom ? 'too_large' : 'sandbox_error',
-          message: oom ? `the chart needs more than ${heapMb} MB` : `vega runtime: ${e.message}`,
-        });
-      };
-      const onExit = () => {
-        replace();
-        done({ id, ok: false, code: 'sandbox_error', message: 'the vega runtime exited' });
-      };
-      w.on('message', onMessage);
-      w.on('error', onError);
-      w.on('exit', onExit);
-      w.postMessage({ id, spec, maxRows: opts.maxRows ?? 50_000 });
-    });
+  async function toSvg(spec: string, timeoutMs: number): Promise<Answer> {
+    const job = { spec, maxRows: opts.maxRows ?? 50_000 };
+    // A runtime killed from outside (the OOM killer, an operator) is not the spec's fault:
+    // the job is retried once on a fresh runtime, and blamed only if that one dies too.
+    for (let attempt = 0; ; attempt++) {
+      let r: VegaRuntime;
+      try {
+        r = await warm();
+      } catch (e) {
+        runtime = null;
+        return { ok: false, code: 'sandbox_error', message: (e as Error).message };
+      }
+      const a = await r.run(job, timeoutMs);
+      if (!('failed' in a)) return a;
+      if (a.failed === 'timeout')
+        return { ok: false, code: 'timeout', message: `vega ran over ${timeoutMs} ms` };
+      if (a.failed === 'out_of_memory') {
+        return { ok: false, code: 'too_large', message: `the chart needs more than ${heapMb} MB` };
+      }
+      if (attempt >= 1) return { ok: false, code: 'render_crash', message: a.message };
+    }
   }
 
   return {
@@ -106,8 +89,8 @@ export function createVegaLiteRenderer(opts: VegaLiteRendererOptions): DomainRen
     },
     async close() {
       closed = true;
-      await worker?.terminate();
-      worker = null;
+      await runtime?.close();
+      runtime = null;
     },
   };
 }

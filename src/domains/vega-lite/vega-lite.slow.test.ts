@@ -3,6 +3,7 @@
 // bombs are refused, a runaway runtime is replaced, and a normal chart renders right after.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LoopbackLogger, startLoopbackLogger } from '../../../test/support/loopback-logger.ts';
+import { EXPRESSION_ARRAYS, SIGNAL_SEQUENCE } from '../../../test/support/vega-heap-bombs.ts';
 import { createRenderPool, type RenderPool } from '../../render/index.ts';
 import type { DomainRender, DomainRenderer } from '../types.ts';
 import { createVegaLiteRenderer } from './renderer.ts';
@@ -90,5 +91,18 @@ describe('vega-lite domain', () => {
     expect(['timeout', 'too_large']).toContain(code(cross));
     expect(code(await vl.render(JSON.stringify(BAR)))).toBe('ok');
     expect(logger.hits).toEqual([]);
+  }, 120_000);
+
+  // Issue 22 item 3: these aborted the whole process while vega ran in a worker thread.
+  it('a spec that exhausts the heap fails alone (too_large); the next chart renders', async () => {
+    const signal = await vl.render(SIGNAL_SEQUENCE);
+    expect(code(signal)).toBe('too_large');
+    expect(!signal.ok && signal.error.message).toContain('rows from a sequence');
+    const arrays = await vl.render(EXPRESSION_ARRAYS);
+    expect(code(arrays)).toBe('too_large');
+    expect(!arrays.ok && arrays.error.message).toContain('more than 128 MB');
+    const after = await vl.render(JSON.stringify(BAR));
+    expect(code(after)).toBe('ok');
+    if (after.ok) expect(after.notes.dataRows).toBe(3);
   }, 120_000);
 });

@@ -1,8 +1,8 @@
-// The persistent vega runtime (a worker thread; plain JS so it starts without a TypeScript
-// loader). Compiles Vega-Lite (or takes a Vega spec) and renders it to SVG headlessly.
-// Nothing is ever fetched: the loader refuses every URL, file and data: URI, so only
-// inline `values` can feed a chart. The parent bounds its heap and kills it on a timeout.
-import { parentPort } from 'node:worker_threads';
+// The persistent vega runtime (a child process forked by runtime.ts; plain JS so it starts
+// without a TypeScript loader). Compiles Vega-Lite (or takes a Vega spec) and renders it to
+// SVG headlessly. Nothing is ever fetched: the loader refuses every URL, file and data: URI,
+// so only inline `values` can feed a chart. The parent bounds its heap, kills it on a
+// timeout and replaces it when it dies; it exits when the parent's channel closes.
 import * as vega from 'vega';
 import { compile } from 'vega-lite';
 
@@ -34,7 +34,32 @@ function sequenceLength(seq) {
   return Number.isFinite(start) && Number.isFinite(stop) ? Math.abs(stop - start) / step : 0;
 }
 
+/**
+ * The row limit, applied where vega generates rows: a `sequence` whose bounds are signals or
+ * expressions is invisible to countRows, so the transform itself refuses to make more than
+ * the limit (the heap limit stays the last line for every other way to build big data).
+ */
+const SEQUENCE_LIMIT = 'rows from a sequence';
+let maxGeneratedRows = 50_000;
+/** Set when a sequence was refused in the current job (vega logs transform errors). */
+let refused = null;
+const Sequence = vega.transforms.sequence;
+const sequenceTransform = Sequence.prototype.transform;
+Sequence.prototype.transform = function limitedSequence(_, pulse) {
+  const start = Number(_.start);
+  const stop = Number(_.stop);
+  const step = Number(_.step ?? 1) || 1;
+  const n = Math.ceil((stop - start) / step);
+  if (n > maxGeneratedRows) {
+    refused = `${SEQUENCE_LIMIT}: ${n} (limit ${maxGeneratedRows})`;
+    throw new Error(refused);
+  }
+  return sequenceTransform.call(this, _, pulse);
+};
+
 async function render({ spec, maxRows }) {
+  maxGeneratedRows = maxRows;
+  refused = null;
   let parsed;
   try {
     parsed = JSON.parse(spec);
@@ -70,6 +95,7 @@ async function render({ spec, maxRows }) {
     });
     const svg = await view.toSVG();
     view.finalize();
+    if (refused) return { ok: false, code: 'too_large', message: refused };
     if (attempts.length > 0) {
       return {
         ok: false,
@@ -86,6 +112,7 @@ async function render({ spec, maxRows }) {
         message: `external data is never fetched (inline "values" only): ${attempts[0]}`,
       };
     }
+    if (refused) return { ok: false, code: 'too_large', message: refused };
     return { ok: false, code: 'exec_error', message: `vega failed: ${e.message}` };
   }
 }
@@ -109,12 +136,14 @@ function quietLogger(sink) {
   return logger;
 }
 
-parentPort.on('message', async (job) => {
+process.on('message', async (job) => {
   let out;
   try {
     out = await render(job);
   } catch (e) {
     out = { ok: false, code: 'exec_error', message: String(e?.message ?? e) };
   }
-  parentPort.postMessage({ id: job.id, ...out });
+  process.send({ id: job.id, ...out });
 });
+process.on('disconnect', () => process.exit(0));
+process.send({ ready: true });
