@@ -4,8 +4,9 @@
 # script), then for each job read from stdin it forks a child that runs the policy's script
 # and saves the figure. Every job starts from the same pristine, pre-imported state (a fork
 # of the zygote), under its own rlimits, in a fresh work dir; afterwards the zygote kills every
-# other process in the sandbox's pid namespace and wipes /work and /tmp, so nothing a job
-# leaves behind (files, daemons, modules on disk) reaches the next one.
+# other process in the sandbox's pid namespace and wipes every writable mount and the System V
+# IPC objects (or exits, to be replaced, if it cannot), so nothing a job leaves behind
+# (files, daemons, modules on disk, shared memory) reaches the next one.
 #
 # Protocol: one JSON job per stdin line -> one JSON result per stdout line.
 #   job:    {"code": str, "timeout": s, "cpu": s, "mem": bytes above the zygote's own, "fsize": bytes,
@@ -232,21 +233,71 @@ def reap():
             return
 
 
+# Everything a job can write: the sized tmpfs mounts (bwrap.ts makes / and /dev read-only)
+# and the IPC namespace the worker's jobs share (POSIX queues through the mqueue mount).
+WRITABLE = ("/work", "/tmp", "/dev/shm", "/dev/mqueue")
+
+
+def _unlock(path):
+    # A job may leave a directory it made unreadable (chmod 0); the owner can chmod it back.
+    try:
+        os.chmod(path, 0o700)
+    except OSError:
+        pass
+
+
+def _remove(path):
+    if os.path.isdir(path) and not os.path.islink(path):
+        _unlock(path)
+
+        def again(func, p, exc):
+            _unlock(os.path.dirname(p))
+            try:
+                _remove(p)
+            except (OSError, RecursionError):
+                pass
+
+        shutil.rmtree(path, onerror=again)
+    else:
+        os.unlink(path)
+
+
+def _ipc_ids(kind):
+    try:
+        with open("/proc/sysvipc/" + kind) as f:
+            return [int(line.split()[1]) for line in f.readlines()[1:] if line.strip()]
+    except OSError:
+        return []
+
+
 def wipe():
-    for root in ("/work", "/tmp", "/dev/shm"):
+    """Empties every writable place and removes the job's System V IPC objects; if anything
+    is still there, the zygote exits (its sandbox, with every mount, is replaced) rather
+    than let the next job see it."""
+    for root in WRITABLE:
         try:
             entries = os.listdir(root)
         except OSError:
             continue
         for e in entries:
-            p = os.path.join(root, e)
             try:
-                if os.path.isdir(p) and not os.path.islink(p):
-                    shutil.rmtree(p, ignore_errors=True)
-                else:
-                    os.unlink(p)
-            except OSError:
+                _remove(os.path.join(root, e))
+            except (OSError, RecursionError):
                 pass
+    for i in _ipc_ids("shm"):
+        _libc.shmctl(i, 0, None)  # IPC_RMID
+    for i in _ipc_ids("msg"):
+        _libc.msgctl(i, 0, None)
+    for i in _ipc_ids("sem"):
+        _libc.semctl(i, 0, 0)
+    for root in WRITABLE:
+        try:
+            if os.listdir(root):
+                os._exit(70)
+        except OSError:
+            pass
+    if _ipc_ids("shm") or _ipc_ids("msg") or _ipc_ids("sem"):
+        os._exit(70)
     os.makedirs(WORK, exist_ok=True)
 
 

@@ -95,6 +95,9 @@ export function createPythonRenderer(opts: PythonRendererOptions = {}): DomainRe
       const started = performance.now();
       const answer = await run(code, ro.timeoutMs ?? timeoutMs);
       const ms = () => performance.now() - started;
+      if (isFailure(answer) && answer.failed === 'memory') {
+        return { ok: false, error: makeError('too_large', answer.message), ms: ms() };
+      }
       if (isFailure(answer)) {
         return {
           ok: false,

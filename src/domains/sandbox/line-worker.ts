@@ -3,25 +3,37 @@
 // process does its own per-job isolation, this side only watches it: a process that dies
 // or does not answer within the job's limit plus a grace period is killed (its whole
 // process group; bwrap's --die-with-parent takes the pid namespace) and reported.
+// The worker's sandbox is one memory cgroup (memory-cgroup.ts): one job at a time, so the cap
+// bounds the zygote plus the job's processes; a job during which the kernel killed a process
+// for passing it fails as `memory`, whatever the process answered.
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { type SandboxSpec, sandboxArgv } from './bwrap.ts';
+import { DEFAULT_SANDBOX_LIMITS, type SandboxSpec, sandboxArgv } from './bwrap.ts';
+import { MemoryCgroup } from './memory-cgroup.ts';
 
-export type LineWorkerFailure = { failed: 'died' | 'unresponsive' | 'start'; message: string };
+export type LineWorkerFailure = {
+  failed: 'died' | 'unresponsive' | 'start' | 'memory';
+  message: string;
+};
 
 export class LineWorker {
   readonly #child: ChildProcessWithoutNullStreams;
   readonly #lines: AsyncIterator<string>;
+  readonly #cgroup: MemoryCgroup | null;
   readonly ready: Promise<void>;
   #dead = false;
   #stderr = '';
   jobs = 0;
 
   constructor(spec: SandboxSpec, startTimeoutMs: number) {
-    const argv = sandboxArgv(spec);
+    this.#cgroup = MemoryCgroup.create(
+      spec.limits?.sandboxMemoryBytes ?? DEFAULT_SANDBOX_LIMITS.sandboxMemoryBytes,
+    );
+    const argv = this.#cgroup ? this.#cgroup.wrap(sandboxArgv(spec)) : sandboxArgv(spec);
     this.#child = spawn(argv[0]!, argv.slice(1), { stdio: 'pipe', detached: true, env: {} });
     this.#child.on('exit', () => {
       this.#dead = true;
+      void this.#cgroup?.remove();
     });
     this.#child.on('error', () => {
       this.#dead = true;
@@ -70,8 +82,21 @@ export class LineWorker {
   async request(job: unknown, answerWithinMs: number): Promise<unknown | LineWorkerFailure> {
     if (this.#dead) return { failed: 'died', message: 'the sandbox process is gone' };
     this.jobs++;
+    const cg = this.#cgroup;
+    const kills = cg?.oomKills() ?? 0;
+    // The first kill over the cap decides the job: the worker, with everything the job
+    // started, is replaced at once instead of thrashing at the cap until the timeout.
+    let poll: NodeJS.Timeout | undefined;
+    const over = new Promise<'memory'>((resolve) => {
+      if (cg) poll = setInterval(() => cg.oomKills() > kills && resolve('memory'), 100);
+    });
     this.#child.stdin.write(`${JSON.stringify(job)}\n`);
-    const line = await this.#next(answerWithinMs);
+    const line = await Promise.race([this.#next(answerWithinMs), over]);
+    clearInterval(poll);
+    if (line === 'memory' || (cg?.oomKills() ?? 0) > kills) {
+      this.kill();
+      return { failed: 'memory', message: 'the job went over the sandbox memory cap' };
+    }
     if (typeof line !== 'string') return line;
     try {
       return JSON.parse(line) as unknown;
