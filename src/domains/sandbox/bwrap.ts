@@ -2,7 +2,10 @@
 // needs is read-only system files; everything else is absent (no /etc/passwd, no project, no
 // $HOME), the network namespace is empty, the environment is cleared (API keys invisible), and
 // the kernel enforces CPU, address-space, process, file-size and open-file limits (prlimit
-// runs inside, so the limits bind the code and everything it starts). See docs/domains.md.
+// runs inside, so the limits bind the code and everything it starts). The only writable
+// places are small private tmpfs (/work, /tmp, /dev/shm); / and /dev are read-only. The cap
+// over all the sandbox's processes together is a memory cgroup, made by the runners
+// (memory-cgroup.ts). See docs/domains.md.
 import { existsSync } from 'node:fs';
 
 export interface SandboxLimits {
