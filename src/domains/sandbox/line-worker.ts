@@ -20,6 +20,7 @@ export class LineWorker {
   readonly #child: ChildProcessWithoutNullStreams;
   readonly #lines: AsyncIterator<string>;
   readonly #cgroup: MemoryCgroup | null;
+  #cgroupRemoved: Promise<void> = Promise.resolve();
   readonly ready: Promise<void>;
   #dead = false;
   #stderr = '';
@@ -33,7 +34,7 @@ export class LineWorker {
     this.#child = spawn(argv[0]!, argv.slice(1), { stdio: 'pipe', detached: true, env: {} });
     this.#child.on('exit', () => {
       this.#dead = true;
-      void this.#cgroup?.remove();
+      if (this.#cgroup) this.#cgroupRemoved = this.#cgroup.remove();
     });
     this.#child.on('error', () => {
       this.#dead = true;
@@ -117,12 +118,16 @@ export class LineWorker {
 
   /** Ends the process: stdin closed (it exits at EOF), killed if it lingers. */
   async close(): Promise<void> {
-    if (this.#child.exitCode !== null || this.#child.signalCode !== null) return;
+    if (this.#child.exitCode !== null || this.#child.signalCode !== null) {
+      await this.#cgroupRemoved;
+      return;
+    }
     const exited = new Promise<void>((resolve) => this.#child.once('exit', () => resolve()));
     this.#child.stdin.end();
     const timer = setTimeout(() => this.kill(), 2000);
     await exited;
     clearTimeout(timer);
+    await this.#cgroupRemoved;
   }
 }
 

@@ -7,7 +7,14 @@
 // (memory.limit_in_bytes, memory.oom_control); when neither is writable (not root, no
 // delegation), `memoryCgroupSupport()` is null and only the rlimits bound a job (see
 // docs/domains.md, "Memory").
-import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmdirSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 
 export interface MemoryCgroupSupport {
@@ -71,8 +78,34 @@ export function memoryCgroupSupport(): MemoryCgroupSupport | null {
         support = null;
       }
     }
+    if (support) sweep(support.parent);
   }
   return support;
+}
+
+/** Removes the empty cgroups of rubrica processes that ended without removing theirs. */
+function sweep(parent: string): void {
+  let names: string[] = [];
+  try {
+    names = readdirSync(parent);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(/^rubrica-(\d+)-\d+$/.exec(name)?.[1]);
+    if (!pid || pid === process.pid) continue;
+    try {
+      process.kill(pid, 0);
+      continue; // its process is alive: its own
+    } catch {
+      // gone
+    }
+    try {
+      rmdirSync(join(parent, name)); // fails (kept) while a process is still inside
+    } catch {
+      // busy
+    }
+  }
 }
 
 export class MemoryCgroup {
