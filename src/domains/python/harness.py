@@ -4,8 +4,9 @@
 # script), then for each job read from stdin it forks a child that runs the policy's script
 # and saves the figure. Every job starts from the same pristine, pre-imported state (a fork
 # of the zygote), under its own rlimits, in a fresh work dir; afterwards the zygote kills every
-# other process in the sandbox's pid namespace and wipes /work and /tmp, so nothing a job
-# leaves behind (files, daemons, modules on disk) reaches the next one.
+# other process in the sandbox's pid namespace and wipes every writable mount and the System V
+# IPC objects (or exits, to be replaced, if it cannot), so nothing a job leaves behind
+# (files, daemons, modules on disk, shared memory) reaches the next one.
 #
 # The job is hostile (issue 22). The zygote is the sandbox's pid 1 (bwrap --as-pid-1: no
 # bwrap init inside holding the protocol channels), not dumpable, with no-new-privs and a
@@ -277,6 +278,11 @@ def reap():
             return
 
 
+# Everything a job can write: the sized tmpfs mounts (bwrap.ts makes / and /dev read-only)
+# and the IPC namespace the worker's jobs share (POSIX queues through the mqueue mount).
+WRITABLE = ("/work", "/tmp", "/dev/shm", "/dev/mqueue")
+
+
 def _unlock(func, path, exc):
     """rmtree's error handler: a job may have taken the write or search permission off a
     directory it made (the zygote is the same user, so it can give them back)."""
@@ -291,12 +297,21 @@ def _unlock(func, path, exc):
         pass
 
 
+def _ipc_ids(kind):
+    try:
+        with open("/proc/sysvipc/" + kind) as f:
+            return [int(line.split()[1]) for line in f.readlines()[1:] if line.strip()]
+    except OSError:
+        return []
+
+
 def wipe():
-    """Empties /work, /tmp and /dev/shm and makes a fresh, empty work dir. False when
-    something is left (a tree too deep to remove, a root made read-only): the zygote then
-    exits after answering, and the pool starts a fresh sandbox."""
+    """Empties every writable place, removes the job's System V IPC objects and makes a
+    fresh, empty work dir. False when something is left (a tree too deep to remove, a root
+    made read-only, an IPC object that would not go): the zygote then exits after answering,
+    and the pool starts a fresh sandbox, with every mount."""
     clean = True
-    for root in ("/work", "/tmp", "/dev/shm"):
+    for root in WRITABLE:
         try:
             os.chmod(root, os.stat(root).st_mode & 0o7777 | 0o700)
         except OSError:
@@ -318,6 +333,14 @@ def wipe():
             clean = clean and not os.listdir(root)
         except OSError:
             clean = False
+    for i in _ipc_ids("shm"):
+        _libc.shmctl(i, 0, None)  # IPC_RMID
+    for i in _ipc_ids("msg"):
+        _libc.msgctl(i, 0, None)
+    for i in _ipc_ids("sem"):
+        _libc.semctl(i, 0, 0)
+    if _ipc_ids("shm") or _ipc_ids("msg") or _ipc_ids("sem"):
+        clean = False
     try:
         os.makedirs(WORK)
     except OSError:

@@ -88,7 +88,15 @@ export function createPythonRenderer(opts: PythonRendererOptions = {}): DomainRe
     // The zygote itself holds the imported libraries: its address space gets room on top of
     // the jobs' own limit (applied per job inside the harness).
     // CPU: the zygote lives for many jobs (each job's own CPU limit is set per fork).
-    limits: { ...limits, memoryBytes: limits.memoryBytes + 2 * 1024 ** 3, cpuSeconds: 3600 },
+    limits: {
+      ...limits,
+      memoryBytes: limits.memoryBytes + 2 * 1024 ** 3,
+      cpuSeconds: 3600,
+      // The whole worker's cap (zygote + one job): a larger per-job budget raises it alike.
+      sandboxMemoryBytes:
+        opts.limits?.sandboxMemoryBytes ??
+        limits.sandboxMemoryBytes + Math.max(0, (opts.memoryBytes ?? 0) - 512 * 1024 ** 2),
+    },
   };
   const timeoutMs = opts.timeoutMs ?? 20_000;
   const pooled = opts.pool !== false;
@@ -130,6 +138,9 @@ export function createPythonRenderer(opts: PythonRendererOptions = {}): DomainRe
       const started = performance.now();
       const answer = await run(code, ro.timeoutMs ?? timeoutMs);
       const ms = () => performance.now() - started;
+      if (isFailure(answer) && answer.failed === 'memory') {
+        return { ok: false, error: makeError('too_large', answer.message), ms: ms() };
+      }
       if (isFailure(answer)) {
         return {
           ok: false,

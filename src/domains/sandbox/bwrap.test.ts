@@ -61,6 +61,16 @@ describe('sandboxArgv', () => {
     else expect(argv[0]).toBe('bwrap');
   });
 
+  it('makes / and /dev read-only once mounted; /dev/shm is its own small tmpfs', () => {
+    const shm = argv.indexOf('/dev/shm');
+    expect(argv.slice(shm - 3, shm)).toEqual(['--size', String(16 * 1024 ** 2), '--tmpfs']);
+    const ro = argv.flatMap((a, i) => (a === '--remount-ro' ? [argv[i + 1]] : []));
+    expect(ro).toEqual(['/dev', '/']);
+    // After every mount point exists (the last bind), before the command.
+    expect(argv.indexOf('--remount-ro')).toBeGreaterThan(argv.lastIndexOf('--ro-bind'));
+    expect(argv.indexOf('--remount-ro')).toBeGreaterThan(shm);
+  });
+
   it('runs one-shot pipelines as pid 1', () => {
     expect(sandboxArgv({ argv: ['true'], asPid1: true })).toContain('--as-pid-1');
   });

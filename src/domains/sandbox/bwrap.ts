@@ -2,7 +2,10 @@
 // needs is read-only system files; everything else is absent (no /etc/passwd, no project, no
 // $HOME), the network namespace is empty, the environment is cleared (API keys invisible), and
 // the kernel enforces CPU, address-space, process, file-size and open-file limits (prlimit
-// runs inside, so the limits bind the code and everything it starts). See docs/domains.md.
+// runs inside, so the limits bind the code and everything it starts). The only writable
+// places are small private tmpfs (/work, /tmp, /dev/shm); / and /dev are read-only. The cap
+// over all the sandbox's processes together is a memory cgroup, made by the runners
+// (memory-cgroup.ts). See docs/domains.md.
 import { existsSync } from 'node:fs';
 
 export interface SandboxLimits {
@@ -16,6 +19,14 @@ export interface SandboxLimits {
   fileBytes: number;
   /** Size of each private tmpfs (/work, /tmp): the total the code can write. */
   tmpfsBytes: number;
+  /** Size of the private /dev/shm tmpfs (POSIX shared memory, semaphores). */
+  shmBytes: number;
+  /**
+   * Memory of the whole sandbox — every process, the tmpfs files, shared memory — as one
+   * memory cgroup (memory-cgroup.ts); over it the kernel kills a process and the job is
+   * `too_large`. Applied by the runners (run.ts, line-worker.ts), not by this argv.
+   */
+  sandboxMemoryBytes: number;
 }
 
 export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = Object.freeze({
@@ -24,6 +35,8 @@ export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = Object.freeze({
   processes: 64,
   fileBytes: 64 * 1024 ** 2,
   tmpfsBytes: 128 * 1024 ** 2,
+  shmBytes: 16 * 1024 ** 2,
+  sandboxMemoryBytes: 1024 ** 3,
 });
 
 export interface SandboxSpec {
@@ -102,6 +115,16 @@ export function sandboxArgv(spec: SandboxSpec): string[] {
     '/proc',
     '--dev',
     '/dev',
+    // bwrap's /dev is a tmpfs as big as half the host's memory: /dev/shm gets its own small
+    // one, and /dev itself (like the root) is made read-only below.
+    '--size',
+    String(lim.shmBytes),
+    '--tmpfs',
+    '/dev/shm',
+    // POSIX message queues of the sandbox's own IPC namespace, visible so a warm worker can
+    // remove a job's (each uid may queue at most RLIMIT_MSGQUEUE, 800 KiB, anyway).
+    '--mqueue',
+    '/dev/mqueue',
     '--size',
     String(lim.tmpfsBytes),
     '--tmpfs',
@@ -112,6 +135,10 @@ export function sandboxArgv(spec: SandboxSpec): string[] {
     '/tmp',
   );
   for (const b of spec.roBinds ?? []) out.push('--ro-bind', b.host, b.path);
+  // The root and /dev are tmpfs that bwrap fills with mount points; once every mount exists
+  // they are read-only, so the only writable places are the sized tmpfs /work, /tmp and
+  // /dev/shm (a remount is not recursive: those stay writable).
+  out.push('--remount-ro', '/dev', '--remount-ro', '/');
   const env: Record<string, string> = {
     PATH: '/usr/bin:/bin',
     HOME: '/work',

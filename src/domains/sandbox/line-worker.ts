@@ -9,18 +9,25 @@
 // is dead (src/domains/python/harness.py), and the answer must be "<nonce> <json>". A line
 // with another nonce, or any line while no job is waiting, is never taken as an answer: the
 // waiting job (if any) fails and the worker is killed, so the next job starts on a fresh one.
+//
+// The worker's sandbox is one memory cgroup (memory-cgroup.ts): one job at a time, so the cap
+// bounds the zygote plus the job's processes; a job during which the kernel killed a process
+// for passing it fails as `memory`, whatever the process answered.
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createInterface } from 'node:readline';
-import { type SandboxSpec, sandboxArgv } from './bwrap.ts';
+import { DEFAULT_SANDBOX_LIMITS, type SandboxSpec, sandboxArgv } from './bwrap.ts';
+import { MemoryCgroup } from './memory-cgroup.ts';
 
 export type LineWorkerFailure = {
-  failed: 'died' | 'unresponsive' | 'start' | 'protocol';
+  failed: 'died' | 'unresponsive' | 'start' | 'protocol' | 'memory';
   message: string;
 };
 
 export class LineWorker {
   readonly #child: ChildProcessWithoutNullStreams;
+  readonly #cgroup: MemoryCgroup | null;
+  #cgroupRemoved: Promise<void> = Promise.resolve();
   readonly ready: Promise<void>;
   #dead = false;
   #stderr = '';
@@ -29,7 +36,10 @@ export class LineWorker {
   jobs = 0;
 
   constructor(spec: SandboxSpec, startTimeoutMs: number) {
-    const argv = sandboxArgv(spec);
+    this.#cgroup = MemoryCgroup.create(
+      spec.limits?.sandboxMemoryBytes ?? DEFAULT_SANDBOX_LIMITS.sandboxMemoryBytes,
+    );
+    const argv = this.#cgroup ? this.#cgroup.wrap(sandboxArgv(spec)) : sandboxArgv(spec);
     this.#child = spawn(argv[0]!, argv.slice(1), { stdio: 'pipe', detached: true, env: {} });
     const gone = (message: string) => {
       this.#dead = true;
@@ -39,6 +49,7 @@ export class LineWorker {
     // is still read); the exit itself only marks the worker dead.
     this.#child.on('exit', () => {
       this.#dead = true;
+      if (this.#cgroup) this.#cgroupRemoved = this.#cgroup.remove();
     });
     this.#child.on('error', (e) => gone(String(e)));
     this.#child.stdin.on('error', () => {});
@@ -99,10 +110,23 @@ export class LineWorker {
     this.jobs++;
     const body = Buffer.from(JSON.stringify(job));
     const nonce = randomBytes(16).toString('hex');
+    const cg = this.#cgroup;
+    const kills = cg?.oomKills() ?? 0;
+    // The first kill over the cap decides the job: the worker, with everything the job
+    // started, is replaced at once instead of thrashing at the cap until the timeout.
+    let poll: NodeJS.Timeout | undefined;
+    const over = new Promise<'memory'>((resolve) => {
+      if (cg) poll = setInterval(() => cg.oomKills() > kills && resolve('memory'), 100);
+    });
     const answer = this.#next(answerWithinMs);
     this.#child.stdin.write(Buffer.concat([Buffer.from(`${body.length}\n`), body]));
     this.#child.stdin.write(`${nonce}\n`);
-    const line = await answer;
+    const line = await Promise.race([answer, over]);
+    clearInterval(poll);
+    if (line === 'memory' || (cg?.oomKills() ?? 0) > kills) {
+      this.kill();
+      return { failed: 'memory', message: 'the job went over the sandbox memory cap' };
+    }
     if (typeof line !== 'string') return line;
     if (!line.startsWith(`${nonce} `)) {
       this.kill();
@@ -127,12 +151,16 @@ export class LineWorker {
 
   /** Ends the process: stdin closed (it exits at EOF), killed if it lingers. */
   async close(): Promise<void> {
-    if (this.#child.exitCode !== null || this.#child.signalCode !== null) return;
+    if (this.#child.exitCode !== null || this.#child.signalCode !== null) {
+      await this.#cgroupRemoved;
+      return;
+    }
     const exited = new Promise<void>((resolve) => this.#child.once('exit', () => resolve()));
     this.#child.stdin.end();
     const timer = setTimeout(() => this.kill(), 2000);
     await exited;
     clearTimeout(timer);
+    await this.#cgroupRemoved;
   }
 }
 

@@ -54,6 +54,10 @@ export function createOneShotRenderer(o: OneShotOptions): DomainRenderer {
       if (run.timedOut)
         return fail('timeout', `${o.name} ran over ${ro.timeoutMs ?? o.timeoutMs} ms`);
       if (run.tooLarge) return fail('too_large', `${o.name} output over the size limit`);
+      // Checked before the signal: the kernel's kill over the cap is a SIGKILL too.
+      if (run.memoryExceeded) {
+        return fail('too_large', `${o.name} went over the sandbox's memory cap`);
+      }
       // prlimit's CPU limit: SIGXCPU (exit 128+24) or SIGKILL past the hard limit.
       if (run.signal !== null || run.code === 152 || run.code === 137) {
         return fail('timeout', `${o.name} ran over its CPU limit`);

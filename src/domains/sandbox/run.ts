@@ -2,8 +2,11 @@
 // the tail of stderr kept for messages. On the wall-clock limit the whole process group is
 // SIGKILLed; bwrap's --die-with-parent then takes the sandbox's pid namespace with it, so no
 // descendant survives. Never rejects: a sandbox that cannot start is `sandbox_error`.
+// The whole run is in its own memory cgroup where one can be made (memory-cgroup.ts): the
+// kernel kills a process when all of them together pass the cap, and the run says so.
 import { spawn } from 'node:child_process';
-import { type SandboxSpec, sandboxArgv } from './bwrap.ts';
+import { DEFAULT_SANDBOX_LIMITS, type SandboxSpec, sandboxArgv } from './bwrap.ts';
+import { MemoryCgroup } from './memory-cgroup.ts';
 
 export interface SandboxRunOptions {
   input?: string | Buffer;
@@ -22,6 +25,8 @@ export interface SandboxRun {
   stderr: string;
   timedOut: boolean;
   tooLarge: boolean;
+  /** The kernel killed a process of the run for passing the sandbox's memory cap. */
+  memoryExceeded: boolean;
   /** The sandbox itself failed to start (spawn error). */
   spawnError?: string;
   ms: number;
@@ -31,7 +36,9 @@ const STDERR_TAIL = 4096;
 
 export function runSandboxed(spec: SandboxSpec, opts: SandboxRunOptions): Promise<SandboxRun> {
   const started = performance.now();
-  const argv = sandboxArgv(spec);
+  const cap = spec.limits?.sandboxMemoryBytes ?? DEFAULT_SANDBOX_LIMITS.sandboxMemoryBytes;
+  const cgroup = MemoryCgroup.create(cap);
+  const argv = cgroup ? cgroup.wrap(sandboxArgv(spec)) : sandboxArgv(spec);
   const maxOut = opts.maxStdoutBytes ?? 64 * 1024 ** 2;
   return new Promise((resolve) => {
     const child = spawn(argv[0]!, argv.slice(1), {
@@ -56,6 +63,8 @@ export function runSandboxed(spec: SandboxSpec, opts: SandboxRunOptions): Promis
       timedOut = true;
       kill();
     }, opts.timeoutMs);
+    // The first kill over the memory cap decides the run: end it now, not at the timeout.
+    const poll = cgroup && setInterval(() => cgroup.oomKills() > 0 && kill(), 100);
     const onAbort = () => kill();
     opts.signal?.addEventListener('abort', onAbort, { once: true });
     child.stdout.on('data', (b: Buffer) => {
@@ -74,9 +83,12 @@ export function runSandboxed(spec: SandboxSpec, opts: SandboxRunOptions): Promis
     child.on('error', (e) => {
       spawnError = e.message;
     });
-    child.on('close', (code, signal) => {
+    child.on('close', async (code, signal) => {
       clearTimeout(timer);
+      if (poll) clearInterval(poll);
       opts.signal?.removeEventListener('abort', onAbort);
+      const memoryExceeded = (cgroup?.oomKills() ?? 0) > 0;
+      await cgroup?.remove();
       resolve({
         code,
         signal,
@@ -84,6 +96,7 @@ export function runSandboxed(spec: SandboxSpec, opts: SandboxRunOptions): Promis
         stderr: err,
         timedOut,
         tooLarge,
+        memoryExceeded,
         ...(spawnError === undefined ? {} : { spawnError }),
         ms: performance.now() - started,
       });
