@@ -283,18 +283,30 @@ def reap():
 WRITABLE = ("/work", "/tmp", "/dev/shm", "/dev/mqueue")
 
 
-def _unlock(func, path, exc):
-    """rmtree's error handler: a job may have taken the write or search permission off a
-    directory it made (the zygote is the same user, so it can give them back)."""
+def _unlock(path):
+    # A job may leave a directory it made unreadable (chmod 0); the owner can chmod it back.
     try:
-        os.chmod(os.path.dirname(path), 0o700)
-        if os.path.isdir(path) and not os.path.islink(path):
-            os.chmod(path, 0o700)
-            shutil.rmtree(path, ignore_errors=True)
-        else:
-            os.unlink(path)
-    except Exception:
+        os.chmod(path, 0o700)
+    except OSError:
         pass
+
+
+def _remove(path):
+    """Removes a file or a whole tree, giving back at every level the permissions a job took
+    off its own directories (the zygote is the same user)."""
+    if os.path.isdir(path) and not os.path.islink(path):
+        _unlock(path)
+
+        def again(func, p, exc):
+            _unlock(os.path.dirname(p))
+            try:
+                _remove(p)
+            except (OSError, RecursionError):
+                pass
+
+        shutil.rmtree(path, onerror=again)
+    else:
+        os.unlink(path)
 
 
 def _ipc_ids(kind):
@@ -321,12 +333,8 @@ def wipe():
         except OSError:
             continue
         for e in entries:
-            p = os.path.join(root, e)
             try:
-                if os.path.isdir(p) and not os.path.islink(p):
-                    shutil.rmtree(p, onerror=_unlock)
-                else:
-                    os.unlink(p)
+                _remove(os.path.join(root, e))
             except Exception:  # RecursionError from a very deep tree, among others
                 pass
         try:
@@ -524,6 +532,8 @@ def main():
         nonce = read_exact(NONCE_BYTES)
         if nonce is None:
             return
+        if DIRTY:
+            result["retire"] = True  # the pool replaces this sandbox before the next job
         line = nonce[:-1] + b" " + json.dumps(result).encode() + b"\n"
         view = memoryview(line)
         while view:

@@ -133,7 +133,11 @@ export class LineWorker {
       return { failed: 'protocol', message: 'an answer not bound to this job' };
     }
     try {
-      return JSON.parse(line.slice(nonce.length + 1)) as unknown;
+      const parsed = JSON.parse(line.slice(nonce.length + 1)) as unknown;
+      // The process says it ends after this answer (it could not clean up after the job):
+      // mark it dead now, so the pool never hands it the next job while it exits.
+      if (typeof parsed === 'object' && parsed !== null && 'retire' in parsed) this.kill();
+      return parsed;
     } catch {
       this.kill();
       return { failed: 'protocol', message: 'the sandbox process answered garbage' };
