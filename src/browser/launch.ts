@@ -3,6 +3,13 @@
 // that does not exist (so even a request to an IP literal goes nowhere), host names that do
 // not resolve, and (in room.ts) every request routed and aborted. Fonts are the pinned
 // DejaVu set (src/core/fonts.ts) so text draws as in the other renderers.
+//
+// No WebGL, by choice: with no GPU, Chromium draws WebGL in software (SwiftShader) in its
+// one shared GPU process, and a single draw with an endless fragment shader keeps that
+// process busy after its page is gone, so every later page in the browser times out.
+// --disable-3d-apis alone leaves OffscreenCanvas (and so workers) a WebGL context;
+// --disable-software-rasterizer removes the software GL they all fall back to. A page
+// asking for WebGL gets null from getContext, as on a machine without WebGL.
 import { type Browser, chromium } from 'playwright-core';
 import { readEnv } from '../core/env.ts';
 import { fontEnv } from '../core/fonts.ts';
@@ -12,6 +19,8 @@ export const DEFAULT_CHROMIUM = '/usr/bin/chromium';
 export const CHROMIUM_ARGS = [
   '--no-sandbox', // root in CI containers; the page is sandboxed by what it may load, not by OS
   '--disable-gpu',
+  '--disable-3d-apis', // WebGL, WebGL2 and Pepper 3D off for documents
+  '--disable-software-rasterizer', // no SwiftShader: WebGL off for OffscreenCanvas/workers too
   '--disable-dev-shm-usage', // small /dev/shm in containers crashes renderers
   '--disable-background-networking',
   '--disable-component-update',

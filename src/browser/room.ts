@@ -28,6 +28,11 @@
 // e.g. an SVG Chromium refuses, or a selector that never appeared). Only misuse throws
 // (a closed room, a job with neither or both of html/svg).
 //
+// Healing (health.ts): a job's damage can outlive its page (a GPU process left busy makes
+// every later job time out). After any timeout or crash the room draws a tiny page within a
+// short limit before it takes the next job; a browser that cannot is killed with all its
+// processes and the next job launches a fresh one. Launch flags keep WebGL off (launch.ts).
+//
 // Isolation: every page lives in its own browser context (no shared cookies, storage or
 // cache). A script-free context is reused as is (setting new content replaces everything it
 // held). A context that ran JavaScript is reused only after a reset (`resetScripted`): the
@@ -41,6 +46,7 @@
 import pLimit from 'p-limit';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { type ErrorValue, makeError, RubricaError } from '../core/errors.ts';
+import { HEALTH_PAGE, HEALTH_TIMEOUT_MS, HEALTH_VIEWPORT, killBrowserTree } from './health.ts';
 import { svgImagePage } from './svg-page.ts';
 
 /**
@@ -117,6 +123,10 @@ export interface BrowserRoomStats {
   /** Pages (with their contexts) created; each job that ran scripts or failed costs one. */
   pagesCreated: number;
   browserPid: number | undefined;
+  /** Health checks run (one before the next job after each timeout or crash). */
+  healthChecks: number;
+  /** Browsers killed because they failed a health check. */
+  replaced: number;
 }
 
 /**
@@ -223,14 +233,6 @@ async function browserPid(b: Browser): Promise<number | undefined> {
   }
 }
 
-function killQuietly(pid: number) {
-  try {
-    process.kill(pid, 'SIGKILL');
-  } catch {
-    // already gone
-  }
-}
-
 /**
  * What a failed job's error means. Playwright reports a dead page as "Target closed" a
  * moment before the crash or disconnect event arrives: wait briefly for those before
@@ -279,7 +281,12 @@ export function createBrowserRoom(options: BrowserRoomOptions = {}): BrowserRoom
     crashes: 0,
     pagesCreated: 0,
     browserPid: undefined,
+    healthChecks: 0,
+    replaced: 0,
   };
+  /** A job timed out or crashed since the last health check: check before the next job. */
+  let suspect = false;
+  let checking: Promise<void> | null = null;
   let browser: Promise<Browser> | null = null;
   const pids = new WeakMap<Browser, number | undefined>();
   /** Per browser: rejects when it disconnects, so a job waiting on it ends at once. */
@@ -370,7 +377,7 @@ export function createBrowserRoom(options: BrowserRoomOptions = {}): BrowserRoom
   /** Close a slot's context; a browser that cannot close it in time is killed. */
   const dispose = (slot: Slot) => {
     const timer = setTimeout(() => {
-      if (slot.pid) killQuietly(slot.pid);
+      if (slot.pid) killBrowserTree(slot.pid);
     }, CLOSE_GRACE_MS);
     timer.unref();
     void slot.context
@@ -477,6 +484,7 @@ export function createBrowserRoom(options: BrowserRoomOptions = {}): BrowserRoom
       const error = await classify(err, slot, timeoutMs);
       if (error.code === 'timeout') stats.timeouts++;
       if (error.code === 'render_crash') stats.crashes++;
+      if (error.code !== 'render_error') suspect = true;
       return { ok: false, error, ...logs, ms };
     } finally {
       clearTimeout(timer);
@@ -487,6 +495,44 @@ export function createBrowserRoom(options: BrowserRoomOptions = {}): BrowserRoom
     }
   };
 
+  /** Kill the current browser and all its processes; the next job launches a new one. */
+  const replaceBrowser = async () => {
+    const p = browser;
+    browser = null;
+    const b = await p?.catch(() => null);
+    if (!b) return;
+    for (let i = idle.length - 1; i >= 0; i--) if (idle[i]!.browser === b) idle.splice(i, 1);
+    const pid = pids.get(b);
+    if (pid) killBrowserTree(pid);
+    else void b.close().catch(() => {});
+    stats.replaced++;
+  };
+
+  /** The tiny page must draw in time, or the browser is replaced. */
+  const healthCheck = async () => {
+    suspect = false;
+    stats.healthChecks++;
+    const r = await run({
+      html: HEALTH_PAGE,
+      viewport: { ...HEALTH_VIEWPORT },
+      timeoutMs: HEALTH_TIMEOUT_MS,
+    });
+    if (r.ok) return;
+    // The check's own failure is no reason for another check: the browser goes.
+    suspect = false;
+    await replaceBrowser();
+  };
+
+  /** Resolves when the room is fit for the next job (no check pending, or one passed). */
+  const ready = async () => {
+    while (suspect && !closed) {
+      checking ??= healthCheck().finally(() => {
+        checking = null;
+      });
+      await checking;
+    }
+  };
+
   return {
     async renderPage(job) {
       if (closed) throw new BrowserRoomClosedError();
@@ -494,7 +540,9 @@ export function createBrowserRoom(options: BrowserRoomOptions = {}): BrowserRoom
         throw new BadPageJobError('a page job needs exactly one of html or svg');
       }
       stats.jobs++;
-      return pages(() => {
+      return pages(async () => {
+        // After a timeout or crash, prove the browser still draws before this job uses it.
+        await ready();
         // The room may have closed while this job waited for a page.
         if (closed) throw new BrowserRoomClosedError();
         return run(job);

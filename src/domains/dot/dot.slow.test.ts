@@ -38,3 +38,28 @@ describe('dot domain', () => {
     expect((await dot.render('digraph { x -> y }')).ok).toBe(true);
   }, 60_000);
 });
+
+describe('dot refusals (issue 22, item 6)', () => {
+  const dot = createDotRenderer({ timeoutMs: 10_000 });
+
+  it('input with no graph is exec_error, not a sandbox fault', async () => {
+    for (const code of ['', '/* only a comment */']) {
+      const r = await dot.render(code);
+      expect(!r.ok && [r.error.code, r.error.message]).toEqual([
+        'exec_error',
+        'dot: no graph in the input',
+      ]);
+    }
+  }, 60_000);
+
+  it('a graph too large for a bitmap is too_large with dot’s warning, not an empty picture', async () => {
+    // dot warns "graph is too large for cairo-renderer bitmaps" and writes an empty file.
+    const squashed = await dot.render('digraph { ratio=0.00001; a -> b }');
+    expect(!squashed.ok && squashed.error.code).toBe('too_large');
+    expect(!squashed.ok && squashed.error.message).toContain('too large for cairo-renderer');
+    // dot cannot create a cairo surface that big and crashes.
+    const huge = await dot.render('digraph { a [width=300 height=300] }');
+    expect(!huge.ok && huge.error.code).toBe('too_large');
+    expect((await dot.render('digraph { a -> b }')).ok).toBe(true);
+  }, 60_000);
+});

@@ -73,6 +73,21 @@ describe('latex domain', () => {
     );
     if (huge.ok) expect(huge.width * huge.height).toBeLessThanOrEqual(4016 * 4016);
     expect(error(await tex.render('\\begin{document')).code).toBe('exec_error');
+    // A TeX error never yields a page, whatever interaction mode the document switches to
+    // (issue 22, item 6): each is exec_error carrying TeX's error line.
+    for (const [mode, line] of [
+      ['\\scrollmode', '! Undefined control sequence.'],
+      ['\\batchmode', '! Undefined control sequence.'],
+      ['\\nonstopmode', '! Package p Error: refused.'],
+    ] as const) {
+      const body = line.includes('Package') ? '\\PackageError{p}{refused}{}' : '\\undefinedcs';
+      const r = error(
+        await tex.render(
+          String.raw`\documentclass{article}\begin{document}x${mode}${body} y\end{document}`,
+        ),
+      );
+      expect([r.code, r.message.includes(line)]).toEqual(['exec_error', true]);
+    }
     expect((await tex.render(TIKZ)).ok).toBe(true);
   }, 120_000);
 });

@@ -35,10 +35,15 @@ export function latexDocument(code: string): string {
 
 // -halt-on-error: a broken document fails now instead of looping on prompts; the page is
 // rasterised in at most a 4000 px square (-W/-H crop), so a huge page cannot blow memory.
+// A TeX error is never a page: in nonstop mode pdflatex would write the PDF despite errors;
+// -halt-on-error stops at the first (a document's \scrollmode or \batchmode cannot undo
+// it), and a log holding an error line ("! …") after an exit 0 fails the job all the same.
 function pipeline(dpi: number, fmt: boolean): string {
+  const errorLines = "{ grep -m2 -A3 '^!' doc.log || tail -c 1500 doc.log; } >&2";
   return [
     'cat > doc.tex',
-    `pdflatex ${fmt ? '-fmt=/fmt/rubrica ' : ''}-interaction=nonstopmode -halt-on-error -no-shell-escape doc.tex > /dev/null 2>&1 || { { grep -m2 -A3 '^!' doc.log || tail -c 1500 doc.log; } >&2; exit ${EXIT_TOOL_FAILED}; }`,
+    `pdflatex ${fmt ? '-fmt=/fmt/rubrica ' : ''}-interaction=nonstopmode -halt-on-error -no-shell-escape doc.tex > /dev/null 2>&1 || { ${errorLines}; exit ${EXIT_TOOL_FAILED}; }`,
+    `! grep -q '^! ' doc.log || { ${errorLines}; exit ${EXIT_TOOL_FAILED}; }`,
     `[ -s doc.pdf ] || { tail -c 1500 doc.log >&2; exit ${EXIT_NO_OUTPUT}; }`,
     `pdftoppm -png -r ${dpi} -f 1 -l 1 -x 0 -y 0 -W 4000 -H 4000 -singlefile doc.pdf out 2>&1 >&2 || exit ${EXIT_NO_OUTPUT}`,
     'cat out.png',

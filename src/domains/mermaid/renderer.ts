@@ -2,6 +2,14 @@
 // the page loads nothing) renders the diagram in a pooled Chromium page with
 // securityLevel 'strict' (click handlers off, HTML labels sanitised; a diagram's own
 // %%{init}%% cannot loosen it). The picture is the diagram's SVG element.
+//
+// A diagram Mermaid refuses is a failure, never a picture of the refusal. Mermaid's own
+// answers, read in the page from its API (not from pixels): a rejected promise (syntax
+// errors; with suppressErrorRendering no error "bomb" is drawn) is `exec_error`; the
+// diagram type `error` (the text `error` asks Mermaid for its error picture) is
+// `exec_error`; text over maxTextSize, which Mermaid swaps for a "Maximum text size in
+// diagram exceeded" box and reports as success, and its edge limit are `too_large`. The
+// limits and suppressErrorRendering are on Mermaid's `secure` list: %%{init}%% cannot move them.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { BrowserRoom } from '../../browser/room.ts';
@@ -25,20 +33,34 @@ function mermaidBundle(): string {
 }
 
 const FAILED = 'rubrica-mermaid-failed:';
+const TOO_LARGE = 'rubrica-mermaid-too-large:';
+/** The box Mermaid draws instead of a diagram over its maxTextSize. */
+const SIZE_BOX = 'Maximum text size in diagram exceeded';
 
 /** The page: the bundle, then the diagram as a JSON string (no markup of ours around it). */
 export function mermaidPage(code: string): string {
   const text = JSON.stringify(code).replace(/</g, '\\u003c');
   return `<!doctype html><html><head><meta charset="utf-8"><style>body{margin:0;background:white}#out{display:inline-block;padding:8px}</style></head><body><div id="out"></div><script>${mermaidBundle()}</script><script>
-mermaid.initialize({ startOnLoad: false, securityLevel: 'strict', theme: 'default' });
-mermaid.render('diagram', ${text}).then(function (r) {
+mermaid.initialize({ startOnLoad: false, securityLevel: 'strict', theme: 'default', suppressErrorRendering: true });
+var text = ${text};
+var maxText = (mermaid.mermaidAPI && mermaid.mermaidAPI.getConfig().maxTextSize) || 50000;
+function refuse(prefix, message) {
+  console.error(prefix + message);
+  document.getElementById('out').setAttribute('data-done', 'error');
+}
+mermaid.render('diagram', text).then(function (r) {
+  if (r.diagramType === 'error') return refuse(${JSON.stringify(FAILED)}, 'Mermaid drew its error diagram, not a diagram');
+  // Mermaid replaces text over maxTextSize with a box saying so, and succeeds.
+  if (text.length > maxText && r.svg.indexOf(${JSON.stringify(SIZE_BOX)}) >= 0) {
+    return refuse(${JSON.stringify(TOO_LARGE)}, ${JSON.stringify(SIZE_BOX)} + ' (' + text.length + ' characters, limit ' + maxText + ')');
+  }
   var out = document.getElementById('out');
   out.innerHTML = r.svg;
   if (r.bindFunctions) r.bindFunctions(out);
   out.setAttribute('data-done', '1');
 }, function (e) {
-  console.error(${JSON.stringify(FAILED)} + String((e && e.message) || e).slice(0, 1500));
-  document.getElementById('out').setAttribute('data-done', 'error');
+  var message = String((e && e.message) || e).slice(0, 1500);
+  refuse(/^Edge limit exceeded/.test(message) ? ${JSON.stringify(TOO_LARGE)} : ${JSON.stringify(FAILED)}, message);
 });
 </script></body></html>`;
 }
@@ -60,15 +82,22 @@ export function createMermaidRenderer(o: MermaidRendererOptions): DomainRenderer
         javascript: true,
         viewport: { width: 1200, height: 900 },
         timeoutMs: ro.timeoutMs ?? o.timeoutMs ?? 30_000, // the 3.5 MB bundle is parsed per job
+        // Done either way: a refused diagram leaves #out empty (a 16 px box, shot at once and
+        // thrown away) rather than waiting out the time limit for a diagram that never comes.
         waitForSelector: '#out[data-done]',
-        selector: '#out[data-done="1"]',
+        selector: '#out[data-done]',
       });
+      const tooLarge = r.consoleErrors.find((m) => m.startsWith(TOO_LARGE));
       const failure = r.consoleErrors.find((m) => m.startsWith(FAILED));
       const notes = {
         consoleErrors: r.consoleErrors.length,
         blockedRequests: r.blockedRequests.length,
       };
       const ms = performance.now() - started;
+      if (tooLarge) {
+        const message = `mermaid: ${tooLarge.slice(TOO_LARGE.length)}`;
+        return { ok: false, error: makeError('too_large', message), ms, notes };
+      }
       if (failure) {
         const message = `mermaid: ${failure.slice(FAILED.length)}`;
         return { ok: false, error: makeError('exec_error', message), ms, notes };
