@@ -5,12 +5,12 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { scoreRecord } from '../../test/support/score-record.ts';
 import { readScores } from '../cli/commands/select.ts';
 import { batchHealth } from '../monitors/health.ts';
 import { groupStats } from '../server/groups.ts';
 import { groupKey, normalisePrompt, promptIdResolver, promptKey } from './group-key.ts';
 import type { ScoreRecord } from './record.ts';
-import { emptyUsage } from './usage.ts';
 
 // Two rollouts of p1 by id; two of "a red fox" by text only (spacing differs, ids differ and
 // do not share a `#` prefix); two whose ids share a prefix but whose texts differ; one with
@@ -35,30 +35,8 @@ function partition(keys: readonly string[]): number[][] {
   return [...by.values()];
 }
 
-const rec = (r: (typeof rollouts)[number], reward: number): ScoreRecord => ({
-  id: r.id,
-  prompt_id: r.prompt_id,
-  reward,
-  status: 'ok',
-  reward_kind: 'ruler',
-  criteria: [],
-  cached: false,
-  usage: emptyUsage(),
-  checks: {
-    renders: true,
-    blank: false,
-    ink_coverage: 0.5,
-    clipped: false,
-    text_in_image: false,
-    clutter: false,
-    output_tokens: 1,
-    svg_tokens: 1,
-    dwt_stages: [],
-    dwt_valid: false,
-    values: {},
-  },
-  render_ms: 1,
-});
+const rec = (r: (typeof rollouts)[number], reward: number): ScoreRecord =>
+  scoreRecord({ id: r.id, prompt_id: r.prompt_id, reward });
 
 describe('the group rule', () => {
   it('prompt_id, else the normalised prompt text, else the rollout alone', () => {

@@ -3,6 +3,7 @@
 // older version (`unscoreable` with a fault reason), and `no_rubric` is set apart only where
 // the 0 is "not a judgement" (summaries, eval's resume), never as a grader fault.
 import { describe, expect, it } from 'vitest';
+import { scoreRecord } from '../../test/support/score-record.ts';
 import { scoreFault } from '../cli/commands/score.ts';
 import { summarizeReward } from '../eval/summary.ts';
 import { batchHealth } from '../monitors/health.ts';
@@ -10,38 +11,20 @@ import { summariseScores } from '../reward/summary.ts';
 import { groupStats, imputedScores } from '../server/groups.ts';
 import { hasGraderFault, type ScoreRecord } from './record.ts';
 import { isGraderFaultRecord, isUnjudged, type UnscoreableReason } from './status.ts';
-import { emptyUsage } from './usage.ts';
 
 const rec = (
   id: string,
   reward: number,
   status: ScoreRecord['status'],
   reason?: UnscoreableReason,
-): ScoreRecord => ({
-  id,
-  prompt_id: 'p',
-  reward,
-  status,
-  ...(reason ? { reason } : {}),
-  reward_kind: 'ruler',
-  criteria: [],
-  cached: false,
-  usage: emptyUsage(),
-  checks: {
-    renders: true,
-    blank: false,
-    ink_coverage: 0.5,
-    clipped: false,
-    text_in_image: false,
-    clutter: false,
-    output_tokens: 10,
-    svg_tokens: 5,
-    dwt_stages: [],
-    dwt_valid: false,
-    values: {},
-  },
-  render_ms: 1,
-});
+): ScoreRecord =>
+  scoreRecord({
+    id,
+    reward,
+    status,
+    ...(reason ? { reason } : {}),
+    checks: { output_tokens: 10, svg_tokens: 5 },
+  });
 
 const records = [
   rec('a', 0.8, 'ok'),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { scoreRecord } from '../../test/support/score-record.ts';
 import type { ScoreRecord } from '../core/record.ts';
-import { emptyUsage } from '../core/usage.ts';
 import { summarizeRun } from '../eval/summary.ts';
 import { checkAlerts, DEFAULT_ALERTS, parseAlertThresholds } from './alerts.ts';
 import { applyAlertThresholds } from './eval-health.ts';
@@ -10,31 +10,19 @@ import { createHealthMonitor, relativeSlope } from './monitor.ts';
 const rec = (
   reward: number,
   o: { fault?: boolean; text?: boolean; clutter?: boolean; tokens?: number; svg?: number } = {},
-): ScoreRecord => ({
-  id: 'x',
-  prompt_id: 'p',
-  reward: o.fault ? 0 : reward,
-  status: o.fault ? 'grader_error' : 'ok',
-  ...(o.fault ? { reason: 'judge_error' as const } : {}),
-  reward_kind: 'universal',
-  criteria: [],
-  cached: false,
-  usage: emptyUsage(),
-  checks: {
-    renders: true,
-    blank: false,
-    ink_coverage: 0.5,
-    clipped: false,
-    text_in_image: o.text ?? false,
-    clutter: o.clutter ?? false,
-    output_tokens: o.tokens ?? 100,
-    svg_tokens: o.svg ?? 80,
-    dwt_stages: [],
-    dwt_valid: false,
-    values: {},
-  },
-  render_ms: 1,
-});
+): ScoreRecord =>
+  scoreRecord({
+    reward: o.fault ? 0 : reward,
+    status: o.fault ? 'grader_error' : 'ok',
+    ...(o.fault ? { reason: 'judge_error' as const } : {}),
+    reward_kind: 'universal',
+    checks: {
+      text_in_image: o.text ?? false,
+      clutter: o.clutter ?? false,
+      output_tokens: o.tokens ?? 100,
+      svg_tokens: o.svg ?? 80,
+    },
+  });
 
 describe('batch health', () => {
   it('counts flat groups over measured rewards only, faults apart', () => {

@@ -1,35 +1,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { scoreRecord } from '../../test/support/score-record.ts';
 import type { ScoreRecord } from '../core/record.ts';
-import { emptyUsage } from '../core/usage.ts';
 import { groupAdvantages } from '../reward/grpo.ts';
 import { groupStats, imputedScores } from './groups.ts';
 
-const rec = (id: string, reward: number, fault = false): ScoreRecord => ({
-  id,
-  prompt_id: 'p',
-  reward: fault ? 0 : reward,
-  status: fault ? 'grader_error' : 'ok',
-  ...(fault ? { reason: 'judge_error' as const } : {}),
-  reward_kind: 'ruler',
-  criteria: [],
-  cached: false,
-  usage: emptyUsage(),
-  checks: {
-    renders: true,
-    blank: false,
-    ink_coverage: 0.5,
-    clipped: false,
-    text_in_image: false,
-    clutter: false,
-    output_tokens: 1,
-    svg_tokens: 1,
-    dwt_stages: [],
-    dwt_valid: false,
-    values: {},
-  },
-  render_ms: 1,
-});
+const rec = (id: string, reward: number, fault = false): ScoreRecord =>
+  scoreRecord({
+    id,
+    reward: fault ? 0 : reward,
+    status: fault ? 'grader_error' : 'ok',
+    ...(fault ? { reason: 'judge_error' as const } : {}),
+  });
 
 describe('GRPO groups with grader faults', () => {
   it('property: adding faulted members changes no other advantage and gives them 0', () => {
