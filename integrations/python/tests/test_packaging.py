@@ -70,7 +70,7 @@ class BackendTest(unittest.TestCase):
                 self.assertFalse([n for n in names if n.startswith("tests/") or "scorer_server" in n])
                 meta = zf.read("rubrica-0.1.0.dist-info/METADATA").decode()
                 self.assertIn("Name: rubrica\n", meta)
-                self.assertIn("Requires-Python: >=3.8\n", meta)
+                self.assertIn("Requires-Python: >=3.9\n", meta)
                 record = zf.read("rubrica-0.1.0.dist-info/RECORD").decode().splitlines()
                 listed = {line.split(",")[0] for line in record}
                 self.assertEqual(listed, names)
