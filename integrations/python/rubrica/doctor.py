@@ -101,6 +101,8 @@ def run(url, token=None, timeout=30.0, reward=None, prompt_id=None, prompt="a re
         return EXIT_ROUND_TRIP
     detail = f"status {r.get('status')}" + (f" ({r.get('reason')})" if r.get("reason") else "")
     detail += f", reward {r.get('reward')}, kind {r.get('reward_kind')}"
+    if r.get("reason") == "no_rubric":
+        detail += " — the probe was not judged: give --prompt-id a rubric id the service holds"
     _say(out, True, "round trip", detail)
     _say(out, True, "latency", f"{ms:.1f} ms for one rollout" + (" (cached)" if r.get("cached") else ""))
     client.close()

@@ -65,7 +65,18 @@ class BackendTest(unittest.TestCase):
             self.assertEqual(name, "rubrica-0.1.0-py3-none-any.whl")
             with zipfile.ZipFile(os.path.join(out, name)) as zf:
                 names = set(zf.namelist())
-                for expected in ("rubrica/__init__.py", "rubrica/verl.py", "rubrica/client.py", "rubrica_verl.py"):
+                for expected in (
+                    "rubrica/__init__.py",
+                    "rubrica/verl.py",
+                    "rubrica/client.py",
+                    "rubrica/connection.py",
+                    "rubrica/batcher.py",
+                    "rubrica/components.py",
+                    "rubrica/records.py",
+                    "rubrica/slime.py",
+                    "rubrica/doctor.py",
+                    "rubrica_verl.py",
+                ):
                     self.assertIn(expected, names)
                 self.assertFalse([n for n in names if n.startswith("tests/") or "scorer_server" in n])
                 meta = zf.read("rubrica-0.1.0.dist-info/METADATA").decode()
