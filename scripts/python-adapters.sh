@@ -7,7 +7,7 @@
 # Each interpreter gets the package installed as a trainer's environment would (pip, offline:
 # the build backend needs only the standard library) and runs the suite from a directory
 # outside the clone, so the tests import the INSTALLED package. An interpreter that is not
-# installed is reported and skipped; a failing suite fails the script.
+# installed is reported and skipped; a failing suite fails the script (after every version ran).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 versions=("$@")
@@ -25,6 +25,7 @@ find_python() {
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+failed=()
 for v in "${versions[@]}"; do
   py=$(find_python "$v" || true)
   if [ -z "$py" ]; then
@@ -33,5 +34,10 @@ for v in "${versions[@]}"; do
   fi
   echo "python-adapters: $("$py" --version) ($py)"
   "$py" -m pip install --quiet --root-user-action=ignore --no-index --no-deps --force-reinstall ./integrations/python
-  (cd "$work" && "$py" -W ignore::ResourceWarning -m unittest discover -s "$OLDPWD/integrations/python/tests" -v)
+  (cd "$work" && "$py" -W ignore::ResourceWarning -m unittest discover -s "$OLDPWD/integrations/python/tests" -v) ||
+    failed+=("$v")
 done
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "python-adapters: the suite failed on: ${failed[*]}"
+  exit 1
+fi
