@@ -22,8 +22,9 @@ completions, completion_ids and dataset columns only.
     reward functions all returned None out of the group baseline, with advantage 0. Older TRL
     sums None as 0 (nansum) — there set RUBRICA_TRL_FAULT=mean (the mean of the measured
     rollouts of its group in the same call: its advantage is then ~0) or a number;
-  * when TRL passes `log_extra`, the columns rubrica_status, rubrica_reason and comp_<key> go
-    to the completions table; `log_metric` gets rubrica/grader_error_share.
+  * when TRL passes `log_extra`, the columns rubrica_status, rubrica_reason, comp_<key> and
+    rubrica_criteria (per-criterion scores as JSON) go to the completions table;
+    `log_metric` gets rubrica/grader_error_share.
 
 GDPO (TRL >= 0.27, PR #4785; GRPOConfig(multi_objective_aggregation="normalize_then_sum")):
 `component_rewards(kind)` gives one reward function per component of the reward kind
@@ -142,9 +143,17 @@ def _log(kwargs, results, kind):
         log_extra("rubrica_reason", [(r.get("reason") or "") if r else "unreachable" for r in results])
         for key in component_keys(kind):
             log_extra("comp_" + key, [_component(r, key, "none") for r in results])
+        # One column for every criterion: TRL gathers columns across ranks in sorted order, so
+        # a column per criterion key (they differ per rubric, hence per rank) would not line up.
+        log_extra("rubrica_criteria", [_criteria_json(r) for r in results])
     if callable(log_metric) and results:
         faults = sum(1 for r in results if r is None or is_fault(r))
         log_metric("rubrica/grader_error_share", faults / len(results))
+
+
+def _criteria_json(result):
+    leaves = (result or {}).get("criteria") or []
+    return json.dumps({c["key"]: c.get("score") for c in leaves if isinstance(c, dict) and "key" in c})
 
 
 def _rewards(prompts, completions, kwargs):

@@ -23,6 +23,7 @@ main after v1.9.0):
 """
 
 import asyncio
+import json
 import math
 import multiprocessing
 import os
@@ -145,6 +146,16 @@ class GrpoTrainerContractTest(unittest.TestCase):
             self.assertAlmostEqual(nanmean(rewards[8:16]), sum(measured) / len(measured))
             for key in component_keys("ruler"):
                 self.assertEqual(len(logs.extra["comp_" + key]), 32)
+            criteria = [json.loads(c) for c in logs.extra["rubrica_criteria"]]
+            self.assertEqual(len(criteria), 32)
+            for r, crit in zip(out, criteria):
+                if r is not None and r > 0:  # RULER: R = sum(w * s) / sum(w) of these scores
+                    self.assertTrue(crit)
+                    self.assertTrue(all(0 <= v <= 1 for v in crit.values()))
+            # TRL's gather needs the same column names on every rank, whatever the rubrics.
+            self.assertEqual(set(logs.extra), {"rubrica_status", "rubrica_reason", "rubrica_criteria"} | {
+                "comp_" + k for k in component_keys("ruler")
+            })
             self.assertEqual(logs.metrics["rubrica/grader_error_share"], [statuses.count("grader_error") / 32])
 
     def test_fallbacks_for_trl_before_1_6(self):
