@@ -232,6 +232,28 @@ class VerlContractTest(unittest.TestCase):
             f"p95 {lat[int(0.95 * len(lat))] * 1000:.0f} ms, max {lat[-1] * 1000:.0f} ms; wall {wall:.1f} s"
         )
 
+    def test_a_sync_function_in_verls_thread_pool_still_micro_batches(self):
+        # naive.py runs a sync reward function with loop.run_in_executor(None, ...): calls from
+        # the default pool's threads meet in the same batcher.
+        fn = load_like_verl("pkg://rubrica.verl", "compute_score_sync")
+        self.assertFalse(inspect.iscoroutinefunction(fn))
+        svgs = stack.rollout_svgs()
+        samples = [
+            {"data_source": "rubrica", "response": fenced(svgs[i]), "ground_truth": "owl", "extra_info": {"index": i}}
+            for i in range(16)
+        ]
+
+        async def chunk():
+            loop = asyncio.get_running_loop()
+            return await asyncio.gather(*(run_single(fn, loop, s) for s in samples))
+
+        before = stack.metric("rubrica_http_requests_total", {"route": "/v1/rewards"})
+        outputs = asyncio.run(chunk())
+        sent = stack.metric("rubrica_http_requests_total", {"route": "/v1/rewards"}) - before
+        self.assertLessEqual(sent, 4)
+        self.assertEqual(set(extras_like_verl(outputs)), KEYS)
+        self.assertTrue(all(o["reward_extra_info"]["status"] == "ok" for o in outputs))
+
     def test_a_group_in_one_request_imputes_its_faulted_members(self):
         # Rubric "mixed": the judge fails on some pictures. The group's 8 calls arrive together,
         # go out as one request, and each grader fault gets its measured mates' mean score
