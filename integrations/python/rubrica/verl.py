@@ -26,9 +26,12 @@ RUBRICA_FAULT_SCORE (default 0.0) with grader_error=1 and unreachable=1 — or r
 RubricaUnavailable with RUBRICA_ON_UNREACHABLE=raise. A refused request (401: wrong token,
 400) always raises: no retry fixes configuration.
 
-verl before February 2026 (BatchRewardManager, `reward_model.reward_manager=batch`):
+verl's BatchRewardManager (`reward_model.reward_manager=batch`: v0.6.1 and older, or v0.7.0
+with `reward_model.use_reward_loop=False`; removed in February 2026):
     custom_reward_function.name=compute_score_batch           # sync, the plural form
 Older per-sample managers that call the function synchronously: compute_score_sync.
+verl v0.7.0's reward loop (the default there) takes compute_score with the legacy keys
+custom_reward_function.path=pkg://rubrica.verl.
 """
 
 import asyncio

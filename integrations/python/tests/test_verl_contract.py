@@ -308,7 +308,8 @@ class VerlContractTest(unittest.TestCase):
         self.assertEqual(set(out), set(BASE_FIELDS) | set(component_fields("universal")))
 
     def test_legacy_batch_form_for_verl_before_february_2026(self):
-        # verl/workers/reward_manager/batch.py (present at b178a3cd): a sync call with lists.
+        # verl/workers/reward_manager/batch.py (at v0.7.0 and b178a3cd; used with
+        # reward_model.use_reward_loop=False there, by default up to v0.6.1): a sync call with lists.
         svgs = stack.rollout_svgs()
         out = rubrica.verl.compute_score_batch(
             data_sources=["rubrica"] * 4,
