@@ -24,6 +24,7 @@ STACK = os.path.join("test", "support", "adapter-stack.ts")
 
 _proc = None
 _log = None
+_failed = None
 INFO = {}
 
 
@@ -44,7 +45,9 @@ def _first_line(proc, timeout):
 
 def start():
     """Start the stack (once) and point RUBRICA_URL / RUBRICA_TOKEN at it; returns its info."""
-    global _proc, _log
+    global _proc, _log, _failed
+    if _failed is not None:  # every module that needs the stack fails with the same reason
+        raise RuntimeError(_failed)
     if _proc is None:
         if not os.path.exists(os.path.join(REPO, STACK)):
             raise RuntimeError(f"{STACK} not found under {REPO}: run these tests from a rubrica clone")
@@ -57,7 +60,8 @@ def start():
             _proc.kill()
             _proc.wait()
             _log.seek(0)
-            raise RuntimeError("adapter-stack.ts did not start:\n" + _log.read().decode("utf-8", "replace"))
+            _failed = "adapter-stack.ts did not start:\n" + _log.read().decode("utf-8", "replace")
+            raise RuntimeError(_failed)
         INFO.update(json.loads(line))
         atexit.register(_stop)
     # The adapters read their configuration from the environment, as in a trainer's worker.
