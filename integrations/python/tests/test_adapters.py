@@ -125,6 +125,29 @@ class ClientTest(unittest.TestCase):
         self.assertEqual(client.connection.opened, 1)
         client.close()
 
+    def test_a_forked_worker_never_shares_the_parents_socket(self):
+        # Ray or multiprocessing may fork a process that already used the client: the child
+        # must open its own connection (two processes on one socket interleave their bytes).
+        client = RubricaClient()
+        client.get("/healthz")
+        parent_socket = client.connection._idle[0].sock
+        read, write = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the child: one request, then report whether it reused the parent's socket
+            try:
+                client.get("/healthz")
+                mine = client.connection._idle[0].sock
+                os.write(write, b"shared" if mine is parent_socket else b"own")
+            finally:
+                os._exit(0)
+        os.close(write)
+        os.waitpid(pid, 0)
+        self.assertEqual(os.read(read, 16), b"own")
+        os.close(read)
+        client.get("/healthz")  # the parent's socket still works
+        self.assertIs(client.connection._idle[0].sock, parent_socket)
+        client.close()
+
     def test_the_deadline_ends_the_retries_early(self):
         # 20 retries would back off for minutes; a 1 s deadline stops them after a few.
         client = RubricaClient(url="http://127.0.0.1:9", retries=20, backoff=0.2, deadline=1.0)
