@@ -8,11 +8,11 @@ defined in this file would belong to "custom_module", which no other process can
 """
 
 try:
-    from rubrica.verl import RubricaError, RubricaUnavailable, compute_score
+    from rubrica.verl import RubricaError, RubricaUnavailable, compute_score, compute_score_batch, compute_score_sync
 except ImportError as err:  # loaded by path in an environment without the package
     raise ImportError(
         "rubrica's Python adapters are not installed in this Python environment "
         f"({err}); run `pip install <rubrica clone>/integrations/python` wherever verl's workers run"
     ) from err
 
-__all__ = ["compute_score", "RubricaError", "RubricaUnavailable"]
+__all__ = ["compute_score", "compute_score_batch", "compute_score_sync", "RubricaError", "RubricaUnavailable"]

@@ -11,8 +11,8 @@ import { judgeByImage, postJson, spawnServe, tempDir, writeRubrics } from './sup
 const icons = fluentEmoji(12);
 const completion = (svg: string) => `\`\`\`svg\n${svg}\n\`\`\``;
 
-// The Python adapters' own suite (integrations/python/tests, run by .ci/run with
-// `python3 -m unittest`) drives a real serve started by test/support/adapter-stack.ts; here
+// The Python adapters' own suite (integrations/python/tests, run by .ci/run through
+// scripts/python-adapters.sh) drives a real serve started by test/support/adapter-stack.ts; here
 // only what that suite takes for granted about RUBRICA_TOKEN is checked.
 describe('rubrica serve with RUBRICA_TOKEN in its environment', () => {
   it('guards every route but /healthz with the token', async () => {

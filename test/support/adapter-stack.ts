@@ -1,16 +1,28 @@
 // The live service the Python adapter tests (integrations/python/tests) run against, so that
 // `python3 -m unittest` needs no environment set up by hand: a loopback judge double whose
 // scores follow the picture, and a real `rubrica serve` process guarded by a token from
-// RUBRICA_TOKEN, with rubrics "fox", "owl" and "fail" (whose prompt makes the judge fail).
+// RUBRICA_TOKEN, with rubrics "fox", "owl", "fail" (whose prompt makes the judge fail) and
+// "mixed" (the judge fails on some pictures only).
 //
 //   node --import tsx test/support/adapter-stack.ts      (run from the repository root)
 //
-// Prints one JSON line {url, token, svgA, svgB} on stdout once serve is ready, then runs
+// A second serve whose default reward is "universal" (urlUniversal) lets the contract tests
+// check that an adapter configured for another kind stops with a clear error; svgDir holds 16
+// Fluent Emoji SVGs, the rollouts of the trainers' rhythm tests.
+//
+// Prints one JSON line {url, urlUniversal, token, svgA, svgB, svgDir} on stdout once both serves
+// are ready, then runs
 // until its stdin closes (the Python side's teardown) or it gets SIGTERM. It then stops
 // serve with SIGTERM and exits with serve's exit code, so an unclean shutdown fails the test.
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { judgeByImage, spawnServe, tempDir, writeRubrics } from '../server/support.ts';
+import {
+  judgeByImage,
+  scoreForImage,
+  spawnServe,
+  tempDir,
+  writeRubrics,
+} from '../server/support.ts';
 import { fluentEmoji } from './corpus.ts';
 import { startModelDouble } from './model-double.ts';
 
@@ -21,42 +33,63 @@ const rubrics = writeRubrics(dir, [
   ['fox', 'a red fox'],
   ['owl', 'an owl at night'],
   ['fail', 'JUDGE_FAILS on this prompt'],
+  ['mixed', 'MIXED_GROUP a cat on a mat'],
 ]);
 const [iconA, iconB] = fluentEmoji(12);
 const svgA = join(dir, 'a.svg');
 const svgB = join(dir, 'b.svg');
 writeFileSync(svgA, iconA!.svg);
 writeFileSync(svgB, iconB!.svg);
+const svgDir = join(dir, 'rollouts');
+mkdirSync(svgDir);
+for (const [i, icon] of fluentEmoji(64).slice(0, 16).entries()) {
+  writeFileSync(join(svgDir, `${String(i).padStart(2, '0')}.svg`), icon.svg);
+}
 
-const double = await startModelDouble({ handler: judgeByImage() });
-const serve = await spawnServe(
-  [
-    '--rubrics',
-    rubrics,
-    '--judge',
-    'openai-compatible:judge',
-    '--judge-base-url',
-    double.url,
-    '--judge-retries',
-    '0',
-    '--cache',
-    join(dir, 'cache.sqlite'),
-    '--render-workers',
-    '1',
-  ],
-  { RUBRICA_TOKEN: TOKEN },
-);
-process.stdout.write(`${JSON.stringify({ url: serve.url, token: TOKEN, svgA, svgB })}\n`);
+// Rubric "mixed": the judge fails on pictures it would score 0.3 or less, so one GRPO group
+// holds measured rollouts and grader faults together (the fault imputation tests).
+const byImage = judgeByImage();
+const double = await startModelDouble({
+  handler: (req) =>
+    req.text.includes('MIXED_GROUP') && scoreForImage(req.images[0] ?? '') <= 0.3
+      ? { status: 500 }
+      : byImage(req),
+});
+const serveArgs = (cache: string) => [
+  '--rubrics',
+  rubrics,
+  '--judge',
+  'openai-compatible:judge',
+  '--judge-base-url',
+  double.url,
+  '--judge-retries',
+  '0',
+  '--cache',
+  join(dir, cache),
+  '--render-workers',
+  '1',
+];
+const [serve, universal] = await Promise.all([
+  spawnServe(serveArgs('cache.sqlite'), { RUBRICA_TOKEN: TOKEN }),
+  spawnServe([...serveArgs('cache-universal.sqlite'), '--reward', 'universal'], {
+    RUBRICA_TOKEN: TOKEN,
+  }),
+]);
+const info = { url: serve.url, urlUniversal: universal.url, token: TOKEN, svgA, svgB, svgDir };
+process.stdout.write(`${JSON.stringify(info)}\n`);
 
 let stopping = false;
 async function stop(): Promise<void> {
   if (stopping) return;
   stopping = true;
   serve.child.kill('SIGTERM');
-  const code = await serve.exited;
+  universal.child.kill('SIGTERM');
+  const [code, codeUniversal] = await Promise.all([serve.exited, universal.exited]);
+  if (codeUniversal !== 0)
+    process.stderr.write(`universal serve exited ${codeUniversal}:\n${universal.stderr()}\n`);
   await double.close();
   if (code !== 0) process.stderr.write(`rubrica serve exited ${code}:\n${serve.stderr()}\n`);
-  process.exit(code ?? 1);
+  process.exit(code === 0 && codeUniversal === 0 ? 0 : (code ?? 1));
 }
 process.stdin.on('end', stop);
 process.stdin.on('close', stop);

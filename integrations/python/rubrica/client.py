@@ -1,29 +1,35 @@
 """Shared HTTP client for the rubrica reward service (standard library only).
 
-The trainer adapters (rubrica.verl, rubrica.openrlhf, rubrica.trl) all post through this
-client. Configuration comes from the environment, so a training config only has to point
-at the adapter file:
+Every trainer adapter (rubrica.verl, rubrica.trl, rubrica.slime, rubrica.openrlhf) and
+`python3 -m rubrica doctor` post through this client. Configuration comes from the
+environment of the process that calls it, so a training config only names the function:
 
-    RUBRICA_URL       base URL of `rubrica serve` (default http://127.0.0.1:8787)
-    RUBRICA_TOKEN     bearer token, when the server was started with --token
-    RUBRICA_TIMEOUT   seconds to wait for one request (default 900: a whole GRPO batch)
-    RUBRICA_RETRIES   retries after the first attempt (default 5)
-    RUBRICA_BATCH     most rollouts per request; larger batches are split (default 2048)
+    RUBRICA_URL          base URL of `rubrica serve` (default http://127.0.0.1:8787)
+    RUBRICA_TOKEN        bearer token, when the server was started with --token
+    RUBRICA_TIMEOUT      seconds to wait for one HTTP answer (default 900: a whole GRPO batch)
+    RUBRICA_RETRIES      retries after the first attempt (default 5)
+    RUBRICA_DEADLINE     seconds one call may spend over all its attempts (default 1800)
+    RUBRICA_BATCH        most rollouts per request; larger batches are split (default 2048)
+    RUBRICA_CONNECTIONS  keep-alive connections per process, i.e. requests in flight (default 8)
+    RUBRICA_WINDOW_MS    micro-batching window of the per-sample adapters (default 5)
 
-Transient failures (connection refused, timeouts, 429, 502, 503, 504) are retried with
-exponential backoff and jitter, honouring Retry-After. When the service stays unreachable
-the call raises RubricaUnavailable: a training step must fail loudly, never train on a
-silent reward of 0. A request the server rejects (400, 401, 413) raises RubricaError at once.
+Transient failures (connection refused or reset, timeouts, 408, 429, 500, 502, 503, 504) are
+retried with exponential backoff and jitter, honouring Retry-After, until the retries or the
+deadline run out; then the call raises RubricaUnavailable. A request the server refuses
+(400, 401, 403, 404, 413) raises RubricaError at once: it is a configuration error that no
+retry fixes. What an adapter makes of RubricaUnavailable is documented per trainer
+(docs/training-loop.md): never a silent 0.
 """
 
+import http.client
 import json
 import os
 import random
 import time
-import urllib.error
-import urllib.request
 
-__all__ = ["RubricaClient", "RubricaError", "RubricaUnavailable", "default_client"]
+from rubrica.connection import Connection
+
+__all__ = ["RubricaClient", "RubricaError", "RubricaUnavailable", "default_client", "reset_default_client"]
 
 RETRYABLE_STATUS = {408, 429, 500, 502, 503, 504}
 
@@ -38,7 +44,7 @@ class RubricaError(RuntimeError):
 
 
 class RubricaUnavailable(RubricaError):
-    """The rubrica service could not be reached after every retry."""
+    """The rubrica service could not be reached after every retry (or before the deadline)."""
 
 
 def _jsonable(value):
@@ -65,58 +71,83 @@ def _env_number(name, default, cast):
         raise RubricaError(f"{name}={raw!r} is not a number") from err
 
 
+def _error_detail(body):
+    """(code, message) from rubrica's error body {"error": {"code", "message"}}."""
+    text = body.decode("utf-8", "replace")
+    try:
+        info = json.loads(text).get("error", {})
+        return info.get("code"), info.get("message") or text
+    except (ValueError, AttributeError):
+        return None, text[:500]
+
+
 class RubricaClient:
-    def __init__(self, url=None, token=None, timeout=None, retries=None, batch=None, backoff=0.5):
+    """Retries, deadline and JSON on top of one pooled Connection (rubrica.connection)."""
+
+    def __init__(
+        self, url=None, token=None, timeout=None, retries=None, batch=None, backoff=0.5, deadline=None, connections=None
+    ):
         self.url = (url or os.environ.get("RUBRICA_URL") or "http://127.0.0.1:8787").rstrip("/")
         self.token = token if token is not None else (os.environ.get("RUBRICA_TOKEN") or None)
         self.timeout = timeout if timeout is not None else _env_number("RUBRICA_TIMEOUT", 900.0, float)
         self.retries = retries if retries is not None else _env_number("RUBRICA_RETRIES", 5, int)
+        self.deadline = deadline if deadline is not None else _env_number("RUBRICA_DEADLINE", 1800.0, float)
         self.batch = batch if batch is not None else _env_number("RUBRICA_BATCH", 2048, int)
+        size = connections if connections is not None else _env_number("RUBRICA_CONNECTIONS", 8, int)
         self.backoff = backoff
+        self.connection = Connection(self.url, token=self.token, timeout=self.timeout, size=size)
+        self.requests = 0  # HTTP requests sent, retries included (tests compare with the server's count)
 
-    def _once(self, path, payload):
-        req = urllib.request.Request(self.url + path, data=payload, method="POST")
-        req.add_header("Content-Type", "application/json")
-        req.add_header("Accept", "application/json")
-        if self.token:
-            req.add_header("Authorization", "Bearer " + self.token)
-        with urllib.request.urlopen(req, timeout=self.timeout) as res:
-            return json.loads(res.read().decode("utf-8"))
-
-    def post(self, path, body):
-        """POST a JSON body; returns the decoded answer. Retries transient failures."""
-        payload = json.dumps(body, default=_jsonable).encode("utf-8")
+    def request(self, method, path, body=None):
+        """One call with retries: returns the decoded JSON answer of a 2xx."""
+        payload = None if body is None else json.dumps(body, default=_jsonable).encode("utf-8")
+        give_up_at = time.monotonic() + self.deadline
         last = None
+        attempts = 0
         for attempt in range(self.retries + 1):
-            wait = self.backoff * (2**attempt) * (1 + random.random())
+            attempts = attempt + 1
+            wait = min(self.backoff * (2**attempt) * (1 + random.random()), 30.0)
             try:
-                return self._once(path, payload)
-            except urllib.error.HTTPError as err:
-                code, detail = _error_detail(err)
-                if err.code not in RETRYABLE_STATUS:
-                    raise RubricaError(
-                        f"rubrica {path} answered {err.code}: {detail}", status=err.code, code=code
-                    ) from None
-                last = f"HTTP {err.code}: {detail}"
-                retry_after = err.headers.get("Retry-After") if err.headers else None
-                if retry_after and retry_after.strip().isdigit():
-                    wait = max(wait, float(retry_after))
-            except (urllib.error.URLError, TimeoutError, ConnectionError, OSError) as err:
-                last = f"{type(err).__name__}: {getattr(err, 'reason', err)}"
-            except json.JSONDecodeError as err:
-                last = f"answer was not JSON ({err})"
-            if attempt < self.retries:
-                time.sleep(min(wait, 60.0))
+                self.requests += 1
+                answer = self.connection.request(method, path, payload)
+            except (OSError, http.client.HTTPException) as err:
+                last = f"{type(err).__name__}: {err}"
+            else:
+                if 200 <= answer.status < 300:
+                    try:
+                        return answer.json()
+                    except ValueError as err:
+                        last = f"answer was not JSON ({err})"
+                else:
+                    code, detail = _error_detail(answer.body)
+                    if answer.status not in RETRYABLE_STATUS:
+                        raise RubricaError(
+                            f"rubrica {method} {path} answered {answer.status}: {detail}", status=answer.status, code=code
+                        )
+                    last = f"HTTP {answer.status}: {detail}"
+                    retry_after = answer.headers.get("retry-after", "").strip()
+                    if retry_after.isdigit():
+                        wait = max(wait, float(retry_after))
+            if attempt == self.retries or time.monotonic() + wait > give_up_at:
+                break
+            time.sleep(wait)
         raise RubricaUnavailable(
-            f"rubrica service at {self.url} unavailable after {self.retries + 1} attempts "
+            f"rubrica service at {self.url} unavailable after {attempts} attempts "
             f"({last}). Is `rubrica serve` running and RUBRICA_URL right?"
         )
 
+    def post(self, path, body):
+        """POST a JSON body; returns the decoded answer. Retries transient failures."""
+        return self.request("POST", path, body)
+
+    def get(self, path):
+        """GET a JSON answer, with the same retries."""
+        return self.request("GET", path)
+
     def post_batched(self, path, lists, extra=None):
-        """POST parallel lists in slices of `self.batch`; answers are concatenated in order.
+        """POST parallel lists in slices of `self.batch`; returns the list of per-slice answers.
 
         `lists` maps field names to equal-length lists; `extra` holds fields sent unchanged.
-        Returns the list of per-slice answers.
         """
         n = len(next(iter(lists.values()))) if lists else 0
         answers = []
@@ -128,26 +159,42 @@ class RubricaClient:
             answers.append(self.post(path, body))
         return answers
 
+    def score_items(self, items, reward=None):
+        """POST /v1/rewards for rollout items (split by `batch`); the results, in order."""
+        results = []
+        step = max(1, self.batch)
+        for start in range(0, len(items), step):
+            body = {"items": items[start : start + step]}
+            if reward is not None:
+                body["reward"] = reward
+            answer = self.post("/v1/rewards", body)
+            got = answer.get("results") if isinstance(answer, dict) else None
+            if not isinstance(got, list) or len(got) != len(body["items"]):
+                raise RubricaError(f"rubrica /v1/rewards answered {len(got or [])} results for {len(body['items'])} items")
+            results.extend(got)
+        return results
 
-def _error_detail(err):
-    """(code, message) from rubrica's error body {"error": {"code", "message"}}."""
-    try:
-        body = err.read().decode("utf-8", "replace")
-    except Exception:  # noqa: BLE001 - a body we cannot read is simply not shown
-        return None, str(getattr(err, "reason", ""))
-    try:
-        info = json.loads(body).get("error", {})
-        return info.get("code"), info.get("message") or body
-    except (ValueError, AttributeError):
-        return None, body[:500]
+    def close(self):
+        self.connection.close()
 
 
 _default = None
 
 
 def default_client():
-    """A client configured from the environment, created on first use."""
+    """A client configured from the environment, created on first use (one per process)."""
     global _default
     if _default is None:
         _default = RubricaClient()
     return _default
+
+
+def reset_default_client():
+    """Forget the default client (tests change RUBRICA_* between cases)."""
+    global _default
+    from rubrica import batcher  # the batcher holds a reference to the client it posts with
+
+    if _default is not None:
+        _default.close()
+    _default = None
+    batcher.reset()

@@ -1,88 +1,120 @@
-"""verl reward function backed by the rubrica reward service (standard library only).
+"""verl reward functions backed by the rubrica reward service (standard library only).
 
-Install the package where verl's workers run (`pip install integrations/python`), then name
-the function by module (verl versions that read `pkg://`) or by file (any verl version):
+verl's reward loop (verl/experimental/reward_loop; the only path after verl removed the batch
+reward manager in February 2026, PRs #5237/#5255) calls the reward function once per sample,
+awaiting it when it is `async def` (a sync one runs in a thread pool), with
+data_source, solution_str, ground_truth, extra_info (and, with a reward model router,
+reward_router_address / reward_model_tokenizer), plus custom_reward_function.reward_kwargs.
 
-    custom_reward_function.path=pkg://rubrica.verl
-    custom_reward_function.path=$(python3 -m rubrica path verl)   # absolute path of rubrica_verl.py
-    custom_reward_function.name=compute_score
-    reward_model.reward_manager=batch      # one HTTP request per training batch (recommended)
+    reward.custom_reward_function.path=pkg://rubrica.verl
+    reward.custom_reward_function.name=compute_score          # verl's default name
 
-The rubric id travels as `reward_model.ground_truth` (what `rubrica export verl` writes);
-`extra_info.prompt`, when present, lets the server find the rubric by prompt text instead.
-Configure with RUBRICA_URL / RUBRICA_TOKEN (see rubrica.client).
+`compute_score` is async. Calls that arrive within RUBRICA_WINDOW_MS (default 5 ms) of each
+other in one worker process leave as one POST /v1/rewards over a pooled keep-alive connection
+(rubrica.batcher, rubrica.connection), so a GRPO group reaches the service together.
 
-Both call forms verl uses are accepted:
-  * batch (BatchRewardManager): compute_score(data_sources=, solution_strs=, ground_truths=, extra_infos=)
-    -> list of dicts
-  * single (NaiveRewardManager and friends): compute_score(data_source, solution_str, ground_truth, extra_info)
-    -> one dict
+Each call returns a dict with ALWAYS the same keys (rubrica.records.BASE_FIELDS plus
+comp_<key> for the configured reward kind's components): verl builds the batch's
+reward_extra_info from the first sample's keys, so a sample with other keys would fail the
+step. Per-criterion `crit_<key>` values are NOT returned: they differ from rubric to rubric.
+The reward kind (hence the comp_ keys) is the `reward` keyword (reward_kwargs) or
+RUBRICA_REWARD, default "ruler"; a record of another kind is a RubricaError on the first call.
 
-Each dict is verl's dict form: "score" (the reward; 0 for a rollout that could not be
-scored) plus flat extras that verl logs as reward_extra_info: status, reason, scored,
-judge_error, no_rubric, renders, blank, cached, judge_calls, render_ms and crit_<key> for each
-rubric item (None when that rollout has no score for it). Every dict of one batch has the
-same keys, as verl requires. A rollout the judge failed on gets score 0 with judge_error=1
-(verl has no "unscorable" value); watch that metric. A service that cannot be reached
-raises RubricaUnavailable rather than returning zeros.
+Faults (rubrica.records): a grader fault gets its measured group-mates' mean and
+grader_error=1; a service unreachable after retries and RUBRICA_DEADLINE gets
+RUBRICA_FAULT_SCORE (default 0.0) with grader_error=1 and unreachable=1 — or raises
+RubricaUnavailable with RUBRICA_ON_UNREACHABLE=raise. A refused request (401: wrong token,
+400) always raises: no retry fixes configuration.
+
+verl's BatchRewardManager (`reward_model.reward_manager=batch`: v0.6.1 and older, or v0.7.0
+with `reward_model.use_reward_loop=False`; removed in February 2026):
+    custom_reward_function.name=compute_score_batch           # sync, the plural form
+Older per-sample managers that call the function synchronously: compute_score_sync.
+verl v0.7.0's reward loop (the default there) takes compute_score with the legacy keys
+custom_reward_function.path=pkg://rubrica.verl.
 """
 
+import asyncio
+import itertools
+import os
+
+from rubrica.batcher import batcher_for
 from rubrica.client import RubricaError, RubricaUnavailable, default_client
+from rubrica.components import configured_kind
+from rubrica.records import fault_fields, flat_fields, impute_faults
 
-__all__ = ["compute_score", "RubricaError", "RubricaUnavailable"]
+__all__ = ["compute_score", "compute_score_sync", "compute_score_batch", "RubricaError", "RubricaUnavailable"]
 
-
-def _as_list(values, n, fill=None):
-    if values is None:
-        return [fill] * n
-    values = list(values)
-    if len(values) != n:
-        raise RubricaError(f"expected {n} entries, got {len(values)}")
-    return values
+_ids = itertools.count()
 
 
-def _score_batch(data_sources, solution_strs, ground_truths, extra_infos, client=None):
-    client = client or default_client()
-    solutions = [s if isinstance(s, str) else str(s) for s in list(solution_strs)]
-    n = len(solutions)
-    if n == 0:
-        return []
-    lists = {
-        "solution_strs": solutions,
-        "data_sources": _as_list(data_sources, n),
-        "ground_truths": _as_list(ground_truths, n),
-        "extra_infos": [e if isinstance(e, dict) else None for e in _as_list(extra_infos, n)],
+def _item(solution_str, ground_truth, extra_info):
+    extra = extra_info if isinstance(extra_info, dict) else {}
+    prompt = extra.get("prompt")
+    gt = ground_truth.item() if hasattr(ground_truth, "item") else ground_truth
+    return {
+        "id": f"verl-{os.getpid()}-{next(_ids)}",
+        "prompt_id": None if gt is None or gt == "" else str(gt),
+        "prompt": prompt if isinstance(prompt, str) else None,
+        "completion": solution_str if isinstance(solution_str, str) else str(solution_str),
     }
-    results = []
-    for answer in client.post_batched("/v1/verl", lists):
-        if not isinstance(answer, list):
-            raise RubricaError(f"rubrica /v1/verl answered {type(answer).__name__}, expected a list")
-        results.extend(answer)
-    if len(results) != n:
-        raise RubricaError(f"rubrica answered {len(results)} results for {n} rollouts")
-    # Slices are scored separately; make sure every dict still carries the same keys.
-    keys = set()
-    for r in results:
-        keys.update(r.keys())
-    for r in results:
-        for k in keys:
-            r.setdefault(k, None)
-    return results
 
 
-def compute_score(
-    data_source=None,
-    solution_str=None,
-    ground_truth=None,
-    extra_info=None,
-    data_sources=None,
-    solution_strs=None,
-    ground_truths=None,
-    extra_infos=None,
-    **kwargs,
+def _on_unreachable(kind, err):
+    if (os.environ.get("RUBRICA_ON_UNREACHABLE") or "fault").strip() == "raise":
+        raise err
+    return fault_fields(kind)
+
+
+def _setup(reward, client):
+    kind, explicit = configured_kind(reward)
+    client = client or default_client()
+    return kind, batcher_for(client, kind, kind if explicit else None)
+
+
+async def compute_score(
+    data_source=None, solution_str=None, ground_truth=None, extra_info=None, reward=None, client=None, **kwargs
 ):
-    if solution_strs is not None:
-        return _score_batch(data_sources, solution_strs, ground_truths, extra_infos)
+    """verl reward-loop function: one sample in, one dict out (fixed keys). See the module doc."""
     if solution_str is None:
-        raise RubricaError("compute_score needs solution_str (single) or solution_strs (batch)")
-    return _score_batch([data_source], [solution_str], [ground_truth], [extra_info])[0]
+        raise RubricaError(
+            "compute_score needs solution_str; for verl's legacy batch manager use compute_score_batch"
+        )
+    kind, batcher = _setup(reward, client)
+    try:
+        result = await asyncio.wrap_future(batcher.submit(_item(solution_str, ground_truth, extra_info)))
+    except RubricaUnavailable as err:
+        return _on_unreachable(kind, err)
+    return flat_fields(result, kind)
+
+
+def compute_score_sync(
+    data_source=None, solution_str=None, ground_truth=None, extra_info=None, reward=None, client=None, **kwargs
+):
+    """The same as compute_score for callers that cannot await (calls still micro-batch)."""
+    kind, batcher = _setup(reward, client)
+    try:
+        result = batcher.submit(_item(solution_str, ground_truth, extra_info)).result()
+    except RubricaUnavailable as err:
+        return _on_unreachable(kind, err)
+    return flat_fields(result, kind)
+
+
+def compute_score_batch(
+    data_sources=None, solution_strs=None, ground_truths=None, extra_infos=None, reward=None, client=None, **kwargs
+):
+    """verl < Feb 2026 BatchRewardManager form: lists in, a list of dicts (fixed keys) out."""
+    solutions = list(solution_strs or [])
+    n = len(solutions)
+    gts = list(ground_truths) if ground_truths is not None else [None] * n
+    extras = list(extra_infos) if extra_infos is not None else [None] * n
+    if len(gts) != n or len(extras) != n:
+        raise RubricaError(f"expected {n} ground truths and extra infos, got {len(gts)} and {len(extras)}")
+    kind, explicit = configured_kind(reward)
+    client = client or default_client()
+    items = [_item(s, g, e) for s, g, e in zip(solutions, gts, extras)]
+    try:
+        results = impute_faults(client.score_items(items, reward=kind if explicit else None), kind)
+    except RubricaUnavailable as err:
+        return [_on_unreachable(kind, err) for _ in items]
+    return [flat_fields(r, kind) for r in results]

@@ -7,18 +7,16 @@ Install the package first, then run from any directory:
     (or, inside integrations/python: python3 -m unittest)
 
 The adapters are imported by name from the installed package, as a trainer's worker imports
-them: nothing here edits sys.path. setUpModule starts test/support/adapter-stack.ts from this
-clone (a loopback judge double and a real `rubrica serve` with a token, rubrics "fox", "owl"
-and "fail" — whose prompt makes the judge fail), so it needs node and the clone's
-node_modules; tearDownModule stops it and checks that serve shut down cleanly.
+them: nothing here edits sys.path (tests/stack.py is found as a sibling module by unittest).
+The live service is tests/stack.py's. Each trainer's contract is tested in its own
+test_<trainer>_contract.py; this file holds what the adapters share.
 Standard library only, like the adapters.
 """
 
-import json
 import os
-import select
+import socket
 import subprocess
-import tempfile
+import sys
 import time
 import unittest
 
@@ -29,129 +27,17 @@ import rubrica.trl
 import rubrica.verl
 import rubrica_client
 import rubrica_trl
+import stack
 from rubrica.client import RubricaClient, RubricaError, RubricaUnavailable
+from stack import fenced
 
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-STACK = os.path.join("test", "support", "adapter-stack.ts")
-
-_stack = None
-_stack_log = None
 SVG_A = SVG_B = None
 
 
-def read(path):
-    with open(path, encoding="utf-8") as f:
-        return f.read()
-
-
-def _first_line(proc, timeout):
-    """The helper's first stdout line (its JSON), or None when it died or took too long."""
-    buf = b""
-    deadline = time.monotonic() + timeout
-    while b"\n" not in buf:
-        left = deadline - time.monotonic()
-        if left <= 0 or not select.select([proc.stdout], [], [], left)[0]:
-            return None
-        chunk = os.read(proc.stdout.fileno(), 65536)
-        if not chunk:
-            return None
-        buf += chunk
-    return buf.split(b"\n", 1)[0].decode("utf-8")
-
-
 def setUpModule():
-    global _stack, _stack_log, SVG_A, SVG_B
-    if not os.path.exists(os.path.join(REPO, STACK)):
-        raise RuntimeError(f"{STACK} not found under {REPO}: run these tests from a rubrica clone")
-    _stack_log = tempfile.TemporaryFile()
-    _stack = subprocess.Popen(
-        ["node", "--import", "tsx", STACK],
-        cwd=REPO,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=_stack_log,
-    )
-    line = _first_line(_stack, timeout=90)
-    if line is None:
-        _stack.kill()
-        _stack.wait()
-        _stack_log.seek(0)
-        raise RuntimeError("adapter-stack.ts did not start:\n" + _stack_log.read().decode("utf-8", "replace"))
-    info = json.loads(line)
-    # The adapters read their configuration from the environment, as in a trainer's worker.
-    os.environ["RUBRICA_URL"] = info["url"]
-    os.environ["RUBRICA_TOKEN"] = info["token"]
-    rubrica.client._default = None  # a client made earlier would carry another environment
-    SVG_A, SVG_B = read(info["svgA"]), read(info["svgB"])
-
-
-def tearDownModule():
-    if _stack is None:
-        return
-    _stack.stdin.close()
-    try:
-        code = _stack.wait(timeout=60)
-    except subprocess.TimeoutExpired:
-        _stack.kill()
-        code = _stack.wait()
-    _stack_log.seek(0)
-    log = _stack_log.read().decode("utf-8", "replace")
-    _stack_log.close()
-    if code != 0:
-        raise RuntimeError(f"rubrica serve did not shut down cleanly (exit {code}):\n{log}")
-
-
-def fenced(svg):
-    return "Here it is:\n```svg\n" + svg + "\n```"
-
-
-class FakeNumpyScalar:
-    """Stands in for numpy.int64 in verl's extra_info (numpy is not installed here)."""
-
-    def __init__(self, v):
-        self.v = v
-
-    def item(self):
-        return self.v
-
-
-class VerlTest(unittest.TestCase):
-    def test_batch_form_returns_dicts_with_one_key_set(self):
-        out = rubrica.verl.compute_score(
-            data_sources=["rubrica", "rubrica", "rubrica", "rubrica"],
-            solution_strs=[fenced(SVG_A), "no drawing at all", fenced(SVG_B), fenced(SVG_A)],
-            ground_truths=["fox", "fox", "missing-id", "fail"],
-            extra_infos=[{"index": FakeNumpyScalar(0)}, None, {"prompt": "an owl at night"}, {}],
-        )
-        self.assertEqual(len(out), 4)
-        self.assertEqual(out[0]["status"], "ok")
-        self.assertGreater(out[0]["score"], 0)
-        self.assertAlmostEqual(out[0]["score"], out[0]["crit_concept_recognisability"])
-        self.assertEqual((out[1]["score"], out[1]["reason"]), (0, "no_svg"))
-        self.assertIsNone(out[1]["crit_key_parts"])
-        self.assertEqual(out[2]["status"], "ok")  # found by extra_info.prompt
-        self.assertEqual((out[3]["score"], out[3]["judge_error"]), (0, 1))
-        keys = set(out[0])
-        for d in out:
-            self.assertEqual(set(d), keys)
-            self.assertIsInstance(d["score"], (int, float))
-
-    def test_single_form_returns_one_dict(self):
-        d = rubrica.verl.compute_score("rubrica", fenced(SVG_B), "owl", {"index": 3})
-        self.assertIsInstance(d, dict)
-        self.assertEqual(d["status"], "ok")
-        self.assertGreater(d["score"], 0)
-
-    def test_batches_are_split_and_joined_in_order(self):
-        client = RubricaClient(batch=2)
-        out = rubrica.verl._score_batch(
-            ["rubrica"] * 5,
-            [fenced(SVG_A), "x", fenced(SVG_B), "y", fenced(SVG_A)],
-            ["fox", "fox", "owl", "owl", "nope"],
-            None,
-            client=client,
-        )
-        self.assertEqual([d["reason"] for d in out], ["", "no_svg", "", "no_svg", "no_rubric"])
+    global SVG_A, SVG_B
+    info = stack.start()
+    SVG_A, SVG_B = stack.read(info["svgA"]), stack.read(info["svgB"])
 
 
 class OpenRlhfTest(unittest.TestCase):
@@ -213,7 +99,7 @@ class ClientTest(unittest.TestCase):
     def test_service_down_raises_a_clear_error(self):
         client = RubricaClient(url="http://127.0.0.1:9", retries=2, backoff=0.01, timeout=2)
         with self.assertRaises(RubricaUnavailable) as ctx:
-            rubrica.verl._score_batch(["d"], ["x"], ["fox"], None, client=client)
+            client.score_items([{"id": "a", "prompt_id": "fox", "completion": "x"}])
         msg = str(ctx.exception)
         self.assertIn("http://127.0.0.1:9", msg)
         self.assertIn("3 attempts", msg)
@@ -231,6 +117,92 @@ class ClientTest(unittest.TestCase):
             rubrica.client.default_client().post("/v1/rewards", {"items": []})
         self.assertEqual(ctx.exception.status, 400)
         self.assertIn("items", str(ctx.exception))
+
+    def test_keep_alive_reuses_one_socket(self):
+        client = RubricaClient()
+        for _ in range(5):
+            client.get("/healthz")
+        self.assertEqual(client.connection.opened, 1)
+        client.close()
+
+    def test_a_forked_worker_never_shares_the_parents_socket(self):
+        # Ray or multiprocessing may fork a process that already used the client: the child
+        # must open its own connection (two processes on one socket interleave their bytes).
+        client = RubricaClient()
+        client.get("/healthz")
+        parent_socket = client.connection._idle[0].sock
+        read, write = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the child: one request, then report whether it reused the parent's socket
+            try:
+                client.get("/healthz")
+                mine = client.connection._idle[0].sock
+                os.write(write, b"shared" if mine is parent_socket else b"own")
+            finally:
+                os._exit(0)
+        os.close(write)
+        os.waitpid(pid, 0)
+        self.assertEqual(os.read(read, 16), b"own")
+        os.close(read)
+        client.get("/healthz")  # the parent's socket still works
+        self.assertIs(client.connection._idle[0].sock, parent_socket)
+        client.close()
+
+    def test_the_deadline_ends_the_retries_early(self):
+        # 20 retries would back off for minutes; a 1 s deadline stops them after a few.
+        client = RubricaClient(url="http://127.0.0.1:9", retries=20, backoff=0.2, deadline=1.0)
+        start = time.monotonic()
+        with self.assertRaises(RubricaUnavailable) as ctx:
+            client.get("/healthz")
+        self.assertLess(time.monotonic() - start, 1.5)
+        self.assertNotIn("21 attempts", str(ctx.exception))
+
+    def test_the_timeout_bounds_one_request_to_a_silent_server(self):
+        # A socket that accepts and never answers (a hung service): RUBRICA_TIMEOUT ends the wait.
+        with socket.socket() as silent:
+            silent.bind(("127.0.0.1", 0))
+            silent.listen(8)
+            client = RubricaClient(url=f"http://127.0.0.1:{silent.getsockname()[1]}", timeout=0.5, retries=1, backoff=0.01)
+            start = time.monotonic()
+            with self.assertRaises(RubricaUnavailable) as ctx:
+                client.get("/healthz")
+            self.assertLess(time.monotonic() - start, 3)
+            self.assertIn("2 attempts", str(ctx.exception))
+
+
+class DoctorTest(unittest.TestCase):
+    """`python3 -m rubrica doctor URL` as an operator runs it, exit codes included."""
+
+    def doctor(self, *args, env=None):
+        full = dict(os.environ, **(env or {}))
+        return subprocess.run(
+            [sys.executable, "-m", "rubrica", "doctor", *args], capture_output=True, text=True, env=full, timeout=60
+        )
+
+    def test_a_usable_service_passes_every_check(self):
+        out = self.doctor(stack.INFO["url"], "--prompt-id", "fox")
+        self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
+        for check in ("reachable", "authorised", "round trip", "latency"):
+            self.assertRegex(out.stdout, rf"ok +{check}")
+        self.assertIn("status ok", out.stdout)
+        self.assertRegex(out.stdout, r"latency +[0-9.]+ ms")
+
+    def test_exit_codes(self):
+        self.assertEqual(self.doctor("http://127.0.0.1:9").returncode, 3)
+        wrong = self.doctor(stack.INFO["url"], env={"RUBRICA_TOKEN": "wrong"})
+        self.assertEqual(wrong.returncode, 4)
+        self.assertIn("token was refused", wrong.stdout)
+        missing = self.doctor(stack.INFO["url"], "--token", "")
+        self.assertEqual(missing.returncode, 4)
+        self.assertIn("no token sent", missing.stdout)
+        judge_fails = self.doctor(stack.INFO["url"], "--prompt-id", "fail")
+        self.assertEqual(judge_fails.returncode, 5)
+        self.assertIn("grader fault: judge_error", judge_fails.stdout)
+        other_kind = self.doctor(stack.INFO["urlUniversal"])  # expects ruler, the service scores universal
+        self.assertEqual(other_kind.returncode, 6)
+        self.assertIn("'universal'", other_kind.stdout)
+        self.assertEqual(self.doctor("ftp://x").returncode, 2)
+        self.assertEqual(self.doctor(stack.INFO["url"], "--reward", "nope").returncode, 2)
 
 
 if __name__ == "__main__":

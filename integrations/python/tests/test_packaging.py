@@ -65,12 +65,23 @@ class BackendTest(unittest.TestCase):
             self.assertEqual(name, "rubrica-0.1.0-py3-none-any.whl")
             with zipfile.ZipFile(os.path.join(out, name)) as zf:
                 names = set(zf.namelist())
-                for expected in ("rubrica/__init__.py", "rubrica/verl.py", "rubrica/client.py", "rubrica_verl.py"):
+                for expected in (
+                    "rubrica/__init__.py",
+                    "rubrica/verl.py",
+                    "rubrica/client.py",
+                    "rubrica/connection.py",
+                    "rubrica/batcher.py",
+                    "rubrica/components.py",
+                    "rubrica/records.py",
+                    "rubrica/slime.py",
+                    "rubrica/doctor.py",
+                    "rubrica_verl.py",
+                ):
                     self.assertIn(expected, names)
                 self.assertFalse([n for n in names if n.startswith("tests/") or "scorer_server" in n])
                 meta = zf.read("rubrica-0.1.0.dist-info/METADATA").decode()
                 self.assertIn("Name: rubrica\n", meta)
-                self.assertIn("Requires-Python: >=3.8\n", meta)
+                self.assertIn("Requires-Python: >=3.9\n", meta)
                 record = zf.read("rubrica-0.1.0.dist-info/RECORD").decode().splitlines()
                 listed = {line.split(",")[0] for line in record}
                 self.assertEqual(listed, names)
