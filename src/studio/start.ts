@@ -31,7 +31,13 @@ export interface RunningStudio {
 export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
   const host = opts.host ?? '127.0.0.1';
   // As for serve: a non-loopback address needs an explicit --token (or --insecure on purpose).
-  checkExposure({ host, token: opts.token, insecure: opts.insecure });
+  // The studio has no judge: what it would expose is the raters' links and their answers.
+  checkExposure({
+    host,
+    token: opts.token,
+    insecure: opts.insecure,
+    risk: 'the studio holds the raters’ answers, and anyone on the network who sees a link can read them or answer in a rater’s place',
+  });
   const items = await loadItems(opts.runs);
   const plan = buildPlan(opts.study, items);
   const store = openStudioStore(opts.db, {
