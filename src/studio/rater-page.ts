@@ -105,6 +105,7 @@ function show(s) {
   $('#err').textContent = '';
   $('#help').replaceChildren(...instructions(s));
   const box = $('#task'); box.replaceChildren();
+  delete box.dataset.ready; delete box.dataset.looked;
   document.title = s.study.title;
   if (s.instructions) {
     box.append(el('div', { class: 'intro', 'data-testid': 'instructions' }, el('h2', { text: 'Before you start' }), ...instructions(s),
@@ -146,7 +147,12 @@ function show(s) {
   const imgs = [...box.querySelectorAll('img')];
   Promise.all(imgs.map((i) => i.decode().catch(() => {}))).then(() => {
     if (state !== s) return;
-    requestAnimationFrame(() => { if (state === s) { ready = true; shownAt = performance.now(); box.dataset.ready = '1'; } });
+    requestAnimationFrame(() => {
+      if (state !== s) return;
+      ready = true; shownAt = performance.now(); box.dataset.ready = '1';
+      // Marks (for people and tests alike) the moment answers start to count.
+      setTimeout(() => { if (state === s) box.dataset.looked = '1'; }, s.study.min_look_ms + 20);
+    });
   });
 }
 function sendScore() {

@@ -154,14 +154,14 @@ describe('the answer API', () => {
       // Before the instructions are acknowledged nothing is shown, so nothing can be answered.
       const early = await r.call('/answer', { seq: 0, answer: { choice: 0 }, ms: 1500 });
       expect(early.status).toBe(409);
-      expect((await early.json()).error.code).toBe('not_shown');
+      expect(((await early.json()) as Json).error.code).toBe('not_shown');
       const started = await r.json('/start', {});
       const seq0 = started.task.seq;
       expect(started.undo).toBeNull();
       // A future screen has not been shown: refused, nothing stored.
       const ahead = await r.call('/answer', { seq: seq0 + 1, answer: { choice: 0 }, ms: 1500 });
       expect(ahead.status).toBe(409);
-      expect((await ahead.json()).error.code).toBe('not_shown');
+      expect(((await ahead.json()) as Json).error.code).toBe('not_shown');
       // text/plain (what a cross-site form can send) is refused.
       const plain = await r.call(
         '/answer',
@@ -169,17 +169,17 @@ describe('the answer API', () => {
         'text/plain',
       );
       expect(plain.status).toBe(415);
-      expect((await plain.json()).error.code).toBe('unsupported_media_type');
+      expect(((await plain.json()) as Json).error.code).toBe('unsupported_media_type');
       // ms is bounded.
       for (const ms of [-1, 86_400_001, 1e12]) {
         const big = await r.call('/answer', { seq: seq0, answer: { choice: 0 }, ms });
         expect(big.status).toBe(400);
-        expect((await big.json()).error.code).toBe('invalid_request');
+        expect(((await big.json()) as Json).error.code).toBe('invalid_request');
       }
       expect(studio.store.tasks('ann').filter((t) => t.answer)).toHaveLength(0);
       // Nothing to undo yet.
       const none = await r.call('/undo', { seq: seq0 });
-      expect((await none.json()).error.code).toBe('nothing_to_undo');
+      expect(((await none.json()) as Json).error.code).toBe('nothing_to_undo');
 
       const a1 = await r.json('/answer', { seq: seq0, answer: { choice: 0 }, ms: 1500 });
       expect(a1.stored).toBe(true);
@@ -189,14 +189,14 @@ describe('the answer API', () => {
       // Only the last answer can be taken back.
       const wrong = await r.call('/undo', { seq: seq0 });
       expect(wrong.status).toBe(409);
-      expect((await wrong.json()).error.code).toBe('not_last');
+      expect(((await wrong.json()) as Json).error.code).toBe('not_last');
       const u = await r.json('/undo', { seq: a1.task.seq });
       expect(u.undone).toBe(a1.task.seq);
       expect(u.done).toBe(1);
       expect(u.task.seq).toBe(a1.task.seq);
       // One step only: the undone screen must be answered before another undo.
       expect(u.undo).toBeNull();
-      expect((await (await r.call('/undo', { seq: seq0 })).json()).error.code).toBe(
+      expect(((await (await r.call('/undo', { seq: seq0 })).json()) as Json).error.code).toBe(
         'nothing_to_undo',
       );
       const a3 = await r.json('/answer', { seq: u.task.seq, answer: { choice: 'tie' }, ms: 2000 });
