@@ -4,7 +4,17 @@
 // same pair is judged by every rater). Only first showings of real units count: no practice,
 // no attention checks, no repeats.
 import { bootstrapCI, DEFAULT_RESAMPLES, DEFAULT_SEED } from '../eval/stats/bootstrap.ts';
-import type { ExportRow } from './results.ts';
+
+/** What standings read of an exported answer (an ExportRow fits). */
+export interface StandingRow {
+  group: string;
+  repeat: boolean;
+  a?: string;
+  b?: string;
+  winner?: 'a' | 'b' | 'tie';
+  id?: string;
+  score?: number;
+}
 
 /** One run's line on the admin page. */
 export interface RunStanding {
@@ -50,7 +60,7 @@ function mean(xs: readonly Outcome[][]): number | null {
  * (`run/id`) to its run.
  */
 export function runStandings(
-  rows: readonly ExportRow[],
+  rows: readonly StandingRow[],
   runOf: (key: string) => string | undefined,
   kind: 'pairwise' | 'absolute' | 'triple',
 ): RunStandings {
