@@ -18,6 +18,8 @@ export interface StudioOptions {
   /** Admin token; generated and stored in the database when absent. */
   token?: string;
   insecure?: boolean;
+  /** Told about run lines and pictures left out (unreadable, missing). */
+  onWarning?: (message: string) => void;
 }
 
 export interface RunningStudio {
@@ -38,7 +40,7 @@ export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
     insecure: opts.insecure,
     risk: 'the studio holds the raters’ answers, and anyone on the network who sees a link can read them or answer in a rater’s place',
   });
-  const items = await loadItems(opts.runs);
+  const items = await loadItems(opts.runs, opts.onWarning);
   const plan = buildPlan(opts.study, items);
   const store = openStudioStore(opts.db, {
     study: opts.study,

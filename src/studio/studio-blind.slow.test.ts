@@ -309,10 +309,14 @@ describe('the answer API', () => {
         const { id, prompt_id, prompt, run: name, image } = JSON.parse(l);
         return JSON.stringify({ id, prompt_id, prompt, run: name, image: join(run, image) });
       });
+      // One unreadable line and one missing picture: left out, and said.
+      plain.push('{"id": ', JSON.stringify({ id: 'gone', prompt_id: 'p0', image: 'nope.png' }));
       await writeFile(join(dir, 'results.jsonl'), `${plain.join('\n')}\n`);
       runs.push(dir);
     }
+    const warnings: string[] = [];
     const studio = await startStudio({
+      onWarning: (m) => warnings.push(m),
       runs,
       study: parseStudy({ name: 'plain', kind: 'absolute', practice: 0 }),
       db: join(fx.root, 'plain.sqlite'),
@@ -320,6 +324,11 @@ describe('the answer API', () => {
     });
     try {
       expect(studio.store.tasks('rater1').length).toBeGreaterThan(0);
+      expect(warnings).toHaveLength(4);
+      expect(warnings[0]).toMatch(
+        /1 line\(s\) of .*results\.jsonl left out \(first: line 13, bad_json/,
+      );
+      expect(warnings[1]).toMatch(/1 picture\(s\) of .* not found, left out \(first: nope\.png\)/);
     } finally {
       await studio.close();
     }

@@ -122,12 +122,27 @@ export function parseStudy(raw: unknown, where = 'study file'): Study {
   return r.data;
 }
 
-/** Every rendered picture of the given eval run directories. */
-export async function loadItems(dirs: readonly string[]): Promise<Item[]> {
+/** Every rendered picture of the given eval run directories; `warn` hears what was left out. */
+export async function loadItems(
+  dirs: readonly string[],
+  warn: (message: string) => void = () => {},
+): Promise<Item[]> {
   const items: Item[] = [];
   const seen = new Set<string>();
   for (const dir of dirs) {
     const run = await readRunPictures(dir);
+    // Unreadable lines and missing pictures are left out, and said: never silently.
+    if (run.issues.length > 0) {
+      const i = run.issues[0]!;
+      warn(
+        `${run.issues.length} line(s) of ${i.file} left out (first: line ${i.line}, ${i.code}: ${i.message})`,
+      );
+    }
+    const missing = run.records.filter((r) => !existsSync(resolve(dir, r.image)));
+    if (missing.length > 0)
+      warn(
+        `${missing.length} picture(s) of ${dir} not found, left out (first: ${missing[0]!.image})`,
+      );
     for (const r of run.records) {
       const image = resolve(dir, r.image);
       if (!existsSync(image)) continue;
