@@ -43,9 +43,7 @@ kbd{border:1px solid #ced4da;border-bottom-width:2px;border-radius:4px;padding:0
 .practice{background:#fff3bf;border:1px solid #ffd43b;border-radius:8px;padding:4px 12px;text-align:center;margin:0 auto 10px;max-width:560px;font-weight:600}
 .intro{max-width:720px;margin:40px auto;background:#fff;border:1px solid #dee2e6;border-radius:10px;padding:20px 28px}
 .intro h2{margin-top:0}
-.untouched{accent-color:#ced4da}
-.untouched::-webkit-slider-thumb{opacity:.25}
-.untouched::-moz-range-thumb{opacity:.25}
+.untouched{opacity:.35;filter:grayscale(1)}
 header a{color:#3b5bdb;cursor:pointer;font-size:13px}
 #help{display:none}
 #help.open{display:block}
