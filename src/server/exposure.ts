@@ -19,6 +19,8 @@ export interface Exposure {
   token?: string | undefined;
   /** Serve a non-loopback address without a token anyway. */
   insecure?: boolean;
+  /** What an open server would put at risk, for the refusal; the reward server's by default. */
+  risk?: string;
 }
 
 /** Throws ServerConfigError when the token is unusable or the server would be open to all. */
@@ -27,7 +29,7 @@ export function checkExposure(e: Exposure): void {
   if (e.token === undefined && !isLoopback(e.host) && !e.insecure) {
     throw new ServerConfigError(
       'exposed_without_token',
-      `refusing to serve ${e.host} without a token: anyone who can reach it could use the judge. ` +
+      `refusing to serve ${e.host} without a token: ${e.risk ?? 'anyone who can reach it could use the judge'}. ` +
         'Set --token (or RUBRICA_TOKEN), bind 127.0.0.1, or pass --insecure if the network is private',
     );
   }

@@ -4,6 +4,8 @@
 // agreement and Fleiss' κ for choices).
 import { fleissKappa, krippendorffAlpha } from '../eval/stats/agreement.ts';
 import type { StoredTask, StudioStore } from './store.ts';
+import { type CheckKind, DEFAULT_TOO_FAST_MS } from './study.ts';
+import { type RunStandings, runStandings } from './win-rates.ts';
 
 /** Absolute ratings of a blank or off-prompt picture at or below this pass the check. */
 export const CHECK_MAX_SCORE = 25;
@@ -13,6 +15,10 @@ export interface ExportRow {
   rater: string;
   repeat: boolean;
   ms: number | null;
+  /** Time from the server handing out the screen to the answer (null in older databases). */
+  server_ms: number | null;
+  /** Answered in less than the study's `too_fast_ms` (docs/human-studies.md). */
+  too_fast: boolean;
   /** Pairwise (also from rankings): a is the picture shown first. */
   a?: string;
   b?: string;
@@ -20,19 +26,36 @@ export interface ExportRow {
   /** Absolute: the item and its 0–100 rating. */
   id?: string;
   score?: number;
-  criteria?: Record<string, number>;
+  /** Per criterion; null when the rater left it untouched. */
+  criteria?: Record<string, number | null>;
 }
 
 const answered = (t: StoredTask) => t.answer !== null;
 
+/**
+ * True when an answer came faster than `threshold` ms by the page's clock or the server's
+ * (the server's cannot be forged from the page, the page's leaves out loading time).
+ */
+export function isTooFast(t: Pick<StoredTask, 'ms' | 'server_ms'>, threshold: number): boolean {
+  return [t.ms, t.server_ms].some((v) => v !== null && v < threshold);
+}
+
 /** Rows for align: attention checks left out; repeats marked (`repeat: true`). */
 export function exportRows(store: StudioStore): ExportRow[] {
   const rows: ExportRow[] = [];
+  const threshold = store.study.too_fast_ms ?? DEFAULT_TOO_FAST_MS;
   for (const { name: rater } of store.raters()) {
     for (const t of store.tasks(rater)) {
-      if (!answered(t) || t.check !== null) continue;
+      if (!answered(t) || t.check !== null || t.practice) continue;
       const a = t.answer!;
-      const base = { group: t.prompt_id, rater, repeat: t.repeat, ms: t.ms };
+      const base = {
+        group: t.prompt_id,
+        rater,
+        repeat: t.repeat,
+        ms: t.ms,
+        server_ms: t.server_ms,
+        too_fast: isTooFast(t, threshold),
+      };
       const keys = t.items as string[];
       if ('choice' in a) {
         rows.push({
@@ -66,7 +89,19 @@ export function toJsonl(rows: readonly ExportRow[]): string {
   return rows.map((r) => `${JSON.stringify(r)}\n`).join('');
 }
 
-const CSV_COLUMNS = ['group', 'a', 'b', 'winner', 'id', 'score', 'rater', 'repeat', 'ms'] as const;
+const CSV_COLUMNS = [
+  'group',
+  'a',
+  'b',
+  'winner',
+  'id',
+  'score',
+  'rater',
+  'repeat',
+  'ms',
+  'server_ms',
+  'too_fast',
+] as const;
 
 function csvCell(v: unknown): string {
   if (v === undefined || v === null) return '';
@@ -86,12 +121,33 @@ export function toCsv(rows: readonly ExportRow[]): string {
   return `${[header.join(','), ...lines].join('\n')}\n`;
 }
 
+/** One attention check as a rater answered it. */
+export interface CheckResult {
+  seq: number;
+  kind: CheckKind;
+  passed: boolean;
+  ms: number | null;
+}
+
 export interface RaterStats {
   name: string;
+  /** Real screens (practice left out). */
   done: number;
   total: number;
+  practice_done: number;
+  practice_total: number;
   checks: number;
   checks_passed: number;
+  /** Every answered check, in the order shown. */
+  check_results: CheckResult[];
+  /** Attention checks in the rater's plan, answered or not. */
+  checks_planned: number;
+  /** Answers (practice left out) under the study's too-fast threshold. */
+  too_fast: number;
+  /** Median time on screen of the rater's answers (practice left out), ms. */
+  median_ms: number | null;
+  /** Answers the rater took back with undo. */
+  undone: number;
   /** Repeats answered both times. */
   repeats: number;
   /** Pairwise/triple: share of repeats with the same choice (best item); null without repeats. */
@@ -102,7 +158,13 @@ export interface RaterStats {
 
 export interface StudyStats {
   kind: string;
+  /** The threshold of `too_fast`, ms. */
+  too_fast_ms: number;
   raters: RaterStats[];
+  /** Per run: win rate (pairwise, triple) or mean rating (absolute) with a 95 % interval. */
+  runs: RunStandings;
+  /** Median time on screen over every rater's answers (practice left out), ms. */
+  median_ms: number | null;
   /** Units answered by at least two raters. */
   shared_units: number;
   /** Absolute: Krippendorff's α (interval); triple: α over the ranks. */
@@ -110,6 +172,16 @@ export interface StudyStats {
   /** Pairwise / triple (best pick): raw pairwise agreement P̄ and Fleiss' κ. */
   pairwise_agreement: number | null;
   fleiss_kappa: number | null;
+}
+
+/** Time on screen: the page's measure, else the server's. */
+const timeOf = (t: StoredTask): number | null => t.ms ?? t.server_ms;
+
+function median(xs: readonly number[]): number | null {
+  if (xs.length === 0) return null;
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
 /** The item that won a pairwise or ranking answer (null for a tie), and a rating's score. */
@@ -136,12 +208,17 @@ export function studyStats(store: StudioStore): StudyStats {
     return promptCache.get(key);
   };
   const raters: RaterStats[] = [];
+  const threshold = store.study.too_fast_ms ?? DEFAULT_TOO_FAST_MS;
+  const allTimes: number[] = [];
   /** unit → rater → first answer task. */
   const firsts = new Map<number, StoredTask[]>();
   for (const { name } of store.raters()) {
-    const tasks = store.tasks(name);
+    const all = store.tasks(name);
+    const tasks = all.filter((t) => !t.practice);
     const done = tasks.filter(answered);
     const checks = done.filter((t) => t.check !== null);
+    const times = done.map(timeOf).filter((v): v is number => v !== null);
+    allTimes.push(...times);
     const byUnit = new Map<number, StoredTask>();
     for (const t of done) if (t.unit !== null && !t.repeat) byUnit.set(t.unit, t);
     for (const [u, t] of byUnit) firsts.set(u, [...(firsts.get(u) ?? []), t]);
@@ -153,8 +230,20 @@ export function studyStats(store: StudioStore): StudyStats {
       name,
       done: done.length,
       total: tasks.length,
+      practice_done: all.filter((t) => t.practice && answered(t)).length,
+      practice_total: all.filter((t) => t.practice).length,
       checks: checks.length,
       checks_passed: checks.filter((t) => checkPassed(t, promptOf)).length,
+      check_results: checks.map((t) => ({
+        seq: t.seq,
+        kind: t.check!,
+        passed: checkPassed(t, promptOf),
+        ms: timeOf(t),
+      })),
+      checks_planned: tasks.filter((t) => t.check !== null).length,
+      too_fast: done.filter((t) => isTooFast(t, threshold)).length,
+      median_ms: median(times),
+      undone: store.undoCount(name),
       repeats: pairs.length,
       self_agreement:
         pairs.length > 0 && scored.length === 0
@@ -209,7 +298,10 @@ export function studyStats(store: StudioStore): StudyStats {
   }
   return {
     kind,
+    too_fast_ms: threshold,
     raters,
+    runs: runStandings(exportRows(store), (k) => store.item(k)?.run, store.study.kind),
+    median_ms: median(allTimes),
     shared_units: shared.length,
     alpha,
     pairwise_agreement: fleiss.observed,

@@ -18,6 +18,8 @@ export interface StudioOptions {
   /** Admin token; generated and stored in the database when absent. */
   token?: string;
   insecure?: boolean;
+  /** Told about run lines and pictures left out (unreadable, missing). */
+  onWarning?: (message: string) => void;
 }
 
 export interface RunningStudio {
@@ -31,8 +33,14 @@ export interface RunningStudio {
 export async function startStudio(opts: StudioOptions): Promise<RunningStudio> {
   const host = opts.host ?? '127.0.0.1';
   // As for serve: a non-loopback address needs an explicit --token (or --insecure on purpose).
-  checkExposure({ host, token: opts.token, insecure: opts.insecure });
-  const items = await loadItems(opts.runs);
+  // The studio has no judge: what it would expose is the raters' links and their answers.
+  checkExposure({
+    host,
+    token: opts.token,
+    insecure: opts.insecure,
+    risk: 'the studio holds the raters’ answers, and anyone on the network who sees a link can read them or answer in a rater’s place',
+  });
+  const items = await loadItems(opts.runs, opts.onWarning);
   const plan = buildPlan(opts.study, items);
   const store = openStudioStore(opts.db, {
     study: opts.study,

@@ -50,8 +50,17 @@ describe('studio over HTTP', () => {
 
     expect((await fetch(`${studio.url}/r/not-a-token`)).status).toBe(401);
     expect((await fetch(`${studio.url}/api/admin/${ann}/stats`)).status).toBe(401);
+    // Instructions first: no screen is handed out before the rater starts.
+    const intro = await json(await api(ann!, '/next'));
+    expect(intro.instructions).toBe(true);
+    expect(intro.task).toBeNull();
+    expect(intro.study.instructions).toMatch(/two pictures/);
+    await api(ann!, '/start', {});
+    await api(bob!, '/start', {});
     const first = await json(await api(ann!, '/next'));
-    expect(first.total).toBe(6 + 2 + 1);
+    expect(first.total).toBe(6 + 2 + 1); // practice screens are not counted
+    expect(first.practice_total).toBe(2);
+    expect(first.task.practice).toBe(true);
     expect(first.task.images).toHaveLength(2);
     // Nothing about runs or file names reaches the rater.
     expect(JSON.stringify(first)).not.toMatch(/model-|p\d#|\.png/);
@@ -73,7 +82,7 @@ describe('studio over HTTP', () => {
         n++;
       }
     };
-    await answerAll(ann!, 'ann', 4);
+    await answerAll(ann!, 'ann', 6); // 2 practice screens + 4 real ones
     // A bad answer is refused and stores nothing.
     const bad = await api(ann!, '/answer', { seq: 0, answer: { choice: 2 } });
     expect(bad.status).toBe(400);
@@ -86,6 +95,7 @@ describe('studio over HTTP', () => {
     );
     expect(again.stored).toBe(false);
     expect(again.done).toBe(4);
+    expect(again.practice_done).toBe(2);
 
     // Restart from the same database: progress is where it was.
     await studio.close();
@@ -99,6 +109,9 @@ describe('studio over HTTP', () => {
     );
     const s = stats.stats;
     expect(s.shared_units).toBe(6);
+    // Every answer came 5 ms after its screen by the page's clock: all flagged too fast.
+    expect(s.too_fast_ms).toBe(1000);
+    for (const r of s.raters) expect(r.too_fast).toBe(r.done);
     const annStats = s.raters.find((r: { name: string }) => r.name === 'ann');
     // ann is consistent (same model every time).
     expect(annStats.self_agreement).toBe(1);
@@ -125,7 +138,8 @@ describe('studio over HTTP', () => {
     const fromCsv = parseHuman(csv, 'study.csv');
     expect(fromJsonl.issues).toEqual([]);
     expect(fromCsv.pairwise).toEqual(fromJsonl.pairwise);
-    expect(fromJsonl.pairwise).toHaveLength(2 * (6 + 2)); // checks left out, repeats kept
+    expect(fromJsonl.pairwise).toHaveLength(2 * (6 + 2)); // checks and practice left out, repeats kept
+    for (const line of jsonl.trim().split('\n')) expect(JSON.parse(line).too_fast).toBe(true);
     // ann's votes exported as clicked: model-a always wins.
     for (const v of fromJsonl.pairwise.filter((v) => v.rater === 'ann'))
       expect((v.winner === 'a' ? v.a : v.b).startsWith('model-a/')).toBe(true);

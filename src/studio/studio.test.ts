@@ -34,7 +34,10 @@ describe('study plan', () => {
       expect(x!.run).not.toBe(y!.run);
     }
     for (const [, tasks] of plan.tasks) {
-      const main = tasks.filter((t) => !t.repeat && t.check === null);
+      // Practice first (DEFAULT_PRACTICE screens), then the study.
+      const practice = tasks.filter((t) => t.practice);
+      expect(practice.map((t) => t.seq)).toEqual([0, 1]);
+      const main = tasks.filter((t) => !t.repeat && t.check === null && !t.practice);
       expect(main).toHaveLength(12);
       const left = main.filter((t) => t.items[0] === plan.units[t.unit!]!.items[0]).length;
       expect(left).toBe(6); // exactly half keep the sampled order
@@ -58,6 +61,34 @@ describe('study plan', () => {
     const other = buildPlan({ ...study, seed: 4 }, items);
     expect(other.tasks.get('ann')!.map((t) => t.items)).not.toEqual(
       plan.tasks.get('ann')!.map((t) => t.items),
+    );
+  });
+
+  it('practice screens use pictures the sample leaves out when there are some, and are the same for every rater', async () => {
+    const items = await loadItems(fx.runs);
+    const study = parseStudy({
+      kind: 'pairwise',
+      seed: 1,
+      prompts: 3,
+      raters: ['a', 'b'],
+      practice: 2,
+    });
+    const plan = buildPlan(study, items);
+    const used = new Set(plan.units.flatMap((u) => u.items));
+    const [a, b] = [...plan.tasks.values()].map((ts) => ts.filter((t) => t.practice));
+    expect(a).toHaveLength(2);
+    expect(b).toEqual(a);
+    for (const t of a!) {
+      expect(t.unit).toBeNull();
+      for (const k of t.items) expect(used.has(k!)).toBe(false);
+    }
+    // practice: 0 leaves the plan as it was before practice existed (same seed, same screens).
+    const none = buildPlan({ ...study, practice: 0 }, items);
+    expect(none.tasks.get('a')!.map((t) => t.items)).toEqual(
+      plan.tasks
+        .get('a')!
+        .filter((t) => !t.practice)
+        .map((t) => t.items),
     );
   });
 

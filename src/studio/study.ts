@@ -5,8 +5,8 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { seededRandom } from '../eval/stats/prng.ts';
-import { loadRunDir } from '../eval/stats/run-dir.ts';
 import { StudioError } from './errors.ts';
+import { readRunPictures } from './run-pictures.ts';
 
 export const STUDY_KINDS = ['pairwise', 'absolute', 'triple'] as const;
 export type StudyKind = (typeof STUDY_KINDS)[number];
@@ -32,6 +32,16 @@ export const StudySchema = z.strictObject({
     .default({ '0': 'unrecognisable / wrong', '50': 'recognisable, flawed', '100': 'excellent' }),
   /** Optional per-criterion ratings (absolute studies): one slider each. */
   criteria: z.array(z.strictObject({ id: z.string().min(1), text: z.string().min(1) })).default([]),
+  // The fields below have no zod default on purpose: a database stores the study as parsed
+  // and refuses another one, so a default added here would lock out every older database.
+  /** The heading raters see (never `name`, which often names the conditions). */
+  title: z.string().min(1).max(120).optional(),
+  /** The instructions shown before the first screen; a default per kind when absent. */
+  instructions: z.string().min(1).max(4000).optional(),
+  /** Practice screens before the study (not counted); DEFAULT_PRACTICE when absent. */
+  practice: z.number().int().min(0).max(10).optional(),
+  /** Answers faster than this (ms on screen) are flagged; DEFAULT_TOO_FAST_MS when absent. */
+  too_fast_ms: z.number().int().min(0).max(60_000).optional(),
 });
 export type Study = z.infer<typeof StudySchema>;
 
@@ -39,6 +49,28 @@ export const DEFAULT_QUESTION: Record<StudyKind, string> = {
   pairwise: 'Which picture matches the prompt better?',
   absolute: 'How well does the picture match the prompt?',
   triple: 'Rank the three pictures from best to worst.',
+};
+
+/** The heading raters see when the study file has no `title`: says nothing about the study. */
+export const NEUTRAL_TITLE = 'Picture study';
+
+/** Practice screens a rater gets when the study file does not say. */
+export const DEFAULT_PRACTICE = 2;
+
+/**
+ * Answers given in less time than this are flagged "too fast" (admin page, export): under a
+ * second nobody has read the prompt and looked at the pictures.
+ */
+export const DEFAULT_TOO_FAST_MS = 1000;
+
+/** What raters read before their first screen, per kind, unless the study file says. */
+export const DEFAULT_INSTRUCTIONS: Record<StudyKind, string> = {
+  pairwise:
+    'Each screen shows a prompt and two pictures drawn for it. Pick the picture that matches the prompt better — content first, then how well it is drawn. Choose "about the same" only when you really cannot tell.',
+  absolute:
+    'Each screen shows a prompt and one picture drawn for it. Rate how well the picture matches the prompt from 0 to 100, using the labels under the slider. Rate a criterion only when you have an opinion on it; leave it untouched otherwise.',
+  triple:
+    'Each screen shows a prompt and three pictures drawn for it. Click the best picture first, then the second best; the last one is placed by itself.',
 };
 
 /** One picture of a run: `key` is `run/id`, how exports and align name it. */
@@ -63,6 +95,8 @@ export interface Task {
   prompt: string;
   repeat: boolean;
   check: CheckKind | null;
+  /** A practice screen before the study: not counted, not exported. */
+  practice: boolean;
 }
 
 export interface Unit {
@@ -88,18 +122,31 @@ export function parseStudy(raw: unknown, where = 'study file'): Study {
   return r.data;
 }
 
-/** Every rendered picture of the given eval run directories. */
-export async function loadItems(dirs: readonly string[]): Promise<Item[]> {
+/** Every rendered picture of the given eval run directories; `warn` hears what was left out. */
+export async function loadItems(
+  dirs: readonly string[],
+  warn: (message: string) => void = () => {},
+): Promise<Item[]> {
   const items: Item[] = [];
   const seen = new Set<string>();
   for (const dir of dirs) {
-    const run = await loadRunDir(dir);
-    if ('code' in run) throw new StudioError('no_run', run.message);
+    const run = await readRunPictures(dir);
+    // Unreadable lines and missing pictures are left out, and said: never silently.
+    if (run.issues.length > 0) {
+      const i = run.issues[0]!;
+      warn(
+        `${run.issues.length} line(s) of ${i.file} left out (first: line ${i.line}, ${i.code}: ${i.message})`,
+      );
+    }
+    const missing = run.records.filter((r) => !existsSync(resolve(dir, r.image)));
+    if (missing.length > 0)
+      warn(
+        `${missing.length} picture(s) of ${dir} not found, left out (first: ${missing[0]!.image})`,
+      );
     for (const r of run.records) {
-      if (!r.image) continue;
       const image = resolve(dir, r.image);
       if (!existsSync(image)) continue;
-      const name = r.run !== '' ? r.run : run.label;
+      const name = r.run ?? run.label;
       const key = `${name}/${r.id}`;
       if (seen.has(key)) continue;
       seen.add(key);
@@ -197,6 +244,7 @@ export function buildPlan(study: Study, items: readonly Item[]): Plan {
   const units = sampleUnits(study, items);
   const byKey = new Map(items.map((it) => [it.key, it]));
   const tasks = new Map<string, Task[]>();
+  const practice = practiceTasks(study, units, items);
   study.raters.forEach((rater, r) => {
     const random = seededRandom(study.seed * 7919 + r + 1);
     const order = shuffle(
@@ -217,6 +265,7 @@ export function buildPlan(study: Study, items: readonly Item[]): Plan {
       prompt: byKey.get(units[u]!.items[0]!)!.prompt,
       repeat: false,
       check: null,
+      practice: false,
     }));
     const nRepeat = Math.round(study.repeat_share * units.length);
     const repeats = shuffle(order, random)
@@ -237,12 +286,56 @@ export function buildPlan(study: Study, items: readonly Item[]): Plan {
       const check = attentionCheck(units, byKey, c, random);
       list.splice(1 + Math.floor(random() * list.length), 0, check);
     }
+    // Practice screens come first; their own random stream keeps the rest of the plan what
+    // it was for the same seed before practice existed.
     tasks.set(
       rater,
-      list.map((t, seq) => ({ ...t, seq })),
+      [...practice, ...list].map((t, seq) => ({ ...t, seq })),
     );
   });
   return { units, tasks };
+}
+
+/**
+ * Practice screens, the same for every rater: pictures the sample does not use when a prompt
+ * has enough of them (so practice previews no unit), else pictures of the sample.
+ */
+function practiceTasks(
+  study: Study,
+  units: readonly Unit[],
+  items: readonly Item[],
+): Omit<Task, 'seq'>[] {
+  const n = study.practice ?? DEFAULT_PRACTICE;
+  if (n === 0) return [];
+  const random = seededRandom(study.seed * 104_729 + 17);
+  const size = UNIT_SIZE[study.kind];
+  const used = new Set(units.flatMap((u) => u.items));
+  const byPrompt = (pool: readonly Item[]) => {
+    const m = new Map<string, Item[]>();
+    for (const it of pool) m.set(it.prompt_id, [...(m.get(it.prompt_id) ?? []), it]);
+    return shuffle([...m.values()], random);
+  };
+  const out: Omit<Task, 'seq'>[] = [];
+  for (const pool of [items.filter((it) => !used.has(it.key)), items]) {
+    for (const group of byPrompt(pool)) {
+      if (out.length >= n) break;
+      const picked = pickSpread(group, size, random);
+      if (!picked) continue;
+      out.push({
+        unit: null,
+        items: shuffle(
+          picked.map((it) => it.key),
+          random,
+        ),
+        prompt_id: picked[0]!.prompt_id,
+        prompt: picked[0]!.prompt,
+        repeat: false,
+        check: null,
+        practice: true,
+      });
+    }
+  }
+  return out;
 }
 
 /**
@@ -271,5 +364,6 @@ function attentionCheck(
     prompt: prompt.prompt,
     repeat: false,
     check: kind,
+    practice: false,
   };
 }

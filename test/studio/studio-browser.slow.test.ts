@@ -14,6 +14,7 @@ import { renderAlignHtml } from '../../src/eval/align-html.ts';
 import { mergeJudges } from '../../src/eval/align-load.ts';
 import { alignJudges } from '../../src/eval/align-table.ts';
 import { parseHuman, parsePredictions } from '../../src/eval/stats/align-input.ts';
+import { pictureAddress } from '../../src/studio/addresses.ts';
 import { type RunningStudio, startStudio } from '../../src/studio/start.ts';
 import { parseStudy } from '../../src/studio/study.ts';
 import { launchChromium } from '../report/browser.ts';
@@ -50,15 +51,59 @@ async function shot(page: Page, name: string): Promise<void> {
     .toFile(join(DOCS, name));
 }
 
-/** The picture keys on screen (null = the blank check picture), read from the image URLs. */
-async function shown(page: Page, studio: RunningStudio): Promise<(string | null)[]> {
+/**
+ * The picture keys on screen (null = the blank check picture): the page only has opaque
+ * per-showing addresses, so the test maps them back with the study's secret, as the server does.
+ */
+async function shown(page: Page, studio: RunningStudio, rater: string): Promise<(string | null)[]> {
   const srcs = (await page.evaluate(
     "[...document.querySelectorAll('.pic img')].map((i) => i.getAttribute('src'))",
   )) as string[];
   return srcs.map((src) => {
-    const n = src.split('/').pop()!;
-    return n === 'blank' ? null : studio.store.itemByNumber(Number(n))!.key;
+    const addr = src.split('/').pop()!;
+    for (const t of studio.store.tasks(rater))
+      for (let pos = 0; pos < t.items.length; pos++)
+        if (pictureAddress(studio.store.pictureSecret, rater, t.seq, pos) === addr)
+          return t.items[pos]!;
+    throw new Error(`no showing has address ${addr}`);
   });
+}
+
+/** Waits until the screen's pictures are shown and the minimum look time has passed. */
+async function looked(page: Page): Promise<void> {
+  await page.waitForSelector('#task[data-looked="1"]');
+}
+
+/** Reads the instructions, starts, and answers the practice screens with the left picture / 50. */
+async function startAndPractise(
+  page: Page,
+  kind: 'pairwise' | 'absolute' | 'triple',
+): Promise<number> {
+  await page.getByTestId('instructions').waitFor();
+  await page.getByTestId('start').click();
+  let n = 0;
+  for (;;) {
+    await page.getByTestId('prompt').waitFor();
+    if ((await page.getByTestId('practice').count()) === 0) return n;
+    expect(await page.getByTestId('practice').textContent()).toMatch(
+      /^Practice \d of \d — not counted$/,
+    );
+    expect((await progress(page))[0]).toBe(0);
+    await looked(page);
+    if (kind === 'pairwise') await page.keyboard.press('1');
+    else if (kind === 'absolute') {
+      await page.keyboard.press('5');
+      await page.keyboard.press('Enter');
+    } else {
+      await page.keyboard.press('1');
+      await page.keyboard.press('2');
+      await page.keyboard.press('Enter');
+    }
+    n++;
+    await page.waitForFunction(
+      `!document.querySelector('[data-testid="practice"]') || document.querySelector('[data-testid="practice"]').textContent.startsWith('Practice ${n + 1} ')`,
+    );
+  }
 }
 
 async function progress(page: Page): Promise<[number, number]> {
@@ -94,7 +139,9 @@ describe('rubrica studio in Chromium', () => {
       const page = await newPage();
       const annUrl = studio.raterUrls.find((r) => r.name === 'ann')!.url;
       await page.goto(annUrl);
-      await page.getByTestId('prompt').waitFor();
+      // Practice screens first, marked and not counted; the export has none of them.
+      expect(await startAndPractise(page, 'pairwise')).toBe(2);
+      await looked(page);
       await shot(page, 'studio-pairwise.png');
       const [, total] = await progress(page);
       const clicks: { left: string | null; right: string | null; winner: 'a' | 'b' | 'tie' }[] = [];
@@ -105,7 +152,8 @@ describe('rubrica studio in Chromium', () => {
           await page.getByTestId('prompt').waitFor();
           expect((await progress(page))[0]).toBe(5);
         }
-        const [left = null, right = null] = await shown(page, studio);
+        await looked(page);
+        const [left = null, right = null] = await shown(page, studio, 'ann');
         // The rater prefers model-a, ties two pictures of one run, and picks the real
         // on-prompt picture in a check. Half the answers by key, half by click.
         let winner: 'a' | 'b' | 'tie';
@@ -168,15 +216,15 @@ describe('rubrica studio in Chromium', () => {
 
       // bob answers by API, always the left picture, so the admin view has two raters to compare.
       const bobTok = studio.raterUrls.find((r) => r.name === 'bob')!.url.split('/r/')[1];
-      for (const t of studio.store.tasks('bob'))
-        await fetch(`${studio.url}/api/r/${bobTok}/answer`, {
+      const bobApi = (path: string, body: unknown) =>
+        fetch(`${studio.url}/api/r/${bobTok}${path}`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({
-            seq: t.seq,
-            answer: { choice: 0 },
-          }),
-        });
+          body: JSON.stringify(body),
+        }).then((r) => r.json() as Promise<{ task: { seq: number } | null }>);
+      let bobAt = await bobApi('/start', {});
+      while (bobAt.task)
+        bobAt = await bobApi('/answer', { seq: bobAt.task.seq, answer: { choice: 0 }, ms: 1200 });
       await page.goto(studio.adminUrl);
       await page.getByTestId('progress-bob').waitFor();
       await page.waitForFunction(
@@ -185,6 +233,15 @@ describe('rubrica studio in Chromium', () => {
       expect(await page.getByTestId('progress-ann').textContent()).toBe(`${total} / ${total}`);
       const checks = tasks.filter((t) => t.check !== null).length;
       expect(await page.getByTestId('checks-ann').textContent()).toBe(`${checks} / ${checks}`);
+      // Each check's result, the timing and the per-run win rates are on the admin page.
+      expect(await page.getByTestId('check-results-ann').textContent()).toMatch(
+        /^✓ (blank|off-prompt), ✓ (blank|off-prompt)$/,
+      );
+      expect(await page.getByTestId('median-ann').textContent()).toMatch(/^\d+\.\d s$/);
+      expect(await page.getByTestId('run-model-a').textContent()).toMatch(/^0\.\d{3}|1\.000$/);
+      expect(await page.getByTestId('run-ci-model-a').textContent()).toMatch(
+        /^\[\d\.\d{3}, \d\.\d{3}\]$/,
+      );
       await shot(page, 'studio-admin.png');
 
       // The study's export through align's HTML view, as docs/human-studies.md walks it: the
@@ -217,6 +274,7 @@ describe('rubrica studio in Chromium', () => {
       kind: 'absolute',
       seed: 4,
       raters: ['cy'],
+      practice: 1,
       repeat_share: 0.2,
       attention_checks: 1,
       criteria: [{ id: 'prompt', text: 'Matches the prompt' }],
@@ -230,16 +288,18 @@ describe('rubrica studio in Chromium', () => {
     try {
       const page = await newPage();
       await page.goto(studio.raterUrls[0]!.url);
-      await page.getByTestId('prompt').waitFor();
+      expect(await startAndPractise(page, 'absolute')).toBe(1);
+      await looked(page);
       await shot(page, 'studio-absolute.png');
       const [, total] = await progress(page);
-      const given: { key: string | null; score: number; prompt: number }[] = [];
+      const given: { key: string | null; score: number; prompt: number | null }[] = [];
       for (let i = 0; i < total; i++) {
         if (i === 3) {
           await page.reload();
           await page.getByTestId('prompt').waitFor();
         }
-        const [key = null] = await shown(page, studio);
+        await looked(page);
+        const [key = null] = await shown(page, studio, 'cy');
         // Save stays disabled until the rater moves the overall slider.
         expect(await page.getByTestId('send').isDisabled()).toBe(true);
         let score: number;
@@ -254,8 +314,11 @@ describe('rubrica studio in Chromium', () => {
           score = 37 + i;
           await page.getByTestId('slider-score').fill(String(score));
         }
-        const prompt = 20 + i;
-        await page.getByTestId('slider-prompt').fill(String(prompt));
+        // Every third screen leaves the criterion untouched: the page shows "–", the
+        // answer says null (it used to be saved as 50).
+        const prompt = i % 3 === 2 ? null : 20 + i;
+        if (prompt !== null) await page.getByTestId('slider-prompt').fill(String(prompt));
+        else expect(await page.getByTestId('val-prompt').textContent()).toBe('–');
         given.push({ key, score, prompt });
         await (i % 2 === 0 ? page.keyboard.press('Enter') : page.getByTestId('send').click());
         if (i < total - 1) await waitDone(page, i + 1);
@@ -286,6 +349,81 @@ describe('rubrica studio in Chromium', () => {
     }
   }, 120_000);
 
+  it('a held key, a key pressed before the screen was seen and a double click answer once; undo takes back the last answer', async () => {
+    const study = parseStudy({
+      name: 'keys example',
+      kind: 'pairwise',
+      seed: 9,
+      raters: ['eve'],
+      repeat_share: 0,
+      attention_checks: 0,
+      practice: 0,
+    });
+    const studio = await startStudio({
+      runs: ex.runs,
+      study,
+      db: join(ex.root, 'keys.sqlite'),
+      port: 0,
+    });
+    try {
+      const page = await newPage();
+      await page.goto(studio.raterUrls[0]!.url);
+      await startAndPractise(page, 'pairwise');
+      const answered = () => studio.store.tasks('eve').filter((t) => t.answer !== null).length;
+      // Hold "1": the press answers screen 0; the auto-repeat keydowns (repeat: true) that
+      // keep coming once screen 1 is up and looked at must not answer it.
+      await looked(page);
+      await page.keyboard.down('1');
+      await waitDone(page, 1);
+      await looked(page);
+      for (let r = 0; r < 5; r++) await page.keyboard.down('1');
+      await page.keyboard.up('1');
+      await page.waitForTimeout(500);
+      expect(answered()).toBe(1);
+      // A fresh press the moment the next screen arrives (before its pictures have been on
+      // screen for the minimum time) is ignored too.
+      await page.keyboard.press('2');
+      await waitDone(page, 2);
+      await page.keyboard.press('2');
+      await page.waitForTimeout(800);
+      expect(answered()).toBe(2);
+      // A double click on a picture answers one screen, not two.
+      await looked(page);
+      await page.getByTestId('pic-0').dblclick();
+      await waitDone(page, 3);
+      await page.waitForTimeout(800);
+      expect(answered()).toBe(3);
+      // Every stored answer came at least the minimum look time after its screen.
+      for (const t of studio.store.tasks('eve').filter((x) => x.answer))
+        expect(t.ms!).toBeGreaterThanOrEqual(400);
+
+      // Undo (U) takes back the third answer and shows that screen again; answered anew.
+      const third = studio.store.tasks('eve').find((t) => t.seq === 2)!;
+      await looked(page);
+      expect(await page.getByTestId('undo').isVisible()).toBe(true);
+      await page.keyboard.press('u');
+      await waitDone(page, 2);
+      expect(await shown(page, studio, 'eve')).toEqual(third.items);
+      // One step only: the button is gone until this screen is answered again.
+      expect(await page.getByTestId('undo').count()).toBe(0);
+      await looked(page);
+      await page.getByTestId('tie').click();
+      await waitDone(page, 3);
+      const rows = (
+        await (
+          await fetch(`${studio.url}/api/admin/${studio.store.adminToken}/export.jsonl`)
+        ).text()
+      )
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      expect(rows.map((r) => r.winner)).toEqual(['a', 'b', 'tie']);
+      await page.close();
+    } finally {
+      await studio.close();
+    }
+  }, 90_000);
+
   it('triple ranking: click best to worst, exported as three pairwise votes', async () => {
     const study = parseStudy({
       name: 'triple example',
@@ -294,6 +432,7 @@ describe('rubrica studio in Chromium', () => {
       raters: ['dee'],
       repeat_share: 0,
       attention_checks: 0,
+      practice: 0,
     });
     const studio = await startStudio({
       runs: ex.runs,
@@ -304,10 +443,11 @@ describe('rubrica studio in Chromium', () => {
     try {
       const page = await newPage();
       await page.goto(studio.raterUrls[0]!.url);
-      await page.getByTestId('prompt').waitFor();
+      expect(await startAndPractise(page, 'triple')).toBe(0);
       const [, total] = await progress(page);
       expect(total).toBeGreaterThan(0);
-      const keys = await shown(page, studio);
+      await looked(page);
+      const keys = await shown(page, studio, 'dee');
       // Rank right-to-left: the third picture best; the last one is placed by itself.
       await page.getByTestId('pic-2').click();
       await page.keyboard.press('2');

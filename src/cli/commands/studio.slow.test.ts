@@ -45,7 +45,10 @@ describe('rubrica studio (process)', () => {
     expect(out).toMatch(/rater bob: http/);
     const page = await fetch(ann);
     expect(page.status).toBe(200);
-    expect(await page.text()).toContain('<title>cli study</title>');
+    // Raters see a neutral title, never the study's name.
+    const html = await page.text();
+    expect(html).toContain('<title>Picture study</title>');
+    expect(html).not.toContain('cli study');
     const exited = new Promise<number | null>((r) => child!.on('exit', (code) => r(code)));
     child!.kill('SIGTERM');
     expect(await exited).toBe(0);
@@ -61,6 +64,7 @@ describe('rubrica studio (process)', () => {
         raters: ['ann'],
         attention_checks: 0,
         repeat_share: 0,
+        practice: 0,
       }),
     );
     const args = ['--run', ...fx.runs, '--study', study, '--port', '0', '--db', 'crash.sqlite'];
@@ -78,6 +82,7 @@ describe('rubrica studio (process)', () => {
             },
       ).then((r) => r.json() as Promise<{ done: number; task: { seq: number } | null }>);
     const scores: number[] = [];
+    await api('/start', {});
     for (let i = 0; i < 3; i++) {
       const s = await api('/next');
       scores.push(10 * i + 7);

@@ -57,6 +57,7 @@ export const register: RegisterCommand = (program) => {
         port: intFlag('--port', flags.port, 0),
         token: flags.token ?? readEnv('RUBRICA_TOKEN'),
         insecure: flags.insecure,
+        onWarning: (m) => process.stderr.write(`rubrica studio: warning: ${m}\n`),
       });
       const lines = [
         `rubrica studio: ${study.kind} study "${study.name}" (database ${studio.store.path})`,
