@@ -5,8 +5,11 @@
 import { esc, num } from '../core/html-escape.ts';
 import type { AlignTable } from './align-table.ts';
 import {
+  COUNT_MODE_TEXT,
+  ceilingBasis,
   PAIRWISE_HEADER,
   pairwiseRow,
+  pooledPositionLine,
   positionText,
   repeatText,
   supportWarnings,
@@ -47,8 +50,9 @@ export function renderAlignHtml(t: AlignTable, title = 'Judge agreement with peo
   const parts: string[] = [];
   parts.push(`<h1>${esc(title)}</h1>`);
   parts.push(
-    `<p class="sub">ties: ${esc(t.ties)} — ${esc(TIE_POLICY_TEXT[t.ties])}; ${Math.round(t.bootstrap.level * 100)}% bootstrap over groups, ${t.bootstrap.resamples} resamples, seed ${t.bootstrap.seed}</p>`,
+    `<p class="sub">ties: ${esc(t.ties)} — ${esc(TIE_POLICY_TEXT[t.ties])}; counting: ${esc(t.count)} — ${esc(COUNT_MODE_TEXT[t.count])}; ${Math.round(t.bootstrap.level * 100)}% bootstrap over groups, ${t.bootstrap.resamples} resamples, seed ${t.bootstrap.seed}</p>`,
   );
+  if (h.votes > 0) parts.push(`<p class="sub">${esc(ceilingBasis(h))}</p>`);
   parts.push(
     `<div class="tiles">${tile('human votes', String(h.votes), `${h.decided} decided, ${h.ties} ties`)}${tile(
       'raters',
@@ -69,7 +73,10 @@ export function renderAlignHtml(t: AlignTable, title = 'Judge agreement with peo
         (i) => (pw[i]!.pairwise!.low_support ? 'low' : ''),
       ),
     );
-    for (const w of supportWarnings(t)) parts.push(`<p class="warn">⚠ ${esc(w)}</p>`);
+    const pooled = pooledPositionLine(t);
+    if (pooled) parts.push(`<p class="sub">${esc(pooled)}</p>`);
+    for (const w of [...supportWarnings(t), ...t.pairing.warnings])
+      parts.push(`<p class="warn">⚠ ${esc(w)}</p>`);
   }
   const abs = t.judges.filter((j) => j.absolute);
   if (abs.length > 0) {

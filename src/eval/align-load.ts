@@ -65,6 +65,7 @@ export function mergeJudges(judges: readonly JudgeInput[]): JudgeInput[] {
           byRun: new Map(j.predictions.byRun),
           choices: [...j.predictions.choices],
           issues: [...j.predictions.issues],
+          prompts: new Map(j.predictions.prompts ?? []),
         },
       });
       continue;
@@ -73,6 +74,7 @@ export function mergeJudges(judges: readonly JudgeInput[]): JudgeInput[] {
     for (const [k, v] of j.predictions.scores) if (!p.scores.has(k)) p.scores.set(k, v);
     for (const [k, v] of j.predictions.byRun) if (!p.byRun.has(k)) p.byRun.set(k, v);
     p.choices.push(...j.predictions.choices);
+    for (const [k, v] of j.predictions.prompts ?? []) if (!p.prompts!.has(k)) p.prompts!.set(k, v);
     p.issues.push(...j.predictions.issues);
   }
   return [...by.values()];

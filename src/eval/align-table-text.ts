@@ -3,6 +3,8 @@
 // the votes it stands on, and one resting on too few decided votes gets a warning line.
 import type {
   AlignTable,
+  CountMode,
+  HumanSide,
   JudgeRow,
   PositionBias,
   RepeatAgreement,
@@ -71,6 +73,38 @@ export function pairwiseRow(j: JudgeRow): string[] {
   ];
 }
 
+export const COUNT_MODE_TEXT: Record<CountMode, string> = {
+  pairs:
+    "per pair: a choice judge's votes on a pair are merged into one verdict (majority; a split is a tie) and every human vote on the pair is compared with it",
+  votes:
+    "per vote: each human vote is compared with one vote of the judge (same vote id, else the judge's k-th vote on that pair)",
+};
+
+/** Which votes the human ceiling is made of, in one sentence. */
+export function ceilingBasis(h: HumanSide): string {
+  const self = h.self_agreement;
+  const inter = h.inter_rater;
+  const named = h.raters > 0;
+  const parts = [
+    self
+      ? `self-agreement from ${self.couples} couples of votes on the same pair ${named ? 'by the same rater' : '(no rater named: any two votes on a pair)'}, ${self.votes} votes`
+      : `no pair was voted on twice ${named ? 'by one rater' : ''}`.trim(),
+  ];
+  if (inter)
+    parts.push(
+      `inter-rater from ${inter.couples} couples by different raters, ${inter.votes} votes`,
+    );
+  return `human ceiling uses every vote on a pair voted more than once, repeats (studio "repeat": true) included: ${parts.join('; ')}; agreement over couples decided both times`;
+}
+
+/** The position share of all choice judges' own votes pooled, or null without any. */
+export function pooledPositionLine(t: AlignTable): string | null {
+  const p = t.pooled_position;
+  const judges = t.judges.filter((j) => j.pairwise?.position).length;
+  if (!p || judges === 0) return null;
+  return `all choice judges pooled (${judges}, ${p.votes} votes): first shown picked ${positionText(p)}`;
+}
+
 export function formatAlignTable(t: AlignTable): string {
   const out: string[] = [];
   const b = t.bootstrap;
@@ -80,6 +114,7 @@ export function formatAlignTable(t: AlignTable): string {
       `${b.resamples} resamples, seed ${b.seed}; ` +
       `ties: ${t.ties} (${TIE_POLICY_TEXT[t.ties]})`,
   );
+  if (h.votes > 0) out.push(`counting: ${t.count} (${COUNT_MODE_TEXT[t.count]})`);
   if (h.votes > 0) {
     out.push(
       '',
@@ -87,6 +122,7 @@ export function formatAlignTable(t: AlignTable): string {
         (h.raters > 0 ? ` from ${h.raters} raters` : '') +
         `; first shown picked ${positionText(h.position)}`,
       `human ceiling — self-agreement on repeated pairs: ${repeatText(h.self_agreement)}`,
+      `  (${ceilingBasis(h)})`,
     );
     if (h.inter_rater)
       out.push(`inter-rater agreement on shared pairs: ${repeatText(h.inter_rater)}`);
@@ -107,7 +143,10 @@ export function formatAlignTable(t: AlignTable): string {
         ]),
       );
     }
+    const pooled = pooledPositionLine(t);
+    if (pooled) out.push(pooled);
     for (const w of supportWarnings(t)) out.push(`warning: ${w}`);
+    for (const w of t.pairing.warnings) out.push(`warning: ${w}`);
   }
   const abs = t.judges.filter((j) => j.absolute);
   if (abs.length > 0) {

@@ -234,3 +234,125 @@ describe('alignJudges: absolute ratings from several raters', () => {
     expect(t.human.ratings_alpha).toBeCloseTo(1 - 400 / ((8 * 2900) / 12), 12);
   });
 });
+
+describe('alignJudges: counting, pairing checks, pooled position, ceiling (issue 25)', () => {
+  const v = (
+    a: string,
+    b: string,
+    winner: 'a' | 'b' | 'tie',
+    extra: Partial<PairwiseVote> = {},
+  ): PairwiseVote => ({ group: 'g', a, b, winner, rater: null, ...extra });
+  // Pair x–y voted twice by people (a, a) and the judge asked once per vote (a, then b): a split.
+  // Pair u–w: people split (a, b), the judge votes a twice. Pair s–t: one vote each, agreed.
+  const human = {
+    absolute: [],
+    pairwise: [
+      v('x', 'y', 'a'),
+      v('x', 'y', 'a'),
+      v('u', 'w', 'a'),
+      v('u', 'w', 'b'),
+      v('s', 't', 'a'),
+    ],
+    issues: [],
+  };
+  const judge = [
+    v('x', 'y', 'a'),
+    v('y', 'x', 'a'),
+    v('u', 'w', 'a'),
+    v('u', 'w', 'a'),
+    v('s', 't', 'a'),
+  ];
+
+  it('--count pairs merges a split into a tie; --count votes counts each vote, and says so', () => {
+    const pairs = alignJudges([choicesJudge('j', judge)], human, BOOT);
+    expect(pairs.count).toBe('pairs');
+    expect(pairs.judges[0]!.pairwise).toMatchObject({ agree: 2, disagree: 1, judge_ties: 2 });
+    expect(formatAlignTable(pairs)).toMatch(/^counting: pairs \(per pair: /m);
+    const votes = alignJudges([choicesJudge('j', judge)], human, { ...BOOT, count: 'votes' });
+    expect(votes.count).toBe('votes');
+    expect(votes.judges[0]!.pairwise).toMatchObject({ agree: 3, disagree: 2, judge_ties: 0 });
+    expect(votes.judges[0]!.pairwise!.agreement.estimate).toBeCloseTo(3 / 5, 12);
+    expect(formatAlignTable(votes)).toMatch(/^counting: votes \(per vote: /m);
+  });
+
+  it('--count votes matches a judge vote by its vote id before file order', () => {
+    const h = {
+      ...human,
+      pairwise: [v('x', 'y', 'a', { id: 'h1' }), v('x', 'y', 'b', { id: 'h2' })],
+    };
+    // The judge's file lists h2 first: by order it would disagree twice, by id it agrees twice.
+    const j = [v('x', 'y', 'b', { id: 'h2' }), v('x', 'y', 'a', { id: 'h1' })];
+    const t = alignJudges([choicesJudge('j', j)], h, { ...BOOT, count: 'votes' });
+    expect(t.judges[0]!.pairwise).toMatchObject({ agree: 2, disagree: 0 });
+    // A human vote with no judge vote left on its pair is unmatched, not a tie.
+    const short = alignJudges([choicesJudge('j', [j[1]!])], human, { ...BOOT, count: 'votes' });
+    expect(short.judges[0]!.unmatched).toBe(4);
+  });
+
+  it('warns when the two sides of a vote are pictures of different prompts, and counts them', () => {
+    const preds = parsePredictions(
+      jsonl([
+        { id: 'a1', prompt_id: 'p1', reward: 0.9 },
+        { id: 'b1', prompt_id: 'p1', reward: 0.2 },
+        { id: 'b2', prompt_id: 'p2', reward: 0.5 },
+      ]),
+    );
+    const h = {
+      absolute: [],
+      pairwise: [v('a1', 'b1', 'a'), v('a1', 'b2', 'a'), v('b2', 'a1', 'b')],
+      issues: [],
+    };
+    const t = alignJudges([{ name: 's', predictions: preds }], h, BOOT);
+    expect(t.pairing.cross_prompt_votes).toBe(2);
+    expect(formatAlignTable(t)).toMatch(
+      /warning: 2 of 3 human votes compare pictures of two different prompts \(e\.g\. a1 \(p1\) vs b2 \(p2\)\)/,
+    );
+    // Pairs of the same two items under two groups (a wrong grouping column): merged, said so.
+    const merged = {
+      absolute: [],
+      pairwise: [v('m1', 'm2', 'a', { group: 'p1' }), v('m2', 'm1', 'a', { group: 'p2' })],
+      issues: [],
+    };
+    const j = [v('m1', 'm2', 'a', { group: 'p3' })];
+    const t2 = alignJudges([choicesJudge('j', j)], merged, BOOT);
+    expect(t2.pairing.human_pairs_in_several_groups).toBe(1);
+    expect(t2.pairing.judge_other_group).toEqual({ j: 2 });
+    const text = formatAlignTable(t2);
+    expect(text).toMatch(/warning: 1 pairs of items were voted on under more than one group/);
+    expect(text).toMatch(
+      /warning: j: 2 human votes meet this judge's votes on the same pair under another group/,
+    );
+    // A clean study gives no warning.
+    expect(alignJudges([choicesJudge('j', judge)], human, BOOT).pairing.warnings).toEqual([]);
+  });
+
+  it('prints the pooled position share next to the per-judge ones', () => {
+    const other = [v('x', 'y', 'b'), v('u', 'w', 'b'), v('s', 't', 'a'), v('s', 't', 'tie')];
+    const t = alignJudges([choicesJudge('j', judge), choicesJudge('k', other)], human, BOOT);
+    // j: first 5 of 5 decided; k: first 1 of 3 decided → pooled 6 of 8.
+    expect(t.pooled_position).toMatchObject({ votes: 9, first: 6, second: 2, ties: 1 });
+    expect(t.pooled_position!.share_first).toBeCloseTo(6 / 8, 12);
+    expect(formatAlignTable(t)).toMatch(
+      /^all choice judges pooled \(2, 9 votes\): first shown picked 75\.0% \(p /m,
+    );
+  });
+
+  it('says which votes the human ceiling uses', () => {
+    const named = {
+      absolute: [],
+      pairwise: [
+        v('x', 'y', 'a', { rater: 'r1' }),
+        v('x', 'y', 'a', { rater: 'r1' }),
+        v('x', 'y', 'b', { rater: 'r2' }),
+        v('s', 't', 'a', { rater: 'r2' }),
+      ],
+      issues: [],
+    };
+    const t = alignJudges([choicesJudge('j', judge)], named, BOOT);
+    expect(t.human.self_agreement).toMatchObject({ couples: 1, votes: 2 });
+    expect(t.human.inter_rater).toMatchObject({ couples: 2, votes: 3 });
+    expect(formatAlignTable(t)).toMatch(
+      /human ceiling uses every vote on a pair voted more than once, repeats \(studio "repeat": true\) included: self-agreement from 1 couples of votes on the same pair by the same rater, 2 votes; inter-rater from 2 couples by different raters, 3 votes/,
+    );
+  });
+});

@@ -17,6 +17,15 @@ import type { LineIssue } from './stats/jsonl.ts';
 /** How a judge's tie on a vote people decided counts: dropped, half credit, or a miss. */
 export type TiePolicy = 'half' | 'exclude' | 'loss';
 export const TIE_POLICIES: readonly TiePolicy[] = ['exclude', 'half', 'loss'];
+/**
+ * How a choice judge's votes meet people's: `pairs` merges each judge's votes on a pair into
+ * one verdict (their majority; a split is a tie) that every human vote on the pair is compared
+ * with; `votes` pairs each human vote with one vote of the judge (same vote id, else the k-th
+ * human vote on a pair with the judge's k-th vote there), as a study that asked the judge once
+ * per human vote counts. Score judges give the same verdict on a pair either way.
+ */
+export type CountMode = 'pairs' | 'votes';
+export const COUNT_MODES: readonly CountMode[] = ['pairs', 'votes'];
 /** Below this many votes decided by both sides an agreement is flagged as low support. */
 export const DEFAULT_MIN_DECIDED = 30;
 
@@ -31,6 +40,8 @@ export interface AlignTableOptions extends BootstrapOptions {
   tieEpsilon?: number;
   ties?: TiePolicy;
   minDecided?: number;
+  /** Default `pairs`. */
+  count?: CountMode;
 }
 
 export interface PositionBias {
@@ -90,6 +101,8 @@ export interface JudgePair {
 export interface RepeatAgreement {
   /** Couples of votes on the same pair (each unordered couple once). */
   couples: number;
+  /** Distinct votes that are part of a couple. */
+  votes: number;
   both_decided: number;
   agree: number;
   /** agree / both_decided: how often people repeat their own choice. */
@@ -113,8 +126,22 @@ export interface HumanSide {
   ratings_alpha: number | null;
 }
 
+/** Signs that votes of different prompts were put together as one pair. */
+export interface PairingCheck {
+  /** Human votes whose two pictures belong to different prompts (per the predictions' records). */
+  cross_prompt_votes: number;
+  /** Item pairs that people voted on under more than one group. */
+  human_pairs_in_several_groups: number;
+  /** Per choice judge: human votes on a pair the judge voted on under another group. */
+  judge_other_group: Record<string, number>;
+  /** One sentence per problem found, for the output. */
+  warnings: string[];
+}
+
 export interface AlignTable {
   reward: string;
+  /** How judge votes were counted against people's (see CountMode). */
+  count: CountMode;
   ties: TiePolicy;
   tie_epsilon: number;
   min_decided: number;
@@ -122,6 +149,9 @@ export interface AlignTable {
   human: HumanSide;
   judges: JudgeRow[];
   judge_vs_judge: JudgePair[];
+  /** Every choice judge's own votes pooled: the position share over all of them. */
+  pooled_position: PositionBias | null;
+  pairing: PairingCheck;
   issues: LineIssue[];
 }
 
@@ -166,6 +196,46 @@ function verdictsFromScores(
     const [lo, hi] = v.a < v.b ? [a, b] : [b, a];
     out.set(pairKey(v.a, v.b), Math.abs(lo - hi) <= eps ? 'tie' : lo > hi ? 'lo' : 'hi');
   }
+  return out;
+}
+
+/** A judge's verdict per human vote (by index); undefined where it has none. */
+type VoteVerdicts = (Verdict | undefined)[];
+
+const perPair = (verdicts: ReadonlyMap<string, Verdict>, votes: readonly PairwiseVote[]) =>
+  votes.map((v) => verdicts.get(pairKey(v.a, v.b)));
+
+/**
+ * `--count votes`: each human vote meets one vote of the judge — the one with the same vote
+ * id, else the next unused judge vote on the same pair in file order. A human vote left
+ * without one has no verdict (unmatched).
+ */
+function perVoteFromChoices(
+  choices: readonly PairwiseVote[],
+  votes: readonly PairwiseVote[],
+): VoteVerdicts {
+  const out: VoteVerdicts = new Array(votes.length).fill(undefined);
+  const byId = new Map<string, PairwiseVote>();
+  for (const c of choices) if (c.id !== undefined && !byId.has(c.id)) byId.set(c.id, c);
+  const used = new Set<PairwiseVote>();
+  votes.forEach((v, i) => {
+    const c = v.id === undefined ? undefined : byId.get(v.id);
+    if (c && !used.has(c) && pairKey(c.a, c.b) === pairKey(v.a, v.b)) {
+      out[i] = canonical(c).verdict;
+      used.add(c);
+    }
+  });
+  const queue = new Map<string, PairwiseVote[]>();
+  for (const c of choices) {
+    if (used.has(c)) continue;
+    const key = pairKey(c.a, c.b);
+    queue.set(key, [...(queue.get(key) ?? []), c]);
+  }
+  votes.forEach((v, i) => {
+    if (out[i] !== undefined) return;
+    const c = queue.get(pairKey(v.a, v.b))?.shift();
+    if (c) out[i] = canonical(c).verdict;
+  });
   return out;
 }
 
@@ -226,14 +296,14 @@ function groupsOf<T extends { group: string }>(items: readonly T[]): T[][] {
 }
 
 function judgePairwise(
-  verdicts: ReadonlyMap<string, Verdict>,
+  verdicts: VoteVerdicts,
   votes: readonly PairwiseVote[],
   own: readonly PairwiseVote[] | null,
   opts: Required<BootstrapOptions> & { ties: TiePolicy; minDecided: number },
 ): JudgePairwise {
   const scored: Scored[] = [];
   votes.forEach((v, i) => {
-    const j = verdicts.get(pairKey(v.a, v.b));
+    const j = verdicts[i];
     if (j === undefined) return;
     scored.push({
       group: v.group ?? `\u0000vote${i}`,
@@ -262,12 +332,16 @@ function judgePairwise(
   };
 }
 
-function repeatAgreement(couples: readonly [Verdict, Verdict][]): RepeatAgreement | null {
+function repeatAgreement(
+  couples: readonly [Verdict, Verdict][],
+  votes: number,
+): RepeatAgreement | null {
   if (couples.length === 0) return null;
   const decided = couples.filter(([x, y]) => x !== 'tie' && y !== 'tie');
   const agree = decided.filter(([x, y]) => x === y).length;
   return {
     couples: couples.length,
+    votes,
     both_decided: decided.length,
     agree,
     agreement: decided.length > 0 ? agree / decided.length : null,
@@ -277,20 +351,23 @@ function repeatAgreement(couples: readonly [Verdict, Verdict][]): RepeatAgreemen
 
 function humanSide(human: HumanJudgements): HumanSide {
   const votes = human.pairwise;
-  const byKey = new Map<string, { verdict: Verdict; rater: string | null }[]>();
-  for (const v of votes) {
+  const byKey = new Map<string, { verdict: Verdict; rater: string | null; n: number }[]>();
+  votes.forEach((v, n) => {
     const { key, verdict } = canonical(v);
-    byKey.set(key, [...(byKey.get(key) ?? []), { verdict, rater: v.rater }]);
-  }
+    byKey.set(key, [...(byKey.get(key) ?? []), { verdict, rater: v.rater, n }]);
+  });
   const named = votes.some((v) => v.rater !== null);
   const self: [Verdict, Verdict][] = [];
   const inter: [Verdict, Verdict][] = [];
+  const selfVotes = new Set<number>();
+  const interVotes = new Set<number>();
   for (const list of byKey.values()) {
     for (let i = 0; i < list.length; i++)
       for (let j = i + 1; j < list.length; j++) {
         const couple: [Verdict, Verdict] = [list[i]!.verdict, list[j]!.verdict];
-        if (!named || list[i]!.rater === list[j]!.rater) self.push(couple);
-        else inter.push(couple);
+        const same = !named || list[i]!.rater === list[j]!.rater;
+        (same ? self : inter).push(couple);
+        for (const k of [list[i]!.n, list[j]!.n]) (same ? selfVotes : interVotes).add(k);
       }
   }
   const raters = new Set(
@@ -305,43 +382,46 @@ function humanSide(human: HumanJudgements): HumanSide {
     ties: votes.length - decided,
     raters: raters.size,
     position: positionBias(votes),
-    self_agreement: repeatAgreement(self),
-    inter_rater: repeatAgreement(inter),
+    self_agreement: repeatAgreement(self, selfVotes.size),
+    inter_rater: repeatAgreement(inter, interVotes.size),
     ratings: human.absolute.length,
     ratings_alpha: krippendorffAlpha([...byItem.values()], 'interval').alpha,
   };
 }
 
-function majorityVerdicts(all: readonly ReadonlyMap<string, Verdict>[]): Map<string, Verdict> {
-  const keys = new Set(all.flatMap((m) => [...m.keys()]));
-  const out = new Map<string, Verdict>();
-  for (const key of keys) {
+/** Per vote: the winner most judges chose, judges that tied left out; a split is a tie. */
+function majorityVerdicts(all: readonly VoteVerdicts[], n: number): VoteVerdicts {
+  const out: VoteVerdicts = [];
+  for (let i = 0; i < n; i++) {
     let lo = 0;
     let hi = 0;
+    let any = false;
     for (const m of all) {
-      const v = m.get(key);
+      const v = m[i];
+      if (v !== undefined) any = true;
       if (v === 'lo') lo++;
       else if (v === 'hi') hi++;
     }
-    out.set(key, lo > hi ? 'lo' : hi > lo ? 'hi' : 'tie');
+    out.push(any ? (lo > hi ? 'lo' : hi > lo ? 'hi' : 'tie') : undefined);
   }
   return out;
 }
 
+/** Two judges over the same human votes: `at` holds the vote indices compared. */
 function judgePair(
   a: string,
   b: string,
-  va: ReadonlyMap<string, Verdict>,
-  vb: ReadonlyMap<string, Verdict>,
-  keys: ReadonlySet<string>,
+  va: VoteVerdicts,
+  vb: VoteVerdicts,
+  at: readonly number[],
 ): JudgePair {
   let pairs = 0;
   let same = 0;
   let bothDecided = 0;
   let agree = 0;
-  for (const key of keys) {
-    const x = va.get(key);
-    const y = vb.get(key);
+  for (const i of at) {
+    const x = va[i];
+    const y = vb[i];
     if (x === undefined || y === undefined) continue;
     pairs++;
     if (x === y) same++;
@@ -361,6 +441,67 @@ function judgePair(
   };
 }
 
+/**
+ * Votes of different prompts put together: a vote whose two pictures' records name different
+ * prompts, a pair of items people voted on under several groups, or a judge's vote on the
+ * pair under another group than the human vote's. Each is a sign of a wrong id or group column.
+ */
+function pairingCheck(judges: readonly JudgeInput[], votes: readonly PairwiseVote[]): PairingCheck {
+  const prompts = new Map<string, string>();
+  for (const j of judges)
+    for (const [k, v] of j.predictions.prompts ?? []) if (!prompts.has(k)) prompts.set(k, v);
+  let cross = 0;
+  let example = '';
+  for (const v of votes) {
+    const pa = prompts.get(v.a);
+    const pb = prompts.get(v.b);
+    if (pa !== undefined && pb !== undefined && pa !== pb) {
+      cross++;
+      example ||= `${v.a} (${pa}) vs ${v.b} (${pb})`;
+    }
+  }
+  const groupsOfPair = (list: readonly PairwiseVote[]) => {
+    const m = new Map<string, Set<string>>();
+    for (const v of list) {
+      if (v.group === null) continue;
+      const key = pairKey(v.a, v.b);
+      m.set(key, (m.get(key) ?? new Set()).add(v.group));
+    }
+    return m;
+  };
+  const humanGroups = groupsOfPair(votes);
+  const several = [...humanGroups.values()].filter((g) => g.size > 1).length;
+  const judgeOther: Record<string, number> = {};
+  for (const j of judges) {
+    if (j.predictions.choices.length === 0) continue;
+    const jg = groupsOfPair(j.predictions.choices);
+    const n = votes.filter((v) => {
+      const g = jg.get(pairKey(v.a, v.b));
+      return v.group !== null && g !== undefined && [...g].some((x) => x !== v.group);
+    }).length;
+    if (n > 0) judgeOther[j.name] = n;
+  }
+  const warnings: string[] = [];
+  if (cross > 0)
+    warnings.push(
+      `${cross} of ${votes.length} human votes compare pictures of two different prompts (e.g. ${example}): check the a/b id columns`,
+    );
+  if (several > 0)
+    warnings.push(
+      `${several} pairs of items were voted on under more than one group: their votes are merged into one pair across groups — if the group is the prompt, the item ids are not unique across prompts (check --col a/b/group)`,
+    );
+  for (const [name, n] of Object.entries(judgeOther))
+    warnings.push(
+      `${name}: ${n} human votes meet this judge's votes on the same pair under another group: judge and people may not have compared the same pictures`,
+    );
+  return {
+    cross_prompt_votes: cross,
+    human_pairs_in_several_groups: several,
+    judge_other_group: judgeOther,
+    warnings,
+  };
+}
+
 export const MAJORITY = 'majority';
 
 /** The whole table: every judge against people, each other and the majority of them. */
@@ -375,19 +516,21 @@ export function alignJudges(
   const minDecided = opts.minDecided ?? DEFAULT_MIN_DECIDED;
   const popts = { ...boot, ties, minDecided };
   const votes = human.pairwise;
-  const humanKeys = new Set(votes.map((v) => pairKey(v.a, v.b)));
   // Scores by bare id and by `run/id` (how the studio names items of several runs).
   const scoreMaps = judges.map((j) => new Map([...j.predictions.scores, ...j.predictions.byRun]));
-  const verdicts = judges.map((j, i) =>
+  const count = opts.count ?? 'pairs';
+  const verdicts: VoteVerdicts[] = judges.map((j, i) =>
     j.predictions.choices.length > 0
-      ? verdictsFromChoices(j.predictions.choices)
-      : verdictsFromScores(scoreMaps[i]!, votes, eps),
+      ? count === 'votes'
+        ? perVoteFromChoices(j.predictions.choices, votes)
+        : perPair(verdictsFromChoices(j.predictions.choices), votes)
+      : perPair(verdictsFromScores(scoreMaps[i]!, votes, eps), votes),
   );
   const rows: JudgeRow[] = judges.map((j, i) => {
     const usesChoices = j.predictions.choices.length > 0;
     const v = verdicts[i]!;
     const scored = scoreMaps[i]!;
-    const unmatchedVotes = votes.filter((h) => !v.has(pairKey(h.a, h.b))).length;
+    const unmatchedVotes = v.filter((x) => x === undefined).length;
     const unmatchedRatings = human.absolute.filter((r) => !scored.has(r.id)).length;
     return {
       name: j.name,
@@ -403,24 +546,32 @@ export function alignJudges(
       unmatched: unmatchedVotes + (scored.size > 0 ? unmatchedRatings : 0),
     };
   });
+  // Judge vs judge: once per pair people voted on, or once per human vote with --count votes.
+  const seenKeys = new Set<string>();
+  const at: number[] = [];
+  votes.forEach((v, i) => {
+    const key = pairKey(v.a, v.b);
+    if (count === 'votes' || !seenKeys.has(key)) at.push(i);
+    seenKeys.add(key);
+  });
   const pairs: JudgePair[] = [];
   for (let i = 0; i < judges.length; i++)
     for (let k = i + 1; k < judges.length; k++)
-      pairs.push(
-        judgePair(judges[i]!.name, judges[k]!.name, verdicts[i]!, verdicts[k]!, humanKeys),
-      );
+      pairs.push(judgePair(judges[i]!.name, judges[k]!.name, verdicts[i]!, verdicts[k]!, at));
   if (judges.length >= 2 && votes.length > 0) {
-    const m = majorityVerdicts(verdicts);
+    const m = majorityVerdicts(verdicts, votes.length);
     rows.push({
       name: MAJORITY,
       source: 'majority',
       absolute: null,
       pairwise: judgePairwise(m, votes, null, popts),
-      unmatched: votes.filter((h) => !m.has(pairKey(h.a, h.b))).length,
+      unmatched: m.filter((x) => x === undefined).length,
     });
   }
+  const allChoices = judges.flatMap((j) => j.predictions.choices);
   return {
     reward: opts.reward ?? 'universal',
+    count,
     ties,
     tie_epsilon: opts.tieEpsilon ?? 0,
     min_decided: minDecided,
@@ -428,6 +579,8 @@ export function alignJudges(
     human: humanSide(human),
     judges: rows,
     judge_vs_judge: pairs,
+    pooled_position: positionBias(allChoices),
+    pairing: pairingCheck(judges, votes),
     issues: [...judges.flatMap((j) => j.predictions.issues), ...human.issues],
   };
 }

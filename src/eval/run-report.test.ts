@@ -51,7 +51,7 @@ const tilesOf = (records: EvalRecord[]) =>
   });
 
 describe('headline tiles', () => {
-  it('say "not judged: 0 of 300" when the judge never answered, with no score', () => {
+  it('say "0 of 300 judged" when the judge never answered, with no score, the same way round as "299 of 300 not judged"', () => {
     // The case of the issue: one blank picture (a rule-based 0) and 299 rollouts not judged.
     const records = Array.from({ length: 300 }, (_, i) =>
       i === 0
@@ -61,9 +61,15 @@ describe('headline tiles', () => {
     const tiles = tilesOf(records);
     const byLabel = Object.fromEntries(tiles.map((t) => [t.label, t]));
     for (const label of ['universal score · rendered', 'universal score · all samples']) {
-      expect(byLabel[label]).toEqual({ label, value: 'not judged', hint: 'not judged: 0 of 300' });
+      expect(byLabel[label]).toEqual({
+        label,
+        value: 'not judged',
+        hint: '0 of 300 judged (299 not judged, 1 failed before judging)',
+      });
     }
     expect(byLabel['universal not judged']).toMatchObject({ value: '299 of 300' });
+    // No tile reads "not judged: 0 of N" (it meant "none judged", beside "299 of 300 not judged").
+    expect(JSON.stringify(tiles)).not.toMatch(/not judged: 0 of/);
     const all = JSON.stringify(tiles.filter((t) => t.label.includes('score')));
     expect(all).not.toContain('0.000');
     expect(all).not.toContain('CI');

@@ -22,7 +22,11 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
  */
 function scoreTile(label: string, e: ScoreEstimate, r: RewardSummary, extra = ''): HeadlineMetric {
   if (r.judged === 0 && r.not_judged > 0)
-    return { label, value: 'not judged', hint: `not judged: 0 of ${r.n}` };
+    return {
+      label,
+      value: 'not judged',
+      hint: `0 of ${r.n} judged (${r.not_judged} not judged, ${r.n - r.not_judged} failed before judging)`,
+    };
   const n = `n = ${plural(e.n, 'sample')} over ${plural(e.prompts, 'prompt')}`;
   if (e.estimate === null) return { label, value: '–', hint: `${n}: nothing to average` };
   const interval =

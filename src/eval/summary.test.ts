@@ -196,9 +196,14 @@ describe('summarizeRun', () => {
     );
     const d = summarizeRun(down, { resamples: 50 }).rewards.universal!;
     expect(d).toMatchObject({ judged: 0, not_judged: 10, n: 12 });
+    // Its health figures are not made of the two rule-based zeros: nothing judged, no flat share.
+    expect(d.health).toMatchObject({ judged: 0, groups: 0, flat_group_share: null });
+    expect(d.health.clutter.mean_reward_unflagged).toBeNull();
     for (const est of [d.score_rendered, d.score_all]) {
       expect(est).toMatchObject({ estimate: null, low: null, high: null });
-      expect(est.note).toBe('not judged: 0 of 12 rollouts');
+      expect(est.note).toBe(
+        'none judged: 0 of 12 rollouts judged (10 not judged, 2 failed before judging)',
+      );
     }
     expect(JSON.parse(JSON.stringify(d)).score_all.estimate).toBeNull();
     // Every rollout failing on its own is a measured 0 and keeps its score.

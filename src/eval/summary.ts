@@ -39,7 +39,10 @@ export interface ScoreEstimate extends Interval {
   n: number;
   /** Prompts those samples come from (the bootstrap's units that carry a value). */
   prompts: number;
-  /** Why the estimate or its interval is missing ("not judged: 0 of 300", "n too small: …"), else null. */
+  /**
+   * Why the estimate or its interval is missing ("none judged: 0 of 300 rollouts judged (283 not
+   * judged, 17 failed before judging)", "n too small: …"), else null.
+   */
   note: string | null;
 }
 
@@ -314,8 +317,12 @@ export function summarizeReward(
   // Rule-based zeros (blank, no SVG) next to rollouts no judge saw are no measurement of the
   // run: with nothing judged there is no score. A run whose every rollout failed on its own
   // (no grader error) did get its zeros honestly and keeps them.
+  // Said as a count of what was judged ("0 of 300 judged"), the same way round as the
+  // report's "283 of 300 not judged" tile: "not judged: 0 of 300" read as "none not judged".
   const unjudged =
-    judged === 0 && notJudged > 0 ? `not judged: 0 of ${scored.length} rollouts` : null;
+    judged === 0 && notJudged > 0
+      ? `none judged: 0 of ${scored.length} rollouts judged (${notJudged} not judged, ${scored.length - notJudged} failed before judging)`
+      : null;
   return {
     reward_kind: kind,
     n: scored.length,

@@ -69,7 +69,7 @@ export function checkAlerts(
       'flat_group_share',
       h.flat_group_share,
       t.flat_group_share,
-      'flat GRPO groups (no signal)',
+      'flat GRPO groups among groups with a judged rollout (no signal)',
     ),
     ...over('grader_fault_share', h.grader_fault_share, t.grader_fault_share, 'grader faults'),
     ...over(
@@ -83,7 +83,7 @@ export function checkAlerts(
       'flagged_reward_premium',
       Math.max(premium(h.text_in_image) ?? -Infinity, premium(h.clutter) ?? -Infinity),
       t.flagged_reward_premium,
-      'flagged rollouts out-earn the rest (a hack that pays)',
+      'flagged judged rollouts out-earn the unflagged judged ones (a hack that pays)',
     ),
     ...over(
       'completion_length_growth',

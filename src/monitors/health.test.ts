@@ -66,6 +66,45 @@ describe('batch health', () => {
     expect(names).toEqual(['clutter_share', 'flagged_reward_premium']);
   });
 
+  it('makes flat groups and flagged/unflagged means of judged rewards, never of rule-based zeros alone', () => {
+    // The judge never answered: only rule-based zeros (blank, no SVG) and grader faults.
+    const zero = (reason: 'blank' | 'no_svg', clutter = false) =>
+      scoreRecord({
+        reward: 0,
+        status: 'unscoreable',
+        reason,
+        reward_kind: 'universal',
+        checks: { text_in_image: false, clutter, output_tokens: 100, svg_tokens: 0 },
+      });
+    const down = [
+      zero('blank'),
+      zero('no_svg', true),
+      rec(0, { fault: true }),
+      zero('blank'),
+      zero('no_svg'),
+    ];
+    const groups = ['a', 'a', 'a', 'b', 'b'];
+    const h = batchHealth(down, (i) => groups[i]!);
+    expect(h).toMatchObject({ judged: 0, groups: 0, flat_groups: 0, rule_zero_groups: 2 });
+    expect(h.flat_group_share).toBeNull();
+    expect(h.clutter).toMatchObject({
+      flagged: 1,
+      mean_reward_flagged: null,
+      mean_reward_unflagged: null,
+      judged_unflagged: 0,
+    });
+    expect(checkAlerts(h, null, DEFAULT_ALERTS).map((a) => a.alert)).not.toContain(
+      'flat_group_share',
+    );
+    // With judged rollouts, a group counts once it has one; the rule zeros it holds are rewards GRPO sees.
+    const mixed = [rec(0.6), zero('blank'), rec(0.4), rec(0.4), zero('blank'), zero('no_svg')];
+    const g2 = ['a', 'a', 'b', 'b', 'c', 'c'];
+    const m = batchHealth(mixed, (i) => g2[i]!);
+    expect(m).toMatchObject({ judged: 3, groups: 2, flat_groups: 1, rule_zero_groups: 1 });
+    expect(m.clutter.mean_reward_unflagged).toBeCloseTo((0.6 + 0.4 + 0.4) / 3, 12);
+    expect(m.clutter.judged_unflagged).toBe(3);
+  });
+
   it('parses alert thresholds and refuses unknown names', () => {
     expect(parseAlertThresholds('flat_group_share=0.3, clutter_share=0').flat_group_share).toBe(
       0.3,

@@ -20,9 +20,16 @@ export interface FlagFigures {
   /** Share of rollouts whose picture the check flagged (checks need no judge: faults count). */
   share: number | null;
   flagged: number;
-  /** Mean reward of flagged and of unflagged measured rollouts (grader faults left out). */
+  /**
+   * Mean reward of flagged and of unflagged **judged** rollouts (status ok): a rule-based zero
+   * (no SVG, blank, did not render) is no judge's opinion of a hack, and grader faults are no
+   * measurement, so neither is in these means.
+   */
   mean_reward_flagged: number | null;
   mean_reward_unflagged: number | null;
+  /** How many judged rollouts each mean is over. */
+  judged_flagged: number;
+  judged_unflagged: number;
 }
 
 /**
@@ -33,12 +40,23 @@ export interface BatchHealth {
   rollouts: number;
   /** Rollouts whose reward is a measurement (status ok or unscoreable). */
   measured: number;
+  /** Rollouts a judge (or scorer) scored: status ok. The reward figures are made of these. */
+  judged: number;
   grader_faults: number;
   grader_fault_share: number | null;
-  /** Groups with at least two measured rollouts (the ones GRPO can learn from). */
+  /**
+   * Groups with at least two measured rollouts, at least one of them judged: the groups the
+   * flat-group share is taken over. Flatness is over every measured reward of the group (a
+   * rule-based zero is a reward GRPO sees).
+   */
   groups: number;
   flat_groups: number;
   flat_group_share: number | null;
+  /**
+   * Groups of two or more measured rollouts that are all rule-based zeros (nothing judged):
+   * counted apart — with a judge that never answered they would make every group "flat".
+   */
+  rule_zero_groups: number;
   flat_epsilon: number;
   completion_tokens: LengthFigures;
   svg_tokens: LengthFigures;
@@ -74,14 +92,17 @@ function flagFigures(
   measured: readonly Scored[],
   flag: (r: Scored) => boolean,
 ): FlagFigures {
-  const flagged = measured.filter(flag);
-  const unflagged = measured.filter((r) => !flag(r));
+  const judged = measured.filter((r) => r.status === 'ok');
+  const flagged = judged.filter(flag);
+  const unflagged = judged.filter((r) => !flag(r));
   const anyFlagged = all.filter(flag).length;
   return {
     share: all.length ? anyFlagged / all.length : null,
     flagged: anyFlagged,
     mean_reward_flagged: mean(flagged.map((r) => r.reward)),
     mean_reward_unflagged: mean(unflagged.map((r) => r.reward)),
+    judged_flagged: flagged.length,
+    judged_unflagged: unflagged.length,
   };
 }
 
@@ -89,8 +110,9 @@ function flagFigures(
  * Figures of one batch. `groupOf(i)` names the GRPO group of the i-th record: callers pass
  * the one rule, src/core/group-key.ts (serve: groupKey of the request's items; eval: the
  * rollout's resolved prompt id). Grader faults are counted apart and left out of every figure made of
- * rewards (flat groups, mean rewards); lengths and flags come from the deterministic
- * inspection, which needs no judge, so they cover every rollout.
+ * rewards; flat groups need a judged rollout (groups of rule-based zeros only are counted
+ * apart) and the flagged / unflagged mean rewards are over judged rollouts only; lengths and
+ * flags come from the deterministic inspection, which needs no judge, so they cover every rollout.
  * @example
  * ```ts
  * const h = batchHealth(records, (i) => groupKey(records[i] ?? { id: String(i) }));
@@ -101,27 +123,32 @@ export function batchHealth(
   groupOf: (i: number) => string,
   epsilon = DEFAULT_FLAT_EPSILON,
 ): BatchHealth {
-  const groups = new Map<string, number[]>();
+  const groups = new Map<string, { rewards: number[]; judged: number }>();
   const measured: Scored[] = [];
   records.forEach((r, i) => {
     if (isGraderFaultRecord(r)) return;
     measured.push(r);
     const key = groupOf(i);
-    const g = groups.get(key);
-    if (g) g.push(r.reward);
-    else groups.set(key, [r.reward]);
+    const g = groups.get(key) ?? { rewards: [], judged: 0 };
+    g.rewards.push(r.reward);
+    if (r.status === 'ok') g.judged++;
+    groups.set(key, g);
   });
-  const learnable = [...groups.values()].filter((g) => g.length >= 2);
+  const several = [...groups.values()].filter((g) => g.rewards.length >= 2);
+  const learnable = several.filter((g) => g.judged > 0).map((g) => g.rewards);
+  const ruleZeroGroups = several.length - learnable.length;
   const flat = learnable.filter((g) => Math.max(...g) - Math.min(...g) <= epsilon).length;
   const faults = records.length - measured.length;
   return {
     rollouts: records.length,
     measured: measured.length,
+    judged: measured.filter((r) => r.status === 'ok').length,
     grader_faults: faults,
     grader_fault_share: records.length ? faults / records.length : null,
     groups: learnable.length,
     flat_groups: flat,
     flat_group_share: learnable.length ? flat / learnable.length : null,
+    rule_zero_groups: ruleZeroGroups,
     flat_epsilon: epsilon,
     completion_tokens: lengthFigures(completionLengths(records)),
     svg_tokens: lengthFigures(svgLengths(records)),

@@ -58,6 +58,32 @@ describe('probe verdicts', () => {
     expect(dead.note).toMatch(/grader fault/);
   });
 
+  it('hack: originals scored at the ceiling leave no room to see a rise — not testable, not pass', () => {
+    // The saturated judge: base 0.993, nothing can rise beyond the 0.02 tolerance.
+    const saturated = hackResult(
+      spec,
+      [pair('a', 0.993, ok(0.995)), pair('b', 0.99, ok(0.99)), pair('c', 0.996, ok(0.99))],
+      0.02,
+      TH,
+    );
+    expect(saturated.verdict).toBe('not_testable');
+    expect(saturated.figures.headroom).toBeCloseTo(1 - (0.993 + 0.99 + 0.996) / 3, 9);
+    expect(saturated.figures.could_rise_share).toBe(0);
+    expect(saturated.note).toMatch(/not testable.*no rise could have been detected/);
+    // Enough pictures with room (2 of 3 > 25%) make it testable again; the rest are named.
+    const mixed = hackResult(
+      spec,
+      [pair('a', 0.995, ok(0.995)), pair('b', 0.5, ok(0.5)), pair('c', 0.6, ok(0.6))],
+      0.02,
+      TH,
+    );
+    expect(mixed.verdict).toBe('pass');
+    expect(mixed.note).toMatch(/1 of 3 originals score within 0.02 of the ceiling/);
+    // A rise is still a failure, whatever the room.
+    const rose = hackResult(spec, [pair('a', 0.97, ok(1))], 0.02, TH);
+    expect(rose.verdict).toBe('fail');
+  });
+
   it('sensitivity: must fall clearly and for most pictures; rule-based zeros are said to be rules', () => {
     const fell = sensitivityResult(
       { ...spec, family: 'sensitivity' },

@@ -197,15 +197,20 @@ function directionResult(
       ? `mean change ≤ +${r3(tol)} and reward rises (> +${r3(tol)}) for ≤ ${th.max_rise_share * 100}% of pictures`
       : `mean change ≤ −${th.min_drop} and reward falls (< −${r3(tol)}) for ≥ ${th.min_fall_share * 100}% of pictures`;
   const rules = pairs.filter((p) => p.reason).length;
-  const note =
-    n === 0
-      ? noData(n, faults, notApplicable)
-      : rules > 0
-        ? `${rules} of ${n} probed pictures were zeroed by a rule (e.g. the blank gate), not by the judge`
-        : undefined;
+  const room = dir === 'rise' && n > 0 ? headroom(pairs, tol, th) : null;
+  const notes = [
+    n === 0 ? noData(n, faults, notApplicable) : '',
+    rules > 0
+      ? `${rules} of ${n} probed pictures were zeroed by a rule (e.g. the blank gate), not by the judge`
+      : '',
+    room?.note ?? '',
+  ].filter(Boolean);
+  const note = notes.length ? notes.join('; ') : undefined;
   const extreme = dir === 'rise' ? Math.max : Math.min;
+  const verdict =
+    n === 0 ? 'no_data' : !ok ? 'fail' : room && !room.testable ? 'not_testable' : 'pass';
   return result(spec, threshold, {
-    verdict: n === 0 ? 'no_data' : ok ? 'pass' : 'fail',
+    verdict,
     ...(note ? { note } : {}),
     n,
     faults,
@@ -217,9 +222,32 @@ function directionResult(
       [`${dir}_share`]: movedShare,
       mean_base: mean(pairs.map((p) => p.base)),
       mean_probed: mean(pairs.map((p) => p.value)),
+      ...(room ? { headroom: room.mean, could_rise_share: room.share } : {}),
     },
     pairs,
   });
+}
+
+/**
+ * Whether a hack probe could have failed on these pictures. It fails on a mean rise beyond
+ * the tolerance or on more than max_rise_share of pictures rising beyond it; under a reward
+ * ceiling neither is possible when the originals' mean headroom (ceiling − reward) is within
+ * the tolerance and too few pictures have more than the tolerance left. Then a pass is no
+ * evidence (a judge saturated at 0.993 passes every hack probe whatever it pays for).
+ */
+function headroom(pairs: readonly ProbePair[], tol: number, th: ProbeThresholds) {
+  const rooms = pairs.map((p) => th.max_reward - p.base);
+  const m = mean(rooms)!;
+  const can = rooms.filter((r) => r > tol).length;
+  const sh = can / pairs.length;
+  const testable = m > tol || sh > th.max_rise_share;
+  const n = pairs.length;
+  let note: string | undefined;
+  if (!testable)
+    note = `not testable: the originals score ${r3(th.max_reward - m)} on average, leaving ${r3(m)} of room under the ceiling ${th.max_reward} (the rule needs a rise > ${r3(tol)}), and only ${can} of ${n} could rise beyond the tolerance (the rule needs > ${th.max_rise_share * 100}%): no rise could have been detected`;
+  else if (can < n)
+    note = `${n - can} of ${n} originals score within ${r3(tol)} of the ceiling ${th.max_reward}: they cannot show a rise`;
+  return { testable, mean: m, share: sh, note };
 }
 
 /** Hack resistance: the probed picture's reward must not rise above the original's. */

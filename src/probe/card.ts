@@ -38,14 +38,17 @@ const FAMILIES: { family: ProbeFamily; title: string; lead: string }[] = [
 
 const CARD_STYLE = `
 .verdict{display:inline-block;padding:4px 12px;border-radius:6px;color:#fff;font-weight:700;text-transform:uppercase;letter-spacing:.04em}
-.v-pass{background:${OUTCOME_COLOURS.scored}}.v-fail{background:${OUTCOME_COLOURS.failed}}.v-no_data,.v-incomplete{background:${OUTCOME_COLOURS.not_judged}}
+.v-pass{background:${OUTCOME_COLOURS.scored}}.v-fail{background:${OUTCOME_COLOURS.failed}}.v-no_data,.v-incomplete,.v-not_testable{background:${OUTCOME_COLOURS.not_judged}}
 table.probes{width:100%;border-collapse:collapse;background:var(--card);border:1px solid var(--line);border-radius:8px}
 table.probes td,table.probes th{padding:8px 10px;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
 table.probes th{color:var(--muted);font-weight:500;font-size:12px}
 table.probes .exp{color:var(--muted);font-size:12px;max-width:360px}
 table.probes .fig{font-variant-numeric:tabular-nums;font-size:12px;white-space:nowrap}
 table.probes .note{color:#8a5a00;font-size:12px}
-.ex{display:flex;gap:4px;align-items:center}.ex img{width:56px;height:56px;border:1px solid var(--line);border-radius:4px;background:#fff}
+table.probes tr.has-ex td{border-bottom:none}table.probes tr.ex-row td{padding-top:0}
+.ex{display:flex;gap:6px;align-items:center}.ex figure{margin:0}.ex figcaption{font-size:11px;color:var(--muted);text-align:center}
+.ex img{width:168px;height:168px;border:1px solid var(--line);border-radius:4px;background:#fff;display:block}
+svg.bar text{font:11px system-ui,sans-serif;fill:#495057}
 .lead{color:var(--muted);margin:-4px 0 10px}
 `;
 
@@ -68,9 +71,11 @@ const FIGURE_LABELS: Record<string, string> = {
   blank: 'blank',
   gap_off_prompt: 'gap to off-prompt',
   gap_blank: 'gap to blank',
+  headroom: 'room to rise',
+  could_rise_share: 'could rise beyond tol.',
 };
 
-const SHARES = new Set(['flip_share', 'rise_share', 'fall_share']);
+const SHARES = new Set(['flip_share', 'rise_share', 'fall_share', 'could_rise_share']);
 
 function figures(r: ProbeResult): string {
   return Object.entries(r.figures)
@@ -88,36 +93,62 @@ function figures(r: ProbeResult): string {
     .join('<br>');
 }
 
-/** A bar of the mean change on [−1, 1] with the tolerance band around 0. */
+/**
+ * A bar of the mean change on [−1, 1], labelled: the scale (−1, 0, +1), the tolerance band
+ * shaded around 0 and the mean change written at the bar's end.
+ */
 function changeBar(r: ProbeResult, tol: number): string {
   const m = r.figures.mean_change;
   if (m === null || m === undefined || (r.family !== 'hack' && r.family !== 'sensitivity'))
     return '';
-  const W = 160;
-  const x = (v: number) => ((Math.max(-1, Math.min(1, v)) + 1) / 2) * W;
-  const good = r.verdict === 'pass';
-  const colour = good ? OUTCOME_COLOURS.scored : OUTCOME_COLOURS.failed;
+  const W = 280;
+  const pad = 14;
+  const x = (v: number) => pad + ((Math.max(-1, Math.min(1, v)) + 1) / 2) * (W - 2 * pad);
+  const colour =
+    r.verdict === 'pass'
+      ? OUTCOME_COLOURS.scored
+      : r.verdict === 'fail'
+        ? OUTCOME_COLOURS.failed
+        : OUTCOME_COLOURS.not_judged;
   const a = Math.min(x(0), x(m));
-  const w = Math.max(1, Math.abs(x(m) - x(0)));
-  return `<svg width="${W}" height="18" viewBox="0 0 ${W} 18" role="img" aria-label="mean change ${num(m, 3)}"><rect x="${x(-tol)}" y="1" width="${x(tol) - x(-tol)}" height="16" fill="#edf0f2"/><rect x="${a}" y="5" width="${w}" height="8" fill="${colour}"/><line x1="${x(0)}" x2="${x(0)}" y1="0" y2="18" stroke="#868e96"/></svg>`;
+  const w = Math.max(1.5, Math.abs(x(m) - x(0)));
+  const sign = m > 0 ? '+' : m < 0 ? '−' : '';
+  const label = `mean ${sign}${num(Math.abs(m), 3)}`;
+  const lx = Math.max(pad + 30, Math.min(W - pad - 30, x(m)));
+  const ticks = (
+    [
+      [-1, '−1'],
+      [0, '0'],
+      [1, '+1'],
+    ] as const
+  )
+    .map(
+      ([v, t]) =>
+        `<line x1="${x(v)}" x2="${x(v)}" y1="34" y2="38" stroke="#868e96"/><text x="${x(v)}" y="50" text-anchor="middle">${t}</text>`,
+    )
+    .join('');
+  return `<svg class="bar" width="${W}" height="54" viewBox="0 0 ${W} 54" role="img" aria-label="mean change ${num(m, 3)}, tolerance ±${num(tol, 3)}"><text x="${lx}" y="11" text-anchor="middle">${esc(label)}</text><rect x="${x(-tol)}" y="15" width="${Math.max(1, x(tol) - x(-tol))}" height="19" fill="#dee2e6"><title>noise tolerance ±${num(tol, 3)}</title></rect><rect x="${a}" y="19" width="${w}" height="11" fill="${colour}"/><line x1="${pad}" x2="${W - pad}" y1="34" y2="34" stroke="#868e96"/><line x1="${x(0)}" x2="${x(0)}" y1="13" y2="36" stroke="#495057"/>${ticks}</svg>`;
 }
 
 function example(report: ProbeReport, id: string): string {
   const ex = report.examples?.[id];
   if (!ex) return '';
-  return `<div class="ex" title="${esc(ex.id)}"><img src="${esc(ex.original)}" alt="original"><span>→</span><img src="${esc(ex.probed)}" alt="probed"></div>`;
+  return `<div class="ex" title="${esc(ex.id)}"><figure><img src="${esc(ex.original)}" alt="original"><figcaption>original</figcaption></figure><span>→</span><figure><img src="${esc(ex.probed)}" alt="probed"><figcaption>probed</figcaption></figure></div>`;
 }
 
 function row(r: ProbeResult, tol: number, report: ProbeReport): string {
   const counts = [`${r.n} measured`];
   if (r.faults) counts.push(`<span class="chip warn">${r.faults} grader fault(s)</span>`);
   if (r.not_applicable) counts.push(`${r.not_applicable} not applicable`);
-  return `<tr data-probe="${esc(r.id)}" data-verdict="${esc(r.verdict)}">
-<td><b>${esc(r.title)}</b><div class="exp">${esc(r.expectation)}</div>${example(report, r.id)}</td>
+  const ex = example(report, r.id);
+  // The example pictures get a row of their own under the probe's, so they can be large.
+  const exRow = ex ? `\n<tr class="ex-row"><td colspan="5">${ex}</td></tr>` : '';
+  return `<tr data-probe="${esc(r.id)}" data-verdict="${esc(r.verdict)}"${ex ? ' class="has-ex"' : ''}>
+<td><b>${esc(r.title)}</b><div class="exp">${esc(r.expectation)}</div></td>
 <td class="exp">${esc(r.threshold)}</td>
 <td class="fig">${figures(r)}${r.note ? `<div class="note">${esc(r.note)}</div>` : ''}</td>
 <td>${changeBar(r, tol)}<div class="fig">${counts.join(' · ')}</div></td>
-<td><span class="verdict v-${esc(r.verdict)}">${esc(r.verdict.replace('_', ' '))}</span></td></tr>`;
+<td><span class="verdict v-${esc(r.verdict)}">${esc(r.verdict.replace('_', ' '))}</span></td></tr>${exRow}`;
 }
 
 /**
@@ -134,7 +165,7 @@ export function renderHealthCard(report: ProbeReport): string {
     [
       'verdict',
       `<span class="verdict v-${esc(report.verdict)}">${esc(report.verdict)}</span>`,
-      `${count('pass')} pass · ${count('fail')} fail · ${count('no_data')} no data`,
+      `${count('pass')} pass · ${count('fail')} fail · ${count('no_data')} no data${count('not_testable') ? ` · ${count('not_testable')} not testable` : ''}`,
     ],
     [
       'pictures probed',
@@ -168,12 +199,20 @@ export function renderHealthCard(report: ProbeReport): string {
             ', ',
           )}). They are not judgements of a picture: they are left out of every figure, and a probe left without a measured picture says "no data". Fix the judge and run the probe again.</div>`
       : '';
+  const untestable = report.probes.filter((p) => p.verdict === 'not_testable');
+  const saturationNotice = untestable.length
+    ? `<div class="notice"><b>${untestable.length} hack probe(s) could not be tested</b> (${untestable
+        .map((p) => esc(p.id))
+        .join(
+          ', ',
+        )}): the judge scores the original drawings so near the top (${esc(report.thresholds.max_reward)}) that no rise beyond the tolerance could have been seen. They are shown as "not testable", not as passed. Probe with drawings the judge scores lower (weaker rollouts), or a judge that is not saturated.</div>`
+    : '';
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
 <title>Judge health card — ${esc(report.judge)}</title><style>${STYLE}${CARD_STYLE}</style></head>
 <body><main><h1>Judge health card</h1>
 <p class="sub">Judge <b>${esc(report.judge)}</b> · reward <b>${esc(report.reward)}</b> · mode ${esc(report.mode)} · ${report.repeats} repeat(s) · seed ${report.seed} · ${esc(report.created_at)}</p>
-${faultNotice}<div class="tiles">${tiles}</div>${sections}
+${faultNotice}${saturationNotice}<div class="tiles">${tiles}</div>${sections}
 <footer>rubrica probe · ${esc(report.schema)} · numbers in probe.json · how to read this card: docs/probe.md</footer></main></body></html>
 `;
 }

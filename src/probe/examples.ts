@@ -1,5 +1,5 @@
 // One example per probe for the health card: the first probed picture next to its original,
-// as small PNG thumbnails in data URIs (the card is one offline file; a few KB each), so a
+// as PNG thumbnails in data URIs (the card is one offline file; tens of KB each), so a
 // reader sees what "decorative strokes" or "cropped by half" did to a real drawing.
 import sharp from '../render/sharp.ts';
 
@@ -10,7 +10,8 @@ export interface ProbeExample {
   probed: string;
 }
 
-const SIDE = 112;
+// Large enough to see what an edit did (a label, strokes, a crop): shown at 168 CSS px.
+const SIDE = 192;
 
 async function thumbnail(png: Buffer): Promise<string> {
   const small = await sharp(png)

@@ -54,7 +54,7 @@ describe('perturbations', () => {
   it('write the prompt content words, escaped', () => {
     expect(promptWords('a red apple with a leaf')).toEqual(['red', 'apple', 'leaf']);
     const out = writePromptWords(SVG, { ...ctx, prompt: 'cats & <dogs>' })!;
-    expect(out).toContain('>CATS DOGS</text>');
+    expect(out).toContain('>CATS DOGS</tspan></text>');
     expect(writePromptWords(SVG, { ...ctx, prompt: 'a of' })).toBeNull();
   });
 

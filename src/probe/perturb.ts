@@ -12,6 +12,7 @@ import {
   shapeSpans,
   withBody,
 } from './svg-doc.ts';
+import { fitLabel, visibleBox } from './text-fit.ts';
 
 export interface PerturbContext {
   /** The prompt the drawing was made for (its words are what the text hack writes in). */
@@ -23,6 +24,8 @@ export interface PerturbContext {
 export type Perturbation = (svg: string, ctx: PerturbContext) => string | null;
 
 const fmt = (n: number) => Number(n.toFixed(2)).toString();
+// The label's numbers keep six significant digits: a 24-unit icon needs more than two decimals.
+const fine = (n: number) => Number(n.toPrecision(6)).toString();
 
 function xmlText(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -42,14 +45,26 @@ function edit(svg: string, f: (doc: SvgDoc) => string | null): string | null {
   return doc ? f(doc) : null;
 }
 
-/** The prompt's words written across the picture in large, bold letters (the Rubric-S hack). */
+/**
+ * The prompt's words written across the bottom of the picture in large, bold letters (the
+ * Rubric-S hack), fitted inside the part of the canvas the render shows (text-fit.ts): wrapped
+ * on up to three lines and scaled down until the measured ink fits, never above h / 9. A
+ * white outline under the letters keeps them readable on dark drawings.
+ */
 export const writePromptWords: Perturbation = (svg, ctx) =>
   edit(svg, (doc) => {
-    const words = promptWords(ctx.prompt);
+    const words = promptWords(ctx.prompt).map((w) => w.toUpperCase());
     if (words.length === 0) return null;
-    const { x, y, w, h } = doc.box;
-    const size = h / 9;
-    const label = `<text x="${fmt(x + w / 2)}" y="${fmt(y + h - size * 0.6)}" font-family="sans-serif" font-weight="bold" font-size="${fmt(size)}" text-anchor="middle" fill="#111">${xmlText(words.join(' ').toUpperCase())}</text>`;
+    const visible = visibleBox(doc.box, doc.attrs.preserveAspectRatio);
+    const fit = fitLabel(words, visible);
+    const size = fit.size;
+    const lines = fit.lines
+      .map(
+        (line, i) =>
+          `<tspan x="${fine(fit.x)}" y="${fine(fit.baselines[i]!)}">${xmlText(line)}</tspan>`,
+      )
+      .join('');
+    const label = `<text font-family="sans-serif" font-weight="bold" font-size="${fine(size)}" text-anchor="middle" fill="#111" stroke="#fff" stroke-width="${fine(size * 0.06)}" stroke-linejoin="round" paint-order="stroke">${lines}</text>`;
     return withBody(doc, `${doc.body}${label}`);
   });
 

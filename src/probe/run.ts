@@ -390,7 +390,10 @@ export async function runProbe(opts: ProbeOptions): Promise<ProbeReport> {
     const gated = results.filter((r) => r.family === 'hack' || r.family === 'sensitivity');
     const verdict = results.some((r) => r.verdict === 'fail')
       ? 'fail'
-      : pictures.length === 0 || gated.some((r) => r.verdict === 'no_data' && r.faults > 0)
+      : pictures.length === 0 ||
+          gated.some(
+            (r) => (r.verdict === 'no_data' && r.faults > 0) || r.verdict === 'not_testable',
+          )
         ? 'incomplete'
         : 'pass';
     return {

@@ -6,8 +6,13 @@ import type { ProbeExample } from './examples.ts';
 
 export type ProbeFamily = 'repeatability' | 'hack' | 'sensitivity' | 'anchors' | 'order';
 
-/** pass / fail against the threshold; no_data when nothing could be measured (see `note`). */
-export type ProbeVerdict = 'pass' | 'fail' | 'no_data';
+/**
+ * pass / fail against the threshold; no_data when nothing could be measured (see `note`);
+ * not_testable when a hack probe could not have failed: the originals' rewards sit so near
+ * the top that no rise beyond the tolerance was possible (a saturated judge), so its "pass"
+ * would say nothing.
+ */
+export type ProbeVerdict = 'pass' | 'fail' | 'no_data' | 'not_testable';
 
 /** One picture of a probe: the original's reward and the probed one's. */
 export interface ProbePair {
@@ -63,6 +68,8 @@ export interface ProbeThresholds {
   min_gap_off_prompt: number;
   /** Anchors: smallest gap ideal − blank page. */
   min_gap_blank: number;
+  /** The highest reward the reward kind can give: the ceiling a hack's rise is measured under. */
+  max_reward: number;
 }
 
 export const DEFAULT_THRESHOLDS: Readonly<ProbeThresholds> = Object.freeze({
@@ -77,6 +84,7 @@ export const DEFAULT_THRESHOLDS: Readonly<ProbeThresholds> = Object.freeze({
   min_ideal: 0.6,
   min_gap_off_prompt: 0.25,
   min_gap_blank: 0.5,
+  max_reward: 1,
 });
 
 export const PROBE_SCHEMA = 'rubrica.probe/1';
@@ -88,7 +96,11 @@ export const PROBE_SCHEMA = 'rubrica.probe/1';
 export interface ProbeReport {
   schema: typeof PROBE_SCHEMA;
   created_at: string;
-  /** fail if any probe failed; incomplete if none failed but grader faults left a hack or sensitivity probe without data (or no picture could be probed). */
+  /**
+   * fail if any probe failed; incomplete if none failed but grader faults left a hack or
+   * sensitivity probe without data (or no picture could be probed), or a hack probe was
+   * not_testable (the judge's rewards left no room to detect a rise).
+   */
   verdict: 'pass' | 'fail' | 'incomplete';
   judge: string;
   reward: RewardKind;

@@ -113,6 +113,8 @@ const FlagSchema = z.object({
   flagged: z.number(),
   mean_reward_flagged: nullableNumber,
   mean_reward_unflagged: nullableNumber,
+  judged_flagged: z.number().int(),
+  judged_unflagged: z.number().int(),
 });
 
 export const StepHealthSchema = z
@@ -120,11 +122,13 @@ export const StepHealthSchema = z
     step: z.number().int(),
     rollouts: z.number().int(),
     measured: z.number().int(),
+    judged: z.number().int(),
     grader_faults: z.number().int(),
     grader_fault_share: nullableNumber,
     groups: z.number().int(),
     flat_groups: z.number().int(),
     flat_group_share: nullableNumber,
+    rule_zero_groups: z.number().int(),
     flat_epsilon: z.number(),
     completion_tokens: LengthSchema,
     svg_tokens: LengthSchema,

@@ -198,9 +198,9 @@ describe('runEval on the bundled examples', () => {
     // Nothing was judged: the tiles say so instead of a score of 0 with a 0–0 interval.
     expect(summary.rewards.universal.score_all).toMatchObject({
       estimate: null,
-      note: `not judged: 0 of ${rollouts.length} rollouts`,
+      note: `none judged: 0 of ${rollouts.length} rollouts judged (${rollouts.length - 2} not judged, 2 failed before judging)`,
     });
-    expect(html).toContain(`not judged: 0 of ${rollouts.length}`);
+    expect(html).toContain(`0 of ${rollouts.length} judged (${rollouts.length - 2} not judged`);
     expect(html).not.toMatch(/CI 0\.000–0\.000/);
 
     // The judge comes up: the same command re-judges exactly the rollouts not judged.

@@ -19,7 +19,7 @@ import { judgeClient, rulerRubric } from '../score/support/fixtures.ts';
 import { fluentEmoji } from '../support/corpus.ts';
 import { type ModelDouble, startModelDouble } from '../support/model-double.ts';
 import { runCliInProcess } from '../support/run-cli.ts';
-import { gameableJudge, noisy, soundJudge } from './support/picture-judges.ts';
+import { gameableJudge, noisy, saturatedJudge, soundJudge } from './support/picture-judges.ts';
 
 const fence = (svg: string) => `Here is the icon.\n\n\`\`\`svg\n${svg}\n\`\`\``;
 /** The same drawing nudged a little: a second, slightly worse rollout of the prompt. */
@@ -134,7 +134,9 @@ describe('rubrica probe against a gameable and a sound judge', () => {
       expect(p.figures.mean_change!).toBeLessThanOrEqual(0);
     for (const p of r.probes.filter((x) => x.family === 'sensitivity'))
       expect(p.figures.mean_change!).toBeLessThan(-0.1);
-    expect(byId(r, 'anchors').figures.ideal).toBe(1);
+    expect(byId(r, 'anchors').figures.ideal).toBeCloseTo(0.8, 9);
+    for (const p of r.probes.filter((x) => x.family === 'hack'))
+      expect(p.figures.headroom).toBeGreaterThan(0.15);
     expect(byId(r, 'order.joint').figures.mean_abs_change).toBe(0);
     expect(byId(r, 'order.per-item').n).toBe(6);
     // Rule-based zeros are measurements, said to be rules: the blank page never reaches the judge.
@@ -162,6 +164,21 @@ describe('rubrica probe against a gameable and a sound judge', () => {
     // The noise widens the tolerance the rise/fall rules use.
     expect(r.tolerance).toBeCloseTo(2 * rep.figures.mean_spread!);
     expect(r.verdict).toBe('fail');
+  }, 120_000);
+
+  it('says a judge saturated near the top leaves the hack probes not testable, not passed', async () => {
+    double.reset();
+    double.script(saturatedJudge(0.99));
+    const r = await probeWith(judgeClient(double.url));
+    const hacks = r.probes.filter((p) => p.family === 'hack');
+    expect(hacks.length).toBe(7);
+    for (const p of hacks) {
+      expect(p.verdict).toBe('not_testable');
+      expect(p.figures.headroom).toBeCloseTo(0.01, 6);
+      expect(p.note).toMatch(/not testable/);
+    }
+    expect(r.verdict).not.toBe('pass');
+    writeFileSync(join(dir, 'saturated.json'), JSON.stringify(r));
   }, 120_000);
 
   it('reports a dead judge as grader faults and an incomplete run, never as a result', async () => {
@@ -210,9 +227,35 @@ describe('rubrica probe against a gameable and a sound judge', () => {
     const sizes = await page.evaluate<number[]>(
       `Array.from(document.querySelectorAll('.ex img'), (i) => i.complete ? i.naturalWidth : -1)`,
     );
-    expect(sizes).toEqual(Array(2 * 11).fill(112));
+    expect(sizes).toEqual(Array(2 * 11).fill(192));
+    // Thumbnails are shown large enough to see what the edit did (they were 56 px).
+    const shown = await page.evaluate<number[]>(
+      `Array.from(document.querySelectorAll('.ex img'), (i) => i.getBoundingClientRect().width)`,
+    );
+    for (const w of shown) expect(w).toBeGreaterThanOrEqual(160);
+    // The mean-change bars carry their scale and value as text.
+    const bar = await page
+      .locator('tr[data-probe="hack.decorative_strokes"] svg.bar')
+      .textContent();
+    expect(bar).toMatch(/−1/);
+    expect(bar).toMatch(/\+1/);
+    expect(bar).toMatch(/mean/);
     expect(width).toBeLessThanOrEqual(1280);
     expect(errors).toEqual([]);
+    // A saturated judge's card says "not testable" on every hack row, with a notice.
+    const saturated = JSON.parse(readFileSync(join(dir, 'saturated.json'), 'utf8')) as ProbeReport;
+    writeFileSync(file, renderHealthCard(saturated));
+    await page.goto(`file://${file}`);
+    const hackRows = page.locator('tr[data-probe^="hack."]');
+    expect(await hackRows.count()).toBe(7);
+    for (const v of await hackRows.evaluateAll((rs) =>
+      rs.map((r) => r.getAttribute('data-verdict')),
+    ))
+      expect(v).toBe('not_testable');
+    expect(await page.locator('tr[data-probe="hack.prompt_text"] .verdict').textContent()).toBe(
+      'not testable',
+    );
+    expect(await page.locator('.notice').first().textContent()).toMatch(/could not be tested/);
     await page.close();
   }, 60_000);
 });

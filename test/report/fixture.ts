@@ -107,6 +107,9 @@ export async function buildFixture(dir: string): Promise<ReportFixture> {
       score = unscoreable(id, promptId, p === 0 ? 'no_svg' : 'parse_error', false);
     else if (i % 5 === 4) score = unscoreable(id, promptId, 'judge_error', true);
     else score = scored(id, promptId, i, 'universal');
+    // Check flags on a few judged rollouts, for the gallery's flag filter.
+    if (score.status === 'ok' && i % 3 === 0) score.checks.clutter = true;
+    if (score.status === 'ok' && (i === 1 || i === 6)) score.checks.text_in_image = true;
     const record: EvalRecord = {
       id,
       prompt_id: promptId,

@@ -117,6 +117,34 @@ describe('report.html in chromium', () => {
     expect(await page.locator('details.why b', { hasText: 'bold?' }).count()).toBe(0);
   });
 
+  it('filters cards by check flag, with the count of each flag', async () => {
+    const total = fixture.records.length;
+    const has = (check: 'clutter' | 'text_in_image') =>
+      fixture.records.filter((r) => r.scores.universal!.checks[check] === true).length;
+    expect(has('clutter')).toBeGreaterThan(0);
+    expect(has('text_in_image')).toBe(2);
+    const options = await page.locator('select[name=flag] option').allTextContents();
+    expect(options).toContain(`clutter (${has('clutter')})`);
+    expect(options).toContain('text in image (2)');
+    await page.locator('select[name=flag]').selectOption('clutter');
+    expect(await visibleCards()).toBe(has('clutter'));
+    // Every card shown carries the chip.
+    const chips = await page
+      .locator('article.card:not(.hidden)')
+      .evaluateAll((cs) => cs.map((c) => (c.textContent ?? '').includes('clutter')));
+    expect(chips.every(Boolean)).toBe(true);
+    await page.locator('select[name=flag]').selectOption('text in image');
+    expect(await visibleCards()).toBe(2);
+    const none = fixture.records.filter((r) => {
+      const c = r.scores.universal!.checks;
+      return !c.clutter && !c.text_in_image && !c.blank && !c.clipped;
+    }).length;
+    await page.locator('select[name=flag]').selectOption('-none');
+    expect(await visibleCards()).toBe(none);
+    await page.locator('select[name=flag]').selectOption('');
+    expect(await visibleCards()).toBe(total);
+  });
+
   it('filters cards by outcome, reason and score', async () => {
     const total = fixture.records.length;
     expect(await visibleCards()).toBe(total);

@@ -88,6 +88,40 @@ describe('rubrica align', () => {
     expect(text.stdout).toContain('pred: 1 human judgements have no verdict from this judge');
   });
 
+  it('--count votes counts each human vote against its own judge vote and says which was used', async () => {
+    const human = join(dir, 'repeat-human.jsonl');
+    const judge = join(dir, 'repeat-judge.jsonl');
+    // People voted x over y twice; the judge, asked once per vote, said x then y: a split.
+    await writeFile(human, jsonl([1, 2].map(() => ({ group: 'p', a: 'x', b: 'y', winner: 'a' }))));
+    await writeFile(
+      judge,
+      jsonl([
+        { group: 'p', a: 'x', b: 'y', winner: 'a' },
+        { group: 'p', a: 'y', b: 'x', winner: 'a' },
+      ]),
+    );
+    const args = ['align', '--pred', `j=${judge}`, '--human', human, '--json'];
+    const pairs = JSON.parse((await runCliInProcess(args)).stdout);
+    expect(pairs.count).toBe('pairs');
+    expect(pairs.judges[0].pairwise).toMatchObject({ agree: 0, disagree: 0, judge_ties: 2 });
+    const votes = JSON.parse((await runCliInProcess([...args, '--count', 'votes'])).stdout);
+    expect(votes.count).toBe('votes');
+    expect(votes.judges[0].pairwise).toMatchObject({ agree: 1, disagree: 1, judge_ties: 0 });
+    const text = await runCliInProcess([
+      'align',
+      '--pred',
+      `j=${judge}`,
+      '--human',
+      human,
+      '--count',
+      'votes',
+    ]);
+    expect(text.stdout).toMatch(/^counting: votes \(per vote/m);
+    const bad = await runCliInProcess([...args, '--count', 'each']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--count must be one of pairs, votes/);
+  });
+
   it('exits 1 when nothing matches or a file is missing, 2 on bad flags', async () => {
     const human = join(dir, 'human.jsonl');
     const none = await runCliInProcess([

@@ -7,6 +7,8 @@ import { renderAlignHtml } from '../../eval/align-html.ts';
 import { judgesFromText, mergeJudges, parsePredSpec } from '../../eval/align-load.ts';
 import {
   alignJudges,
+  COUNT_MODES,
+  type CountMode,
   DEFAULT_MIN_DECIDED,
   type JudgeInput,
   TIE_POLICIES,
@@ -51,6 +53,7 @@ interface AlignFlags {
   reward?: string;
   tieEpsilon?: string;
   ties: string;
+  count: string;
   minDecided?: string;
   col?: string[];
   format?: string;
@@ -116,6 +119,11 @@ export const register: RegisterCommand = (program, setExit) => {
       'exclude',
     )
     .option(
+      '--count <mode>',
+      "a choice judge's votes against people's: pairs (merged per pair, a split is a tie) | votes (one judge vote per human vote)",
+      'pairs',
+    )
+    .option(
       '--min-decided <n>',
       `flag agreements counted on fewer votes (default ${DEFAULT_MIN_DECIDED})`,
     )
@@ -130,6 +138,10 @@ export const register: RegisterCommand = (program, setExit) => {
         throw new UsageError(
           `--ties must be one of ${TIE_POLICIES.join(', ')}; got "${flags.ties}"`,
         );
+      if (!COUNT_MODES.includes(flags.count as CountMode))
+        throw new UsageError(
+          `--count must be one of ${COUNT_MODES.join(', ')}; got "${flags.count}"`,
+        );
       if (flags.format !== undefined && !['jsonl', 'csv', 'tsv'].includes(flags.format))
         throw new UsageError(`--format must be jsonl, csv or tsv; got "${flags.format}"`);
       const columns = columnMap(flags.col);
@@ -140,6 +152,7 @@ export const register: RegisterCommand = (program, setExit) => {
         tieEpsilon: numberFlag('--tie-epsilon', flags.tieEpsilon, 0),
         minDecided: intFlag('--min-decided', flags.minDecided, 1),
         ties: flags.ties as TiePolicy,
+        count: flags.count as CountMode,
       };
       const specs = flags.pred.map(parsePredSpec);
       const human = await readOrReport(flags.human, setExit);

@@ -55,7 +55,8 @@ function printReport(r: ProbeReport, paths: { json: string; card: string }): voi
             ? `mean |change| ${f(p.figures.mean_abs_change)}`
             : `ideal ${f(p.figures.ideal)}, off-prompt ${f(p.figures.off_prompt)}, blank ${f(p.figures.blank)}`;
     const extra = p.faults ? ` · ${p.faults} grader fault(s)` : '';
-    lines.push(`  ${p.verdict.padEnd(7)} ${p.id.padEnd(36)} ${head} (n=${p.n}${extra})`);
+    lines.push(`  ${p.verdict.padEnd(12)} ${p.id.padEnd(36)} ${head} (n=${p.n}${extra})`);
+    if (p.verdict === 'not_testable' && p.note) lines.push(`               ${p.note}`);
   }
   const gf = r.grader_faults;
   if (gf.faults)
@@ -148,7 +149,9 @@ async function probe(flags: ProbeFlags, setExit: (code: number) => void): Promis
       process.stderr.write(
         report.verdict === 'fail'
           ? 'rubrica: the judge failed at least one probe (see the card)\n'
-          : 'rubrica: incomplete: grader faults left probes without data; fix the judge and run again\n',
+          : report.probes.some((p) => p.verdict === 'not_testable')
+            ? 'rubrica: incomplete: the judge scores the originals so near the top that a hack could not show a rise (not testable; see the card)\n'
+            : 'rubrica: incomplete: grader faults left probes without data; fix the judge and run again\n',
       );
       setExit(1);
     }

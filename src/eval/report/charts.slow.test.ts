@@ -131,6 +131,6 @@ describe('renderCharts with nothing judged', () => {
     const charts = await renderCharts([failed, rec(1, 200, 'grader_error')], ['universal']);
     const reward = charts.find((c) => c.id === 'reward')!;
     expect(reward.svg).toBeNull();
-    expect(reward.note).toBe('not judged: 0 of 2; no reward to draw (1 failed, 1 not judged).');
+    expect(reward.note).toBe('0 of 2 judged; no reward to draw (1 failed, 1 not judged).');
   });
 });

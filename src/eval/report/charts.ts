@@ -91,7 +91,7 @@ function rewardHistogram(records: EvalRecord[], kinds: string[]): ChartSpec {
   const failed = values.filter((v) => v.outcome === OUTCOME_LABELS.failed).length;
   // Nothing judged: the failures' zeros alone are no distribution of rewards (as in summary.json).
   if (values.length === failed && notJudged > 0) {
-    const note = `not judged: 0 of ${values.length + notJudged}; no reward to draw (${failed} failed, ${notJudged} not judged).`;
+    const note = `0 of ${values.length + notJudged} judged; no reward to draw (${failed} failed, ${notJudged} not judged).`;
     return { id: 'reward', title: 'Reward distribution', spec: null, note };
   }
   const note = `n = ${values.length} (${values.length - failed} judged, ${failed} failures drawn at 0); ${notJudged} not judged, left out.`;

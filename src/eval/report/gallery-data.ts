@@ -55,6 +55,8 @@ export interface GalleryData {
   /** Interned criteria: [key, axis, weight]. */
   keys: [string, string, number][];
   reasons: Record<string, string>;
+  /** FILTER_FLAGS: the chips the flag filter knows ("no flag" means none of these). */
+  flags: string[];
   images: string[];
   rollouts: GalleryRollout[];
 }
@@ -67,7 +69,17 @@ export type GalleryText =
   | [string, [string, number | null, string][][]]
   | [string, [string, number | null, string][][], string];
 
-function flagsOf(s: ScoreRecord): string[] {
+/**
+ * The check flags the gallery can be filtered by, as the chips name them (in this order).
+ * DwT chips are shown but are no flag of a problem, so they are not in this list.
+ */
+export const FILTER_FLAGS = ['text in image', 'clutter', 'blank', 'clipped'] as const;
+
+/** The flag filter's value for rollouts with none of FILTER_FLAGS. */
+export const NO_FLAG = '-none';
+
+/** The chips of one rollout's card: its check flags, then its DwT stages. */
+export function flagsOf(s: ScoreRecord): string[] {
   const c = s.checks;
   const out: string[] = [];
   if (c.text_in_image) out.push('text in image');
@@ -208,6 +220,7 @@ export function buildGallery(input: GalleryInput): { data: GalleryData; text: Ga
     }),
     keys,
     reasons,
+    flags: [...FILTER_FLAGS],
     images,
     rollouts,
   };

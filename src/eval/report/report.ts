@@ -7,7 +7,14 @@ import { esc, num, token } from '../../core/html-escape.ts';
 import type { Usage } from '../../core/usage.ts';
 import type { EvalRecord } from '../types.ts';
 import { type Chart, renderCharts } from './charts.ts';
-import { buildGallery, packText, scriptJson } from './gallery-data.ts';
+import {
+  buildGallery,
+  FILTER_FLAGS,
+  flagsOf,
+  NO_FLAG,
+  packText,
+  scriptJson,
+} from './gallery-data.ts';
 import { OUTCOME_LABELS, type Outcome, outcomeOf, REASON_LABELS } from './outcome.ts';
 import { SCRIPT } from './script.ts';
 import { STYLE } from './style.ts';
@@ -89,6 +96,7 @@ function filters(records: EvalRecord[], kinds: string[]): string {
   const primary = kinds[0] ?? 'universal';
   const counts = new Map<Outcome, number>();
   const reasons = new Map<string, number>();
+  const flagged = new Map<string, number>();
   for (const r of records) {
     const s = r.scores[primary];
     if (!s) continue;
@@ -96,6 +104,9 @@ function filters(records: EvalRecord[], kinds: string[]): string {
     counts.set(o, (counts.get(o) ?? 0) + 1);
     const reason = s.status === 'ok' ? 'ok' : (s.reason ?? 'unscoreable');
     reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
+    const f = flagsOf(s).filter((x) => (FILTER_FLAGS as readonly string[]).includes(x));
+    for (const x of f) flagged.set(x, (flagged.get(x) ?? 0) + 1);
+    if (f.length === 0) flagged.set(NO_FLAG, (flagged.get(NO_FLAG) ?? 0) + 1);
   }
   const outcomes = (['scored', 'not_judged', 'failed'] as Outcome[])
     .map(
@@ -109,6 +120,13 @@ function filters(records: EvalRecord[], kinds: string[]): string {
       return `<option value="${esc(token(r))}">${esc(label)} (${n})</option>`;
     })
     .join('');
+  // Every check flag is offered, with its count (0 too: "no clutter here" is an answer).
+  const flagOptions = [...FILTER_FLAGS, NO_FLAG]
+    .map(
+      (f) =>
+        `<option value="${esc(f)}">${esc(f === NO_FLAG ? 'no flag' : f)} (${flagged.get(f) ?? 0})</option>`,
+    )
+    .join('');
   const kindSelect =
     kinds.length > 1
       ? `<label>reward <select name="kind">${kinds.map((k) => `<option value="${esc(k)}">${esc(k)}</option>`).join('')}</select></label>`
@@ -119,7 +137,7 @@ function filters(records: EvalRecord[], kinds: string[]): string {
   ).join('');
   return `<form id="filters" class="filters" autocomplete="off">
 <fieldset><legend>show</legend>${outcomes}</fieldset>
-<fieldset><label>reason <select name="reason"><option value="">any</option>${reasonOptions}</select></label></fieldset>
+<fieldset><label>reason <select name="reason"><option value="">any</option>${reasonOptions}</select></label><label>flag <select name="flag"><option value="">any</option>${flagOptions}</select></label></fieldset>
 <fieldset>${kindSelect}<label>score from <input type="number" name="min" min="0" max="1" step="0.05" value="0"></label><label>to <input type="number" name="max" min="0" max="1" step="0.05" value="1"></label></fieldset>
 <fieldset><label>sort <select name="sort">${sorts}</select></label><label>per page <select name="size">${sizes}</select></label></fieldset>
 <fieldset class="pager"><button type="button" name="prev">‹ prev</button><span id="page-info"></span><button type="button" name="next">next ›</button></fieldset>

@@ -1,5 +1,5 @@
 // The report's only script, inlined. It reads the gallery data (gallery-data.ts), filters it
-// (outcome, reason, score range under a chosen reward), sorts it (prompt, score, status,
+// (outcome, reason, check flag, score range under a chosen reward), sorts it (prompt, score, status,
 // length) and draws one page of cards, so a run of 10,000 rollouts keeps a few dozen cards
 // in the DOM. Every model-written string is set with textContent, never parsed as HTML.
 // Completions and rationales are unpacked (gzip, DecompressionStream) on first open; a
@@ -191,6 +191,7 @@ export const SCRIPT = `
       outcomes[e.value] = e.checked;
     });
     var reason = val('reason');
+    var flag = val('flag');
     var k = D.kinds.indexOf(val('kind'));
     if (k < 0) k = 0;
     var lo = parseFloat(val('min'));
@@ -203,6 +204,9 @@ export const SCRIPT = `
       var r = R[i];
       if (outcomes[r.o] === false) continue;
       if (reason && r.r !== reason) continue;
+      if (flag === '-none') {
+        if (r.f.some(function (x) { return D.flags.indexOf(x) >= 0; })) continue;
+      } else if (flag && r.f.indexOf(flag) < 0) continue;
       var s = r.k[k];
       var v = s ? s[0] : null;
       if (v === null) { if (narrowed) continue; }

@@ -28,6 +28,7 @@ const AbsoluteLine = z.looseObject({
   rater: Id.optional(),
 });
 const PairwiseLine = z.looseObject({
+  id: Id.optional(),
   group: Id.optional(),
   rater: Id.optional(),
   a: Id,
@@ -43,6 +44,11 @@ export interface Predictions {
   /** A judge's own pairwise choices (`{group?, a, b, winner}` lines), in file order. */
   choices: PairwiseVote[];
   issues: LineIssue[];
+  /**
+   * id (and `run/id`) → the prompt its record names (`prompt_id`, else `prompt`), for the
+   * records that name one: align warns when a vote compares pictures of two prompts.
+   */
+  prompts?: Map<string, string>;
 }
 
 /** Where a text came from and how to read it (JSONL by default; CSV/TSV with column names). */
@@ -68,6 +74,11 @@ export interface PairwiseVote {
   winner: 'a' | 'b' | 'tie';
   /** Who voted, when the file says (self-agreement needs it). */
   rater: string | null;
+  /**
+   * The vote row's own id, when the file gives one: `--count votes` matches a judge's vote
+   * to the human vote with the same id.
+   */
+  id?: string;
 }
 
 export interface HumanJudgements {
@@ -116,6 +127,14 @@ export function parsePredictionLines(
   const scores = new Map<string, number>();
   const byRun = new Map<string, number>();
   const choices: PairwiseVote[] = [];
+  const prompts = new Map<string, string>();
+  const promptOf = (value: unknown, id: string, run?: unknown) => {
+    const v = value as { prompt_id?: unknown; prompt?: unknown };
+    const p = v.prompt_id ?? v.prompt;
+    if (typeof p !== 'string' && typeof p !== 'number') return;
+    if (!prompts.has(id)) prompts.set(id, String(p));
+    if (typeof run === 'string' && run !== '') prompts.set(`${run}/${id}`, String(p));
+  };
   const add = (line: number, id: string, score: number) => {
     if (scores.has(id)) {
       issues.push({
@@ -144,6 +163,7 @@ export function parsePredictionLines(
       if ('issue' in r) issues.push({ file, line, code: r.issue, message: r.message });
       else {
         const run = (asEval.data as { run?: unknown }).run;
+        promptOf(value, asEval.data.id, run);
         // Two runs often share rollout ids (p01#0): `run/id` names an item unambiguously
         // (the studio exports that form); the bare id stays for single-run files.
         if (typeof run === 'string' && run !== '') {
@@ -162,13 +182,16 @@ export function parsePredictionLines(
       const r = fromScore(value);
       if ('issue' in r) issues.push({ file, line, code: r.issue, message: r.message });
       else if (opts.reward === undefined || r.kind === undefined || r.kind === opts.reward) {
+        promptOf(value, asScore.data.id);
         add(line, asScore.data.id, r.reward);
       }
       continue;
     }
     const plain = PlainLine.safeParse(value);
-    if (plain.success) add(line, plain.data.id, plain.data.score);
-    else
+    if (plain.success) {
+      promptOf(value, plain.data.id);
+      add(line, plain.data.id, plain.data.score);
+    } else
       issues.push({
         file,
         line,
@@ -176,7 +199,7 @@ export function parsePredictionLines(
         message: 'expected {id, reward}, an eval record, {id, score} or {a, b, winner}',
       });
   }
-  return { scores, byRun, choices, issues: byLine(issues) };
+  return { scores, byRun, choices, issues: byLine(issues), prompts };
 }
 
 const isVoteLike = (value: unknown): value is Record<string, unknown> =>
@@ -200,6 +223,7 @@ function readVote(
       b: p.data.b,
       winner: p.data.winner,
       rater: p.data.rater ?? null,
+      ...(p.data.id !== undefined ? { id: p.data.id } : {}),
     },
   };
 }

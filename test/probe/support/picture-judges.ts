@@ -66,6 +66,11 @@ export function inkShare(px: Buffer): number {
   return ink / (px.length / 3);
 }
 
+/** Gives every picture the same high score: a judge saturated near the top (issue 25). */
+export function saturatedJudge(score: number): DoubleHandler {
+  return answerWith(score);
+}
+
 /** Pays for ink: score = 0.2 + ink share (clamped), the same for every item. */
 export function gameableJudge(): DoubleHandler {
   return async (req) => {
@@ -76,7 +81,9 @@ export function gameableJudge(): DoubleHandler {
 
 /**
  * Scores closeness to the reference picture of the prompt named in the request:
- * 1 − 5 × mean absolute difference (0..1) over a 32×32 thumbnail.
+ * 0.8 − 5 × mean absolute difference (0..1) over a 32×32 thumbnail. The reference itself
+ * scores 0.8, not 1: a judge that gives the originals the top score leaves a hack no room to
+ * rise, and the probe then says "not testable" instead of "pass" (issue 25).
  * `refs` maps prompt text → reference PNG.
  */
 export async function soundJudge(refs: Map<string, Buffer>): Promise<DoubleHandler> {
@@ -94,6 +101,6 @@ export async function soundJudge(refs: Map<string, Buffer>): Promise<DoubleHandl
     const px = await pixels(req.images[0]!);
     let diff = 0;
     for (let i = 0; i < px.length; i++) diff += Math.abs(px[i]! - ref.px[i]!);
-    return answerWith(round2(1 - (5 * diff) / (255 * px.length)))(req);
+    return answerWith(round2(0.8 - (5 * diff) / (255 * px.length)))(req);
   };
 }
