@@ -35,8 +35,8 @@ describe('gathering per-sample requests', () => {
     const scorer = createFakeScorer();
     const app = createServer({ scorer });
     const outs = await Promise.all(
-      completions.map((q) =>
-        app.request('/v1/openrlhf', post({ query: [q], prompts: [''], labels: ['g'] })).then(read),
+      completions.map(async (q) =>
+        read(await app.request('/v1/openrlhf', post({ query: [q], prompts: [''], labels: ['g'] }))),
       ),
     );
     expect(scorer.calls).toHaveLength(1);
