@@ -74,7 +74,7 @@ export function trainerValues(
       }
     }
   }
-  const at = offset < 0 ? 0 : offset;
+  const at = Math.max(offset, 0);
   return {
     scores: scores.slice(at, at + records.length),
     components: comps.slice(at, at + records.length),

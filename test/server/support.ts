@@ -144,7 +144,10 @@ export async function spawnServe(
     child.once('exit', (code) => resolve(code)),
   );
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve did not start:\n${err}`)), startTimeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`serve did not start:\n${err}`)),
+      startTimeoutMs,
+    );
     child.stderr!.on('data', (chunk: Buffer) => {
       err += chunk.toString();
       const m = /"msg":"ready"/.test(err) ? /"url":"(http:[^"]+)"/.exec(err) : null;

@@ -28,13 +28,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REWARD_COMPONENT_KEYS } from '../../src/reward/components.ts';
 import { fluentEmoji } from '../support/corpus.ts';
 import { type ModelDouble, startModelDouble } from '../support/model-double.ts';
-import {
-  judgeByImage,
-  type ServeProcess,
-  spawnServe,
-  tempDir,
-  writeRubrics,
-} from './support.ts';
+import { judgeByImage, type ServeProcess, spawnServe, tempDir, writeRubrics } from './support.ts';
 
 const icons = fluentEmoji(8);
 const fenced = (svg: string) => `\`\`\`svg\n${svg}\n\`\`\``;
@@ -118,28 +112,32 @@ beforeAll(async () => {
   const dir = tempDir('trainer-contracts');
   const rubrics = writeRubrics(dir, [['fox', 'a red fox']]);
   double = await startModelDouble({ handler: judgeByImage(FAIL) });
-  serve = await spawnServe([
-    '--rubrics',
-    rubrics,
-    '--judge',
-    'openai-compatible:judge',
-    '--judge-base-url',
-    double.url,
-    '--judge-retries',
-    '0',
-    // The universal rubric judges against the rollout's own prompt text, so the failure
-    // marker in one sample's prompt faults that sample alone (RULER reads its rubric's text).
-    '--reward',
-    'universal',
-    // A group's requests leave the trainer together; on a loaded 2-core CI box they may reach
-    // the service a few hundred ms apart, so the window is wider than the default 20 ms.
-    '--gather-ms',
-    '1500',
-    '--cache',
-    join(dir, 'cache.sqlite'),
-    '--render-workers',
-    '1',
-  ], {}, 150_000);
+  serve = await spawnServe(
+    [
+      '--rubrics',
+      rubrics,
+      '--judge',
+      'openai-compatible:judge',
+      '--judge-base-url',
+      double.url,
+      '--judge-retries',
+      '0',
+      // The universal rubric judges against the rollout's own prompt text, so the failure
+      // marker in one sample's prompt faults that sample alone (RULER reads its rubric's text).
+      '--reward',
+      'universal',
+      // A group's requests leave the trainer together; on a loaded 2-core CI box they may reach
+      // the service a few hundred ms apart, so the window is wider than the default 20 ms.
+      '--gather-ms',
+      '1500',
+      '--cache',
+      join(dir, 'cache.sqlite'),
+      '--render-workers',
+      '1',
+    ],
+    {},
+    150_000,
+  );
 }, 180_000);
 
 afterAll(async () => {
