@@ -164,7 +164,7 @@ export function registerRoutes(app: OpenAPIHono, ctx: ServerContext): void {
 
   app.openapi(openrlhfRoute, async (c) => {
     const body = c.req.valid('json');
-    // OpenRLHF before PR #1329 sends the 2nd..nth replica of --reward.remote_url an empty
+    // OpenRLHF before PR #1325 sends the 2nd..nth replica of --reward.remote_url an empty
     // slice of each one-sample batch; refusing it would fail the sample's reward.
     if (body.query.length === 0) {
       const first = Array.isArray(body.reward) ? body.reward[0] : body.reward;

@@ -200,7 +200,7 @@ export const VerlResponseSchema = z.array(VerlResultSchema).openapi('VerlRespons
 /**
  * The zod schema of POST /v1/openrlhf: OpenRLHF's remote-reward batch (queries, prompts,
  * labels), lists of one length. OpenRLHF ≥ 0.10 sends one sample per request; with a comma
- * list of replica URLs, versions before PR #1329 also send the other replicas an EMPTY batch,
+ * list of replica URLs, versions before PR #1325 also send the other replicas an EMPTY batch,
  * which is answered with empty lists (a refusal would fail the sample's reward).
  */
 export const OpenRlhfRequestSchema = z

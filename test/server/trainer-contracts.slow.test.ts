@@ -8,7 +8,8 @@
 //    openrlhf/utils/agent.py SingleTurnAgentExecutor: every sample is its own request,
 //    {query: [q], prompts: [p], labels: [l]}, posted to EVERY URL of --reward.remote_url's comma
 //    list, sharded by ceil(1/len(urls)) — so the first URL gets the sample and the others an
-//    empty batch (PR #1329 changed this later); aiohttp total timeout 180 s, 5 tries 1 s apart
+//    empty batch (PR #1325 stopped the empty batches, PR #1329 rotates the replicas; both
+//    after this commit); aiohttp total timeout 180 s, 5 tries 1 s apart
 //    on any error (raise_for_status), then the sample's reward stays None. The reply read is
 //    the first URL's {rewards, scores, extra_logs}; samples_generator.py makes
 //    torch.tensor([value]) of every extra_logs value, so they must be numbers.
