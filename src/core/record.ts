@@ -55,6 +55,12 @@ export const RewardResultSchema = z.object({
   criteria: z.array(CriterionLeafSchema),
   /** The weighted criterion tree the reward was computed from; null when none was built. */
   tree: CriterionGroupSchema.nullable().optional(),
+  /**
+   * The reward split into the kind's fixed component keys (REWARD_COMPONENT_KEYS in
+   * src/reward/components.ts): weighted contributions of the top of the tree that sum to
+   * `reward`; every key 0 when the reward was not measured (GDPO, docs/rubrics-and-judging.md).
+   */
+  components: z.record(z.string(), z.number()),
   cached: z.boolean(),
   usage: UsageSchema,
 });

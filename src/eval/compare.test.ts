@@ -2,6 +2,7 @@ import { appendFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixtureComponents } from '../../test/support/score-record.ts';
 import type { ChecksSummary, ScoreRecord } from '../core/record.ts';
 import { compareRuns, formatComparison, pairwiseRuns, promptMeans } from './compare.ts';
 import { loadRunDir, type RunDir } from './stats/run-dir.ts';
@@ -33,6 +34,7 @@ function score(
     reward,
     status: 'ok',
     reward_kind: kind,
+    components: fixtureComponents(kind, reward),
     criteria: [{ key: 'k1', axis: 'semantic', weight: 5, score: reward }],
     checks: CHECKS,
     cached: false,

@@ -2,6 +2,7 @@
 // when the judge never answered, the bare mean with "n too small" under the CI minimum,
 // and an n on every tile.
 import { describe, expect, it } from 'vitest';
+import { fixtureComponents } from '../../test/support/score-record.ts';
 import type { ScoreRecord } from '../core/record.ts';
 import { emptyUsage } from '../core/usage.ts';
 import { headlineTiles } from './run-report.ts';
@@ -15,6 +16,7 @@ function rec(i: number, prompts: number, over: Partial<ScoreRecord>, blank = fal
     reward: 0.6,
     status: 'ok',
     reward_kind: 'universal',
+    components: fixtureComponents('universal', over.reward ?? 0.6, over.status),
     criteria: [],
     checks: {
       renders: true,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { fixtureComponents } from '../../test/support/score-record.ts';
 import type { CriterionScore } from '../core/criteria.ts';
 import type { ChecksSummary, ScoreRecord } from '../core/record.ts';
 import { summarizeRun } from './summary.ts';
@@ -39,6 +40,7 @@ function score(
     reward,
     status: 'ok',
     reward_kind: 'universal',
+    components: fixtureComponents(over.reward_kind ?? 'universal', reward, over.status),
     criteria: [],
     checks: checks(c),
     cached: false,

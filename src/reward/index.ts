@@ -36,13 +36,24 @@ export {
 export type { ItemVerdict } from '../judge/prisma-schema.ts';
 export { type PrismaItem, type PrismaRubric, PrismaRubricSchema } from '../rubric/prisma-schema.ts';
 export {
+  REWARD_COMPONENT_KEYS,
+  type RewardComponents,
+  rewardComponents,
+  sumComponents,
+  zeroComponents,
+} from './components.ts';
+export {
   dispersionHistogram,
   dispersions,
   type PromptDispersion,
   type SelectCriteria,
   selectPrompts,
 } from './dispersion.ts';
-export { type ElasticParts, elasticTree, itemLeaf } from './elastic.ts';
+export {
+  type ElasticParts,
+  elasticTree,
+  itemLeaf,
+} from './elastic.ts';
 export {
   DEFAULT_FAMILY_LAMBDAS,
   DOMAIN_FAMILY,

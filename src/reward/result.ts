@@ -5,6 +5,7 @@ import type { CriterionGroup } from '../core/criteria.ts';
 import type { RewardKind, RewardResult } from '../core/record.ts';
 import { statusOf, type UnscoreableReason } from '../core/status.ts';
 import { emptyUsage, type Usage } from '../core/usage.ts';
+import { rewardComponents, zeroComponents } from './components.ts';
 import { evaluateTree, flattenLeaves } from './tree.ts';
 
 export interface ResultExtras {
@@ -28,10 +29,14 @@ export function treeResult(
     cached: extras.cached ?? false,
     usage: extras.usage ?? emptyUsage(),
   };
-  if (outcome.value !== null) return { ...base, reward: outcome.value, status: 'ok' };
+  if (outcome.value !== null) {
+    const components = rewardComponents(kind, tree, outcome.value);
+    return { ...base, reward: outcome.value, status: 'ok', components };
+  }
   return {
     ...base,
     reward: 0,
+    components: zeroComponents(kind),
     status: outcome.status,
     ...(outcome.reason ? { reason: outcome.reason } : {}),
     message: extras.message ?? outcome.message ?? 'no reward',
@@ -53,6 +58,7 @@ export function reasonResult(
     message,
     criteria: [],
     tree: null,
+    components: zeroComponents(kind),
     cached: false,
     usage,
   };

@@ -12,6 +12,7 @@ import { type Admission, createAdmission, resolveLimits, type ServerLimits } fro
 import { bearerAuth } from './auth.ts';
 import { type BodyRefusal, bodyLimits, createBodyBudget } from './body-limit.ts';
 import { errorHandler, validationHook } from './errors.ts';
+import { createGatherer, DEFAULT_GATHER, type GatherOptions } from './gather.ts';
 import { createServerHealth, type ServerHealthOptions } from './health.ts';
 import { createServerMetrics, type ServerMetrics } from './metrics.ts';
 import type { Readiness } from './readiness.ts';
@@ -35,6 +36,11 @@ export interface ServerOptions {
   readiness?: Readiness;
   /** Reward-health monitor settings (alert thresholds, window, flat ε); false turns it off. */
   health?: ServerHealthOptions | false;
+  /**
+   * How per-sample routes (/v1/openrlhf, /v1/slime, /verify) gather requests that arrive
+   * together into one scored batch (src/server/gather.ts). Default: 20 ms, 512 rollouts.
+   */
+  gather?: Partial<GatherOptions>;
 }
 
 /** Routes a probe must reach without a token. */
@@ -96,15 +102,16 @@ export function createServer(opts: ServerOptions): OpenAPIHono {
     metrics.requestSeconds.observe({ route }, (performance.now() - t0) / 1000);
   });
   if (opts.token !== undefined) app.use('*', bearerAuth(opts.token, OPEN_ROUTES));
-  app.use(
-    '/v1/*',
-    bodyLimits({
-      maxBytes: limits.maxBodyBytes,
-      budget: createBodyBudget(limits.maxBodyBytesInFlight),
-      idleTimeoutMs: limits.bodyIdleTimeoutMs,
-      refuse: bodyRefusal(limits, metrics),
-    }),
-  );
+  const limitBodies = bodyLimits({
+    maxBytes: limits.maxBodyBytes,
+    budget: createBodyBudget(limits.maxBodyBytesInFlight),
+    idleTimeoutMs: limits.bodyIdleTimeoutMs,
+    refuse: bodyRefusal(limits, metrics),
+  });
+  // NeMo Gym calls its resources server's /verify at the root (or under its per-rollout
+  // prefix when observability is on), so those bodies are limited like /v1's.
+  for (const path of ['/v1/*', '/verify', '/ng-rollout/*']) app.use(path, limitBodies);
+  const gather = { ...DEFAULT_GATHER, ...opts.gather };
 
   registerRoutes(app, {
     limits,
@@ -119,6 +126,10 @@ export function createServer(opts: ServerOptions): OpenAPIHono {
       admission,
       metrics,
       log,
+      gatherer: createGatherer(
+        (items, scoreOpts) => opts.scorer.scoreBatch(items, scoreOpts),
+        gather,
+      ),
       health:
         opts.health === false ? undefined : createServerHealth(opts.health ?? {}, metrics, log),
     }),

@@ -12,10 +12,19 @@ export { type BodyBudget, createBodyBudget } from './body-limit.ts';
 export { responseFromQuery, stripEndTokens, userTextFromPrompt } from './chat-text.ts';
 export { ServerConfigError } from './config-error.ts';
 export { checkExposure, isLoopback } from './exposure.ts';
+export {
+  createGatherer,
+  DEFAULT_GATHER,
+  type Gathered,
+  type Gatherer,
+  type GatherOptions,
+} from './gather.ts';
 export { groupKey, groupStats, imputedScores } from './groups.ts';
 export { createServerMetrics, type ServerMetrics } from './metrics.ts';
 export { type JudgeReadiness, judgeReadiness, type Readiness } from './readiness.ts';
 export {
+  ComponentKeysSchema,
+  ComponentsSchema,
   ErrorSchema,
   type GroupStats,
   GroupStatsSchema,
@@ -30,6 +39,12 @@ export {
   RewardsRequestSchema,
   RewardsResponseSchema,
   ScoreResultSchema,
+  type SlimeRequest,
+  SlimeRequestSchema,
+  SlimeResponseSchema,
+  type VerifyRequest,
+  VerifyRequestSchema,
+  VerifyResponseSchema,
   type VerlRequest,
   VerlRequestSchema,
   VerlResponseSchema,
@@ -37,4 +52,12 @@ export {
   VerlResultSchema,
 } from './schemas.ts';
 export { type RunningServer, type StartOptions, startServer } from './start.ts';
-export { type OpenRlhfResult, toOpenRlhfResult, toVerlResults } from './trainer-shapes.ts';
+export {
+  componentField,
+  type OpenRlhfResult,
+  toOpenRlhfResult,
+  toSlimeResult,
+  toVerifyResult,
+  toVerlResults,
+  trainerValues,
+} from './trainer-shapes.ts';

@@ -1,12 +1,16 @@
 // The routes of the reward server, each declared once with createRoute so the zod schemas
 // that validate a request also describe it in /openapi.json.
-import { createRoute, type OpenAPIHono, type z } from '@hono/zod-openapi';
+import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import { VERSION } from '../core/version.ts';
 import type { RolloutInput } from '../pipeline/types.ts';
+import { REWARD_COMPONENT_KEYS } from '../reward/components.ts';
 import { responseFromQuery, userTextFromPrompt } from './chat-text.ts';
 import type { ServerContext } from './context.ts';
 import { groupStats } from './groups.ts';
+import { outputText, userText } from './message-text.ts';
 import {
+  ComponentKeysSchema,
   ErrorSchema,
   HealthSchema,
   OpenRlhfRequestSchema,
@@ -14,10 +18,21 @@ import {
   ReadySchema,
   RewardsRequestSchema,
   RewardsResponseSchema,
+  SlimeRequestSchema,
+  SlimeResponseSchema,
+  VerifyRequestSchema,
+  VerifyResponseSchema,
   VerlRequestSchema,
   VerlResponseSchema,
 } from './schemas.ts';
-import { toOpenRlhfResult, toVerlResults } from './trainer-shapes.ts';
+import {
+  emptyOpenRlhfResult,
+  toOpenRlhfResult,
+  toSlimeResult,
+  toVerifyResult,
+  toVerlResults,
+  trainerValues,
+} from './trainer-shapes.ts';
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({
   content: { 'application/json': { schema } },
@@ -54,6 +69,49 @@ const openrlhfRoute = createRoute({
   responses: { 200: json(OpenRlhfResponseSchema, OK), ...refusals },
 });
 
+const slimeRoute = createRoute({
+  method: 'post',
+  path: '/v1/slime',
+  summary:
+    "slime's remote reward model (--rm-type remote_rm --rm-url …/v1/slime --reward-key reward); the rubric id travels as label",
+  request: { body: { ...json(SlimeRequestSchema, 'One slime sample'), required: true } },
+  responses: { 200: json(SlimeResponseSchema, 'The sample’s reward and figures'), ...refusals },
+});
+const verifyRequest = {
+  body: { ...json(VerifyRequestSchema, 'A verify request'), required: true },
+};
+const verifyResponses = {
+  200: json(VerifyResponseSchema, 'The request with reward, components and figures'),
+  ...refusals,
+};
+const VERIFY_SUMMARY =
+  'NeMo Gym resources-server verify; grader faults are tagged _ng_failure_class, never a silent 0';
+const verifyRoute = createRoute({
+  method: 'post',
+  path: '/verify',
+  summary: VERIFY_SUMMARY,
+  request: verifyRequest,
+  responses: verifyResponses,
+});
+// NeMo Gym prefixes a resources server's paths with /ng-rollout/<id> when its observability
+// is on (nemo_gym/server_utils.py).
+const verifyRolloutRoute = createRoute({
+  method: 'post',
+  path: '/ng-rollout/{rollout}/verify',
+  summary: `${VERIFY_SUMMARY} (under NeMo Gym's per-rollout prefix)`,
+  request: { ...verifyRequest, params: z.object({ rollout: z.string() }) },
+  responses: verifyResponses,
+});
+const componentsRoute = createRoute({
+  method: 'get',
+  path: '/v1/components',
+  summary: 'The reward component keys of every reward kind (GDPO; flat extras comp_<key>)',
+  responses: {
+    200: json(ComponentKeysSchema, 'Reward kind → component keys'),
+    401: json(ErrorSchema, 'Missing or wrong bearer token'),
+  },
+});
+
 const healthRoute = createRoute({
   method: 'get',
   path: '/healthz',
@@ -72,6 +130,9 @@ const readyRoute = createRoute({
 });
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+/** A rubric id from a trainer's label field (a string or a number; empty means none). */
+const idOf = (v: unknown): string | null =>
+  typeof v === 'number' && Number.isFinite(v) ? String(v) : (str(v) ?? null);
 
 export function registerRoutes(app: OpenAPIHono, ctx: ServerContext): void {
   app.openapi(rewardsRoute, async (c) => {
@@ -103,19 +164,64 @@ export function registerRoutes(app: OpenAPIHono, ctx: ServerContext): void {
 
   app.openapi(openrlhfRoute, async (c) => {
     const body = c.req.valid('json');
+    // OpenRLHF before PR #1325 sends the 2nd..nth replica of --reward.remote_url an empty
+    // slice of each one-sample batch; refusing it would fail the sample's reward.
+    if (body.query.length === 0) {
+      const first = Array.isArray(body.reward) ? body.reward[0] : body.reward;
+      return c.json(emptyOpenRlhfResult(first), 200);
+    }
     const items: RolloutInput[] = body.query.map((query, i) => {
       const prompt = body.prompts?.[i];
       return {
         id: `openrlhf-${i}`,
-        prompt_id: str(body.labels?.[i]) ?? null,
+        prompt_id: idOf(body.labels?.[i]),
         prompt: prompt ? userTextFromPrompt(prompt) : null,
         completion: responseFromQuery(query, prompt),
       };
     });
-    const out = await ctx.score(c, items, { reward: body.reward, mode: body.mode });
+    const out = await ctx.score(c, items, { reward: body.reward, mode: body.mode, gather: true });
     if (!out.ok) return out.response as never;
-    return c.json(toOpenRlhfResult(out.records, items), 200);
+    return c.json(toOpenRlhfResult(out.records, items, out.batch), 200);
   });
+
+  app.openapi(slimeRoute, async (c) => {
+    const body = c.req.valid('json');
+    const items: RolloutInput[] = [
+      {
+        id: 'slime-0',
+        prompt_id: idOf(body.label),
+        prompt: userText(body.prompt),
+        completion: body.response,
+      },
+    ];
+    const out = await ctx.score(c, items, { reward: body.reward, mode: body.mode, gather: true });
+    if (!out.ok) return out.response as never;
+    const v = trainerValues(out.records, items, out.batch);
+    return c.json(toSlimeResult(out.records[0]!, v.scores[0]!, v.components[0]!), 200);
+  });
+
+  const verify = async (c: Context, body: z.infer<typeof VerifyRequestSchema>) => {
+    const items: RolloutInput[] = [
+      {
+        id: 'verify-0',
+        prompt_id: idOf(body.prompt_id) ?? idOf(body.label),
+        prompt: userText(body.responses_create_params.input),
+        completion: outputText(body.response.output),
+      },
+    ];
+    const out = await ctx.score(c, items, { gather: true });
+    if (!out.ok) return out.response;
+    return c.json(toVerifyResult(body, out.records[0]!), 200);
+  };
+  app.openapi(verifyRoute, (c) => verify(c, c.req.valid('json')) as never);
+  app.openapi(verifyRolloutRoute, (c) => verify(c, c.req.valid('json')) as never);
+
+  app.openapi(componentsRoute, (c) =>
+    c.json(
+      Object.fromEntries(Object.entries(REWARD_COMPONENT_KEYS).map(([k, v]) => [k, [...v]])),
+      200,
+    ),
+  );
 
   app.openapi(healthRoute, (c) => {
     const body = {
@@ -147,7 +253,8 @@ export function registerRoutes(app: OpenAPIHono, ctx: ServerContext): void {
     info: {
       title: 'rubrica reward service',
       version: VERSION,
-      description: 'Rubric rewards for RL trainers (rubrica native, verl, OpenRLHF).',
+      description:
+        'Rubric rewards for RL trainers (rubrica native, verl, OpenRLHF, slime, NeMo Gym), with reward components for GDPO.',
     },
   });
 }

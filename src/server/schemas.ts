@@ -203,7 +203,9 @@ export const VerlResponseSchema = z.array(VerlResultSchema).openapi('VerlRespons
 
 /**
  * The zod schema of POST /v1/openrlhf: OpenRLHF's remote-reward batch (queries, prompts,
- * labels), lists of one length.
+ * labels), lists of one length. OpenRLHF ≥ 0.10 sends one sample per request; with a comma
+ * list of replica URLs, versions before PR #1325 also send the other replicas an EMPTY batch,
+ * which is answered with empty lists (a refusal would fail the sample's reward).
  */
 export const OpenRlhfRequestSchema = z
   .object({
@@ -211,13 +213,15 @@ export const OpenRlhfRequestSchema = z
       .array(z.string())
       .openapi({ description: 'Prompt + response as decoded by the trainer.' }),
     prompts: z.array(z.string()).optional(),
-    labels: z.array(z.string().nullable()).optional().openapi({ description: 'Rubric ids.' }),
+    labels: z
+      .array(z.union([z.string(), z.number()]).nullable())
+      .optional()
+      .openapi({ description: 'Rubric ids.' }),
     reward: RewardRequestSchema.optional(),
     mode: JudgeModeSchema.optional(),
   })
   .superRefine((body, ctx) => {
     const n = body.query.length;
-    if (n === 0) ctx.addIssue({ code: 'custom', message: 'query is empty' });
     for (const key of ['prompts', 'labels'] as const) {
       const list = body[key];
       if (list !== undefined && list.length !== n) {
@@ -236,9 +240,103 @@ export const OpenRlhfResponseSchema = z
   .object({
     rewards: z.array(z.number()),
     scores: z.array(z.number()),
-    extra_logs: z.record(z.string(), z.array(z.number())),
+    extra_logs: z.record(z.string(), z.array(z.number())).openapi({
+      description:
+        'Numbers only, the same keys on every path: scored, grader_error, judge_error, no_rubric, renders, blank, cached, judge_calls, comp_<key> per component, score_<kind> per further reward.',
+    }),
   })
   .openapi('OpenRlhfResponse');
+
+/** The zod schema of reward components: the kind's fixed keys, summing to the reward. */
+export const ComponentsSchema = z.record(z.string(), z.number()).openapi('RewardComponents', {
+  description:
+    "The reward split into the kind's fixed component keys (GET /v1/components); the values sum to the reward sent.",
+});
+
+/**
+ * The zod schema of POST /v1/slime: one sample as slime's remote RM posts it
+ * (slime/rollout/rm_hub: {prompt, response, label}); the rubric id travels as label.
+ */
+export const SlimeRequestSchema = z
+  .looseObject({
+    prompt: z
+      .union([z.string(), z.array(z.record(z.string(), z.unknown()))])
+      .nullish()
+      .openapi({ description: 'The prompt: a string or a chat list [{role, content}].' }),
+    response: z.string(),
+    label: z
+      .union([z.string(), z.number()])
+      .nullish()
+      .openapi({ description: 'The rubric id (prompt_id).' }),
+    reward: RewardRequestSchema.optional(),
+    mode: JudgeModeSchema.optional(),
+  })
+  .openapi('SlimeRequest');
+
+/** The zod schema of POST /v1/slime's answer: read with slime's `--reward-key reward`. */
+export const SlimeResponseSchema = z
+  .object({
+    reward: z.number().openapi({
+      description:
+        "The value to train on (slime: --reward-key reward); a grader fault's is its gathered group-mates' mean, flagged grader_error = 1.",
+    }),
+    status: z.string(),
+    reason: z.string(),
+    scored: z.number(),
+    grader_error: z.number(),
+    judge_error: z.number(),
+    no_rubric: z.number(),
+    renders: z.number(),
+    blank: z.number(),
+    cached: z.number(),
+    judge_calls: z.number(),
+    components: ComponentsSchema,
+  })
+  .openapi('SlimeResponse');
+
+/**
+ * The zod schema of POST /verify: a NeMo Gym resources-server verify request
+ * (nemo_gym/base_resources_server.py BaseVerifyRequest: responses_create_params + response,
+ * plus the dataset row's own fields); the rubric id travels as prompt_id (or label).
+ */
+export const VerifyRequestSchema = z
+  .looseObject({
+    responses_create_params: z
+      .looseObject({ input: z.unknown() })
+      .openapi({ description: 'The Responses API request the policy answered.' }),
+    response: z
+      .looseObject({ output: z.array(z.unknown()) })
+      .openapi({ description: "The policy's Responses API response." }),
+    prompt_id: z.union([z.string(), z.number()]).nullish(),
+    label: z.union([z.string(), z.number()]).nullish(),
+  })
+  .openapi('VerifyRequest');
+
+/**
+ * The zod schema of POST /verify's answer: the request echoed with `reward` and
+ * `reward_components` (NeMo Gym's BaseMultiRewardVerifyResponse), flat figures, and on a
+ * grader fault NeMo Gym's failure tag.
+ */
+export const VerifyResponseSchema = z
+  .looseObject({
+    reward: z.number(),
+    reward_components: ComponentsSchema,
+    rubrica_status: z.string(),
+    rubrica_reason: z.string(),
+    _ng_failure_class: z.literal('judge_failed').optional().openapi({
+      description:
+        'Present on a grader fault (reward 0.0 is then not a measurement): NeMo Gym routes the row to its failures file, out of the metrics, retried on resume.',
+    }),
+    _ng_failure_judge_error: z.string().optional(),
+  })
+  .openapi('VerifyResponse');
+
+/** The zod schema of GET /v1/components: every reward kind's component keys, in order. */
+export const ComponentKeysSchema = z
+  .record(z.string(), z.array(z.string()))
+  .openapi('ComponentKeys', {
+    description: 'Reward kind → its fixed component keys (flat trainer extras: comp_<key>).',
+  });
 
 /** The zod schema of every error body: `{error: {code, message}}`. */
 export const ErrorSchema = z
@@ -282,6 +380,10 @@ export type RewardsRequest = z.infer<typeof RewardsRequestSchema>;
 export type VerlRequest = z.infer<typeof VerlRequestSchema>;
 /** A POST /v1/openrlhf body. */
 export type OpenRlhfRequest = z.infer<typeof OpenRlhfRequestSchema>;
+/** A POST /v1/slime body. */
+export type SlimeRequest = z.infer<typeof SlimeRequestSchema>;
+/** A POST /verify body (NeMo Gym). */
+export type VerifyRequest = z.infer<typeof VerifyRequestSchema>;
 /** A result's GRPO group statistics (see GroupStatsSchema). */
 export type GroupStats = z.infer<typeof GroupStatsSchema>;
 /** One verl result: `score` and flat extras. */

@@ -10,16 +10,29 @@ import { ScorerConfigError } from '../pipeline/score.ts';
 import type { RolloutInput, RolloutScorer, ScoreBatchOptions } from '../pipeline/types.ts';
 import type { Admission, ServerLimits } from './admission.ts';
 import { releaseBodyBudget } from './body-limit.ts';
+import type { Gatherer } from './gather.ts';
 import type { ServerMetrics } from './metrics.ts';
 
 export type ScoreOutcome =
-  | { ok: true; records: ScoreRecord[]; health: StepHealth | null }
+  | {
+      ok: true;
+      records: ScoreRecord[];
+      health: StepHealth | null;
+      /** The whole batch the records were scored in (this request's alone, or a gathered one). */
+      batch: { items: RolloutInput[]; records: ScoreRecord[] };
+    }
   | { ok: false; response: Response };
+
+/** A route's scoring options: the pipeline's, and whether to gather (per-sample routes). */
+export interface RouteScoreOptions extends ScoreBatchOptions {
+  /** Score together with the requests that arrive within the gather window (gather.ts). */
+  gather?: boolean;
+}
 
 export type ScoreCall = (
   c: Context,
   items: RolloutInput[],
-  opts: ScoreBatchOptions,
+  opts: RouteScoreOptions,
 ) => Promise<ScoreOutcome>;
 
 export interface ScoreCallDeps {
@@ -32,6 +45,8 @@ export interface ScoreCallDeps {
   health?:
     | ((items: readonly RolloutInput[], records: readonly ScoreRecord[]) => StepHealth)
     | undefined;
+  /** Batches per-sample requests that arrive together; without it every request is alone. */
+  gatherer?: Gatherer | undefined;
 }
 
 /** 400 too_many_items / 503 busy|draining, or null when the batch was admitted. */
@@ -53,8 +68,9 @@ function refuse(c: Context, n: number, d: ScoreCallDeps): Response | null {
 }
 
 export function createScoreCall(d: ScoreCallDeps): ScoreCall {
-  const { scorer, admission, metrics, log, health } = d;
-  return async (c, items, scoreOpts) => {
+  const { scorer, admission, metrics, log, health, gatherer } = d;
+  return async (c, items, routeOpts) => {
+    const { gather, ...scoreOpts } = routeOpts;
     // The route has its parsed body: its bytes no longer count against the read budget.
     releaseBodyBudget(c.req.raw);
     const refused = refuse(c, items.length, d);
@@ -63,8 +79,16 @@ export function createScoreCall(d: ScoreCallDeps): ScoreCall {
     const t0 = performance.now();
     try {
       let records: ScoreRecord[];
+      let batch: { items: RolloutInput[]; records: ScoreRecord[] };
       try {
-        records = await scorer.scoreBatch(items, { ...scoreOpts, signal: c.req.raw.signal });
+        if (gather && gatherer) {
+          const g = await gatherer.score(items, scoreOpts);
+          records = g.records;
+          batch = { items: g.batchItems, records: g.batchRecords };
+        } else {
+          records = await scorer.scoreBatch(items, { ...scoreOpts, signal: c.req.raw.signal });
+          batch = { items, records };
+        }
       } catch (err) {
         // A request asking for something this server cannot do (e.g. reward "hybrid"
         // without a hybrid rewarder) is the caller's error, not the server's.
@@ -78,7 +102,7 @@ export function createScoreCall(d: ScoreCallDeps): ScoreCall {
       const unscoreable = records.filter((r) => r.status !== 'ok').length;
       const ms = Math.round(performance.now() - t0);
       log?.info({ route: c.req.path, items: items.length, unscoreable, ms }, 'scored');
-      return { ok: true, records, health: health ? health(items, records) : null };
+      return { ok: true, records, health: health ? health(items, records) : null, batch };
     } finally {
       metrics.inFlight.dec(items.length);
       admission.release(items.length);

@@ -9,6 +9,7 @@ import { statusOf } from '../../src/core/status.ts';
 import { emptyUsage } from '../../src/core/usage.ts';
 import type { EvalRecord } from '../../src/eval/types.ts';
 import { fluentEmoji } from '../support/corpus.ts';
+import { fixtureComponents } from '../support/score-record.ts';
 
 export const XSS_PROMPT =
   'a cat <img src=x onerror="window.__xss=1"> </script><script>window.__xss=2</script>';
@@ -47,6 +48,7 @@ function scored(
     reward,
     status: 'ok',
     reward_kind: kind,
+    components: fixtureComponents(kind, reward),
     criteria: scores.map((score, k) => ({
       key: `item_${k + 1}`,
       axis: AXES[k]!,
@@ -76,6 +78,7 @@ function unscoreable(
     reason,
     message: `because ${reason} <i>not html</i>`,
     reward_kind: 'universal',
+    components: fixtureComponents('universal', 0, 'unscoreable'),
     criteria: [],
     checks: checks(renders, 4096),
     cached: false,

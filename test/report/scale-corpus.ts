@@ -13,6 +13,7 @@ import { emptyUsage } from '../../src/core/usage.ts';
 import { seededRandom } from '../../src/eval/stats/prng.ts';
 import type { EvalRecord } from '../../src/eval/types.ts';
 import { fluentEmoji } from '../support/corpus.ts';
+import { fixtureComponents } from '../support/score-record.ts';
 
 const WORDS = (
   'the drawing shows a clear subject with shapes that read well at small size but the colour ' +
@@ -117,6 +118,7 @@ export async function buildScaleCorpus(
         reason: failure,
         message: failure === 'no_svg' ? 'no <svg> element in the answer' : 'the SVG is not closed',
         reward_kind: 'universal',
+        components: fixtureComponents('universal', 0, 'unscoreable'),
         criteria: [],
         checks: checks(false, tokens),
         cached: false,
@@ -132,6 +134,7 @@ export async function buildScaleCorpus(
         reason: 'judge_error',
         message: 'judge returned HTTP 503',
         reward_kind: 'universal',
+        components: fixtureComponents('universal', 0, 'grader_error'),
         criteria: [],
         checks: checks(true, tokens),
         cached: false,
@@ -141,12 +144,14 @@ export async function buildScaleCorpus(
     } else {
       const scores = CRITERIA.map(() => Math.round(random() * 20) / 20);
       const w = CRITERIA.reduce((a, c) => a + c[2], 0);
+      const reward = scores.reduce((a, s, k) => a + s * CRITERIA[k]![2], 0) / w;
       score = {
         id,
         prompt_id: promptId,
-        reward: scores.reduce((a, s, k) => a + s * CRITERIA[k]![2], 0) / w,
+        reward,
         status: 'ok',
         reward_kind: 'universal',
+        components: fixtureComponents('universal', reward),
         criteria: CRITERIA.map(([key, axis, weight], k) => ({
           key,
           axis,

@@ -5,6 +5,7 @@ import type { RewardKind, ScoreRecord } from '../../src/core/record.ts';
 import { emptyUsage } from '../../src/core/usage.ts';
 import { ScorerConfigError } from '../../src/pipeline/score.ts';
 import type { RolloutInput, RolloutScorer, ScoreBatchOptions } from '../../src/pipeline/types.ts';
+import { fixtureComponents } from '../support/score-record.ts';
 
 export interface FakeScorer extends RolloutScorer {
   calls: Array<{ items: RolloutInput[]; opts?: ScoreBatchOptions }>;
@@ -32,6 +33,7 @@ export function fakeRecord(item: RolloutInput, kind: RewardKind = 'ruler'): Scor
     id: item.id,
     prompt_id: item.prompt_id ?? null,
     reward_kind: kind,
+    components: fixtureComponents(kind, 0, 'unscoreable'),
     cached: false,
     usage: emptyUsage(),
   };
@@ -72,6 +74,7 @@ export function fakeRecord(item: RolloutInput, kind: RewardKind = 'ruler'): Scor
   const r = Number(m[1]);
   return {
     ...base,
+    components: fixtureComponents(kind, r),
     reward: r,
     status: 'ok',
     criteria: [

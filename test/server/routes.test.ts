@@ -321,10 +321,14 @@ describe('metrics and OpenAPI', () => {
     const doc = await read(await app.request('/openapi.json'));
     expect(Object.keys(doc.paths).sort()).toEqual([
       '/healthz',
+      '/ng-rollout/{rollout}/verify',
       '/readyz',
+      '/v1/components',
       '/v1/openrlhf',
       '/v1/rewards',
+      '/v1/slime',
       '/v1/verl',
+      '/verify',
     ]);
     const schema = doc.components.schemas.RewardsRequest;
     expect(schema.required).toContain('items');

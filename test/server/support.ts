@@ -133,6 +133,7 @@ export interface ServeProcess {
 export async function spawnServe(
   args: string[],
   env: Record<string, string> = {},
+  startTimeoutMs = 30_000,
 ): Promise<ServeProcess> {
   const child = spawn('node', ['bin/rubrica.js', 'serve', '--port', '0', ...args], {
     env: { ...process.env, ...env },
@@ -143,7 +144,10 @@ export async function spawnServe(
     child.once('exit', (code) => resolve(code)),
   );
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve did not start:\n${err}`)), 30_000);
+    const timer = setTimeout(
+      () => reject(new Error(`serve did not start:\n${err}`)),
+      startTimeoutMs,
+    );
     child.stderr!.on('data', (chunk: Buffer) => {
       err += chunk.toString();
       const m = /"msg":"ready"/.test(err) ? /"url":"(http:[^"]+)"/.exec(err) : null;

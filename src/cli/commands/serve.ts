@@ -100,6 +100,12 @@ export const register: RegisterCommand = (program) => {
     )
     .option('--flat-epsilon <x>', 'rewards within this of each other make a flat group', '0.01')
     .option(
+      '--gather-ms <ms>',
+      'per-sample routes (OpenRLHF, slime, NeMo Gym): requests arriving within this window are scored as one batch, so a group is scored together (0 = each alone)',
+      int('--gather-ms', 0),
+      20,
+    )
+    .option(
       '--health-window <n>',
       'steps (requests) the running health figures cover',
       int('--health-window', 1),
@@ -135,6 +141,7 @@ interface ServeFlags extends HybridFlags {
   alerts?: string;
   flatEpsilon: string;
   healthWindow: number;
+  gatherMs: number;
 }
 
 function healthFlags(o: ServeFlags) {
@@ -225,6 +232,7 @@ async function serve(o: ServeFlags): Promise<void> {
     port: o.port,
     logger: log,
     health,
+    gather: { windowMs: o.gatherMs },
     limits: {
       maxItemsPerRequest: o.maxItems,
       maxInFlight: o.maxInFlight,

@@ -2,6 +2,7 @@
 // p90 (card and chart), whole-number ticks on count axes, long criterion names wrapped and
 // listed in full, and the n behind every chart in its note.
 import { describe, expect, it } from 'vitest';
+import { fixtureComponents } from '../../../test/support/score-record.ts';
 import type { ChecksSummary, ScoreRecord } from '../../core/record.ts';
 import { summarizeRun } from '../summary.ts';
 import type { EvalRecord } from '../types.ts';
@@ -32,6 +33,7 @@ function rec(i: number, tokens: number, status: 'ok' | 'grader_error' = 'ok'): E
     status,
     reason: status === 'ok' ? undefined : 'judge_error',
     reward_kind: 'universal',
+    components: fixtureComponents('universal', 0.5, status),
     criteria:
       status === 'ok'
         ? [
