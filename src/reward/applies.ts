@@ -6,7 +6,7 @@
 // only with λt = 0 (its render, semantic and aesthetic terms read any picture). A reward that
 // does not apply is refused before any work (a usage error naming both), never a 0 per
 // rollout (docs/domains.md#rewards-per-domain).
-import type { DomainId } from '../core/domain-ids.ts';
+import { DOMAIN_IDS, type DomainId } from '../core/domain-ids.ts';
 import type { RewardKind } from '../core/record.ts';
 
 /** What decides applicability beyond the kind: the hybrid reward's think weight λt. */
@@ -32,4 +32,12 @@ export function rewardDomainProblem(
     return `reward hybrid does not apply to domain ${domain}: its think term scores Drawing-with-Thought, a plan for drawing SVG (use --lambda-think 0, or another reward)`;
   }
   return null;
+}
+
+/**
+ * Whether any of `kinds` is refused for some domain, so callers detect rollout domains only
+ * when it can matter (every reward but a think-weighted hybrid applies everywhere).
+ */
+export function rewardsRestricted(kinds: readonly RewardKind[], o: ApplyOptions = {}): boolean {
+  return kinds.some((k) => DOMAIN_IDS.some((d) => rewardDomainProblem(k, d, o) !== null));
 }
