@@ -14,10 +14,10 @@ import type { DomainId } from '../core/domain-ids.ts';
 import type { RewardResult } from '../core/record.ts';
 import { isGraderFaultRecord } from '../core/status.ts';
 import { addUsage, emptyUsage, type Usage } from '../core/usage.ts';
+import { codeDomain } from '../inspect/code-domain.ts';
 import type { Inspection } from '../inspect/types.ts';
 import type { PrismaRubric } from '../rubric/prisma-schema.ts';
 import { cacheKey } from '../store/keys.ts';
-import { candidateDomain } from './candidate-domain.ts';
 
 /**
  * One training sample to gate: an instruction and the code written for it, with its domain,
@@ -185,7 +185,7 @@ export async function gateCandidate(
   const usage = { author: emptyUsage(), judge: emptyUsage(), generator: emptyUsage() };
   const rounds: RoundRecord[] = [];
   const declared = candidate.domain ?? null;
-  const resolved = candidateDomain(candidate.code, declared);
+  const resolved = codeDomain(candidate.code, declared);
   // From here on the sample carries its domain: the rubric, the judges and the generator
   // work in it, and its unit key names it.
   const sample = resolved === null ? candidate : { ...candidate, domain: resolved };

@@ -59,7 +59,16 @@ beforeAll(async () => {
 });
 afterAll(() => double.close());
 
-const judgeFlags = () => ['--judge', 'openai-compatible:m', '--judge-base-url', double.url];
+// Two rollouts at a time: Chromium pages (html, mermaid) on a busy 2-core machine stay
+// inside their render timeout.
+const judgeFlags = () => [
+  '--judge',
+  'openai-compatible:m',
+  '--judge-base-url',
+  double.url,
+  '--concurrency',
+  '2',
+];
 
 /** Asserts one domain's two rollouts under every kind, given a reward result per (id, kind). */
 function assertMatrix(verdict: (id: string, kind: string) => Json) {

@@ -1,24 +1,22 @@
-// The domain a curation candidate is executed, judged and re-written in: its record's
-// `domain` when rubrica knows that id; else what its code says — the fences of a completion
+// The domain a piece of code (a curation candidate, a prompt's reference solution) is
+// executed, judged and re-written in: its record's `domain` when rubrica knows that id; else
+// what its code says — the fences of a completion
 // (as scoring detects them), else the content of bare code (a DOT graph, a matplotlib
 // script, a Vega-Lite spec, …); else svg, as before domains existed.
 import { type DomainId, isDomainId } from '../core/domain-ids.ts';
 import { detectDomain } from '../domains/registry.ts';
-import { resolveDomain } from '../inspect/inspect.ts';
+import { resolveDomain } from './inspect.ts';
 
 /**
- * The candidate's domain: `declared` when it is a known id, detected when absent; null when
- * `declared` names a domain rubrica does not know (the candidate cannot be executed).
+ * The code's domain: `declared` when it is a known id, detected when absent; null when
+ * `declared` names a domain rubrica does not know (the code cannot be executed).
  * @example
  * ```ts
- * candidateDomain('digraph { a -> b }', null); // 'dot'
- * candidateDomain('<svg/>', 'python'); // 'python' (declared wins; it will fail as no_code)
+ * codeDomain('digraph { a -> b }', null); // 'dot'
+ * codeDomain('<svg/>', 'python'); // 'python' (declared wins; it will fail as no_code)
  * ```
  */
-export function candidateDomain(
-  code: string,
-  declared: string | null | undefined,
-): DomainId | null {
+export function codeDomain(code: string, declared: string | null | undefined): DomainId | null {
   if (declared !== null && declared !== undefined && declared !== '' && declared !== 'auto') {
     return isDomainId(declared) ? declared : null;
   }
