@@ -58,7 +58,13 @@ export async function main(argv: string[]): Promise<number> {
     // file loads none of the rooms that throw them.
     if (err instanceof RubricaError) {
       process.stderr.write(`rubrica: ${err.message}\n`);
-      if (err.code === 'output_locked' || err.code === 'bad_output_path') return 2;
+      // A reward asked for a domain it does not apply to is a usage error, like a bad flag.
+      if (
+        err.code === 'output_locked' ||
+        err.code === 'bad_output_path' ||
+        err.code === 'reward_not_applicable'
+      )
+        return 2;
       return err.code === 'interrupted' ? 130 : 1;
     }
     throw err;

@@ -4,9 +4,12 @@
 // kind, so curation and RL score samples the same way), and the generator that re-writes a
 // borderline sample from its failing criteria.
 
+import { type DomainId, isDomainId } from '../core/domain-ids.ts';
 import { normalisePrompt } from '../core/group-key.ts';
 import type { RewardResult } from '../core/record.ts';
 import { emptyUsage } from '../core/usage.ts';
+import { DOMAINS } from '../domains/registry.ts';
+import type { DomainRenderers } from '../domains/renderers.ts';
 import type { InspectFn, Inspection } from '../inspect/types.ts';
 import type { ModelClient } from '../models/types.ts';
 import type { Renderer } from '../render/types.ts';
@@ -30,6 +33,8 @@ export interface CurateDepsOptions {
   graders: PrismaGraders;
   generator?: ModelClient;
   renderer: Renderer;
+  /** Warm renderers of the other domains (python, vega-lite, html, …), kept for the run. */
+  domains?: DomainRenderers;
   inspect: InspectFn;
   cache?: AnswerCache | null;
   identity: string[];
@@ -115,7 +120,14 @@ export function createCurateDeps(o: CurateDepsOptions): GateDeps {
         };
       return synthesize(c, signal);
     },
-    inspect: (code: string) => o.inspect(code, { renderer: o.renderer }),
+    // Executed in its own domain's sandbox: a matplotlib script in the python pool, a
+    // Vega-Lite spec in the chart renderer, …; bare code is the answer as it stands.
+    inspect: (code: string, domain: DomainId) =>
+      o.inspect(code, {
+        renderer: o.renderer,
+        domain,
+        ...(o.domains ? { domains: o.domains } : {}),
+      }),
     score(rubric: PrismaRubric, ins: Inspection, signal?: AbortSignal): Promise<RewardResult> {
       return prismaReward({
         rollout: { id: rubric.id, prompt_id: rubric.id, prompt: rubric.prompt, completion: '' },
@@ -133,9 +145,13 @@ export function createCurateDeps(o: CurateDepsOptions): GateDeps {
       if (!o.generator)
         return { ok: false, message: 'no --generator model for re-synthesis', usage: emptyUsage() };
       const t = loadPromptTemplate(REGENERATE);
+      // The candidate's domain (the rubric may have been written for the instruction in
+      // another file); the answer is asked for in that domain's fence so it is found again.
+      const domain = c.domain ?? rubric.domain;
       const values = {
         prompt: c.instruction,
-        domain: rubric.domain,
+        domain,
+        fence: isDomainId(domain) ? DOMAINS[domain].fenceLangs[0]! : domain,
         code,
         failing: formatFailing(failing),
       };

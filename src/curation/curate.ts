@@ -9,9 +9,12 @@
 // queue can run, de-duplicate and resume units.
 
 import { createHash } from 'node:crypto';
+import { artifactCode } from '../artifact/code.ts';
+import type { DomainId } from '../core/domain-ids.ts';
 import type { RewardResult } from '../core/record.ts';
 import { isGraderFaultRecord } from '../core/status.ts';
 import { addUsage, emptyUsage, type Usage } from '../core/usage.ts';
+import { codeDomain } from '../inspect/code-domain.ts';
 import type { Inspection } from '../inspect/types.ts';
 import type { PrismaRubric } from '../rubric/prisma-schema.ts';
 import { cacheKey } from '../store/keys.ts';
@@ -105,9 +108,10 @@ export type Regenerated =
 export interface GateDeps {
   /** Model ids and prompt versions that shape outcomes (part of the unit key). */
   identity: string[];
+
   rubricFor(c: Candidate, signal?: AbortSignal): Promise<RubricLookup>;
-  /** Execution check: run / render the code (a completion or bare code). */
-  inspect(code: string): Promise<Inspection>;
+  /** Execution check: run / render the code (a completion or bare code) in its domain's sandbox. */
+  inspect(code: string, domain: DomainId): Promise<Inspection>;
   /** The elastic rubric reward of an inspected sample. */
   score(rubric: PrismaRubric, ins: Inspection, signal?: AbortSignal): Promise<RewardResult>;
   regenerate(
@@ -157,8 +161,8 @@ export function failingCriteria(rubric: PrismaRubric, r: RewardResult): FailingC
     }));
 }
 
-/** The code of a sample as its inspection found it (the SVG), else the text as given. */
-const codeOf = (ins: Inspection, text: string) => ins.artifact.svg ?? text;
+/** The code of a sample as its inspection found it (whatever the domain), else the text as given. */
+const codeOf = (ins: Inspection, text: string) => artifactCode(ins.artifact) ?? text;
 
 /**
  * PrismaForge's gating of one candidate: execute it, score it against its rubric, then
@@ -180,12 +184,17 @@ export async function gateCandidate(
 ): Promise<Decision> {
   const usage = { author: emptyUsage(), judge: emptyUsage(), generator: emptyUsage() };
   const rounds: RoundRecord[] = [];
+  const declared = candidate.domain ?? null;
+  const resolved = codeDomain(candidate.code, declared);
+  // From here on the sample carries its domain: the rubric, the judges and the generator
+  // work in it, and its unit key names it.
+  const sample = resolved === null ? candidate : { ...candidate, domain: resolved };
   const base = {
-    id: candidate.id,
-    unit: unitKey(candidate, gate, deps.identity),
-    source: candidate.source ?? 'unknown',
-    domain: candidate.domain ?? 'svg',
-    instruction: candidate.instruction,
+    id: sample.id,
+    unit: unitKey(sample, gate, deps.identity),
+    source: sample.source ?? 'unknown',
+    domain: sample.domain ?? 'svg',
+    instruction: sample.instruction,
   };
   let rubricId: string | null = null;
   const end = (
@@ -207,8 +216,24 @@ export async function gateCandidate(
     };
   };
 
-  // Round 0's execution check needs no model: a candidate that does not run costs nothing.
-  const first = await deps.inspect(candidate.code);
+  if (resolved === null) {
+    // A declared domain rubrica does not know: nothing can execute it.
+    rounds.push({
+      round: 0,
+      score: 0,
+      status: 'unscoreable',
+      reason: 'unknown_domain',
+      code_sha256: sha(sample.code),
+      failing: [],
+    });
+    return end('unexecutable', {
+      reason: 'unknown_domain',
+      message: `unknown domain ${JSON.stringify(declared)}`,
+    });
+  }
+  const domain = resolved;
+  // Round 0's execution check needs no model: a sample that does not run costs nothing.
+  const first = await deps.inspect(sample.code, domain);
   const gateReason = executionFailure(first);
   if (gateReason) {
     rounds.push({
@@ -216,12 +241,12 @@ export async function gateCandidate(
       score: 0,
       status: 'unscoreable',
       reason: gateReason,
-      code_sha256: sha(candidate.code),
+      code_sha256: sha(sample.code),
       failing: [],
     });
     return end('unexecutable', { reason: gateReason });
   }
-  const lookup = await deps.rubricFor(candidate, signal);
+  const lookup = await deps.rubricFor(sample, signal);
   usage.author = addUsage(usage.author, lookup.usage);
   if (!lookup.ok) {
     return end(lookup.fault ? 'grader_error' : 'no_rubric', {
@@ -232,24 +257,17 @@ export async function gateCandidate(
   const rubric = lookup.rubric;
   rubricId = rubric.id;
 
-  let best = { code: codeOf(first, candidate.code), score: -1, failing: [] as FailingCriterion[] };
+  let best = { code: codeOf(first, sample.code), score: -1, failing: [] as FailingCriterion[] };
   let ins = first;
-  let text = candidate.code;
+  let text = sample.code;
   for (let round = 0; round <= gate.rounds; round++) {
     if (round > 0) {
-      const regen = await deps.regenerate(
-        candidate,
-        rubric,
-        best.code,
-        best.failing,
-        round,
-        signal,
-      );
+      const regen = await deps.regenerate(sample, rubric, best.code, best.failing, round, signal);
       usage.generator = addUsage(usage.generator, regen.usage);
       if (!regen.ok)
         return end('grader_error', { reason: 'generator_error', message: regen.message });
       text = regen.completion;
-      ins = await deps.inspect(text);
+      ins = await deps.inspect(text, domain);
       const failed = executionFailure(ins);
       if (failed) {
         rounds.push({
@@ -287,7 +305,10 @@ export async function gateCandidate(
 
 /** Why the code did not execute to a usable artifact, or null when it did. */
 export function executionFailure(ins: Inspection): string | null {
-  if (!ins.artifact.found || !ins.artifact.svg) return ins.artifact.error?.code ?? 'no_svg';
+  if (artifactCode(ins.artifact) === undefined) {
+    const fallback = (ins.artifact.domain ?? 'svg') === 'svg' ? 'no_svg' : 'no_code';
+    return ins.artifact.error?.code ?? fallback;
+  }
   if (!ins.render) return 'render_error';
   if (!ins.render.ok) return ins.render.error.code;
   if (ins.summary.blank) return 'blank';

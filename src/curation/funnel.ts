@@ -1,4 +1,5 @@
-// The funnel of a curation run per data source, in the shape of PrismaForge's Table 4: raw
+// The funnel of a curation run per data source and per domain, in the shape of PrismaForge's
+// Table 4: raw
 // candidates, executed (ran to a non-empty artifact), scored (got a rubric score), kept
 // directly (S ≥ τ2), recovered by re-synthesis, discarded — plus those still pending after
 // a grader fault (redone on the next run). As JSON, an aligned text table and an HTML page.
@@ -42,20 +43,39 @@ const empty = (source: string): FunnelRow => ({
   pending: 0,
 });
 
-export type Funnel = { sources: FunnelRow[]; total: FunnelRow };
+/**
+ * The funnel: one row per data source, one per domain (the row's `source` field names the
+ * domain there), and the total.
+ */
+export type Funnel = { sources: FunnelRow[]; domains: FunnelRow[]; total: FunnelRow };
+
+/** What the funnel counts of a decision: its source, its domain (svg when absent), the outcome. */
+export interface FunnelInput {
+  source: string;
+  domain?: string | null;
+  decision: DecisionKind;
+}
+
+const rowOf = (by: Map<string, FunnelRow>, key: string): FunnelRow => {
+  let row = by.get(key);
+  if (!row) {
+    row = empty(key);
+    by.set(key, row);
+  }
+  return row;
+};
+const sorted = (by: Map<string, FunnelRow>) =>
+  [...by.values()].sort((a, b) => (a.source < b.source ? -1 : 1));
 
 /** Counts decisions one at a time (a curation run streams millions of them). */
 export function createFunnel() {
   const by = new Map<string, FunnelRow>();
+  const byDomain = new Map<string, FunnelRow>();
   const total = empty('total');
   return {
-    add(d: { source: string; decision: DecisionKind }): void {
-      let row = by.get(d.source);
-      if (!row) {
-        row = empty(d.source);
-        by.set(d.source, row);
-      }
-      for (const r of [row, total]) {
+    add(d: FunnelInput): void {
+      const rows = [rowOf(by, d.source), rowOf(byDomain, d.domain ?? 'svg'), total];
+      for (const r of rows) {
         r.raw++;
         if (d.decision === 'unexecutable') continue;
         r.executed++;
@@ -70,12 +90,12 @@ export function createFunnel() {
       }
     },
     result(): Funnel {
-      return { sources: [...by.values()].sort((a, b) => (a.source < b.source ? -1 : 1)), total };
+      return { sources: sorted(by), domains: sorted(byDomain), total };
     },
   };
 }
 
-export function funnel(decisions: Iterable<{ source: string; decision: DecisionKind }>): Funnel {
+export function funnel(decisions: Iterable<FunnelInput>): Funnel {
   const f = createFunnel();
   for (const d of decisions) f.add(d);
   return f.result();
@@ -84,33 +104,43 @@ export function funnel(decisions: Iterable<{ source: string; decision: DecisionK
 const kept = (r: FunnelRow) => r.kept_directly + r.recovered;
 const share = (r: FunnelRow) => (r.raw ? `${((100 * kept(r)) / r.raw).toFixed(1)}%` : '–');
 
+/** The funnel as two aligned text tables: per source, then per domain, each with the total. */
 export function formatFunnel(f: Funnel): string {
-  const head = ['source', ...COLUMNS, 'kept %'];
-  const rows = [...f.sources, f.total].map((r) => [
-    r.source,
-    ...COLUMNS.map((c) => String(r[c])),
-    share(r),
-  ]);
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) =>
-    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
-  return [line(head), ...rows.map(line)].join('\n');
+  const table = (first: string, rowsOf: FunnelRow[]) => {
+    const head = [first, ...COLUMNS, 'kept %'];
+    const rows = [...rowsOf, f.total].map((r) => [
+      r.source,
+      ...COLUMNS.map((c) => String(r[c])),
+      share(r),
+    ]);
+    const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+    const line = (cells: string[]) =>
+      cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+    return [line(head), ...rows.map(line)].join('\n');
+  };
+  return `${table('source', f.sources)}\n\n${table('domain', f.domains ?? [])}`;
 }
 
 export function funnelHtml(
   f: ReturnType<typeof funnel>,
   title = 'rubrica curate — funnel',
 ): string {
-  const head = ['source', ...COLUMNS, 'kept %'].map((h) => `<th>${esc(h)}</th>`).join('');
+  const head = (first: string) =>
+    [first, ...COLUMNS, 'kept %'].map((h) => `<th>${esc(h)}</th>`).join('');
   const row = (r: FunnelRow, total = false) =>
     `<tr${total ? ' class="total"' : ''}><td>${esc(r.source)}</td>${COLUMNS.map((c) => `<td>${r[c]}</td>`).join('')}<td>${share(r)}</td></tr>`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${esc(title)}</title>
 <style>body{font:14px system-ui,sans-serif;margin:2em}table{border-collapse:collapse}th,td{padding:.3em .8em;border-bottom:1px solid #ddd;text-align:right}th:first-child,td:first-child{text-align:left}tr.total td{font-weight:600;border-top:2px solid #333}</style>
 </head><body><h1>${esc(title)}</h1>
-<p>Per data source: raw candidates → executed → scored → kept directly (S ≥ τ2) or recovered by re-synthesis, else discarded. Pending: a grader fault, redone on the next run.</p>
-<table><thead><tr>${head}</tr></thead><tbody>
+<p>Per data source (then per domain): raw candidates → executed → scored → kept directly (S ≥ τ2) or recovered by re-synthesis, else discarded. Pending: a grader fault, redone on the next run.</p>
+<table><thead><tr>${head('source')}</tr></thead><tbody>
 ${f.sources.map((r) => row(r)).join('\n')}
+${row(f.total, true)}
+</tbody></table>
+<h2>Per domain</h2>
+<table><thead><tr>${head('domain')}</tr></thead><tbody>
+${(f.domains ?? []).map((r) => row(r)).join('\n')}
 ${row(f.total, true)}
 </tbody></table></body></html>
 `;

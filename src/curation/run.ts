@@ -3,6 +3,7 @@
 // file, else the author) and the generator, wired into gateCandidate. `rubrica curate` feeds
 // candidates to `gate` one by one through its resumable JSONL runner.
 
+import { lazyDomainRenderers } from '../domains/lazy.ts';
 import { inspectCompletion } from '../inspect/inspect.ts';
 import { createPrismaJudge } from '../judge/prisma-judges.ts';
 import type { ModelClient } from '../models/types.ts';
@@ -49,6 +50,8 @@ export function openCurationRun(o: CurationRunOptions): CurationRun {
   const rubrics = o.rubrics ? indexPrismaRubrics(o.rubrics) : undefined;
   const cache = o.cache === false ? null : openCache(o.cache);
   const renderer = createRenderPool();
+  // One warm sandbox per domain met, started on first use and shared by every unit.
+  const domains = lazyDomainRenderers({ svgRenderer: renderer });
   const deps = createCurateDeps({
     rubrics,
     synthesizer: o.author ? createPrismaSynthesizer({ author: o.author, cache }) : undefined,
@@ -59,6 +62,7 @@ export function openCurationRun(o: CurationRunOptions): CurationRun {
     },
     generator: o.generator,
     renderer,
+    domains,
     inspect: inspectCompletion,
     cache,
     // What a cached unit's decision depends on: a change here decides the candidate anew.
@@ -76,6 +80,7 @@ export function openCurationRun(o: CurationRunOptions): CurationRun {
     gate: (c) => gateCandidate(c, o.gate, deps),
     async close() {
       cache?.close();
+      await domains.close();
       await renderer.close();
     },
   };

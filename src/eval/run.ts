@@ -15,9 +15,16 @@ import type { ModelClient } from '../models/types.ts';
 import type { AlertThresholds } from '../monitors/alerts.ts';
 import { applyAlertThresholds } from '../monitors/eval-health.ts';
 import { recordsByKind } from '../pipeline/record.ts';
-import { createRolloutScorer, type RolloutScorerOptions } from '../pipeline/score.ts';
+import {
+  checkRewardsApply,
+  createRolloutScorer,
+  type RolloutScorerOptions,
+  rolloutDomains,
+} from '../pipeline/score.ts';
 import type { JudgeMode, RewardKind, RolloutInput } from '../pipeline/types.ts';
 import type { Renderer } from '../render/types.ts';
+import { rewardsRestricted } from '../reward/applies.ts';
+import { resolveLambdas } from '../reward/hybrid.ts';
 import type { RubricRecord } from '../rubric/schema.ts';
 import { itemsSource, openJsonlOutput, RunInterruptedError, runJsonl } from '../store/jsonl.ts';
 import { saveImage } from './run-images.ts';
@@ -157,6 +164,10 @@ export async function runEval(opts: EvalRunOptions): Promise<EvalRunResult> {
   const todo = inputs.filter((r) => !out.done.has(r.id)).length;
   opts.onStart?.(todo, inputs.length);
 
+  // A reward that does not apply to a rollout's domain refuses the run before any work.
+  const think = opts.hybrid ? resolveLambdas(opts.hybrid.config.lambdas).think : undefined;
+  if (rewardsRestricted(kinds, { hybridThink: think }))
+    checkRewardsApply(kinds, rolloutDomains(inputs), { hybridThink: think });
   const scorer = await createRolloutScorer({
     rubrics: opts.rubrics,
     judge,

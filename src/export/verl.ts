@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { parquetWriteFile } from 'hyparquet-writer';
 import { parseRubricsJsonl } from '../rubric/load.ts';
+import { parsePrismaRubrics } from '../rubric/prisma-load.ts';
 import type { RubricRecord } from '../rubric/schema.ts';
 
 export interface VerlExportOptions {
@@ -12,7 +13,7 @@ export interface VerlExportOptions {
   system?: string;
   /** verl `data_source` column; default "rubrica". */
   dataSource?: string;
-  /** verl `ability` column; default "svg". */
+  /** verl `ability` column; default: each rubric's domain (svg when it names none). */
   ability?: string;
   /** `reward_model.style`: "rule" (a reward function, the default) or "model". */
   style?: 'rule' | 'model';
@@ -37,9 +38,15 @@ export interface VerlExportSummary {
   badLines: { line: number; message: string }[];
 }
 
+/** What a verl row needs of a rubric: RULER-family and PrismaForge rubrics both have it. */
+type VerlRubric = Pick<RubricRecord, 'id' | 'prompt' | 'kept'> & {
+  preset: string;
+  domain?: string | null;
+};
+
 /** One row per rubric id (a later line for the same id and preset replaces an earlier one). */
-export function verlRows(rubrics: readonly RubricRecord[], opts: VerlExportOptions = {}) {
-  const latest = new Map<string, RubricRecord>();
+export function verlRows(rubrics: readonly VerlRubric[], opts: VerlExportOptions = {}) {
+  const latest = new Map<string, VerlRubric>();
   for (const r of rubrics) {
     const key = `${r.preset}\u0000${r.id}`;
     latest.delete(key); // re-insert so order follows the last occurrence
@@ -57,7 +64,8 @@ export function verlRows(rubrics: readonly RubricRecord[], opts: VerlExportOptio
     rows.push({
       data_source: opts.dataSource ?? 'rubrica',
       prompt,
-      ability: opts.ability ?? 'svg',
+      // The task's domain (python, vega-lite, …), so a trainer can route or weigh by it.
+      ability: opts.ability ?? r.domain ?? 'svg',
       reward_model: { style: opts.style ?? 'rule', ground_truth: r.id },
       extra_info: {
         split: opts.split ?? 'train',
@@ -116,8 +124,11 @@ export function exportVerl(
   outPath: string,
   opts: VerlExportOptions = {},
 ): VerlExportSummary {
-  const { rubrics, errors } = parseRubricsJsonl(readFileSync(rubricsPath, 'utf8'));
-  const { rows, skippedDropped } = verlRows(rubrics, opts);
+  const text = readFileSync(rubricsPath, 'utf8');
+  const { rubrics, errors } = parseRubricsJsonl(text);
+  // PrismaForge rubrics (`"preset":"prisma"`) are RL prompts too: one row each.
+  const prisma = parsePrismaRubrics(text).rubrics;
+  const { rows, skippedDropped } = verlRows([...rubrics, ...prisma], opts);
   writeVerlParquet(outPath, rows);
   return { rows: rows.length, skippedDropped, badLines: errors };
 }

@@ -67,6 +67,20 @@ export function resolveDomain(
 }
 
 /**
+ * The domain a completion will be inspected in, without rendering it: what
+ * `inspectCompletion` decides (an explicit domain, else the fences; an SVG answer stays svg).
+ * Cheap enough to check a whole input file before scoring it.
+ * @example
+ * ```ts
+ * completionDomain('```python\nimport matplotlib\n```', 'auto'); // 'python'
+ * ```
+ */
+export function completionDomain(completion: string, domain?: DomainId | 'auto' | null): DomainId {
+  if (domain && domain !== 'auto') return domain;
+  return resolveDomain(completion, 'auto', locateArtifact(completion).found);
+}
+
+/**
  * A Renderer reports bad SVGs as values; it only rejects when the renderer itself is
  * unusable (closed, queue full). That still must not become an exception per rollout, so
  * it is recorded as a render_error carrying the renderer's message.

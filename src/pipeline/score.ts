@@ -3,8 +3,10 @@
 // checks), then compute every requested reward from that one inspection (src/reward/kinds),
 // each a criterion tree weighed by src/reward/tree.ts. Nothing a policy writes can make this
 // throw: a rollout that cannot be scored gets reward 0 and a status that says why.
+
+import { readFileSync } from 'node:fs';
 import pLimit from 'p-limit';
-import type { DomainId } from '../core/domain-ids.ts';
+import { type DomainId, isDomainId } from '../core/domain-ids.ts';
 import { RubricaError } from '../core/errors.ts';
 import {
   REWARD_KINDS,
@@ -15,7 +17,7 @@ import {
 import type { HtmlPictureOptions } from '../domains/html/picture.ts';
 import { lazyDomainRenderers } from '../domains/lazy.ts';
 import type { DomainRenderers } from '../domains/renderers.ts';
-import { inspectCompletion } from '../inspect/inspect.ts';
+import { completionDomain, inspectCompletion } from '../inspect/inspect.ts';
 import type { InspectFn } from '../inspect/types.ts';
 import { createJudge, type Judge } from '../judge/judge.ts';
 import { createPrismaJudge } from '../judge/prisma-judges.ts';
@@ -23,9 +25,10 @@ import { createModelClient, type ModelClientOptions } from '../models/client.ts'
 import type { ModelClient } from '../models/types.ts';
 import { createRenderPool } from '../render/pool.ts';
 import type { Renderer } from '../render/types.ts';
+import { type ApplyOptions, rewardDomainProblem, rewardsRestricted } from '../reward/applies.ts';
 import { DEFAULT_FAMILY_LAMBDAS, type FamilyTable } from '../reward/families.ts';
 import type { BlankPolicy } from '../reward/gates.ts';
-import type { HybridRewarder } from '../reward/hybrid.ts';
+import { type HybridRewarder, resolveLambdas } from '../reward/hybrid.ts';
 import {
   INSTANCE_PRESET,
   needsRubrics,
@@ -90,8 +93,61 @@ export interface RolloutScorerOptions {
 
 /** A scorer that cannot work as configured (a usage error, not bad policy output). */
 export class ScorerConfigError extends RubricaError<
-  'hybrid_unavailable' | 'no_rubrics' | 'no_judge' | 'unknown_reward'
+  'hybrid_unavailable' | 'no_rubrics' | 'no_judge' | 'unknown_reward' | 'reward_not_applicable'
 > {}
+
+/**
+ * Throws ScorerConfigError `reward_not_applicable` (naming the reward and the domain) when a
+ * requested reward does not apply to a domain met (src/reward/applies.ts): checked when a
+ * command or service starts and per request, never a 0 per rollout.
+ */
+export function checkRewardsApply(
+  kinds: readonly RewardKind[],
+  domains: Iterable<DomainId>,
+  o: ApplyOptions = {},
+): void {
+  for (const d of new Set(domains)) {
+    for (const k of kinds) {
+      const problem = rewardDomainProblem(k, d, o);
+      if (problem) throw new ScorerConfigError('reward_not_applicable', problem);
+    }
+  }
+}
+
+/** The domains of rollouts as they will be inspected (their own `domain`, else `fallback`, else detected). */
+export function rolloutDomains(
+  items: Iterable<Pick<RolloutInput, 'completion' | 'domain'>>,
+  fallback?: DomainId | 'auto',
+): Set<DomainId> {
+  const out = new Set<DomainId>();
+  for (const it of items) out.add(completionDomain(it.completion, it.domain ?? fallback));
+  return out;
+}
+
+/** The domains rubrics are written for (a rubric without one is svg), from records or a rubrics file. */
+export function rubricDomains(
+  source: readonly { domain?: unknown }[] | string | undefined,
+): Set<DomainId> {
+  const out = new Set<DomainId>();
+  if (source === undefined) return out;
+  const rows: unknown[] =
+    typeof source === 'string'
+      ? readFileSync(source, 'utf8')
+          .split('\n')
+          .flatMap((l) => {
+            try {
+              return l.trim() ? [JSON.parse(l)] : [];
+            } catch {
+              return []; // the rubric loaders report unreadable lines
+            }
+          })
+      : [...source];
+  for (const r of rows) {
+    const d = (r as { domain?: unknown } | null)?.domain;
+    out.add(isDomainId(d) ? d : 'svg');
+  }
+  return out;
+}
 
 /** The requested rewards as a non-empty list without repeats, in the order asked. */
 export function rewardList(
@@ -219,6 +275,20 @@ export async function createRolloutScorer(opts: RolloutScorerOptions): Promise<I
     rubrics: !!opts.rubrics || !!opts.prismaRubrics,
   };
   checkRewards(defaults, have);
+  const apply: ApplyOptions = {
+    hybridThink: opts.hybrid ? resolveLambdas(opts.hybrid.config.lambdas).think : undefined,
+  };
+  // Refused at start: a reward that does not apply to the domain every rollout is declared
+  // in, or to a domain the rubrics were written for.
+  checkRewardsApply(
+    defaults,
+    [
+      ...(opts.domain && opts.domain !== 'auto' ? [opts.domain] : []),
+      ...rubricDomains(opts.rubrics),
+      ...rubricDomains(opts.prismaRubrics),
+    ],
+    apply,
+  );
   const res = openResources(opts);
   const inspect: InspectFn = opts.inspect ?? inspectCompletion;
   const limit = pLimit(Math.max(1, opts.concurrency ?? 8));
@@ -229,6 +299,8 @@ export async function createRolloutScorer(opts: RolloutScorerOptions): Promise<I
   ): Promise<ScoredRollout> => {
     const kinds = rewardList(batch.reward, defaults);
     checkRewards(kinds, have);
+    if (rewardsRestricted(kinds, apply))
+      checkRewardsApply(kinds, rolloutDomains([rollout], opts.domain), apply);
     const rubric = (preset: 'ruler' | 'rubric-s' | 'universal') =>
       res.rubrics.find(preset, rollout);
     // One prompt text for the checks and every reward: the rollout's, else its instance
@@ -276,8 +348,12 @@ export async function createRolloutScorer(opts: RolloutScorerOptions): Promise<I
   return {
     scoreRollout: (item, batch) => limit(() => scoreRollout(item, batch)),
     async scoreBatch(items, batch = {}) {
-      // Config errors (an unknown or unservable reward) throw before any work starts.
-      checkRewards(rewardList(batch.reward, defaults), have);
+      // Config errors (an unknown or unservable reward, a reward that does not apply to a
+      // rollout's domain) throw before any work starts.
+      const kinds = rewardList(batch.reward, defaults);
+      checkRewards(kinds, have);
+      if (rewardsRestricted(kinds, apply))
+        checkRewardsApply(kinds, rolloutDomains(items, opts.domain), apply);
       return Promise.all(
         items.map((it) => limit(() => scoreRollout(it, batch)).then((s) => s.record)),
       );

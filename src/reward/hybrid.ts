@@ -136,7 +136,9 @@ export function hybridResult(
       axis: 'validity',
       weight: l.render,
       score: rendered ? 1 : 0,
-      rationale: rendered ? 'the SVG rendered' : `no picture: ${failureMessage(inspection)}`,
+      rationale: rendered
+        ? `the ${inspection.artifact.domain && inspection.artifact.domain !== 'svg' ? `${inspection.artifact.domain} code` : 'SVG'} rendered`
+        : `no picture: ${failureMessage(inspection)}`,
       source: 'check',
     }),
     imageLeaf('semantic', l.semantic, config.semantic, terms.semantic),

@@ -40,7 +40,10 @@ const json = <T extends z.ZodType>(schema: T, description: string) => ({
 });
 
 const refusals = {
-  400: json(ErrorSchema, 'Malformed request or too many rollouts'),
+  400: json(
+    ErrorSchema,
+    'Malformed request, too many rollouts, or a reward that does not apply to a rollout domain (reward_not_applicable)',
+  ),
   401: json(ErrorSchema, 'Missing or wrong bearer token'),
   413: json(ErrorSchema, 'Request body too large'),
   503: json(ErrorSchema, 'Too many rollouts in flight (see Retry-After) or shutting down'),

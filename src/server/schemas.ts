@@ -29,7 +29,7 @@ export const JudgeModeSchema = z
 
 const RolloutItemSchema = z.object(RolloutInputSchema.shape).openapi('RolloutItem', {
   description:
-    'A rollout: id, prompt_id (finds the rubric) or prompt (its text), and the completion.',
+    "A rollout: id, prompt_id (finds the rubric) or prompt (its text), the completion, and optionally its domain (svg, python, latex, dot, vega-lite, html, mermaid, lilypond, smiles), which overrides detection. A requested reward that does not apply to a rollout's domain refuses the request: 400 reward_not_applicable.",
 });
 
 /** The zod schema of POST /v1/rewards: rollouts, and optionally the reward(s) and judge mode. */

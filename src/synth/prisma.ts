@@ -4,8 +4,10 @@
 // answer is validated against the schema the request carried. Both steps are cached under
 // the author model, the prompt file's version and everything the step reads. No judge is
 // involved: PrismaForge keeps every well-formed rubric (there is no ideal-drawing filter).
+
 import type { z } from 'zod';
 import { addUsage, emptyUsage, type Usage } from '../core/usage.ts';
+import { codeDomain } from '../inspect/code-domain.ts';
 import type { ModelClient } from '../models/types.ts';
 import { familyOf } from '../reward/families.ts';
 import {
@@ -104,7 +106,10 @@ export function createPrismaSynthesizer(opts: PrismaSynthOptions) {
 
   return {
     async synthesize(input: PrismaPromptInput, signal?: AbortSignal): Promise<PrismaRubric> {
-      const domain = input.domain ?? 'svg';
+      // The prompt's own domain; else its reference solution's (a matplotlib script is a
+      // python task); else svg.
+      const domain =
+        input.domain ?? (input.reference ? (codeDomain(input.reference, null) ?? 'svg') : 'svg');
       const shared = loadSharedCriteria(domain);
       let usage = emptyUsage();
       let difficulty: Difficulty | null = null;

@@ -29,6 +29,7 @@ import { addHybridFlags, type HybridFlags, hybridFromFlags } from '../hybrid-fla
 import { finishJsonlCommand, InterruptedError, withInterrupt } from '../jsonl-command.ts';
 import type { RegisterCommand } from '../register.ts';
 import { addRendererFlag, parseRenderer } from '../renderer-flag.ts';
+import { checkRolloutFileApplies } from '../reward-domains.ts';
 import { parseRewardFlag, rewardNeeds } from '../reward-flag.ts';
 import { checkRubricsFit } from '../rubric-fit.ts';
 import { sampleWithProgress } from '../sample-with-progress.ts';
@@ -290,6 +291,7 @@ async function evaluate(flags: EvalFlags, setExit: (code: number) => void): Prom
   const rolloutsFile = sampled?.file ?? flags.rollouts!;
   settings.rollouts = rolloutsFile;
   const hybrid = extra.includes('hybrid') ? await hybridFromFlags(flags) : undefined;
+  checkRolloutFileApplies(rolloutsFile, ['universal', ...extra], hybrid);
   if (extra.length) settings.reward = ['universal', ...extra].join(' + ');
   const progress = evalProgress();
   try {

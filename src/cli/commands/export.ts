@@ -30,7 +30,10 @@ function registerVerl(group: Command, setExit: (code: number) => void): void {
     .requiredOption('--out <file>', 'parquet file to write, e.g. train.parquet')
     .option('--system <file>', 'text file put as a system message before every prompt')
     .option('--data-source <name>', 'verl data_source column', 'rubrica')
-    .option('--ability <name>', 'verl ability column', 'svg')
+    .option(
+      '--ability <name>',
+      "verl ability column (default: each rubric's domain, svg when none)",
+    )
     .option('--style <style>', 'reward_model.style: rule | model', 'rule')
     .option('--split <name>', 'extra_info.split', 'train')
     .option('--include-dropped', 'also export rubrics the filter dropped (default: kept only)')

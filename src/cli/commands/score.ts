@@ -22,6 +22,7 @@ import { preflight } from '../preflight.ts';
 import { prismaFromFlags } from '../prisma-flags.ts';
 import type { RegisterCommand } from '../register.ts';
 import { addRendererFlag, parseRenderer } from '../renderer-flag.ts';
+import { checkRolloutFileApplies } from '../reward-domains.ts';
 import { parseRewardFlag, REWARD_FLAG_HELP, rewardNeeds } from '../reward-flag.ts';
 import { checkRubricsFit } from '../rubric-fit.ts';
 import { IdSchema } from '../synth-flags.ts';
@@ -138,6 +139,7 @@ async function score(flags: ScoreFlags, setExit: (code: number) => void): Promis
   // Loads CLIP / connects scorers only when the hybrid reward was asked for.
   const hybrid = rewardNeeds(reward).hybrid ? await hybridFromFlags(flags) : undefined;
   if (!existsSync(flags.in)) throw new UsageError(`--in file not found: ${flags.in}`);
+  checkRolloutFileApplies(flags.in, reward, hybrid);
 
   const run = await openScoringRun({
     rubrics,

@@ -28,7 +28,11 @@ const ScoreLine = Verdict.extend({
   prompt: z.string().nullish(),
   rewards: z.record(z.string(), Verdict.optional()).optional(),
 });
-const PromptLine = z.object({ id: ExactIdSchema, prompt: z.string() });
+const PromptLine = z.object({
+  id: ExactIdSchema,
+  prompt: z.string(),
+  domain: z.string().min(1).nullish(),
+});
 
 interface SelectFlags {
   scores: string;
@@ -90,6 +94,7 @@ async function select(f: SelectFlags): Promise<void> {
   const promptIdOf = promptIdResolver(prompts.items.map((p) => p.item));
   const { samples, skipped } = await readScores(f.scores, f.reward, promptIdOf);
   const text = new Map(prompts.items.map((p) => [p.item.id, p.item.prompt]));
+  const domainOf = new Map(prompts.items.map((p) => [p.item.id, p.item.domain ?? undefined]));
   const all = dispersions(samples);
   const { ranked, chosen, tooFew } = selectPrompts(all, { topK, topFraction, minDispersion, minK });
   const missing = chosen.filter((d) => !text.has(d.prompt_id));
@@ -113,7 +118,8 @@ async function select(f: SelectFlags): Promise<void> {
       ...(f.system ? [{ role: 'system', content: f.system }] : []),
       { role: 'user', content: s.prompt },
     ],
-    ability: 'svg',
+    // The prompt's domain (python, vega-lite, …): verl's ability column.
+    ability: domainOf.get(s.id) ?? 'svg',
     reward_model: { style: 'rule', ground_truth: s.id },
     extra_info: {
       split: 'train',

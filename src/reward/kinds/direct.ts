@@ -2,6 +2,7 @@
 // score per sample from a judge that sees the instruction, the code and the picture. A
 // reward kind of its own so the paper's rubric-vs-holistic comparisons (filtering quality,
 // agreement with humans) run through `eval`, `compare` and `align` like any other reward.
+import { artifactCode, artifactDomain } from '../../artifact/code.ts';
 import type { RewardResult } from '../../core/record.ts';
 import { pictureGate } from '../gates.ts';
 import { reasonResult, treeResult } from '../result.ts';
@@ -12,7 +13,8 @@ export async function directReward(ctx: RewardContext): Promise<RewardResult> {
   const gate = pictureGate(ctx.inspection, ctx.blankPolicy);
   if (gate) return reasonResult('direct', gate.reason, gate.message);
   const png = ctx.inspection.render?.ok ? ctx.inspection.render.png : null;
-  const code = ctx.inspection.artifact.svg;
+  // The answer's own code in its own domain (a matplotlib script, a Vega-Lite spec, …).
+  const code = artifactCode(ctx.inspection.artifact);
   if (!png || !code) return reasonResult('direct', 'render_error', 'nothing was rendered');
   const rubric = ctx.prismaRubric?.();
   const prompt = ctx.prompt ?? rubric?.prompt ?? null;
@@ -27,7 +29,7 @@ export async function directReward(ctx: RewardContext): Promise<RewardResult> {
     return reasonResult('direct', 'infra_error', 'reward direct needs a judge model');
   const out = await ctx.prisma.visionJudge.judgeDirect({
     prompt,
-    domain: rubric?.domain ?? 'svg',
+    domain: artifactDomain(ctx.inspection.artifact),
     code,
     png,
     signal: ctx.signal,

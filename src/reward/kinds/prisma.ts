@@ -4,6 +4,7 @@
 // malformed code, a render failure or an empty picture are rule-based zeros before any call;
 // a judge that fails (after the client's retries) leaves its items unscored, so the tree
 // says `grader_error` — never a measured 0.
+import { artifactCode, artifactDomain } from '../../artifact/code.ts';
 import type { CriterionLeaf } from '../../core/criteria.ts';
 import type { RewardResult } from '../../core/record.ts';
 import { addUsage, emptyUsage } from '../../core/usage.ts';
@@ -36,12 +37,14 @@ export async function prismaReward(ctx: RewardContext): Promise<RewardResult> {
   const gate = pictureGate(ctx.inspection, ctx.blankPolicy);
   if (gate) return reasonResult('prisma', gate.reason, gate.message);
   const png = ctx.inspection.render?.ok ? ctx.inspection.render.png : null;
-  const code = ctx.inspection.artifact.svg;
+  // The answer's own code in its own domain (a matplotlib script, a Vega-Lite spec, …).
+  const code = artifactCode(ctx.inspection.artifact);
   if (!png || !code) return reasonResult('prisma', 'render_error', 'nothing was rendered');
+  const domain = artifactDomain(ctx.inspection.artifact);
   const graders = ctx.prisma;
   if (!graders) return reasonResult('prisma', 'infra_error', 'reward prisma needs a judge model');
   const l = lambdasFor(graders.lambdas, rubric.family);
-  const base = { prompt: rubric.prompt, domain: rubric.domain, code, signal: ctx.signal };
+  const base = { prompt: rubric.prompt, domain, code, signal: ctx.signal };
   const [c, v, h] = await Promise.all([
     l.code > 0
       ? graders.codeJudge.judgeRubric({ ...base, modality: 'code', items: rubric.code_items })
