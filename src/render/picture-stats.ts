@@ -399,7 +399,7 @@ export const STRIP_DEPTH = 0.2;
  * A region covering less than this share of its bounding box is a line — an outline, a frame,
  * a ray, a drape's fold, a card's edge drawn to the frame — not a body cut by it.
  */
-export const LINE_FILL = 0.12;
+export const LINE_FILL = 0.06;
 
 /**
  * Whether a region the frame cuts is scenery: broad along the edge it is cut on (a ground
