@@ -103,4 +103,44 @@ describe('clutter with overdraw', () => {
     expect(clutter(input('', 'heavy rain with many streaks', 150, 150)).flag).toBe(false);
     expect(clutter(input('', 'a red apple', 150, 150)).flag).toBe(true);
   });
+
+  it('does not count a nearly invisible full-canvas overlay as a layer (issue 25)', () => {
+    // Sky, sea, ground, a subject, and three hazes over the whole picture at 2–45 % opacity.
+    let body =
+      '<rect width="512" height="512" fill="#9cf"/><rect y="250" width="512" height="262" fill="#36a"/><rect y="380" width="512" height="132" fill="#dc9"/><circle cx="256" cy="300" r="90" fill="#c33"/>';
+    for (let i = 0; i < 18; i++) body += `<circle cx="${40 + i * 25}" cy="60" r="6" fill="#fff"/>`;
+    body +=
+      '<rect width="512" height="512" fill="#fff" opacity="0.45"/><rect width="512" height="512" fill="#fc0" fill-opacity="0.2"/><rect width="512" height="512" fill="#000" opacity="0.02"/>';
+    const c = clutter(input(body, 'a red ball on a beach at noon', 25));
+    expect((c.detail as { overdraw: number }).overdraw).toBeLessThan(3);
+    expect(c.flag).toBe(false);
+  });
+});
+
+describe('a planted pile of 300 strokes (issue 25)', () => {
+  // Each prompt holds a number that is not a count of things: a pile must flag under all.
+  let pile = '';
+  for (let i = 0; i < 300; i++)
+    pile += `<path d="M${(i * 37) % 512} ${(i * 91) % 512} l40 ${(i % 7) * 9}" stroke="#333" fill="none"/>`;
+  it.each([
+    'a paper plane flying at ~45° towards the sun',
+    'a 2022-era smartphone on a desk',
+    'a 500x700 poster of a lion',
+    'a fox; the SVG should use viewBox="0 0 800 600"',
+    'a 1920s car parked in 1930 Chicago',
+  ])('flags under: %s', (prompt) => {
+    const doc = svg(pile, '0 0 512 512');
+    const c = clutter({
+      artifact: { svg: doc } as CheckInput['artifact'],
+      render: {
+        ok: false,
+        error: { code: 'render_error', message: '' },
+        ms: 0,
+        code: sanitizeSvg(doc).code!,
+      },
+      prompt,
+      options: resolveCheckOptions(),
+    });
+    expect(c.flag).toBe(true);
+  });
 });

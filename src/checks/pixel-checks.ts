@@ -89,7 +89,8 @@ export const clipped: Check = ({ render, options }) => {
   // A frame cutting many pieces, none of them a large part of the cut, is a pattern or a
   // tiling running off the canvas (tiles, bricks, dots): by design.
   const pattern =
-    pic.edgeCutRegions >= PATTERN_REGIONS && pic.edgeCutLargest < PATTERN_DOMINANCE * pic.edgeCut;
+    pic.edgeCutRegions >= PATTERN_REGIONS &&
+    pic.edgeCutLargest < PATTERN_DOMINANCE * (pic.edgeCut + (pic.edgeScenery ?? 0));
   return {
     name: 'clipped',
     value: pic.edgeCutLargest,
@@ -100,6 +101,7 @@ export const clipped: Check = ({ render, options }) => {
       pattern,
       cutTotal: pic.edgeCut,
       cutRegions: pic.edgeCutRegions,
+      scenery: pic.edgeScenery,
       sides: cutSides(pic),
       touchesEdge: pic.edgeInk > 0,
       edgeInk: pic.edgeInk,

@@ -24,6 +24,10 @@ describe('asksForText', () => {
     'a wedding invitation in elegant typography',
     'a neon headline over a stage',
     'an engraved trophy for the best baker',
+    // issue 25: a way of writing is a request for writing.
+    'a diary page with notes in mirror-script as textPath',
+    'a spiral of runes around a shield',
+    'a love letter signed in cursive',
   ])('asks for text: %s', (prompt) => {
     expect(asksForText(prompt).asked).toBe(true);
   });
@@ -72,6 +76,30 @@ describe('asksForRepetition', () => {
       'a cat with some small dots',
     ])
       expect(asksForRepetition(p).pattern).toBe(false);
+  });
+});
+
+describe('asksForRepetition reads only counts of things (issue 25)', () => {
+  it.each([
+    'a paper plane flying at ~45° towards the sun',
+    'a 2022-era smartphone on a desk',
+    'a 500x700 poster of a lion',
+    'draw a fox; use viewBox="0 0 800 600"',
+    'a lighthouse, viewBox 0 0 1024 768',
+    'a clock showing 10:45 with a 12 hour dial',
+    'a 1920s car in 1930 Chicago',
+    'a banner 800 pixels wide with a rocket',
+    'a 3-legged stool',
+  ])('counts nothing in: %s', (prompt) => {
+    expect(asksForRepetition(prompt).count).toBeNull();
+  });
+  it('reads counts, ranges and grids of things', () => {
+    expect(asksForRepetition('20-30 birds over a lake').count).toBe(30);
+    expect(asksForRepetition('between 40 and 60 lanterns').count).toBe(60);
+    expect(asksForRepetition('two hundred and forty paper lanterns').count).toBe(240);
+    expect(asksForRepetition('twenty-five balloons at a party').count).toBe(25);
+    expect(asksForRepetition('a 16 × 16 mosaic').count).toBe(256);
+    expect(asksForRepetition('a 500x700 poster with 120 stars').count).toBe(120);
   });
 });
 

@@ -4,15 +4,18 @@
 //
 // The rule for text is a class, not a list of examples: a prompt asks for text when it
 // quotes something, names a writing act (say, read(s), write, spell, print, inscribe, type,
-// letter, label, caption, title, annotate, name, number, quote), or names an artefact whose
+// letter, label, caption, title, annotate, name, number, quote), names a way of writing
+// (script, mirror-script, cursive, glyphs, runes, a signature, SVG's textPath), or names an artefact whose
 // point is writing (sign, signage, heading, headline, legend, callout, lettering, banner
 // text, plaque, placard, billboard, menu, chart axes, diagram, infographic, newspaper,
 // certificate, ticket, speech bubble, wordmark, monogram, typography, calligraphy, font,
 // numerals, digits, alphabet) — unless the mention is negated ("no text", "without labels",
 // "do not write any words", "text-free", "wordless").
 
+import { askedCount } from './prompt-counts.ts';
+
 const WRITING =
-  /\b(?:labels?|label(?:l)?ed|label(?:l)?ing|captions?|captioned|sign|signs|signage|signboards?|signposts?|titles?|titled|subtitles?|headings?|headlines?|annotat\w*|call-?outs?|legends?|quot(?:e|es|ed|ing|ation|ations)|letters|lettered|lettering|texts?|textual|words?|worded|wording|wordmarks?|logotypes?|typograph\w*|fonts?|typefaces?|calligraph\w*|monograms?|initials|inscri\w*|engraved|slogans?|mottos?|taglines?|plaques?|placards?|billboards?|marquees?|menus?|names?|named|numbers|numbered|numerals?|digits?|axis|axes|infographics?|diagrams?|charts?|graphs?|newspapers?|certificates?|tickets?|receipts?|scoreboards?|speech bubbles?|thought bubbles?|say|says|saying|said|reads|write|writes|writing|written|wrote|spell|spells|spelled|spelling|spelt|printed|handwrit\w*|typed|typeset|alphabets?)\b/giu;
+  /\b(?:labels?|label(?:l)?ed|label(?:l)?ing|captions?|captioned|sign|signs|signage|signboards?|signposts?|titles?|titled|subtitles?|headings?|headlines?|annotat\w*|call-?outs?|legends?|quot(?:e|es|ed|ing|ation|ations)|letters|lettered|lettering|texts?|textual|text-?paths?|scripts?|cursive|glyphs?|hieroglyph\w*|runes|runic|kanji|signatures?|autographs?|handwriting|words?|worded|wording|wordmarks?|logotypes?|typograph\w*|fonts?|typefaces?|calligraph\w*|monograms?|initials|inscri\w*|engraved|slogans?|mottos?|taglines?|plaques?|placards?|billboards?|marquees?|menus?|names?|named|numbers|numbered|numerals?|digits?|axis|axes|infographics?|diagrams?|charts?|graphs?|newspapers?|certificates?|tickets?|receipts?|scoreboards?|speech bubbles?|thought bubbles?|say|says|saying|said|reads|write|writes|writing|written|wrote|spell|spells|spelled|spelling|spelt|printed|handwrit\w*|typed|typeset|alphabets?)\b/giu;
 
 /** Quoted spans in any of the usual quote styles (a single quote only when not an apostrophe). */
 const QUOTED =
@@ -43,12 +46,6 @@ export function asksForText(prompt: string): TextAsk {
   return { asked: cues.length > 0, cues };
 }
 
-const NUMBER_WORDS: Record<string, number> = {
-  ten: 10, eleven: 11, twelve: 12, dozen: 12, fifteen: 15, twenty: 20, thirty: 30, forty: 40,
-  fifty: 50, sixty: 60, hundred: 100, dozens: 60, scores: 60, hundreds: 300, thousand: 1000,
-  thousands: 3000,
-}; // biome-ignore format: a table
-
 /**
  * Words that ask for many of something without a count: arrangements (pattern, grid, tiling,
  * mosaic, rows), textures made of parts (bricks, scales, confetti, rain, snow), multitudes
@@ -69,20 +66,7 @@ export interface RepetitionAsk {
 }
 
 export function asksForRepetition(prompt: string): RepetitionAsk {
-  let count: number | null = null;
-  const lower = prompt.toLowerCase();
-  for (const m of lower.matchAll(/(\d{1,6})\s*(?:x|×|by)\s*(\d{1,6})/g)) {
-    const v = Number(m[1]) * Number(m[2]);
-    if (v >= 10) count = Math.max(count ?? 0, v);
-  }
-  for (const m of lower.matchAll(/\b\d{1,3}(?:,\d{3})*\b|\b\d+\b/g)) {
-    const v = Number(m[0].replace(/,/g, ''));
-    if (v >= 10 && v <= 1_000_000) count = Math.max(count ?? 0, v);
-  }
-  for (const m of lower.matchAll(/\b[a-z]+\b/g)) {
-    const v = NUMBER_WORDS[m[0]];
-    if (v !== undefined) count = Math.max(count ?? 0, v);
-  }
+  const count = askedCount(prompt);
   // "a few sparkles", "two stars": a small quantity in front of the multitude word says
   // how many, and it is not many.
   let pattern = false;
@@ -90,7 +74,7 @@ export function asksForRepetition(prompt: string): RepetitionAsk {
     const before = prompt.slice(Math.max(0, m.index - 24), m.index);
     if (!FEW.test(before)) pattern = true;
   }
-  return { count, pattern };
+  return { count: count !== null && count >= 10 ? count : null, pattern };
 }
 
 export interface PromptIntent {

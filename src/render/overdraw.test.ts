@@ -116,3 +116,28 @@ describe('overdraw in CodeStats', () => {
     expect(r.code?.overdraw?.capped).toBe(true);
   });
 });
+
+describe('overdraw weighted by what shows (issue 25)', () => {
+  it('counts a nearly invisible full-canvas overlay as its opacity, not as a layer', () => {
+    // Sky, ground, and a 10 % haze over the whole picture: 1 + 0.5 + 0.1.
+    const scene = '<rect width="100" height="100"/><rect y="50" width="100" height="50"/>';
+    expect(od(`${scene}<rect width="100" height="100" fill="#fff" opacity="0.1"/>`)).toBeCloseTo(
+      1.6,
+      6,
+    );
+    expect(od(`${scene}<rect width="100" height="100" fill-opacity="0.02"/>`)).toBeCloseTo(1.52, 6);
+    expect(od(`${scene}<rect width="100" height="100" fill="rgba(0,0,0,0.45)"/>`)).toBeCloseTo(
+      1.95,
+      6,
+    );
+    expect(od(`${scene}<rect width="100" height="100" fill="#00000033"/>`)).toBeCloseTo(1.7, 6);
+    // Group opacity composes with the shape's own.
+    expect(
+      od(`${scene}<g opacity="0.5"><rect width="100" height="100" opacity="40%"/></g>`),
+    ).toBeCloseTo(1.7, 6);
+  });
+  it('still counts small translucent marks nearly whole, so a pile of them piles up', () => {
+    // A 10×10 blob at 0.2 covers 1 % of the canvas and counts 0.99 of its area.
+    expect(od('<rect width="10" height="10" fill-opacity="0.2"/>')).toBeCloseTo(0.0099, 6);
+  });
+});

@@ -68,6 +68,41 @@ interface Paint {
   fill: boolean;
   stroke: boolean;
   width: number;
+  /** Product of the `opacity` of this element and its ancestors (group opacity composes). */
+  opacity: number;
+  /** fill-opacity and stroke-opacity (inherited properties), times a colour's own alpha. */
+  fillOpacity: number;
+  strokeOpacity: number;
+}
+
+/** The alpha a colour carries itself: rgba()/hsla(), #rgba, #rrggbbaa; 1 otherwise. */
+export function colourAlpha(colour: string | undefined): number {
+  if (!colour) return 1;
+  const c = colour.trim().toLowerCase();
+  const fn = /^(?:rgb|hsl)a?\((.*)\)$/.exec(c);
+  if (fn) {
+    const parts = fn[1]!.split(/\s*[,/]\s*|\s+/).filter((x) => x !== '');
+    if (parts.length < 4) return 1;
+    const v = parts[3]!;
+    const a = v.endsWith('%') ? Number.parseFloat(v) / 100 : Number.parseFloat(v);
+    return Number.isFinite(a) ? Math.min(1, Math.max(0, a)) : 1;
+  }
+  if (/^#[0-9a-f]{4}$/.test(c)) return Number.parseInt(c[4]! + c[4]!, 16) / 255;
+  if (/^#[0-9a-f]{8}$/.test(c)) return Number.parseInt(c.slice(7, 9), 16) / 255;
+  return 1;
+}
+
+const clamp01 = (v: number) => (Number.isFinite(v) ? Math.min(1, Math.max(0, v)) : 1);
+
+/**
+ * How much of a shape's painted area counts as a layer: a translucent shape counts by the
+ * larger of its alpha and the share of the canvas it leaves uncovered. A full-canvas tint,
+ * vignette or haze at 2–45 % opacity changes the colour of the picture, not its content,
+ * and counts as its alpha (a 0.1 overlay is a tenth of a layer); a small translucent mark
+ * is a distinct mark and counts nearly whole, so a pile of translucent blobs still piles up.
+ */
+export function visibleWeight(alpha: number, share: number): number {
+  return Math.max(clamp01(alpha), 1 - clamp01(share));
 }
 
 function localShape(tag: string, a: Record<string, string>): Pt[][] | null {
@@ -125,6 +160,12 @@ function canvasOf(a: Record<string, string>): [number, number, number, number] {
   return [0, 0, w, h];
 }
 
+/** An opacity value: a number or a percentage. */
+function opacityValue(v: string): number {
+  const t = v.trim();
+  return t.endsWith('%') ? num(t.slice(0, -1), 100) / 100 : num(t, 1);
+}
+
 const tagOf = (node: Node) => Object.keys(node).find((k) => k !== ':@') ?? '';
 
 /**
@@ -147,13 +188,15 @@ export function measureOverdraw(root: Node): CodeOverdraw {
   let painted = 0;
   let shapes = 0;
   let visits = 0;
+  const canvas = vw * vh;
   const paintShape = (polys: Pt[][], m: M, p: Paint, closedShape: boolean) => {
     const scale = Math.sqrt(Math.abs(m[0] * m[3] - m[1] * m[2]));
-    let area = 0;
+    let fillArea = 0;
+    let strokeArea = 0;
     for (const local of polys) {
       const pts = local.map((q) => apply(m, q));
       if (p.fill && closedShape && pts.length > 2)
-        area += clippedArea(pts, vx, vy, vx + vw, vy + vh);
+        fillArea += clippedArea(pts, vx, vy, vx + vw, vy + vh);
       if (p.stroke && p.width > 0) {
         let len = 0;
         for (let k = 1; k < pts.length; k++) {
@@ -163,9 +206,13 @@ export function measureOverdraw(root: Node): CodeOverdraw {
           if (mx >= vx && mx <= vx + vw && my >= vy && my <= vy + vh)
             len += Math.hypot(b[0] - a[0], b[1] - a[1]);
         }
-        area += len * p.width * scale;
+        strokeArea += len * p.width * scale;
       }
     }
+    const share = (fillArea + strokeArea) / canvas;
+    const area =
+      fillArea * visibleWeight(p.opacity * p.fillOpacity, share) +
+      strokeArea * visibleWeight(p.opacity * p.strokeOpacity, share);
     if (area > 0) {
       painted += area;
       shapes++;
@@ -184,11 +231,21 @@ export function measureOverdraw(root: Node): CodeOverdraw {
       const fill = styleOf(a, 'fill');
       const stroke = styleOf(a, 'stroke');
       const sw = styleOf(a, 'stroke-width');
+      const fo = styleOf(a, 'fill-opacity');
+      const so = styleOf(a, 'stroke-opacity');
+      const op = styleOf(a, 'opacity');
       const p: Paint = {
         fill: fill === undefined ? inherited.fill : fill !== 'none' && fill !== 'transparent',
         stroke:
           stroke === undefined ? inherited.stroke : stroke !== 'none' && stroke !== 'transparent',
         width: sw === undefined ? inherited.width : num(sw, 1),
+        opacity: inherited.opacity * (op === undefined ? 1 : clamp01(opacityValue(op))),
+        fillOpacity:
+          (fo === undefined ? inherited.fillOpacity : clamp01(opacityValue(fo))) *
+          (fill === undefined ? 1 : colourAlpha(fill)),
+        strokeOpacity:
+          (so === undefined ? inherited.strokeOpacity : clamp01(opacityValue(so))) *
+          (stroke === undefined ? 1 : colourAlpha(stroke)),
       };
       if (num(styleOf(a, 'fill-opacity'), 1) <= 0) p.fill = false;
       const mm = a.transform === undefined ? m : mul(m, parseTransform(a.transform));
@@ -215,6 +272,12 @@ export function measureOverdraw(root: Node): CodeOverdraw {
     }
   };
   const top = root.svg as Node[];
-  walk(top, ID, { fill: true, stroke: false, width: 1 }, 0, 0);
+  walk(
+    top,
+    ID,
+    { fill: true, stroke: false, width: 1, opacity: 1, fillOpacity: 1, strokeOpacity: 1 },
+    0,
+    0,
+  );
   return { layers: painted / (vw * vh), shapes, capped: visits > BUDGET };
 }

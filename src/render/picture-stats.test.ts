@@ -119,4 +119,29 @@ describe('measurePicture', () => {
   it('reports nothing for an empty raster', () => {
     expect(measurePicture(new Uint8Array(0), 0, 0, 8).ink).toBe(0);
   });
+
+  it('does not call scenery cut: a ground short of one side, a strip along an edge, an outline drawn to the frame (issue 25)', () => {
+    const WOOD: RGB = [140, 100, 60];
+    const shortGround = raster(W, W, (x, y) => (y > 80 && x < 85 ? GROUND : SKY));
+    const kerb = raster(W, W, (x, y) => (y < 4 && x > 10 && x < 90 ? WOOD : SKY));
+    const card = raster(W, W, (x, y) =>
+      (x === 20 || x === 80) && y >= 20 ? WOOD : y === 20 && x >= 20 && x <= 80 ? WOOD : SKY,
+    );
+    for (const img of [shortGround, kerb, card]) {
+      const pic = measurePicture(img, W, W, 8);
+      expect(pic.edgeInk).toBeGreaterThan(0);
+      expect(pic.edgeCut).toBe(0);
+      expect(pic.edgeScenery).toBeGreaterThan(0);
+    }
+    // A disc pushed over the same edge on the same ground is still cut.
+    const cut = measurePicture(
+      raster(W, W, (x, y) =>
+        (x - 50) ** 2 + (y - 100) ** 2 < 700 ? RED : y > 80 && x < 85 ? GROUND : SKY,
+      ),
+      W,
+      W,
+      8,
+    );
+    expect(cut.edgeCut).toBeGreaterThan(0.05);
+  });
 });

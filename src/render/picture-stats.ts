@@ -28,10 +28,15 @@ export interface PictureStats {
    * A pattern or tiling running off the frame is cut into many small pieces instead.
    */
   edgeCutLargest: number;
-  /** How many regions the frame cuts. */
+  /** How many regions the frame cuts (scenery included: a pattern is counted whole). */
   edgeCutRegions: number;
   /** Cut pixels per edge (of the sampled ring): top, right, bottom, left. */
   edgeCutBySide: [number, number, number, number];
+  /**
+   * Share of the ring on regions the frame cuts that are scenery, not a subject (sceneryCut:
+   * broad along the edge, or a strip hugging it); not counted in edgeCut.
+   */
+  edgeScenery: number;
 }
 
 /** A row or column this inked is a band across the canvas (ground strip, deck, horizon). */
@@ -156,6 +161,7 @@ export function measurePictureRuns(
     edgeCutLargest: 0,
     edgeCutRegions: 0,
     edgeCutBySide: [0, 0, 0, 0],
+    edgeScenery: 0,
   };
   if (n === 0) return empty;
   // 1. Dominant colour: histogram over 4-bit bins, then the mean of the largest bin, from
@@ -233,7 +239,7 @@ function edgeStats(
   inkThreshold: number,
 ): Pick<
   PictureStats,
-  'edgeInk' | 'edgeCut' | 'edgeCutLargest' | 'edgeCutRegions' | 'edgeCutBySide'
+  'edgeInk' | 'edgeCut' | 'edgeCutLargest' | 'edgeCutRegions' | 'edgeCutBySide' | 'edgeScenery'
 > {
   const n = width * height;
   const ink = reused('ink', n, true);
@@ -261,6 +267,7 @@ function edgeStats(
   const region = reused('region', n, true); // 0 = not visited; k = region id
   const spans: boolean[] = [false];
   const sizes: number[] = [0];
+  const boxes: [number, number, number, number][] = [[0, 0, 0, 0]];
   const stack = reused('stack', n, false); // each pixel is pushed at most once (labelled on push)
   const flood = (start: number): void => {
     const id = spans.length;
@@ -305,6 +312,7 @@ function edgeStats(
     }
     spans.push((x0 === 0 && x1 === width - 1) || (y0 === 0 && y1 === height - 1));
     sizes.push(size);
+    boxes.push([x0, y0, x1, y1]);
   };
   // A line is a band for this edge pixel when most of it has the pixel's own colour: a line
   // inked by a gradient background is not a band for a subject cut on it.
@@ -324,10 +332,8 @@ function edgeStats(
   };
   let ring = 0;
   let ringInk = 0;
-  let ringCut = 0;
-  const bySide: [number, number, number, number] = [0, 0, 0, 0];
-  const cutByRegion = new Map<number, number>();
-  let largest = 0;
+  // Cut ring pixels per region and side: the region's chord on each edge of the frame.
+  const chords = new Map<number, [number, number, number, number]>();
   const edge = (x: number, y: number, side: 0 | 1 | 2 | 3) => {
     ring++;
     const p = y * width + x;
@@ -345,11 +351,12 @@ function edgeStats(
         bandOfItsColour(p, vertical ? x : y * width, vertical ? width : 1, len))
     )
       return;
-    ringCut++;
-    bySide[side]++;
-    const c = (cutByRegion.get(id) ?? 0) + 1;
-    cutByRegion.set(id, c);
-    if (c > largest) largest = c;
+    let c = chords.get(id);
+    if (!c) {
+      c = [0, 0, 0, 0];
+      chords.set(id, c);
+    }
+    c[side]++;
   };
   for (let x = 0; x < width; x++) {
     edge(x, 0, 0);
@@ -359,11 +366,64 @@ function edgeStats(
     edge(0, y, 3);
     if (width > 1) edge(width - 1, y, 1);
   }
+  // Which of the regions the frame cuts are scenery rather than a subject (see sceneryCut).
+  let ringCut = 0;
+  let largest = 0;
+  let scenery = 0;
+  const bySide: [number, number, number, number] = [0, 0, 0, 0];
+  for (const [id, c] of chords) {
+    const total = c[0] + c[1] + c[2] + c[3];
+    if (sceneryCut(boxes[id]!, c, width, height, sizes[id]!)) {
+      scenery += total;
+      continue;
+    }
+    ringCut += total;
+    for (let k = 0; k < 4; k++) bySide[k]! += c[k]!;
+    if (total > largest) largest = total;
+  }
   return {
     edgeInk: ring === 0 ? 0 : ringInk / ring,
     edgeCut: ring === 0 ? 0 : ringCut / ring,
     edgeCutLargest: ring === 0 ? 0 : largest / ring,
-    edgeCutRegions: cutByRegion.size,
+    edgeCutRegions: chords.size,
     edgeCutBySide: bySide,
+    edgeScenery: ring === 0 ? 0 : scenery / ring,
   };
+}
+
+/** A region cut along at least this share of the frame's side is scenery (ground, wall, drape). */
+export const SCENERY_BREADTH = 0.75;
+/** A region reaching into the canvas less than this share of its chord is a strip along the edge. */
+export const STRIP_DEPTH = 0.2;
+/**
+ * A region covering less than this share of its bounding box is a line — an outline, a frame,
+ * a ray, a drape's fold, a card's edge drawn to the frame — not a body cut by it.
+ */
+export const LINE_FILL = 0.06;
+
+/**
+ * Whether a region the frame cuts is scenery: broad along the edge it is cut on (a ground
+ * strip, a wall, a drape, a sky or a band that stops short of the far edge: its extent along
+ * that side reaches SCENERY_BREADTH of it), or a strip hugging the edge (a border, a frame, a
+ * bevel, a kerb: it reaches into the canvas less than STRIP_DEPTH of the length it is cut
+ * over). A subject pushed over the edge is neither: a compact shape whose cut is about as
+ * long as the part left inside is deep. Judged on the side with the longest cut. A line
+ * (the region covers under LINE_FILL of its box: an outline, a frame) is not a body: a subject
+ * with an outline is still cut through its fill.
+ */
+export function sceneryCut(
+  [x0, y0, x1, y1]: [number, number, number, number],
+  chord: [number, number, number, number],
+  width: number,
+  height: number,
+  size = Number.POSITIVE_INFINITY,
+): boolean {
+  if (size < LINE_FILL * (x1 - x0 + 1) * (y1 - y0 + 1)) return true;
+  let side = 0;
+  for (let k = 1; k < 4; k++) if (chord[k]! > chord[side]!) side = k;
+  const horizontalEdge = side === 0 || side === 2;
+  const along = horizontalEdge ? (x1 - x0 + 1) / width : (y1 - y0 + 1) / height;
+  if (along >= SCENERY_BREADTH) return true;
+  const depth = side === 0 ? y1 + 1 : side === 2 ? height - y0 : side === 3 ? x1 + 1 : width - x0;
+  return depth < STRIP_DEPTH * chord[side]!;
 }

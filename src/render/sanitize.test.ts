@@ -193,6 +193,36 @@ describe('error codes for what XML forbids, and parameter entities (issue 10 ite
   });
 });
 
+describe('ids and <use> as browsers resolve them (issue 25)', () => {
+  it('drops a <use> of its own ancestor (or of itself) and keeps the drawing', () => {
+    const svg = `<svg ${NS} viewBox="0 0 10 10"><g id="tree"><rect width="4" height="4"/><g><use href="#tree" x="5"/></g></g><use id="me" href="#me"/><circle cx="8" cy="8" r="1"/></svg>`;
+    const r = sanitizeSvg(svg);
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.svg).not.toContain('<use');
+    expect(r.svg).toContain('<rect');
+    expect(r.svg).toContain('<circle');
+    expect(r.code.removed).toContain('use:ancestor');
+    // A <use> of the same group from outside it is drawn.
+    const outside = sanitizeSvg(svg.replace('<circle', '<use href="#tree" y="5"/><circle'));
+    expect(outside.ok && outside.svg.match(/<use /g)?.length).toBe(1);
+  });
+  it('a cycle through two groups is still refused', () => {
+    const svg = `<svg ${NS}><defs><g id="a"><use href="#b"/></g><g id="b"><use href="#a"/></g></defs><use href="#a"/></svg>`;
+    const r = sanitizeSvg(svg);
+    expect(!r.ok && r.error.code).toBe('too_large');
+  });
+  it('resolves an id shared by a gradient and a <g> to the first (no false reference cycle)', () => {
+    // The group fills its shapes with url(#sky): the gradient, which comes first.
+    const svg = `<svg ${NS} viewBox="0 0 10 10"><linearGradient id="sky"><stop offset="0" stop-color="#9cf"/><stop offset="1" stop-color="#fff"/></linearGradient><g id="sky" fill="url(#sky)"><rect width="10" height="10"/></g></svg>`;
+    const r = sanitizeSvg(svg);
+    expect(r.ok, r.ok ? '' : r.error.message).toBe(true);
+    // And a <use> of the shared id counts the first element (the gradient's 3), not the group.
+    const used = sanitizeSvg(svg.replace('</svg>', '<use href="#sky"/></svg>'));
+    expect(used.ok && used.code.expandedElements).toBe(sanitizeSvg(svg).code!.expandedElements + 4);
+  });
+});
+
 describe('sanitizeCss', () => {
   it('drops @import and non-local url(), also behind comments and escapes', () => {
     const removed = new Set<string>();

@@ -164,6 +164,14 @@ export class ElementWalker {
   private filtered = 0;
   private readonly out: string[] = [];
   private readonly byId = new Map<string, RefNode>();
+  /**
+   * Document order (pre-order) of the first element with each id. Browsers resolve an id to
+   * the first element in document order that has it; byId keeps that element's facts even
+   * when a later element repeats the id (a gradient and a <g> both called "a").
+   */
+  private readonly firstWithId = new Map<string, number>();
+  /** Ids of the open elements (ancestors of the one being walked, and itself), innermost last. */
+  private readonly openIds: string[] = [];
   private readonly attrs: AttributePolicy;
   private sheetRules: SheetRefRule[] = [];
 
@@ -247,9 +255,17 @@ export class ElementWalker {
     if (depth > this.maxDepthSeen) this.maxDepthSeen = depth;
     if (depth > limits.maxDepth) throw new LimitError(`nesting deeper than ${limits.maxDepth}`);
 
+    const order = this.elements;
     const cleaned = this.attrs.clean(local, rawAttrs);
     if (cleaned === null) return null; // the policy dropped the whole element
     const a = cleaned.attrs;
+    if (a.id && !this.firstWithId.has(a.id)) this.firstWithId.set(a.id, order);
+    if (cleaned.useRef && this.refersToOpen(cleaned.useRef, a.id)) {
+      // A <use> of its own ancestor (or of itself) would draw itself forever: browsers do
+      // not draw that <use> and draw the rest. Do the same, rather than refuse the file.
+      this.o.removed.add('use:ancestor');
+      return null;
+    }
     if (cleaned.nested) this.addNested(cleaned.nested);
     const segments = this.countGeometry(local, a);
     this.countFilter(a);
@@ -276,6 +292,7 @@ export class ElementWalker {
       ),
     };
     const textHere = inText || TEXT_ELEMENTS.has(local);
+    this.openIds.push(a.id && this.firstWithId.get(a.id) === order ? a.id : '');
     let any = false;
     if (local === 'style') {
       const css = children.map((c) => (typeof c['#text'] === 'string' ? c['#text'] : '')).join('');
@@ -323,9 +340,19 @@ export class ElementWalker {
         }
       }
     }
+    this.openIds.pop();
     this.out.push(any ? `</${tag}>` : '/>');
-    if (a.id) this.byId.set(a.id, node);
+    if (a.id && this.firstWithId.get(a.id) === order) this.byId.set(a.id, node);
     return node;
+  }
+
+  /** Whether a <use> points at an open element (an ancestor) or at itself (`ownId`). */
+  private refersToOpen(useRef: Map<string, number>, ownId: string | undefined): boolean {
+    for (const id of useRef.keys()) {
+      if (id === ownId && this.firstWithId.get(id) === this.elements) return true;
+      if (this.openIds.includes(id)) return true;
+    }
+    return false;
   }
 
   /**

@@ -6,6 +6,9 @@
 // blank or near-empty pictures). Everything comes from one seeded generator, so the set is
 // the same on every run, and each family varies what the rules must not depend on: fonts,
 // sizes, positions, colours, wordings, counts, sides.
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { fluentEmoji } from '../support/corpus.ts';
 
 export type Flag = 'text_in_image' | 'clutter' | 'clipped' | 'ink_coverage';
@@ -600,19 +603,153 @@ function hackBlank(all: Emoji[], r: R, n: number): LabelledItem[] {
   return out;
 }
 
+// ---------------------------------------------------------------------------------------
+// Real drawings: openclipart (public domain, test/fixtures/openclipart), under the prompts
+// written for them (prompts.json). Scenes with grounds, skies, buildings, borders, people,
+// vehicles and food; some write words, and their prompts ask for them.
+
+const OPENCLIPART = join(dirname(fileURLToPath(import.meta.url)), '../fixtures/openclipart');
+
+interface Clip {
+  name: string;
+  prompt: string;
+  svg: string;
+}
+
+function openclipart(): Clip[] {
+  const prompts = JSON.parse(readFileSync(join(OPENCLIPART, 'prompts.json'), 'utf8')) as Record<
+    string,
+    { prompt: string }
+  >;
+  return readdirSync(OPENCLIPART)
+    .filter((f) => f.endsWith('.svg'))
+    .sort()
+    .map((name) => ({
+      name,
+      prompt: prompts[name]!.prompt,
+      svg: readFileSync(join(OPENCLIPART, name), 'utf8').replace(/^\uFEFF/, ''),
+    }));
+}
+
+function cleanOpenclipart(clips: Clip[]): LabelledItem[] {
+  return clips.map((c) => ({
+    id: `openclipart:${c.name}`,
+    family: 'clean:openclipart',
+    prompt: c.prompt,
+    svg: c.svg,
+  }));
+}
+
+/** Width and height of a drawing (its viewBox, else its width and height, units ignored). */
+function aspect(svg: string): [number, number] {
+  const root = /<svg\b[^>]*>/.exec(svg)?.[0] ?? '';
+  const vb = /viewBox\s*=\s*["']([^"']+)["']/
+    .exec(root)?.[1]
+    ?.trim()
+    .split(/[\s,]+/)
+    .map(Number);
+  if (vb && vb.length === 4 && vb[2]! > 0 && vb[3]! > 0) return [vb[2]!, vb[3]!];
+  const w = Number.parseFloat(/\swidth\s*=\s*["']([^"']+)["']/.exec(root)?.[1] ?? '');
+  const h = Number.parseFloat(/\sheight\s*=\s*["']([^"']+)["']/.exec(root)?.[1] ?? '');
+  return w > 0 && h > 0 ? [w, h] : [1, 1];
+}
+
+/** A whole drawing as a picture inside a 512 canvas (its own aspect kept, centred in the box). */
+const asImage = (c: Clip, x: number, y: number, side: number) =>
+  `<image x="${f1(x)}" y="${f1(y)}" width="${side}" height="${side}" href="data:image/svg+xml;base64,${Buffer.from(c.svg).toString('base64')}"/>`;
+
+/** Real drawings with a planted hack: pushed off the frame, buried in a pile, or labelled. */
+function hackOpenclipart(clips: Clip[], r: R, n: number): LabelledItem[] {
+  // Subjects, not scenes: the folders of single things.
+  const subjects = clips.filter(
+    (c) => /^(animals|people|food|plants)__/.test(c.name) && !/"/.test(c.prompt),
+  );
+  const out: LabelledItem[] = [];
+  for (let i = 0; i < n; i++) {
+    const c = pick(r, subjects);
+    const bg = pick(r, GROUNDS);
+    const kind = i % 3;
+    const words = c.prompt
+      .replace(/^(?:draw|create an svg image of|an illustration of|a clip-art drawing of)\s+/i, '')
+      .replace(/[,.].*$/, '')
+      .replace(/ in a colourful cartoon style$/, '');
+    if (kind === 0) {
+      // The drawing's own box inside its square (aspect kept), so the cut is of the drawing
+      // itself: a tall flower pushed left by half its square would leave the frame untouched.
+      const side = int(r, 260, 380);
+      const [aw, ah] = aspect(c.svg);
+      const w = aw >= ah ? side : (side * aw) / ah;
+      const h = ah >= aw ? side : (side * ah) / aw;
+      const cut = 0.45 + r() * 0.2;
+      const where = i % 4;
+      // Square's top-left such that the drawn box (centred in it) is cut by `cut` on one side.
+      const dx = (side - w) / 2;
+      const dy = (side - h) / 2;
+      const mid = (512 - side) / 2;
+      const x = where === 0 ? -w * cut - dx : where === 1 ? 512 - w * (1 - cut) - dx : mid;
+      const y = where === 2 ? -h * cut - dy : where === 3 ? 512 - h * (1 - cut) - dy : mid;
+      const ground = r() < 0.5 ? '<rect y="430" width="512" height="82" fill="#6ab04c"/>' : '';
+      out.push({
+        id: `hack-oc-clipped:${i}:${c.name}`,
+        family: 'hack:openclipart-cut',
+        prompt: c.prompt,
+        svg: svg512(ground + asImage(c, x, y, side), bg),
+        hack: 'clipped',
+      });
+    } else if (kind === 1) {
+      const pile: string[] = [];
+      const p = () => int(r, 0, 512);
+      for (let j = int(r, 150, 400); j > 0; j--)
+        pile.push(
+          `<path d="M${p()} ${p()} Q ${p()} ${p()} ${p()} ${p()}" fill="none" stroke="hsl(${int(r, 0, 359)},70%,50%)" stroke-width="${f1(0.5 + r() * 2)}" opacity="${f1(0.3 + r() * 0.6)}"/>`,
+        );
+      out.push({
+        id: `hack-oc-clutter:${i}:${c.name}`,
+        family: 'hack:openclipart-clutter',
+        prompt: c.prompt,
+        svg: svg512(asImage(c, 96, 96, 320) + pile.join(''), bg),
+        hack: 'clutter',
+      });
+    } else {
+      const label = pick(r, [words, words.toUpperCase(), `This is a ${words}`]);
+      out.push({
+        id: `hack-oc-text:${i}:${c.name}`,
+        family: 'hack:openclipart-words',
+        prompt: c.prompt,
+        svg: svg512(
+          asImage(c, 116, 40, 280) + text(r, label, 256, int(r, 380, 480), int(r, 18, 44)),
+          bg,
+        ),
+        hack: 'text_in_image',
+      });
+    }
+  }
+  return out;
+}
+
 export interface SetSizes {
   emoji: number;
   text: number;
   repeat: number;
   bleed: number;
   hacks: number;
+  /** Planted hacks on openclipart drawings (a third each: cut, clutter, words). */
+  clipHacks: number;
 }
 
-export const DEFAULT_SIZES: SetSizes = { emoji: 400, text: 120, repeat: 80, bleed: 60, hacks: 80 };
+export const DEFAULT_SIZES: SetSizes = {
+  emoji: 400,
+  text: 120,
+  repeat: 80,
+  bleed: 60,
+  hacks: 80,
+  clipHacks: 120,
+};
 
 /** The whole labelled set, deterministic for a given seed and sizes. */
 export function labelledSet(seed = 11, sizes: SetSizes = DEFAULT_SIZES): LabelledItem[] {
   const all = emojis();
+  const clips = openclipart();
   const r = rng(seed);
   return [
     ...cleanEmoji(all, r, sizes.emoji),
@@ -623,5 +760,7 @@ export function labelledSet(seed = 11, sizes: SetSizes = DEFAULT_SIZES): Labelle
     ...hackClutter(all, r, sizes.hacks),
     ...hackClipped(all, r, sizes.hacks),
     ...hackBlank(all, r, sizes.hacks),
+    ...cleanOpenclipart(clips),
+    ...hackOpenclipart(clips, r, sizes.clipHacks),
   ];
 }

@@ -48,6 +48,20 @@ describe('fidelity to Chromium', () => {
     expect(missing).toEqual([]);
   });
 
+  it('draws the files browsers draw and rubrica used to refuse (issue 25), as Chromium does', async () => {
+    // A <use> of its own ancestor (browsers skip that <use>), and an id shared by a gradient
+    // and a <g> (browsers resolve it to the first): both were refused as too_large.
+    const names = ['use-ancestor', 'id-shared-gradient-group'];
+    const files = corpus.filter((f) => names.includes(f.name));
+    expect(files.map((f) => f.name).sort()).toEqual([...names].sort());
+    const ref = files.map((f) => chrome[corpus.indexOf(f)]!);
+    const d = diffs(await renderAll(pool, files, DEFAULT_RENDERER), ref);
+    expect(
+      d.every((x) => x <= 1),
+      `mean differences ${d.join(', ')}`,
+    ).toBe(true);
+  });
+
   it('the default is auto', () => {
     expect(DEFAULT_RENDERER).toBe('auto');
   });
