@@ -1,10 +1,10 @@
 // `rubrica decontaminate`: drop training samples whose instruction shares a word n-gram with
 // a test instruction (src/curation/decontaminate.ts), and say what was dropped and why.
-import { existsSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { DEFAULT_NGRAM, decontaminateFiles } from '../../curation/decontaminate.ts';
 import { parseCount } from '../flags.ts';
+import { inputFile } from '../input-file.ts';
 import type { RegisterCommand } from '../register.ts';
-import { UsageError } from '../usage-error.ts';
 
 interface Flags {
   train: string;
@@ -17,9 +17,8 @@ interface Flags {
 
 async function run(f: Flags): Promise<void> {
   const n = parseCount('--n', f.n, DEFAULT_NGRAM);
-  for (const file of [f.train, ...f.test]) {
-    if (!existsSync(file)) throw new UsageError(`file not found: ${file}`);
-  }
+  inputFile('--train', f.train);
+  for (const file of f.test) inputFile('--test', file);
   const r = await decontaminateFiles({
     train: f.train,
     tests: f.test,
