@@ -87,7 +87,7 @@ describe('rubrica compare', () => {
     const r = await runCliInProcess(['compare', join(root, 'old'), join(root, 'missing')]);
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
-    expect(r.stderr).toContain(join(root, 'missing', 'results.jsonl'));
+    expect(r.stderr).toContain(join(root, 'missing'));
     expect(r.stdout).toBe('');
     const bad = await runCliInProcess(['compare', join(root, 'old'), '--tie-epsilon', 'wide']);
     expect(bad.code).toBe(2);
