@@ -38,6 +38,14 @@ export interface SharedCriteria {
   vision: PrismaItem[];
 }
 
+/**
+ * Where a domain's shared list lives, relative to prompts/: its one criteria file (kept as a
+ * list for callers of the former candidates lookup; there is no fallback any more).
+ */
+export function sharedCriteriaCandidates(domain: string): string[] {
+  return [`domains/${domain}/criteria.md`];
+}
+
 const loaded = new Map<string, SharedCriteria>();
 
 /**
