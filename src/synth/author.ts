@@ -17,7 +17,7 @@ import {
 } from '../rubric/prompt-file.ts';
 import type { AnswerCache } from '../store/cache.ts';
 import { cacheKey, modelKeyParts } from '../store/keys.ts';
-import { type DomainAuthoring, svgVisionStandards } from './domain-prompts.ts';
+import type { DomainAuthoring } from './domain-prompts.ts';
 
 export type AuthorStep<T> =
   | { ok: true; value: T; usage: Usage; cached: boolean }
@@ -35,7 +35,7 @@ export function authorVersion(preset: PresetSkeleton, d?: DomainAuthoring): stri
   }
   const ideal = loadPromptTemplate('author/ideal-svg.md').version;
   const rubric = loadPromptTemplate('author/rubric.md').version;
-  return sha256(JSON.stringify([ideal, rubric, svgVisionStandards(), preset])).slice(0, 16);
+  return sha256(JSON.stringify([ideal, rubric, preset])).slice(0, 16);
 }
 
 /** One cached free-text call of the author (step 1). */
@@ -109,17 +109,14 @@ export function authorRubric(
   signal?: AbortSignal,
 ): Promise<AuthorStep<unknown>> {
   const t = loadPromptTemplate('author/rubric.md');
-  const criteria = svgVisionStandards();
   const values = {
     prompt,
     ideal_svg: idealSvg,
-    domain_criteria: criteria,
     items: describeItems(preset),
     item_count: String(preset.items.length),
     preset_notes: preset.authorNotes,
   };
-  const keyParts = [prompt, sha256(idealSvg), sha256(criteria)];
-  return askRubric(client, t, preset, values, keyParts, cache, signal);
+  return askRubric(client, t, preset, values, [prompt, sha256(idealSvg)], cache, signal);
 }
 
 /** Step 2 in another domain: as authorRubric, seeing the ideal code and the domain's standards. */

@@ -56,9 +56,6 @@ export function visionStandards(domain: DomainId): string {
     .join('\n');
 }
 
-/** The SVG domain's vision standards, for the SVG author prompt (prompts/author/rubric.md). */
-export const svgVisionStandards = (): string => visionStandards('svg');
-
 export function domainAuthoring(domain: Exclude<DomainId, 'svg'>): DomainAuthoring {
   sections ??= parseDomainAuthoring(readFileSync(FILE, 'utf8'));
   const s = sections.get(domain);

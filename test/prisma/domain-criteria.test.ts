@@ -7,7 +7,7 @@ import { DOMAIN_IDS, type DomainId } from '../../src/core/domain-ids.ts';
 import { loadDomainCriteria } from '../../src/domains/criteria-file.ts';
 import { getPreset } from '../../src/rubric/presets.ts';
 import { loadSharedCriteria, SharedCriteriaError } from '../../src/rubric/shared-criteria.ts';
-import { authorRubric, authorRubricCode } from '../../src/synth/author.ts';
+import { authorRubricCode } from '../../src/synth/author.ts';
 import { domainAuthoring } from '../../src/synth/domain-prompts.ts';
 import { createPrismaSynthesizer } from '../../src/synth/prisma.ts';
 import { authorClient } from '../score/support/fixtures.ts';
@@ -97,22 +97,22 @@ describe('domain-shared criteria on the PrismaForge path', () => {
 });
 
 describe('domain-shared criteria on the RULER synth path', () => {
-  it.each(DOMAIN_IDS)(
+  // SVG's RULER author prompt (prompts/author/rubric.md) predates the criteria files and is
+  // left as it is; every other domain's author prompt lists its file's vision standards.
+  const OTHER = DOMAIN_IDS.filter((d): d is Exclude<DomainId, 'svg'> => d !== 'svg');
+  it.each(OTHER)(
     '%s: the rubric author’s prompt carries its domain’s vision standards',
     async (d) => {
       author.script(() => jsonAnswer({}));
       const preset = getPreset('ruler');
-      if (d === 'svg')
-        await authorRubric(authorClient(author.url), preset, 'a fox', '<svg/>', null);
-      else
-        await authorRubricCode(
-          authorClient(author.url),
-          preset,
-          'a chart',
-          domainAuthoring(d),
-          'x',
-          null,
-        );
+      await authorRubricCode(
+        authorClient(author.url),
+        preset,
+        'a chart',
+        domainAuthoring(d),
+        'x',
+        null,
+      );
       const text = author.requests[0]!.text;
       for (const q of questions(d).vision) expect(text).toContain(q);
       for (const q of others(d)) expect(text).not.toContain(q);
