@@ -67,6 +67,14 @@ export async function main(argv: string[]): Promise<number> {
         return 2;
       return err.code === 'interrupted' ? 130 : 1;
     }
+    // A path a command did not check up front (src/cli/input-file.ts checks its inputs):
+    // still one line and exit 2, not a stack trace.
+    const { fsErrorLine } = await import('./input-file.ts');
+    const line = fsErrorLine(err);
+    if (line !== null) {
+      process.stderr.write(`rubrica: ${line}\n`);
+      return 2;
+    }
     throw err;
   }
   return exitCode;

@@ -2,12 +2,12 @@
 // domain-shared + sample-specific, budgeted by difficulty) per instruction, appended to
 // rubrics.jsonl with the same crash-safe resume as RULER's synthesis. Only an author model
 // is needed: PrismaForge has no ideal-drawing filter.
-import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import { createModelClient } from '../models/client.ts';
 import { formatPrismaSynthSummary } from '../synth/prisma-summary.ts';
 import { openPrismaSynthRun } from '../synth/run.ts';
 import { asUsage, cachePathFlag, parseCount } from './flags.ts';
+import { inputFile } from './input-file.ts';
 import { finishJsonlCommand, runJsonlCommand } from './jsonl-command.ts';
 import { preflight } from './preflight.ts';
 import { IdSchema, type SynthFlags } from './synth-flags.ts';
@@ -34,7 +34,7 @@ export async function synthPrisma(
     createModelClient(flags.author!, { role: 'author', baseUrl: flags.authorBaseUrl, concurrency }),
   );
   await preflight(author, 'author');
-  if (!existsSync(flags.in)) throw new UsageError(`--in file not found: ${flags.in}`);
+  inputFile('--in', flags.in); // the command checked it; read it where it is used
   const run = openPrismaSynthRun({ author, domain: flags.domain, cache: cachePathFlag(flags) });
   try {
     const r = await runJsonlCommand({

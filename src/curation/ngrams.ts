@@ -2,7 +2,10 @@
 // docs/prismaforge.md): Unicode NFKC (full-width letters, ligatures and compatibility forms
 // fold to their plain letters), lower case, then every run of characters that is not a
 // letter or a digit (punctuation, symbols, whitespace, markup) separates words. An n-gram
-// is n consecutive words; a text of fewer than n words has none. Each n-gram is hashed to a
+// is n consecutive words. A test text of fewer than n words has none: it is matched as a
+// whole instead — a training text whose normalised words are exactly its words is a hit
+// (rule `whole_text`), so verbatim copies of short test instructions are caught without
+// dropping every longer text that merely contains a short phrase. Each n-gram is hashed to a
 // 64-bit key (two 32-bit multiply-xor lanes over per-word FNV-1a hashes) held in an
 // open-addressing table of typed arrays: no allocation per lookup (a Map keyed by 53-bit
 // doubles boxed every key and spent half the scan in the allocator and GC). A hash hit is
@@ -127,11 +130,16 @@ export interface TestText {
   text: string;
 }
 
+/** How a training text matched: a shared n-gram, or equal to a short test text as a whole. */
+export type OverlapRule = 'ngram' | 'whole_text';
+
+/** A training text's overlap with a test text: which one, and the words they share. */
 export interface Overlap {
   test_id: string;
   test_set: string;
-  /** The shared n-gram, as normalised words joined by spaces. */
+  /** The shared n-gram (or the whole short text), as normalised words joined by spaces. */
   ngram: string;
+  rule: OverlapRule;
 }
 
 /** The test side: every n-gram of every test instruction, hashed once. */
@@ -139,7 +147,9 @@ export class TestNgramIndex {
   readonly n: number;
   private readonly grams = new GramTable(); // key → first position (doc·2^20 + word)
   private readonly docs: { id: string; set: string; words: string[] }[] = [];
-  /** Test instructions per set, and those shorter than n words (they can match nothing). */
+  /** Test texts shorter than n words, by their normalised words joined by spaces → doc. */
+  private readonly short = new Map<string, number>();
+  /** Test instructions per set, and those shorter than n words (matched as whole texts). */
   readonly perSet = new Map<string, { texts: number; tooShort: number }>();
 
   constructor(n: number) {
@@ -155,6 +165,12 @@ export class TestNgramIndex {
     s.texts++;
     if (words.length < this.n) s.tooShort++;
     this.perSet.set(t.set, s);
+    if (words.length < this.n) {
+      // An empty text has no words to match; the first test text of given words wins.
+      const key = words.join(' ');
+      if (words.length > 0 && !this.short.has(key)) this.short.set(key, doc);
+      return;
+    }
     forEachGram(hashesOf(words), this.n, (a, b, i) => {
       this.grams.add(a, b, doc * 1048576 + i);
       return false;
@@ -165,11 +181,21 @@ export class TestNgramIndex {
     return this.grams.size;
   }
 
-  /** The first n-gram `text` shares with a test instruction, or null. */
+  /**
+   * The first n-gram `text` shares with a test instruction, or (for a text shorter than n
+   * words) the short test instruction it equals as a whole; null when neither.
+   */
   match(text: string): Overlap | null {
     const words = normaliseWords(text);
     const n = this.n;
-    if (words.length < n) return null;
+    if (words.length < n) {
+      if (this.short.size === 0) return null;
+      const whole = words.join(' ');
+      const at = this.short.get(whole);
+      if (at === undefined) return null;
+      const doc = this.docs[at]!;
+      return { test_id: doc.id, test_set: doc.set, ngram: whole, rule: 'whole_text' };
+    }
     let hit: Overlap | null = null;
     forEachGram(hashesOf(words), n, (a, b, i) => {
       const at = this.grams.get(a, b);
@@ -177,7 +203,12 @@ export class TestNgramIndex {
       const doc = this.docs[Math.floor(at / 1048576)]!;
       const pos = at % 1048576;
       for (let j = 0; j < n; j++) if (doc.words[pos + j] !== words[i + j]) return false;
-      hit = { test_id: doc.id, test_set: doc.set, ngram: words.slice(i, i + n).join(' ') };
+      hit = {
+        test_id: doc.id,
+        test_set: doc.set,
+        ngram: words.slice(i, i + n).join(' '),
+        rule: 'ngram',
+      };
       return true;
     });
     return hit;

@@ -49,12 +49,17 @@ export function parseDomainAuthoring(
   return out;
 }
 
+/** A domain's shared vision criteria as the `- question` lines the RULER author is shown. */
+export function visionStandards(domain: DomainId): string {
+  return loadDomainCriteria(domain)
+    .vision.map((c) => `- ${c.question}`)
+    .join('\n');
+}
+
 export function domainAuthoring(domain: Exclude<DomainId, 'svg'>): DomainAuthoring {
   sections ??= parseDomainAuthoring(readFileSync(FILE, 'utf8'));
   const s = sections.get(domain);
   if (!s) throw new Error(`prompts/author/domains.md has no section for ${domain}`);
-  const criteria = loadDomainCriteria(domain)
-    .vision.map((c) => `- ${c.question}`)
-    .join('\n');
+  const criteria = visionStandards(domain);
   return { ...s, criteria, version: sha256(JSON.stringify([s, criteria])).slice(0, 16) };
 }

@@ -130,9 +130,47 @@ describe('rubrica decontaminate', () => {
     expect(report.test_sets.plotbench).toEqual({
       instructions: 1,
       shorter_than_n: 0,
+      malformed: 0,
       train_dropped: 1,
+      train_dropped_whole_text: 0,
       test_hit: 1,
     });
     expect(report.n).toBe(13);
+  });
+
+  it('reads curate’s kept.jsonl, stops at a malformed line (exit 1), or skips and counts it', async () => {
+    const short = 'a gantt chart of four tasks';
+    const kept = (id: string, instruction: string) => ({
+      messages: [
+        { role: 'user', content: instruction },
+        { role: 'assistant', content: '```mermaid\ngantt\n```' },
+      ],
+      meta: { id, source: 'github', domain: 'mermaid', decision: 'kept', score: 1, rounds: 0 },
+    });
+    const train = jsonl('kept.jsonl', [
+      kept('k1', 'A Gantt chart of four tasks!'),
+      kept('k2', 'a pie chart'),
+    ]);
+    const test = jsonl('shortbench.jsonl', [{ id: 'g', prompt: short }]);
+    const args = ['decontaminate', '--train', train, '--test', test, '--out', join(dir, 'k.jsonl')];
+    const r = await runCliInProcess(args);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/1 kept, 1 dropped/);
+    expect(r.stdout).toMatch(/shortbench: 1 training samples dropped \(1 as a whole short text\)/);
+    expect(r.stdout).toMatch(/1 shorter than 13 words, matched as whole texts/);
+
+    const torn = join(dir, 'torn.jsonl');
+    writeFileSync(torn, `${JSON.stringify(kept('k1', 'a pie chart'))}\n{"messages": [\n`);
+    const bad = await runCliInProcess([...args.slice(0, 2), torn, ...args.slice(3)]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr.trim().split('\n')).toEqual([expect.stringContaining(`${torn}:2: `)]);
+    const skipped = await runCliInProcess([
+      ...args.slice(0, 2),
+      torn,
+      ...args.slice(3),
+      '--skip-malformed',
+    ]);
+    expect(skipped.code, skipped.stderr).toBe(0);
+    expect(skipped.stdout).toMatch(/1 kept, 0 dropped \(1 malformed lines skipped\)/);
   });
 });

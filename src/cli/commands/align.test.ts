@@ -140,10 +140,10 @@ describe('rubrica align', () => {
       '--human',
       human,
     ]);
-    expect(missing.code).toBe(1);
+    expect(missing.code).toBe(2);
     // A directory without results.jsonl is a missing file too.
     const emptyDir = await runCliInProcess(['align', '--pred', dir, '--human', human]);
-    expect(emptyDir.code).toBe(1);
+    expect(emptyDir.code).toBe(2);
     expect(emptyDir.stderr).toContain('results.jsonl');
     const bad = await runCliInProcess(['align', '--pred', human, '--human', human, '--seed', '-3']);
     expect(bad.code).toBe(2);

@@ -1,6 +1,7 @@
 // `rubrica align`: how well judges agree with people. One or more judges (`--pred name=file`,
 // scores or pairwise choices, JSONL or CSV) against one human file; prints a table (text,
 // JSON) and can write an HTML view. Thin: read files, call eval/align-table, print.
+import { statSync } from 'node:fs';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { renderAlignHtml } from '../../eval/align-html.ts';
@@ -24,6 +25,7 @@ import {
   formatOf,
   type TableFormat,
 } from '../../eval/stats/table-input.ts';
+import { inputFile, inputFileOrDir } from '../input-file.ts';
 import type { RegisterCommand } from '../register.ts';
 import { UsageError } from '../usage-error.ts';
 
@@ -155,6 +157,12 @@ export const register: RegisterCommand = (program, setExit) => {
         count: flags.count as CountMode,
       };
       const specs = flags.pred.map(parsePredSpec);
+      // Every input checked before any is read: a missing one is a usage error (exit 2).
+      inputFile('--human', flags.human);
+      for (const s of specs) {
+        const dir = inputFileOrDir('--pred', s.path);
+        if (statSync(dir).isDirectory()) inputFile('--pred', join(dir, 'results.jsonl'));
+      }
       const human = await readOrReport(flags.human, setExit);
       const judges: JudgeInput[] = [];
       for (const s of specs) {

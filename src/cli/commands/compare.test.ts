@@ -83,11 +83,12 @@ describe('rubrica compare', () => {
     expect(text.stdout).toMatch(/new vs old\s+3\s+3\s+0\s+0\s+100\.0%/);
   });
 
-  it('exits 1 for a directory without results.jsonl but still compares the rest', async () => {
+  it('a directory without results.jsonl is a usage error (one line, exit 2)', async () => {
     const r = await runCliInProcess(['compare', join(root, 'old'), join(root, 'missing')]);
-    expect(r.code).toBe(1);
-    expect(r.stderr).toContain('no_results');
-    expect(r.stdout).toContain('old');
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toContain(join(root, 'missing'));
+    expect(r.stdout).toBe('');
     const bad = await runCliInProcess(['compare', join(root, 'old'), '--tie-epsilon', 'wide']);
     expect(bad.code).toBe(2);
   });

@@ -1,7 +1,9 @@
 // `rubrica compare DIR_A DIR_B …`: the paper-style table of several eval runs and their
 // per-prompt win / tie / loss. Thin: load the run directories, call eval/compare, print.
+import { join } from 'node:path';
 import { compareRuns, DEFAULT_TIE_EPSILON, formatComparison } from '../../eval/compare.ts';
 import { loadRunDir, type RunDir } from '../../eval/stats/run-dir.ts';
+import { inputDir, inputFile } from '../input-file.ts';
 import type { RegisterCommand } from '../register.ts';
 import { numberFlag } from './align.ts';
 
@@ -26,6 +28,9 @@ export const register: RegisterCommand = (program, setExit) => {
     )
     .action(async (dirs: string[], flags: CompareFlags) => {
       const tieEpsilon = numberFlag('--tie-epsilon', flags.tieEpsilon, 0);
+      // Each folder and its results.jsonl checked before any is loaded (exit 2 if not there).
+      for (const dir of dirs)
+        inputFile('<dirs...>', join(inputDir('<dirs...>', dir), 'results.jsonl'));
       const runs: RunDir[] = [];
       for (const dir of dirs) {
         const loaded = await loadRunDir(dir);

@@ -6,7 +6,7 @@
 // decisions file, so a resumed run reports on everything decided so far. Thin: parse the
 // flags, make the model clients, open the run (src/curation/run.ts), feed it the candidates,
 // write the outputs (src/curation/outputs.ts), print the funnel.
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { addUsage } from '../../core/usage.ts';
@@ -30,6 +30,7 @@ import {
   parseMode,
   parseUnit,
 } from '../flags.ts';
+import { inputFile, optionalInputFile } from '../input-file.ts';
 import { finishJsonlCommand, runJsonlCommand } from '../jsonl-command.ts';
 import { preflight } from '../preflight.ts';
 import type { RegisterCommand } from '../register.ts';
@@ -77,6 +78,9 @@ function parseRounds(raw: string | undefined): number {
 
 /** The gate and λ flags, checked before any model is made: each a usage error (exit 2). */
 function checkFlags(flags: Flags) {
+  // Every input file first: a missing one is one line and exit 2, before any model.
+  inputFile('--in', flags.in);
+  optionalInputFile('--rubrics', flags.rubrics);
   const gate = {
     tau1: parseUnit('--tau1', flags.tau1, DEFAULT_GATE.tau1),
     tau2: parseUnit('--tau2', flags.tau2, DEFAULT_GATE.tau2),
@@ -88,9 +92,6 @@ function checkFlags(flags: Flags) {
     throw new UsageError('--generator is required for re-synthesis (or give --rounds 0)');
   if (!flags.rubrics && !flags.author)
     throw new UsageError('give --rubrics (prisma rubrics) or --author to write them');
-  if (!existsSync(flags.in)) throw new UsageError(`--in file not found: ${flags.in}`);
-  if (flags.rubrics && !existsSync(flags.rubrics))
-    throw new UsageError(`--rubrics file not found: ${flags.rubrics}`);
   let lambdas = DEFAULT_FAMILY_LAMBDAS;
   try {
     if (flags.prismaLambdas) lambdas = parseLambdaOverrides(flags.prismaLambdas);

@@ -26,6 +26,7 @@ import { createRunProgress } from '../../store/progress.ts';
 import { asUsage, parseCount, parseMode } from '../flags.ts';
 import { addHtmlFlag, htmlFlagOptions } from '../html-flag.ts';
 import { addHybridFlags, type HybridFlags, hybridFromFlags } from '../hybrid-flags.ts';
+import { inputFile } from '../input-file.ts';
 import { finishJsonlCommand, InterruptedError, withInterrupt } from '../jsonl-command.ts';
 import type { RegisterCommand } from '../register.ts';
 import { addRendererFlag, parseRenderer } from '../renderer-flag.ts';
@@ -131,9 +132,11 @@ function checkFlags(flags: EvalFlags) {
       'give exactly one of --policy SPEC (sample now) or --rollouts FILE (existing outputs)',
     );
   }
-  if (flags.rubrics !== undefined && !existsSync(flags.rubrics)) {
-    throw new UsageError(`--rubrics file not found: ${flags.rubrics}`);
-  }
+  // Every input file checked before anything is read or called (exit 2 if not there).
+  inputFile('--prompts', flags.prompts);
+  if (flags.rollouts !== undefined) inputFile('--rollouts', flags.rollouts);
+  if (flags.rubrics !== undefined) inputFile('--rubrics', flags.rubrics);
+  if (flags.system !== undefined && flags.system !== 'none') inputFile('--system', flags.system);
   // The "ruler" reward needs kept ruler rubrics: refuse a file that has none, up front —
   // unless it is a PrismaForge rubrics file read for --reward prisma (then no "ruler").
   const ruler =

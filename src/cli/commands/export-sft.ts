@@ -1,17 +1,15 @@
 // `rubrica export sft`: scored rollouts → chat-messages JSONL for SFT (verl, TRL,
 // LLaMA-Factory). Registered on the `export` group by export.ts; the work is in src/export/sft.ts.
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { loadDwtSystemPrompt } from '../../export/dwt-prompt.ts';
 import { exportSft, type SftContent } from '../../export/sft.ts';
+import { inputFile } from '../input-file.ts';
 import { UsageError } from '../usage-error.ts';
 
 const CONTENTS: SftContent[] = ['dwt', 'svg', 'full'];
 
-function mustExist(path: string, flag: string): string {
-  if (!existsSync(path)) throw new UsageError(`${flag}: no such file: ${path}`);
-  return path;
-}
+const mustExist = (path: string, flag: string): string => inputFile(flag, path);
 
 export function registerSft(group: Command, setExit: (code: number) => void): void {
   group

@@ -1,8 +1,8 @@
 // `rubrica export <format>`: write rubrica's data in a trainer's own format. One function per
 // subcommand, each registered on the `export` group below; the work is in src/export/.
-import { existsSync, readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { exportVerl } from '../../export/verl.ts';
+import { readInputText } from '../input-file.ts';
 import type { RegisterCommand } from '../register.ts';
 import { UsageError } from '../usage-error.ts';
 import { registerSft } from './export-sft.ts';
@@ -15,10 +15,7 @@ export const register: RegisterCommand = (program, setExit) => {
   registerSft(group, setExit);
 };
 
-function readText(path: string, flag: string): string {
-  if (!existsSync(path)) throw new UsageError(`${flag}: no such file: ${path}`);
-  return readFileSync(path, 'utf8');
-}
+const readText = (path: string, flag: string): string => readInputText(flag, path);
 
 function registerVerl(group: Command, setExit: (code: number) => void): void {
   group

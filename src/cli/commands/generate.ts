@@ -7,6 +7,7 @@ import { readPromptsFile } from '../../eval/run-inputs.ts';
 import { loadDwtSystemPrompt } from '../../export/dwt-prompt.ts';
 import { createModelClient } from '../../models/client.ts';
 import { asUsage, parseCount } from '../flags.ts';
+import { inputFile } from '../input-file.ts';
 import { InterruptedError } from '../jsonl-command.ts';
 import { preflight } from '../preflight.ts';
 import type { RegisterCommand } from '../register.ts';
@@ -33,6 +34,7 @@ export function parseTemperature(raw: string | undefined): number {
 export async function readSystemFlag(raw: string | undefined): Promise<string | null | undefined> {
   if (raw === undefined) return undefined;
   if (raw === 'none') return null;
+  inputFile('--system', raw);
   try {
     return (await readFile(raw, 'utf8')).trim();
   } catch (err) {
@@ -70,6 +72,7 @@ async function generate(flags: GenerateFlags, setExit: (code: number) => void): 
   const maxTokens = parseCount('--max-tokens', flags.maxTokens, 4096);
   if (flags.dwt && flags.system !== undefined)
     throw new UsageError('give --system or --dwt, not both');
+  inputFile('--prompts', flags.prompts);
   // --dwt: Reason-SVG's Drawing-with-Thought prompt (six stages, then the SVG).
   const system = flags.dwt ? loadDwtSystemPrompt().text : await readSystemFlag(flags.system);
   const client = asUsage(() =>

@@ -81,9 +81,9 @@ describe('rubrica inspect', () => {
     expect(r.stdout).toMatch(/text_in_image YES \(red, apple\)/);
   });
 
-  it('unreadable file exits 1; bad flags exit 2', async () => {
+  it('a missing file and bad flags exit 2', async () => {
     const missing = await rubrica(['inspect', '/nonexistent/completion.txt']);
-    expect(missing.code).toBe(1);
+    expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/cannot read/);
     const badSize = await rubrica(['inspect', fixture('empty.txt'), '--size', 'big']);
     expect(badSize.code).toBe(2);

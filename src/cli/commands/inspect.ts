@@ -19,6 +19,7 @@ import {
 import { createRenderPool } from '../../render/pool.ts';
 import { domainFlag } from '../domain-flag.ts';
 import { addHtmlFlag, htmlFlagOptions } from '../html-flag.ts';
+import { inputFile } from '../input-file.ts';
 import type { RegisterCommand } from '../register.ts';
 import { addRendererFlag, rendererPoolOptions } from '../renderer-flag.ts';
 import { UsageError } from '../usage-error.ts';
@@ -92,6 +93,7 @@ function summaryText(file: string, ins: Inspection): string {
 }
 
 async function run(file: string, f: Flags, setExit: (code: number) => void): Promise<void> {
+  if (file !== '-') inputFile('<completion>', file);
   const size = intFlag('size', f.size, 4096)!;
   const timeoutMs = intFlag('timeout', f.timeout, 600_000);
   // The default needs no check; another colour is checked by the renderer's own parser.

@@ -28,7 +28,10 @@ describe('rubrica probe flags', () => {
     [['--reward', 'universal,hybrid'], /one reward/],
     [['--order-modes', 'joint,sideways'], /--mode must be joint or per-item/],
     [['--repeats', '0'], /--repeats must be an integer ≥ 1/],
-    [['--rubrics', join(dir, 'missing.jsonl')], /not found/],
+    [
+      ['--rubrics', join(dir, 'missing.jsonl')],
+      /--rubrics: cannot read .*missing\.jsonl.*: no such file/,
+    ],
   ])('%j is a usage error', async (extra, message) => {
     const run = await runCliInProcess([...base, ...extra]);
     expect(run.code).toBe(2);

@@ -2,7 +2,7 @@
 // resistance, sensitivity, anchors, item order — on real rollouts, and write probe.json and the
 // judge health card. Thin: parse flags, read inputs, call runProbe, print one line per probe.
 // Exit 0 when every probe passed, 1 when one failed or grader faults left it incomplete.
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { readEnv } from '../../core/env.ts';
 import { readPromptsFile, readRolloutsFile } from '../../eval/run-inputs.ts';
@@ -15,6 +15,7 @@ import { createRenderPool } from '../../render/pool.ts';
 import { parseRubricsJsonl } from '../../rubric/load.ts';
 import { asUsage, parseCount, parseMode } from '../flags.ts';
 import { addHybridFlags, type HybridFlags, hybridFromFlags } from '../hybrid-flags.ts';
+import { inputFile, optionalInputFile } from '../input-file.ts';
 import type { RegisterCommand } from '../register.ts';
 import { parseRewardFlag, rewardNeeds } from '../reward-flag.ts';
 import { UsageError } from '../usage-error.ts';
@@ -86,13 +87,15 @@ function progressLine(): (done: number, total: number) => void {
 
 /** Flag checks before any model is made or file read: each a usage error (exit 2). */
 function checkFlags(flags: ProbeFlags) {
+  // Every input file first: a missing one is one line and exit 2, before any model.
+  inputFile('--prompts', flags.prompts);
+  inputFile('--rollouts', flags.rollouts);
+  optionalInputFile('--rubrics', flags.rubrics);
   const kinds = parseRewardFlag(flags.reward);
   if (kinds.length !== 1) throw new UsageError('--reward takes one reward for a probe');
   const kind = kinds[0]!;
   const needs = rewardNeeds(kinds);
   if (needs.rubrics && !flags.rubrics) throw new UsageError(`--reward ${kind} needs --rubrics`);
-  if (flags.rubrics !== undefined && !existsSync(flags.rubrics))
-    throw new UsageError(`--rubrics file not found: ${flags.rubrics}`);
   const mode = parseMode(flags.mode);
   const orderModes = parseModes(flags.orderModes);
   const repeats = parseCount('--repeats', flags.repeats, 3);

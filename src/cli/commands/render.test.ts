@@ -32,11 +32,7 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 
 describe('rubrica render', () => {
   it('renders a batch to --out-dir, one JSON line per input; bad files do not stop the rest', async () => {
-    const inputs = [
-      ...icons.map((i) => join(dir, `${i.name}.svg`)),
-      join(dir, 'broken.svg'),
-      join(dir, 'nope.svg'),
-    ];
+    const inputs = [...icons.map((i) => join(dir, `${i.name}.svg`)), join(dir, 'broken.svg')];
     const r = await cli(['render', ...inputs, '--out-dir', join(dir, 'out'), '--json']);
     expect(r.code).toBe(1);
     const lines = r.stdout
@@ -49,7 +45,6 @@ describe('rubrica render', () => {
       'ok',
       'ok',
       'parse_error',
-      'read_error',
     ]);
     for (const l of lines.slice(0, 3)) {
       expect([l.width, l.height]).toEqual([512, 512]);

@@ -18,6 +18,7 @@ import {
 } from '../../render/index.ts';
 import { domainFlag } from '../domain-flag.ts';
 import { addHtmlFlag, htmlFlagOptions } from '../html-flag.ts';
+import { inputFile } from '../input-file.ts';
 import type { RegisterCommand } from '../register.ts';
 import { addRendererFlag, rendererPoolOptions } from '../renderer-flag.ts';
 import { UsageError } from '../usage-error.ts';
@@ -84,6 +85,9 @@ async function run(inputs: string[], f: Flags, setExit: (code: number) => void):
     throw new UsageError('say where to write: --out or --out-dir');
   if (inputs.filter((i) => i === '-').length > 1)
     throw new UsageError('stdin (-) can be read once');
+  // Every input exists and is readable before any render starts (a file that vanishes
+  // mid-batch is still a read_error result, and the batch goes on).
+  for (const i of inputs) if (i !== '-') inputFile('<files...>', i);
   if (f.outDir && existsSync(f.outDir) && !statSync(f.outDir).isDirectory())
     throw new UsageError(
       `--out-dir ${f.outDir} is a file; give a folder (it is created if missing)`,

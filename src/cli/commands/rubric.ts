@@ -3,7 +3,6 @@
 // Thin: parse flags, make the model clients, open the run (src/synth/run.ts), feed it the
 // prompts, print a summary.
 
-import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import { DOMAIN_IDS, type DomainId, isDomainId } from '../../core/domain-ids.ts';
 import { createModelClient } from '../../models/client.ts';
@@ -20,6 +19,7 @@ import {
   parseMode,
   parseUnit,
 } from '../flags.ts';
+import { inputFile } from '../input-file.ts';
 import { finishJsonlCommand, runJsonlCommand } from '../jsonl-command.ts';
 import { preflight } from '../preflight.ts';
 import type { RegisterCommand } from '../register.ts';
@@ -77,6 +77,7 @@ function checkFlags(flags: SynthFlags) {
 }
 
 async function synth(flags: SynthFlags, setExit: (code: number) => void): Promise<void> {
+  inputFile('--in', flags.in); // before any model is made or called (exit 2 if not there)
   if (flags.preset === 'prisma') {
     const { synthPrisma } = await import('../prisma-synth.ts');
     return synthPrisma(flags, setExit);
@@ -85,7 +86,6 @@ async function synth(flags: SynthFlags, setExit: (code: number) => void): Promis
   const { author, judgeClient } = modelClients(flags, concurrency);
   await preflight(author, 'author'); // dead models are found in seconds, not after retries
   await preflight(judgeClient, 'judge');
-  if (!existsSync(flags.in)) throw new UsageError(`--in file not found: ${flags.in}`);
 
   const run = openRulerSynthRun({
     author,

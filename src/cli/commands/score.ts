@@ -2,7 +2,7 @@
 // input order with crash-safe resume. Thin: parse flags, make the judge clients, open the
 // scoring run (src/pipeline/scoring-run.ts), feed it the file, summarise.
 
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { DOMAIN_IDS } from '../../core/domain-ids.ts';
 import type { RewardKind, ScoreRecord } from '../../core/record.ts';
@@ -17,6 +17,7 @@ import { ExactIdSchema } from '../../store/jsonl.ts';
 import { asUsage, cachePathFlag, judgeCallFlags, parseCount, parseMode } from '../flags.ts';
 import { addHtmlFlag, htmlFlagOptions } from '../html-flag.ts';
 import { addHybridFlags, type HybridFlags, hybridFromFlags } from '../hybrid-flags.ts';
+import { inputFile, optionalInputFile } from '../input-file.ts';
 import { finishJsonlCommand, runJsonlCommand } from '../jsonl-command.ts';
 import { preflight } from '../preflight.ts';
 import { prismaFromFlags } from '../prisma-flags.ts';
@@ -84,6 +85,9 @@ interface ScoreFlags extends HybridFlags {
 
 /** Flag checks before any model is made: each a usage error (exit 2). */
 function checkFlags(flags: ScoreFlags) {
+  // Every input file first: a missing one is one line and exit 2, before any model.
+  inputFile('--in', flags.in);
+  optionalInputFile('--rubrics', flags.rubrics);
   const reward = parseRewardFlag(flags.reward);
   if (flags.dropAxis !== undefined && !isDropAxis(flags.dropAxis)) {
     throw new UsageError(
@@ -92,9 +96,6 @@ function checkFlags(flags: ScoreFlags) {
   }
   if (flags.blank !== 'zero' && flags.blank !== 'judge') {
     throw new UsageError(`--blank must be zero or judge, got "${flags.blank}"`);
-  }
-  if (flags.rubrics !== undefined && !existsSync(flags.rubrics)) {
-    throw new UsageError(`--rubrics file not found: ${flags.rubrics}`);
   }
   const rubrics = flags.rubrics
     ? parseRubricsJsonl(readFileSync(flags.rubrics, 'utf8'))
@@ -138,7 +139,7 @@ async function score(flags: ScoreFlags, setExit: (code: number) => void): Promis
   const { client, prisma } = await judgeClients(flags, reward, concurrency);
   // Loads CLIP / connects scorers only when the hybrid reward was asked for.
   const hybrid = rewardNeeds(reward).hybrid ? await hybridFromFlags(flags) : undefined;
-  if (!existsSync(flags.in)) throw new UsageError(`--in file not found: ${flags.in}`);
+  inputFile('--in', flags.in); // still there after the model checks
   checkRolloutFileApplies(flags.in, reward, hybrid);
 
   const run = await openScoringRun({

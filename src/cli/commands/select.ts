@@ -19,6 +19,7 @@ import {
 } from '../../reward/dispersion.ts';
 import { ExactIdSchema, readJsonlFile } from '../../store/jsonl.ts';
 import { parseCount, parseUnit } from '../flags.ts';
+import { inputFile } from '../input-file.ts';
 import type { RegisterCommand } from '../register.ts';
 import { UsageError } from '../usage-error.ts';
 
@@ -82,6 +83,8 @@ export async function readScores(
 }
 
 async function select(f: SelectFlags): Promise<void> {
+  inputFile('--scores', f.scores);
+  inputFile('--prompts', f.prompts);
   const topK = f.topK === undefined ? undefined : parseCount('--top-k', f.topK, 1);
   const topFraction =
     f.topFraction === undefined ? undefined : parseUnit('--top-fraction', f.topFraction, 1);

@@ -2,7 +2,6 @@
 // Thin: parse and check the flags, make the judge client (pre-flight probed) and the hybrid
 // rewarder, start the service (src/server/service.ts: scorer, warm-up, HTTP server), and on
 // SIGTERM/SIGINT drain in-flight requests before closing everything.
-import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { type Logger, pino } from 'pino';
 import { readEnv } from '../../core/env.ts';
@@ -17,6 +16,7 @@ import { checkExposure } from '../../server/exposure.ts';
 import { closeOnSignal, startRewardService } from '../../server/service.ts';
 import { addHtmlFlag, htmlFlagOptions } from '../html-flag.ts';
 import { addHybridFlags, type HybridFlags, hybridFromFlags } from '../hybrid-flags.ts';
+import { inputFile } from '../input-file.ts';
 import { preflight } from '../preflight.ts';
 import type { RegisterCommand } from '../register.ts';
 import { addRendererFlag, parseRenderer } from '../renderer-flag.ts';
@@ -179,8 +179,7 @@ function checkFlags(o: ServeFlags) {
   const health = healthFlags(o);
   if (!MODES.includes(o.mode)) throw new UsageError(`--mode must be one of ${MODES.join(', ')}`);
   if (needs.rubrics && !o.rubrics) throw new UsageError(`--reward ${o.reward} needs --rubrics`);
-  if (o.rubrics && !existsSync(o.rubrics))
-    throw new UsageError(`--rubrics: no such file: ${o.rubrics}`);
+  if (o.rubrics) inputFile('--rubrics', o.rubrics);
   if (needs.judge && !o.judge) throw new UsageError(`--judge is required for --reward ${o.reward}`);
   if (o.judge) {
     try {

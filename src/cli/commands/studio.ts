@@ -2,9 +2,11 @@
 // blinded pairwise comparisons, triple rankings). Thin: read the study file, start the
 // studio, print the links, stay up until Ctrl-C.
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { readEnv } from '../../core/env.ts';
 import { startStudio } from '../../studio/start.ts';
 import { parseStudy, type Study } from '../../studio/study.ts';
+import { inputDir, inputFile } from '../input-file.ts';
 import type { RegisterCommand } from '../register.ts';
 import { UsageError } from '../usage-error.ts';
 import { intFlag } from './align.ts';
@@ -34,6 +36,9 @@ export const register: RegisterCommand = (program) => {
     )
     .option('--insecure', 'listen on a non-loopback --host without an explicit --token')
     .action(async (flags: StudioFlags) => {
+      if (flags.study) inputFile('--study', flags.study);
+      for (const dir of flags.run)
+        inputFile('--run', join(inputDir('--run', dir), 'results.jsonl'));
       let raw: unknown = {};
       if (flags.study) {
         try {
