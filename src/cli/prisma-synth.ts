@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { createModelClient } from '../models/client.ts';
 import { formatPrismaSynthSummary } from '../synth/prisma-summary.ts';
 import { openPrismaSynthRun } from '../synth/run.ts';
-import { asUsage, cachePathFlag, parseCount } from './flags.ts';
+import { asUsage, cacheFlag, parseCount } from './flags.ts';
 import { finishJsonlCommand, runJsonlCommand } from './jsonl-command.ts';
 import { preflight } from './preflight.ts';
 import { IdSchema, type SynthFlags } from './synth-flags.ts';
@@ -35,7 +35,7 @@ export async function synthPrisma(
   );
   await preflight(author, 'author');
   if (!existsSync(flags.in)) throw new UsageError(`--in file not found: ${flags.in}`);
-  const run = openPrismaSynthRun({ author, domain: flags.domain, cache: cachePathFlag(flags) });
+  const run = openPrismaSynthRun({ author, domain: flags.domain, cache: await cacheFlag(flags) });
   try {
     const r = await runJsonlCommand({
       inPath: flags.in,

@@ -10,7 +10,7 @@ import type { JudgeMode } from '../pipeline/types.ts';
 import { createRenderPool } from '../render/pool.ts';
 import type { FamilyTable } from '../reward/families.ts';
 import { indexPrismaRubrics } from '../rubric/prisma-load.ts';
-import { openCache } from '../store/cache.ts';
+import { openAnswerCache } from '../store/open-cache.ts';
 import { createPrismaSynthesizer, prismaAuthorVersion } from '../synth/prisma.ts';
 import { type Candidate, type Decision, type GateConfig, gateCandidate } from './curate.ts';
 import { createCurateDeps } from './curate-deps.ts';
@@ -47,7 +47,7 @@ export function decisionFault(d: { decision?: unknown; reason?: unknown }): stri
 export function openCurationRun(o: CurationRunOptions): CurationRun {
   const codeJudge = o.codeJudge ?? o.judge;
   const rubrics = o.rubrics ? indexPrismaRubrics(o.rubrics) : undefined;
-  const cache = o.cache === false ? null : openCache(o.cache);
+  const cache = o.cache === false ? null : openAnswerCache(o.cache);
   const renderer = createRenderPool();
   const deps = createCurateDeps({
     rubrics,
@@ -75,7 +75,7 @@ export function openCurationRun(o: CurationRunOptions): CurationRun {
   return {
     gate: (c) => gateCandidate(c, o.gate, deps),
     async close() {
-      cache?.close();
+      await cache?.close();
       await renderer.close();
     },
   };

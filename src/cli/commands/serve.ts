@@ -15,6 +15,7 @@ import type { JudgeMode } from '../../pipeline/types.ts';
 import { ServerConfigError } from '../../server/config-error.ts';
 import { checkExposure } from '../../server/exposure.ts';
 import { closeOnSignal, startRewardService } from '../../server/service.ts';
+import { checkCacheReachable } from '../flags.ts';
 import { addHtmlFlag, htmlFlagOptions } from '../html-flag.ts';
 import { addHybridFlags, type HybridFlags, hybridFromFlags } from '../hybrid-flags.ts';
 import { preflight } from '../preflight.ts';
@@ -71,7 +72,11 @@ export const register: RegisterCommand = (program) => {
       int('--judge-retries', 0),
       4,
     )
-    .option('--cache <file>', 'SQLite answer cache', '.rubrica/cache.sqlite')
+    .option(
+      '--cache <file|url>',
+      'answer cache: a SQLite file or redis://host:port/db (shared by replicas)',
+      '.rubrica/cache.sqlite',
+    )
     .option('--no-cache', 'do not read or write the answer cache')
     .option('--max-items <n>', 'most rollouts in one request', int('--max-items', 1), 4096)
     .option(
@@ -207,6 +212,7 @@ async function serve(o: ServeFlags): Promise<void> {
     await hybrid?.close?.();
     throw err;
   });
+  await checkCacheReachable(o.cache);
   const server = await startRewardService({
     rubrics: o.rubrics,
     judge,
