@@ -4,8 +4,8 @@
 // records its peak concurrency. Per N it reports: the makespan of one step against the
 // judge-bound ideal ceil(calls / capacity) × latency; the judge's peak (≤ capacity); the
 // judge calls of a re-score through nginx and through every replica (0); and, for N ≥ 2, a
-// step during which replica 0 is SIGKILLed: rollouts lost (0) and pictures judged twice
-// beyond the calls the crash cut off (0).
+// step during which replica 0 is SIGKILLed: rollouts lost (goal 0) and pictures judged twice
+// (goal: no more than the calls in flight when it died, which the crash cut off).
 //
 // Flags: --rollouts 64 --per-request 8 --latency-ms 500 --capacity 4 --replicas 1,2,4
 import { availableParallelism, loadavg } from 'node:os';
