@@ -14,6 +14,9 @@
 #  - graphviz: the dot domain
 #  - lilypond: the lilypond domain (≈ 13 MB download, ≈ 40 s to install; brings ghostscript)
 #  - python3-rdkit: the smiles domain (≈ 25 MB download, ≈ 20 s to install)
+#  - redis-server: the shared answer cache and judge budget (docs/scale.md); tests start
+#    their own on a loopback port, never the system service
+#  - nginx-light: the balancer in front of replicas (docs/scale.md); tests start their own
 set -euo pipefail
 
 missing=()
@@ -31,6 +34,8 @@ command -v pdftoppm >/dev/null || missing+=(poppler-utils)
 command -v dot >/dev/null || missing+=(graphviz)
 command -v lilypond >/dev/null || missing+=(lilypond)
 /usr/bin/python3 -c 'import rdkit' 2>/dev/null || missing+=(python3-rdkit)
+command -v redis-server >/dev/null || missing+=(redis-server)
+command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || missing+=(nginx-light)
 
 if [ ${#missing[@]} -eq 0 ]; then
   echo "setup-debian: all test packages present"

@@ -1,7 +1,9 @@
 // Parsers for the flags several commands share (counts, units, judge timeouts and retries,
 // the answer cache), each turning a bad value into a UsageError (exit 2).
 import { ModelConfigError } from '../models/errors.ts';
-import { type AnswerCache, DEFAULT_CACHE_PATH, openCache } from '../store/cache.ts';
+import { type AnswerCache, DEFAULT_CACHE_PATH } from '../store/cache.ts';
+import { isCacheError } from '../store/cache-error.ts';
+import { checkAnswerCache, openAnswerCache } from '../store/open-cache.ts';
 import { reportCircuit } from './preflight.ts';
 import { UsageError } from './usage-error.ts';
 
@@ -58,7 +60,7 @@ export function asUsage<T>(f: () => T): T {
 
 export function openCacheFlag(flags: { cache: boolean | string }): AnswerCache | null {
   const path = cachePathFlag(flags);
-  return path === false ? null : openCache(path);
+  return path === false ? null : openAnswerCache(path);
 }
 
 /** `--cache FILE` / `--no-cache` as the library takes it: the cache's path, or false
@@ -66,4 +68,24 @@ export function openCacheFlag(flags: { cache: boolean | string }): AnswerCache |
 export function cachePathFlag(flags: { cache: boolean | string }): string | false {
   if (flags.cache === false) return false;
   return typeof flags.cache === 'string' ? flags.cache : DEFAULT_CACHE_PATH;
+}
+
+/**
+ * A shared cache (`--cache redis://…`) that cannot be reached at start is a usage error
+ * (one line, exit 2) before any work: never a run that silently judges everything again.
+ */
+export async function checkCacheReachable(spec: string | false): Promise<void> {
+  try {
+    await checkAnswerCache(spec);
+  } catch (err) {
+    if (isCacheError(err)) throw new UsageError(`--cache: ${err.message.split('; ')[0]}`);
+    throw err;
+  }
+}
+
+/** cachePathFlag, after checking that a shared cache answers. */
+export async function cacheFlag(flags: { cache: boolean | string }): Promise<string | false> {
+  const spec = cachePathFlag(flags);
+  await checkCacheReachable(spec);
+  return spec;
 }

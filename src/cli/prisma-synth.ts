@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { createModelClient } from '../models/client.ts';
 import { formatPrismaSynthSummary } from '../synth/prisma-summary.ts';
 import { openPrismaSynthRun } from '../synth/run.ts';
-import { asUsage, cachePathFlag, parseCount } from './flags.ts';
+import { asUsage, cacheFlag, parseCount } from './flags.ts';
 import { inputFile } from './input-file.ts';
 import { finishJsonlCommand, runJsonlCommand } from './jsonl-command.ts';
 import { preflight } from './preflight.ts';
@@ -35,7 +35,7 @@ export async function synthPrisma(
   );
   await preflight(author, 'author');
   inputFile('--in', flags.in); // the command checked it; read it where it is used
-  const run = openPrismaSynthRun({ author, domain: flags.domain, cache: cachePathFlag(flags) });
+  const run = openPrismaSynthRun({ author, domain: flags.domain, cache: await cacheFlag(flags) });
   try {
     const r = await runJsonlCommand({
       inPath: flags.in,

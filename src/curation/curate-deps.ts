@@ -162,7 +162,7 @@ export function createCurateDeps(o: CurateDepsOptions): GateDeps {
         round,
         JSON.stringify(values),
       ]);
-      const hit = cache?.get<string>('author', key);
+      const hit = await cache?.get<string>('author', key);
       if (hit !== undefined) return { ok: true, completion: hit, usage: emptyUsage() };
       const res = await o.generator.generateText(
         [
@@ -173,7 +173,7 @@ export function createCurateDeps(o: CurateDepsOptions): GateDeps {
       );
       if (!res.ok)
         return { ok: false, message: `${res.error.code}: ${res.error.message}`, usage: res.usage };
-      cache?.set('author', key, res.value);
+      await cache?.set('author', key, res.value);
       return { ok: true, completion: res.value, usage: res.usage };
     },
   };

@@ -11,7 +11,7 @@ import type { JudgeMode } from '../pipeline/types.ts';
 import { createRenderPool } from '../render/pool.ts';
 import type { FamilyTable } from '../reward/families.ts';
 import { indexPrismaRubrics } from '../rubric/prisma-load.ts';
-import { openCache } from '../store/cache.ts';
+import { openAnswerCache } from '../store/open-cache.ts';
 import { createPrismaSynthesizer, prismaAuthorVersion } from '../synth/prisma.ts';
 import { type Candidate, type Decision, type GateConfig, gateCandidate } from './curate.ts';
 import { createCurateDeps } from './curate-deps.ts';
@@ -48,7 +48,7 @@ export function decisionFault(d: { decision?: unknown; reason?: unknown }): stri
 export function openCurationRun(o: CurationRunOptions): CurationRun {
   const codeJudge = o.codeJudge ?? o.judge;
   const rubrics = o.rubrics ? indexPrismaRubrics(o.rubrics) : undefined;
-  const cache = o.cache === false ? null : openCache(o.cache);
+  const cache = o.cache === false ? null : openAnswerCache(o.cache);
   const renderer = createRenderPool();
   // One warm sandbox per domain met, started on first use and shared by every unit.
   const domains = lazyDomainRenderers({ svgRenderer: renderer });
@@ -79,7 +79,7 @@ export function openCurationRun(o: CurationRunOptions): CurationRun {
   return {
     gate: (c) => gateCandidate(c, o.gate, deps),
     async close() {
-      cache?.close();
+      await cache?.close();
       await domains.close();
       await renderer.close();
     },

@@ -32,7 +32,7 @@ export function createCachedAsk<T>(cache: AnswerCache | null) {
     const res = await call(signal);
     if (!res.ok) return fault('judge_error', res.message, res.usage);
     try {
-      cache?.set('judge', key, res.value);
+      await cache?.set('judge', key, res.value);
     } catch (err) {
       if (!isCacheError(err)) throw err;
       return fault('cache_error', err.message, res.usage);
@@ -42,7 +42,7 @@ export function createCachedAsk<T>(cache: AnswerCache | null) {
   return async (key: string, call: Call<T>, signal?: AbortSignal): Promise<Asked<T>> => {
     let hit: T | undefined;
     try {
-      hit = cache?.get<T>('judge', key);
+      hit = await cache?.get<T>('judge', key);
     } catch (err) {
       if (!isCacheError(err)) throw err;
       return fault('cache_error', err.message);

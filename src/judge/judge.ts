@@ -113,7 +113,7 @@ export function createJudge(opts: JudgeOptions): Judge {
     const res = await askJudge(client, mode, req, signal, opts.maxTokens);
     if (!res.ok) return fault('judge_error', res.message, res.usage);
     try {
-      cache?.set('judge', key, res.answer);
+      await cache?.set('judge', key, res.answer);
     } catch (err) {
       if (!isCacheError(err)) throw err;
       // The answer is known but could not be stored: the cache is broken and the operator
@@ -128,9 +128,9 @@ export function createJudge(opts: JudgeOptions): Judge {
     };
   };
 
-  const lookup = (key: string): CachedAnswer | undefined | JudgeVerdict => {
+  const lookup = async (key: string): Promise<CachedAnswer | undefined | JudgeVerdict> => {
     try {
-      return cache?.get<CachedAnswer>('judge', key);
+      return await cache?.get<CachedAnswer>('judge', key);
     } catch (err) {
       if (!isCacheError(err)) throw err;
       return fault('cache_error', err.message);
@@ -143,7 +143,7 @@ export function createJudge(opts: JudgeOptions): Judge {
     promptVersion: judgeTemplate(mode).version,
     async judge(req) {
       const key = judgeKey(client, mode, req);
-      const hit = lookup(key);
+      const hit = await lookup(key);
       if (hit && 'ok' in hit) return hit;
       if (hit)
         return {

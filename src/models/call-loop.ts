@@ -3,7 +3,6 @@
 // while an attempt is on the wire, the circuit breaker consulted before each attempt and
 // told each outcome, and every ending — success, last failure, abort — returned as a
 // ModelResult value with the usage of all attempts.
-import type pLimit from 'p-limit';
 import pRetry from 'p-retry';
 import { addUsage, emptyUsage, type Usage } from '../core/usage.ts';
 import { type Attempt, AttemptError } from './attempt.ts';
@@ -16,7 +15,8 @@ export type Parse<T> = (text: string) => { ok: true; value: T } | { ok: false; m
 
 export interface CallLoopConfig {
   attempt: Attempt;
-  limit: ReturnType<typeof pLimit>;
+  /** p-limit, or a CallGate shared by replicas: runs fn when a slot is free. */
+  limit: <R>(fn: () => Promise<R>) => Promise<R>;
   breaker: CircuitBreaker;
   /** What the breaker's refusal says: which model, where, why. */
   circuitMessage: () => string;

@@ -22,6 +22,7 @@ import { loadPrices, type PriceTable, priceFor } from './prices.ts';
 import { languageModelFor } from './providers.ts';
 import { resolveRoleConfig } from './role-config.ts';
 import { schemaOutput } from './schema-output.ts';
+import type { CallGate } from './shared-budget.ts';
 import { parseModelSpec } from './spec.ts';
 import type { ChatMessage, ModelClient, ModelSpec, ObjectCallOptions, Role } from './types.ts';
 import { validateAnswer } from './validate-answer.ts';
@@ -43,6 +44,11 @@ export interface ModelClientOptions {
   maxRetries?: number;
   /** Attempts in flight at once for this client. Default 16. */
   concurrency?: number;
+  /**
+   * Attempts run through this gate instead of the client's own p-limit of `concurrency`:
+   * a judge budget shared by replicas (createSharedBudget, src/models/shared-budget.ts).
+   */
+  gate?: CallGate;
   /** A price table or a JSON file path, over RUBRICA_PRICES and the built-ins. */
   prices?: PriceTable | string;
   /** First backoff delay; doubles each retry, times a random factor in [1,2). Default 1000 ms. */
@@ -112,7 +118,7 @@ export function createModelClient(
       // the model and our validation catches the rest.
       providerOptions: s.provider === 'openai' ? { openai: { strictJsonSchema: false } } : {},
     }),
-    limit: pLimit(options.concurrency ?? 16),
+    limit: options.gate ?? pLimit(options.concurrency ?? 16),
     breaker,
     circuitMessage: () => {
       const h = breaker.health();
@@ -126,6 +132,7 @@ export function createModelClient(
     retryMaxMs: options.retryMaxMs ?? 30_000,
     retryAfterCapMs: options.retryAfterCapMs ?? 60_000,
     onUsage: (u: Usage) => {
+      options.gate?.charge(u.inputTokens + u.outputTokens);
       total = addUsage(total, u);
     },
   });

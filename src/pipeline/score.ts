@@ -41,7 +41,8 @@ import { indexRubrics, type RubricIndex } from '../rubric/load.ts';
 import { indexPrismaRubrics, type PrismaRubricIndex } from '../rubric/prisma-load.ts';
 import type { PrismaRubric } from '../rubric/prisma-schema.ts';
 import type { RubricRecord } from '../rubric/schema.ts';
-import { type AnswerCache, DEFAULT_CACHE_PATH, openCache } from '../store/cache.ts';
+import { type AnswerCache, DEFAULT_CACHE_PATH } from '../store/cache.ts';
+import { openAnswerCache } from '../store/open-cache.ts';
 import { assembleRecord, faultRecord, faultResult } from './record.ts';
 import type { InspectingScorer, JudgeMode, ScoreBatchOptions, ScoredRollout } from './types.ts';
 
@@ -209,7 +210,9 @@ function openResources(opts: RolloutScorerOptions): Resources {
   let cache: AnswerCache | null = null;
   if (opts.cache !== false)
     cache =
-      typeof opts.cache === 'object' ? opts.cache : openCache(opts.cache ?? DEFAULT_CACHE_PATH);
+      typeof opts.cache === 'object'
+        ? opts.cache
+        : openAnswerCache(opts.cache ?? DEFAULT_CACHE_PATH);
   const judges = new Map<JudgeMode, Judge>();
   const renderer = opts.renderer ?? createRenderPool();
   const codeClient =
@@ -360,7 +363,7 @@ export async function createRolloutScorer(opts: RolloutScorerOptions): Promise<I
     },
     async close() {
       await opts.hybrid?.close();
-      if (res.ownsCache) res.cache?.close();
+      if (res.ownsCache) await res.cache?.close();
       if (!opts.domains) await res.domains.close();
       if (!opts.renderer) await res.renderer.close();
     },

@@ -6,7 +6,7 @@ import type { RolloutInput, ScoreRecord } from '../core/record.ts';
 import { inspectCompletion } from '../inspect/inspect.ts';
 import { createRenderPool } from '../render/pool.ts';
 import type { RendererName } from '../render/types.ts';
-import { openCache } from '../store/cache.ts';
+import { openAnswerCache } from '../store/open-cache.ts';
 import { createRolloutScorer, type RolloutScorerOptions } from './score.ts';
 
 export interface ScoringRunOptions
@@ -27,7 +27,7 @@ export interface ScoringRun {
 /** Opens the cache, the render pool and the scorer; throws ScorerConfigError for a scorer that cannot work. */
 export async function openScoringRun(opts: ScoringRunOptions): Promise<ScoringRun> {
   const { cache: cachePath, renderer: rendererName, ...scorerOptions } = opts;
-  const cache = cachePath === false ? null : openCache(cachePath);
+  const cache = cachePath === false ? null : openAnswerCache(cachePath);
   const renderer = createRenderPool(rendererName ? { defaults: { renderer: rendererName } } : {});
   let scorer: Awaited<ReturnType<typeof createRolloutScorer>>;
   try {
@@ -38,7 +38,7 @@ export async function openScoringRun(opts: ScoringRunOptions): Promise<ScoringRu
       cache: cache ?? false,
     });
   } catch (err) {
-    cache?.close();
+    await cache?.close();
     await renderer.close();
     await opts.hybrid?.close();
     throw err;
@@ -47,7 +47,7 @@ export async function openScoringRun(opts: ScoringRunOptions): Promise<ScoringRu
     score: async (item) => (await scorer.scoreBatch([item]))[0]!,
     async close() {
       await scorer.close();
-      cache?.close();
+      await cache?.close();
       await renderer.close();
     },
   };

@@ -2,6 +2,7 @@
 // so two servers in one process (tests, benches) never mix counts.
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { ScoreRecord } from '../core/record.ts';
+import { cacheFaults } from '../store/redis-cache.ts';
 
 /** The service's Prometheus metrics, in a registry of its own. */
 export interface ServerMetrics {
@@ -56,6 +57,19 @@ export function createServerMetrics(opts: { defaultMetrics?: boolean } = {}): Se
     name: 'rubrica_cache_hits_total',
     help: 'Rollouts whose judge answer came from the cache',
     registers,
+  });
+  // Shared-cache faults degraded to asking the judge (process-wide: the cache is per process).
+  new Counter({
+    name: 'rubrica_cache_faults_total',
+    help: 'Shared (Redis) answer cache reads and writes that failed and were degraded to asking the judge',
+    labelNames: ['op'] as const,
+    registers,
+    collect() {
+      const f = cacheFaults();
+      this.reset();
+      this.inc({ op: 'read' }, f.read);
+      this.inc({ op: 'write' }, f.write);
+    },
   });
   const renderSeconds = new Histogram({
     name: 'rubrica_render_seconds',

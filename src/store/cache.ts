@@ -14,16 +14,29 @@ export const DEFAULT_CACHE_PATH = '.rubrica/cache.sqlite';
 
 export type CacheKind = 'judge' | 'author';
 
+/** A value now (SQLite) or later (Redis): callers always `await` it. */
+export type Awaitable<T> = T | Promise<T>;
+
 /**
- * Model answers by content key (judge and author), in SQLite; a broken file throws
- * CacheError, so a cache fault is never mistaken for a miss.
+ * Model answers by content key (judge and author), one interface over two stores: SQLite
+ * (embedded, synchronous; a broken file throws CacheError, so a cache fault is never
+ * mistaken for a miss) and Redis (shared by replicas; see redis-cache.ts, which degrades a
+ * fault mid-run to a miss instead, so the judge is asked). Callers `await` every method.
  */
 export interface AnswerCache {
   /** Throws CacheError when the file cannot be read (corrupted, truncated, I/O error). */
-  get<T>(kind: CacheKind, key: string): T | undefined;
+  get<T>(kind: CacheKind, key: string): Awaitable<T | undefined>;
   /** Throws CacheError when the answer cannot be written. */
-  set(kind: CacheKind, key: string, value: unknown): void;
+  set(kind: CacheKind, key: string, value: unknown): Awaitable<void>;
   /** Number of stored entries of a kind (tests, reports). */
+  count(kind: CacheKind): Awaitable<number>;
+  close(): Awaitable<void>;
+}
+
+/** The SQLite store: the same interface, answered synchronously. */
+export interface SqliteAnswerCache extends AnswerCache {
+  get<T>(kind: CacheKind, key: string): T | undefined;
+  set(kind: CacheKind, key: string, value: unknown): void;
   count(kind: CacheKind): number;
   close(): void;
 }
@@ -107,7 +120,7 @@ function openDatabase(path: string): Database.Database {
  * const judge = createJudge({ client, cache });
  * ```
  */
-export function openCache(path: string = DEFAULT_CACHE_PATH): AnswerCache {
+export function openCache(path: string = DEFAULT_CACHE_PATH): SqliteAnswerCache {
   const db = openDatabase(path);
   const guard = <T>(what: string, f: () => T): T => {
     try {

@@ -48,7 +48,7 @@ async function askText(
   signal?: AbortSignal,
 ): Promise<AuthorStep<string>> {
   const key = cacheKey(['author-ideal', ...modelKeyParts(client), t.version, ...keyParts]);
-  const hit = cache?.get<string>('author', key);
+  const hit = await cache?.get<string>('author', key);
   if (hit !== undefined) return { ok: true, value: hit, usage: emptyUsage(), cached: true };
   const res = await client.generateText(
     [
@@ -59,7 +59,7 @@ async function askText(
   );
   if (!res.ok)
     return { ok: false, message: `${res.error.code}: ${res.error.message}`, usage: res.usage };
-  cache?.set('author', key, res.value);
+  await cache?.set('author', key, res.value);
   return { ok: true, value: res.value, usage: res.usage, cached: false };
 }
 
@@ -163,7 +163,7 @@ async function askRubric(
     sha256(JSON.stringify(preset)),
     ...keyParts,
   ]);
-  const hit = cache?.get<unknown>('author', key);
+  const hit = await cache?.get<unknown>('author', key);
   if (hit !== undefined) return { ok: true, value: hit, usage: emptyUsage(), cached: true };
   const res = await client.generateObject(
     [
@@ -176,6 +176,6 @@ async function askRubric(
   );
   if (!res.ok)
     return { ok: false, message: `${res.error.code}: ${res.error.message}`, usage: res.usage };
-  cache?.set('author', key, res.value);
+  await cache?.set('author', key, res.value);
   return { ok: true, value: res.value, usage: res.usage, cached: false };
 }

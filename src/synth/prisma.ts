@@ -87,7 +87,7 @@ export function createPrismaSynthesizer(opts: PrismaSynthOptions) {
       name,
       JSON.stringify(values),
     ]);
-    const hit = cache?.get<T>('author', key);
+    const hit = await cache?.get<T>('author', key);
     if (hit !== undefined) return { ok: true, value: hit, usage: emptyUsage() };
     const res = await author.generateObject(
       [
@@ -100,7 +100,7 @@ export function createPrismaSynthesizer(opts: PrismaSynthOptions) {
     );
     if (!res.ok)
       return { ok: false, message: `${res.error.code}: ${res.error.message}`, usage: res.usage };
-    cache?.set('author', key, res.value);
+    await cache?.set('author', key, res.value);
     return { ok: true, value: res.value, usage: res.usage };
   };
 

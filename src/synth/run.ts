@@ -14,7 +14,7 @@ import type { RendererName } from '../render/types.ts';
 import type { PresetName } from '../rubric/presets.ts';
 import type { PrismaRubric } from '../rubric/prisma-schema.ts';
 import type { RubricRecord } from '../rubric/schema.ts';
-import { openCache } from '../store/cache.ts';
+import { openAnswerCache } from '../store/open-cache.ts';
 import { createPrismaSynthesizer, type PrismaPromptInput } from './prisma.ts';
 import { createRubricSynthesizer, type PromptInput } from './ruler.ts';
 
@@ -41,7 +41,7 @@ export interface RulerSynthRunOptions {
 
 /** RULER's two-step author with the ideal filter, over a cache and renderers of its own. */
 export function openRulerSynthRun(o: RulerSynthRunOptions): SynthRun<PromptInput, RubricRecord> {
-  const cache = o.cache === false ? null : openCache(o.cache);
+  const cache = o.cache === false ? null : openAnswerCache(o.cache);
   const renderer = createRenderPool(o.renderer ? { defaults: { renderer: o.renderer } } : {});
   // Ideals of other domains are drawn by their sandboxed renderers, started on first use.
   const domains = lazyDomainRenderers({ svgRenderer: renderer });
@@ -59,7 +59,7 @@ export function openRulerSynthRun(o: RulerSynthRunOptions): SynthRun<PromptInput
   return {
     synthesize: (input) => synthesizer.synthesize(input),
     async close() {
-      cache?.close();
+      await cache?.close();
       await domains.close();
       await renderer.close();
     },
@@ -77,13 +77,13 @@ export interface PrismaSynthRunOptions {
 export function openPrismaSynthRun(
   o: PrismaSynthRunOptions,
 ): SynthRun<PrismaPromptInput, PrismaRubric> {
-  const cache = o.cache === false ? null : openCache(o.cache);
+  const cache = o.cache === false ? null : openAnswerCache(o.cache);
   const synth = createPrismaSynthesizer({ author: o.author, cache });
   return {
     // A line's own domain wins; else the run's (the rubric's shared criteria follow it).
     synthesize: (input) => synth.synthesize({ ...input, domain: input.domain ?? o.domain ?? null }),
     async close() {
-      cache?.close();
+      await cache?.close();
     },
   };
 }

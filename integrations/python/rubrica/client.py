@@ -4,7 +4,8 @@ Every trainer adapter (rubrica.verl, rubrica.trl, rubrica.slime, rubrica.openrlh
 `python3 -m rubrica doctor` post through this client. Configuration comes from the
 environment of the process that calls it, so a training config only names the function:
 
-    RUBRICA_URL          base URL of `rubrica serve` (default http://127.0.0.1:8787)
+    RUBRICA_URL          base URL of `rubrica serve` (default http://127.0.0.1:8787), or several
+                         replicas comma-separated (failover on connection errors)
     RUBRICA_TOKEN        bearer token, when the server was started with --token
     RUBRICA_TIMEOUT      seconds to wait for one HTTP answer (default 900: a whole GRPO batch)
     RUBRICA_RETRIES      retries after the first attempt (default 5)
@@ -27,7 +28,7 @@ import os
 import random
 import time
 
-from rubrica.connection import Connection
+from rubrica.connection import Connection, Replicas, parse_urls
 
 __all__ = ["RubricaClient", "RubricaError", "RubricaUnavailable", "default_client", "reset_default_client"]
 
@@ -87,7 +88,10 @@ class RubricaClient:
     def __init__(
         self, url=None, token=None, timeout=None, retries=None, batch=None, backoff=0.5, deadline=None, connections=None
     ):
-        self.url = (url or os.environ.get("RUBRICA_URL") or "http://127.0.0.1:8787").rstrip("/")
+        # One URL, a list of replicas, or RUBRICA_URL="http://a,http://b" (failover on
+        # connection errors: rubrica.connection.Replicas).
+        urls = parse_urls(url or os.environ.get("RUBRICA_URL") or "http://127.0.0.1:8787")
+        self.url = ",".join(urls)
         self.token = token if token is not None else (os.environ.get("RUBRICA_TOKEN") or None)
         self.timeout = timeout if timeout is not None else _env_number("RUBRICA_TIMEOUT", 900.0, float)
         self.retries = retries if retries is not None else _env_number("RUBRICA_RETRIES", 5, int)
@@ -95,7 +99,10 @@ class RubricaClient:
         self.batch = batch if batch is not None else _env_number("RUBRICA_BATCH", 2048, int)
         size = connections if connections is not None else _env_number("RUBRICA_CONNECTIONS", 8, int)
         self.backoff = backoff
-        self.connection = Connection(self.url, token=self.token, timeout=self.timeout, size=size)
+        if len(urls) == 1:
+            self.connection = Connection(urls[0], token=self.token, timeout=self.timeout, size=size)
+        else:
+            self.connection = Replicas(urls, token=self.token, timeout=self.timeout, size=size)
         self.requests = 0  # HTTP requests sent, retries included (tests compare with the server's count)
 
     def request(self, method, path, body=None):

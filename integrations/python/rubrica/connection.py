@@ -12,7 +12,11 @@ Connections are kept open between requests (HTTP/1.1 keep-alive) and reused LIFO
 pool notices a fork (Ray and multiprocessing may fork a worker) and starts empty in the child,
 so two processes never share one socket.
 
-Issue 26 (replicas and failover) extends this class only: `request()` is the one entry point.
+`Replicas` spreads requests over several `rubrica serve` replicas (RUBRICA_URL="http://a,http://b")
+and fails over on connection errors: a replica that is down, refuses, or dies mid-request is
+skipped and the same request goes to the next one. Resending is safe because scoring is a pure
+function of the request: with a shared cache (`--cache redis://…`) the replica that takes over
+answers what the dead one had judged from the cache, without asking the judge again.
 """
 
 import http.client
@@ -22,7 +26,7 @@ import threading
 import time
 import urllib.parse
 
-__all__ = ["Connection", "HttpAnswer"]
+__all__ = ["Connection", "HttpAnswer", "Replicas", "parse_urls"]
 
 
 class HttpAnswer:
@@ -130,3 +134,58 @@ class Connection:
             idle, self._idle = self._idle, []
         for conn in idle:
             conn.close()
+
+
+# Errors that say the replica (not the request) is the problem: nothing usable came back.
+FAILOVER_ERRORS = (OSError, http.client.HTTPException)
+
+
+def parse_urls(url):
+    """A list of base URLs from a list, or a comma-separated string ("http://a,http://b")."""
+    items = url if isinstance(url, (list, tuple)) else str(url).split(",")
+    urls = [u.strip().rstrip("/") for u in items if u and u.strip()]
+    if not urls:
+        raise ValueError("no rubrica URL given")
+    return urls
+
+
+class Replicas:
+    """Connections to several replicas of one service; requests fail over on connection errors.
+
+    Requests start on the replicas in turn (round robin, so a step's requests spread); one
+    that hits a connection error is sent to the next replica at once, each replica tried at
+    most once per request; the last error is raised when every replica failed (the client's
+    retries and backoff then apply on top). HTTP answers, 5xx included, are returned as they
+    are: the replica was reached and said something.
+    """
+
+    def __init__(self, urls, token=None, timeout=900.0, size=8):
+        self.urls = parse_urls(urls)
+        self.url = ",".join(self.urls)
+        self.connections = [Connection(u, token=token, timeout=timeout, size=size) for u in self.urls]
+        self._lock = threading.Lock()
+        self._next = 0
+        self.failovers = 0  # requests moved to another replica (tests, logs)
+
+    @property
+    def opened(self):
+        return sum(c.opened for c in self.connections)
+
+    def request(self, method, path, body=None, headers=None):
+        with self._lock:
+            start = self._next
+            self._next = (self._next + 1) % len(self.connections)
+        last = None
+        for i in range(len(self.connections)):
+            conn = self.connections[(start + i) % len(self.connections)]
+            try:
+                return conn.request(method, path, body=body, headers=headers)
+            except FAILOVER_ERRORS as err:
+                last = err
+                if i + 1 < len(self.connections):
+                    self.failovers += 1
+        raise last
+
+    def close(self):
+        for c in self.connections:
+            c.close()

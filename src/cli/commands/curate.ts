@@ -22,14 +22,7 @@ import {
   parseLambdaOverrides,
 } from '../../reward/families.ts';
 import { formatUsage } from '../../reward/summary.ts';
-import {
-  asUsage,
-  cachePathFlag,
-  judgeCallFlags,
-  parseCount,
-  parseMode,
-  parseUnit,
-} from '../flags.ts';
+import { asUsage, cacheFlag, judgeCallFlags, parseCount, parseMode, parseUnit } from '../flags.ts';
 import { inputFile, optionalInputFile } from '../input-file.ts';
 import { finishJsonlCommand, runJsonlCommand } from '../jsonl-command.ts';
 import { preflight } from '../preflight.ts';
@@ -140,7 +133,7 @@ async function curate(flags: Flags, setExit: (code: number) => void): Promise<vo
     gate,
     mode,
     lambdas,
-    cache: cachePathFlag(flags),
+    cache: await cacheFlag(flags),
   });
   const decisionsPath = join(flags.out, 'decisions.jsonl');
   try {
@@ -219,7 +212,10 @@ export const register: RegisterCommand = (program, setExit) => {
     .option('--generator-base-url <url>', 'generator base URL')
     .option('--judge-timeout <ms>', 'per judge attempt, ms (default 120000)')
     .option('--judge-retries <n>', 'judge retries after the first attempt (default 4)')
-    .option('--cache <file>', 'answer cache (default .rubrica/cache.sqlite)')
+    .option(
+      '--cache <file|url>',
+      'answer cache: SQLite file (default .rubrica/cache.sqlite) or redis://host:port/db',
+    )
     .option('--no-cache', 'do not read or write the answer cache')
     .action((f: Flags) => curate(f, setExit));
 };

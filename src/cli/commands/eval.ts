@@ -23,7 +23,7 @@ import { parseRubricsJsonl } from '../../rubric/load.ts';
 import { parsePrismaRubrics } from '../../rubric/prisma-load.ts';
 import { badLineMessage } from '../../store/jsonl-values.ts';
 import { createRunProgress } from '../../store/progress.ts';
-import { asUsage, parseCount, parseMode } from '../flags.ts';
+import { asUsage, checkCacheReachable, parseCount, parseMode } from '../flags.ts';
 import { addHtmlFlag, htmlFlagOptions } from '../html-flag.ts';
 import { addHybridFlags, type HybridFlags, hybridFromFlags } from '../hybrid-flags.ts';
 import { inputFile } from '../input-file.ts';
@@ -265,6 +265,7 @@ function printRun(
 
 async function evaluate(flags: EvalFlags, setExit: (code: number) => void): Promise<void> {
   const { ruler, concurrency, mode, alerts, extra, renderer, cache } = checkFlags(flags);
+  await checkCacheReachable(cache ?? false);
   const judge = asUsage(() =>
     createModelClient(flags.judge, {
       role: 'judge',
@@ -364,7 +365,10 @@ export const register: RegisterCommand = (program, setExit) => {
       'judge base URL (else RUBRICA_JUDGE_BASE_URL, else provider default)',
     )
     .option('--concurrency <n>', 'rollouts in flight at once (default 8)')
-    .option('--cache <file>', 'answer cache (default .rubrica/cache.sqlite)')
+    .option(
+      '--cache <file|url>',
+      'answer cache: SQLite file (default .rubrica/cache.sqlite) or redis://host:port/db',
+    )
     .option('--no-cache', 'do not read or write the answer cache')
     .option('--n <n>', 'with --policy: samples per prompt (default 1)')
     .option('--system <file>', 'with --policy: system prompt file ("none" for no system message)')

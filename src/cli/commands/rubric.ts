@@ -11,14 +11,7 @@ import { DEFAULT_CACHE_PATH } from '../../store/cache.ts';
 import { DEFAULT_MIN_IDEAL } from '../../synth/ruler.ts';
 import { openRulerSynthRun } from '../../synth/run.ts';
 import { formatSynthSummary, summariseRubrics } from '../../synth/summary.ts';
-import {
-  asUsage,
-  cachePathFlag,
-  judgeCallFlags,
-  parseCount,
-  parseMode,
-  parseUnit,
-} from '../flags.ts';
+import { asUsage, cacheFlag, judgeCallFlags, parseCount, parseMode, parseUnit } from '../flags.ts';
 import { inputFile } from '../input-file.ts';
 import { finishJsonlCommand, runJsonlCommand } from '../jsonl-command.ts';
 import { preflight } from '../preflight.ts';
@@ -94,7 +87,7 @@ async function synth(flags: SynthFlags, setExit: (code: number) => void): Promis
     preset,
     minIdeal,
     domain,
-    cache: cachePathFlag(flags),
+    cache: await cacheFlag(flags),
     renderer: parseRenderer(flags.renderer),
   });
   try {
@@ -184,7 +177,10 @@ export const register: RegisterCommand = (program, setExit) => {
     )
     .option('--judge-timeout <ms>', 'per judge attempt, ms (default 120000)')
     .option('--judge-retries <n>', 'judge retries after the first attempt (default 4)')
-    .option('--cache <file>', `answer cache (default ${DEFAULT_CACHE_PATH})`)
+    .option(
+      '--cache <file|url>',
+      `answer cache: SQLite file (default ${DEFAULT_CACHE_PATH}) or redis://host:port/db`,
+    )
     .option('--no-cache', 'do not read or write the answer cache');
   addRendererFlag(synthCmd).action((flags: SynthFlags) => synth(flags, setExit));
 };

@@ -14,7 +14,7 @@ import { formatScoreSummary, summariseScores } from '../../reward/summary.ts';
 import { DROP_AXES, isDropAxis } from '../../reward/weighted.ts';
 import { parseRubricsJsonl } from '../../rubric/load.ts';
 import { ExactIdSchema } from '../../store/jsonl.ts';
-import { asUsage, cachePathFlag, judgeCallFlags, parseCount, parseMode } from '../flags.ts';
+import { asUsage, cacheFlag, judgeCallFlags, parseCount, parseMode } from '../flags.ts';
 import { addHtmlFlag, htmlFlagOptions } from '../html-flag.ts';
 import { addHybridFlags, type HybridFlags, hybridFromFlags } from '../hybrid-flags.ts';
 import { inputFile, optionalInputFile } from '../input-file.ts';
@@ -150,7 +150,7 @@ async function score(flags: ScoreFlags, setExit: (code: number) => void): Promis
     judge: client,
     renderer: parseRenderer(flags.renderer),
     ...htmlFlagOptions(flags),
-    cache: cachePathFlag(flags),
+    cache: await cacheFlag(flags),
     reward,
     mode,
     dropAxis: dropAxis as ScoringRunOptions['dropAxis'],
@@ -225,7 +225,10 @@ export const register: RegisterCommand = (program, setExit) => {
     )
     .option('--judge-timeout <ms>', 'per judge attempt, ms (default 120000)')
     .option('--judge-retries <n>', 'judge retries after the first attempt (default 4)')
-    .option('--cache <file>', 'answer cache (default .rubrica/cache.sqlite)')
+    .option(
+      '--cache <file|url>',
+      'answer cache: SQLite file (default .rubrica/cache.sqlite) or redis://host:port/db',
+    )
     .option('--no-cache', 'do not read or write the answer cache');
   addRendererFlag(addHtmlFlag(addHybridFlags(cmd))).action((flags: ScoreFlags) =>
     score(flags, setExit),

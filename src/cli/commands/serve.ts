@@ -7,6 +7,7 @@ import { type Logger, pino } from 'pino';
 import { readEnv } from '../../core/env.ts';
 import { RubricaError } from '../../core/errors.ts';
 import { createModelClient } from '../../models/client.ts';
+import { type CallGate, createSharedBudget } from '../../models/shared-budget.ts';
 import { parseModelSpec } from '../../models/spec.ts';
 import { parseAlertThresholds } from '../../monitors/alerts.ts';
 import { ScorerConfigError } from '../../pipeline/score.ts';
@@ -14,6 +15,9 @@ import type { JudgeMode } from '../../pipeline/types.ts';
 import { ServerConfigError } from '../../server/config-error.ts';
 import { checkExposure } from '../../server/exposure.ts';
 import { closeOnSignal, startRewardService } from '../../server/service.ts';
+import { cacheKey } from '../../store/keys.ts';
+import { isRedisUrl } from '../../store/redis-cache.ts';
+import { checkCacheReachable } from '../flags.ts';
 import { addHtmlFlag, htmlFlagOptions } from '../html-flag.ts';
 import { addHybridFlags, type HybridFlags, hybridFromFlags } from '../hybrid-flags.ts';
 import { inputFile } from '../input-file.ts';
@@ -53,7 +57,24 @@ export const register: RegisterCommand = (program) => {
     .option('--reward <kinds>', REWARD_FLAG_HELP, 'ruler')
     .option('--token <token>', 'require Authorization: Bearer <token> (else RUBRICA_TOKEN)')
     .option('--insecure', 'serve a non-loopback --host without a token (refused otherwise)')
-    .option('--concurrency <n>', 'judge calls in flight at once', int('--concurrency', 1), 32)
+    .option(
+      '--concurrency <n>',
+      'judge calls in flight at once (over all replicas when --cache is redis://)',
+      int('--concurrency', 1),
+      32,
+    )
+    .option(
+      '--judge-rpm <n>',
+      'judge requests per minute (over all replicas when --cache is redis://; 0: no limit)',
+      int('--judge-rpm', 0),
+      0,
+    )
+    .option(
+      '--judge-tpm <n>',
+      'judge tokens per minute (over all replicas when --cache is redis://; 0: no limit)',
+      int('--judge-tpm', 0),
+      0,
+    )
     .option(
       '--render-workers <n>',
       'render worker processes (default: cores)',
@@ -71,7 +92,11 @@ export const register: RegisterCommand = (program) => {
       int('--judge-retries', 0),
       4,
     )
-    .option('--cache <file>', 'SQLite answer cache', '.rubrica/cache.sqlite')
+    .option(
+      '--cache <file|url>',
+      'answer cache: a SQLite file or redis://host:port/db (shared by replicas)',
+      '.rubrica/cache.sqlite',
+    )
     .option('--no-cache', 'do not read or write the answer cache')
     .option('--max-items <n>', 'most rollouts in one request', int('--max-items', 1), 4096)
     .option(
@@ -127,6 +152,8 @@ interface ServeFlags extends HybridFlags {
   token?: string;
   insecure?: boolean;
   concurrency: number;
+  judgeRpm: number;
+  judgeTpm: number;
   renderWorkers?: number;
   pipeline?: number;
   judgeTimeout: number;
@@ -155,13 +182,34 @@ function healthFlags(o: ServeFlags) {
   }
 }
 
+/**
+ * With a shared cache (redis://), the judge budget is shared too: every replica pointed at
+ * the same Redis and the same judge draws from one concurrency and rate budget. Else none
+ * (the client's own per-replica limit, as before) — unless a rate limit was asked for.
+ */
+function judgeGate(o: ServeFlags): CallGate | undefined {
+  if (!o.judge || o.cache === false || !isRedisUrl(o.cache)) {
+    if (o.judge && (o.judgeRpm > 0 || o.judgeTpm > 0))
+      throw new UsageError('--judge-rpm/--judge-tpm need a shared store: --cache redis://…');
+    return undefined;
+  }
+  return createSharedBudget({
+    url: o.cache,
+    name: cacheKey(['judge-budget', o.judge, o.judgeBaseUrl ?? '']).slice(0, 16),
+    concurrency: o.concurrency,
+    requestsPerMinute: o.judgeRpm,
+    tokensPerMinute: o.judgeTpm,
+  });
+}
+
 /** The judge client of --judge, its circuit changes logged (none when no --judge). */
-function judgeClient(o: ServeFlags, log: Logger) {
+function judgeClient(o: ServeFlags, log: Logger, gate: CallGate | undefined) {
   if (!o.judge) return undefined;
   return createModelClient(o.judge, {
     role: 'judge',
     baseUrl: o.judgeBaseUrl,
     concurrency: o.concurrency,
+    ...(gate ? { gate } : {}),
     timeoutMs: o.judgeTimeout,
     maxRetries: o.judgeRetries,
     onCircuitChange: (e) =>
@@ -207,7 +255,9 @@ async function serve(o: ServeFlags): Promise<void> {
   );
   // Loads CLIP / connects image scorers only when the hybrid reward was asked for.
   const hybrid = needs.hybrid ? await hybridFromFlags(o) : undefined;
-  const judge = judgeClient(o, log);
+  await checkCacheReachable(o.cache);
+  const gate = judgeGate(o);
+  const judge = judgeClient(o, log, gate);
   // A dead judge is found now, not by the first batch.
   await preflight(judge, 'judge').catch(async (err) => {
     await hybrid?.close?.();
@@ -250,6 +300,7 @@ async function serve(o: ServeFlags): Promise<void> {
     'ready',
   );
   if (!(await closeOnSignal(server, log))) process.exitCode = 1;
+  await gate?.close();
   // Everything is closed; a lingering keep-alive socket must not hold the process open.
   setTimeout(() => process.exit(process.exitCode ?? 0), 3000).unref();
 }

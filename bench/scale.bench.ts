@@ -1,0 +1,161 @@
+// npm run bench:scale — 1, 2 and 4 `rubrica serve` replicas behind nginx (examples/scale/
+// nginx.conf), sharing one Redis (answer cache and judge budget), judged by the loopback
+// double at a fixed latency; the judge's capacity is the shared --concurrency, and the double
+// records its peak concurrency. Per N it reports: the makespan of one step against the
+// judge-bound ideal ceil(calls / capacity) × latency; the judge's peak (≤ capacity); the
+// judge calls of a re-score through nginx and through every replica (0); and, for N ≥ 2, a
+// step during which replica 0 is SIGKILLed: rollouts lost (goal 0) and pictures judged twice
+// (goal: no more than the calls in flight when it died, which the crash cut off).
+//
+// Flags: --rollouts 64 --per-request 8 --latency-ms 500 --capacity 4 --replicas 1,2,4
+import { availableParallelism, loadavg } from 'node:os';
+import { parseArgs } from 'node:util';
+import { type ServeProcess, spawnServe, tempDir, writeRubrics } from '../test/server/support.ts';
+import { fluentEmoji } from '../test/support/corpus.ts';
+import { type DoubleRequest, startModelDouble } from '../test/support/model-double.ts';
+import { startNginx } from '../test/support/nginx.ts';
+import { startRedis } from '../test/support/redis-server.ts';
+
+const { values: flags } = parseArgs({
+  options: {
+    rollouts: { type: 'string', default: '64' },
+    'per-request': { type: 'string', default: '8' },
+    'latency-ms': { type: 'string', default: '500' },
+    capacity: { type: 'string', default: '4' },
+    replicas: { type: 'string', default: '1,2,4' },
+  },
+});
+const rollouts = Number(flags.rollouts);
+const perRequest = Number(flags['per-request']);
+const latency = Number(flags['latency-ms']);
+const capacity = Number(flags.capacity);
+const icons = fluentEmoji(rollouts * 2);
+const completion = (svg: string) => `\`\`\`svg\n${svg}\n\`\`\``;
+
+const counts = new Map<string, number>();
+let now = 0;
+let peak = 0;
+const double = await startModelDouble({
+  handler: (req: DoubleRequest) => {
+    if (req.text.includes('{"colour"')) return { content: '{"colour": "red"}' };
+    const img = req.images[0] ?? '';
+    counts.set(img, (counts.get(img) ?? 0) + 1);
+    const keys = Object.keys((req.schema?.properties ?? {}) as Record<string, unknown>);
+    const answer = Object.fromEntries(keys.map((k) => [k, { reasoning: 'ok', score: 0.5 }]));
+    return { content: JSON.stringify(answer), delayMs: latency };
+  },
+});
+// Peak concurrency as the judge sees it: requests between arrival and answer.
+const sample = setInterval(() => {
+  now = double.inFlight;
+  peak = Math.max(peak, now);
+}, 5);
+const calls = () => [...counts.values()].reduce((s, n) => s + n, 0);
+
+type Item = { id: string; prompt_id: string; completion: string };
+const batch = (from: number) =>
+  icons.slice(from, from + rollouts).map((ic, i) => ({
+    id: `r${from + i}`,
+    prompt_id: 'fox',
+    completion: completion(ic.svg),
+  }));
+async function step(url: string, items: Item[]): Promise<{ ok: number; ms: number }> {
+  const t0 = performance.now();
+  const reqs: Promise<number>[] = [];
+  for (let i = 0; i < items.length; i += perRequest) {
+    const body = JSON.stringify({ items: items.slice(i, i + perRequest) });
+    reqs.push(
+      fetch(`${url}/v1/rewards`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      })
+        .then(async (r) => {
+          if (r.status !== 200) return 0;
+          const j = (await r.json()) as { results: Array<{ status: string }> };
+          return j.results.filter((x) => x.status === 'ok').length;
+        })
+        .catch(() => 0),
+    );
+  }
+  const ok = (await Promise.all(reqs)).reduce((s, n) => s + n, 0);
+  return { ok, ms: performance.now() - t0 };
+}
+
+const dir = tempDir('bench-scale');
+const rubrics = writeRubrics(dir, [['fox', 'a red fox']]);
+const rows: Record<string, unknown>[] = [];
+for (const n of flags.replicas.split(',').map(Number)) {
+  const redis = await startRedis();
+  const args = [
+    '--rubrics',
+    rubrics,
+    '--judge',
+    'openai-compatible:judge',
+    '--judge-base-url',
+    double.url,
+    '--cache',
+    redis.url,
+    '--concurrency',
+    String(capacity),
+    '--render-workers',
+    '1',
+  ];
+  const replicas: ServeProcess[] = [];
+  for (let i = 0; i < n; i++) replicas.push(await spawnServe(args));
+  const lb = await startNginx(replicas.map((r) => new URL(r.url).host));
+  counts.clear();
+  peak = 0;
+  const items = batch(0);
+  const first = await step(lb.url, items);
+  const judged = calls();
+  const ideal = Math.ceil(judged / capacity) * latency;
+  const firstPeak = peak;
+  await step(lb.url, items);
+  for (const r of replicas) await step(r.url, items.slice(0, perRequest));
+  const rescoreCalls = calls() - judged;
+  const row: Record<string, unknown> = {
+    replicas: n,
+    rollouts: items.length,
+    ok: first.ok,
+    judge_calls: judged,
+    makespan_ms: Math.round(first.ms),
+    ideal_ms: ideal,
+    ratio: Number((first.ms / ideal).toFixed(3)),
+    judge_peak: firstPeak,
+    capacity,
+    rescore_judge_calls: rescoreCalls,
+  };
+  if (n >= 2) {
+    const killItems = batch(rollouts);
+    const before = calls();
+    const running = step(lb.url, killItems);
+    while (calls() - before < killItems.length / 2) await new Promise((r) => setTimeout(r, 10));
+    const cut = double.inFlight; // calls whose answers the crash will throw away, at most
+    replicas[0]!.child.kill('SIGKILL');
+    const killed = await running;
+    const twice = [...counts.values()].filter((c) => c > 1).length;
+    row.kill_lost = killItems.length - killed.ok;
+    row.kill_judged_twice = twice;
+    row.kill_cut_calls_bound = cut;
+  }
+  rows.push(row);
+  for (const r of replicas) if (r.child.exitCode === null) r.child.kill('SIGTERM');
+  await Promise.all(replicas.map((r) => r.exited));
+  await lb.stop();
+  await redis.stop();
+}
+clearInterval(sample);
+await double.close();
+console.log(
+  JSON.stringify(
+    {
+      cores: availableParallelism(),
+      load: loadavg().map((l) => l.toFixed(1)),
+      latency_ms: latency,
+      rows,
+    },
+    null,
+    2,
+  ),
+);

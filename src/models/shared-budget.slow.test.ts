@@ -1,0 +1,96 @@
+// The judge budget shared by replicas over a real redis-server: two gates (two replicas)
+// never exceed the concurrency together, a crashed holder's lease comes back on its own, and
+// the request rate is counted over both.
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RedisProcess, startRedis } from '../../test/support/redis-server.ts';
+import { createSharedBudget } from './shared-budget.ts';
+
+let redis: RedisProcess;
+beforeAll(async () => {
+  redis = await startRedis();
+});
+afterAll(async () => {
+  await redis?.stop();
+});
+
+const wait = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+describe('shared judge budget', () => {
+  it('two replicas together never exceed the concurrency, and use all of it', async () => {
+    const a = createSharedBudget({ url: redis.url, name: 'conc', concurrency: 3 });
+    const b = createSharedBudget({ url: redis.url, name: 'conc', concurrency: 3 });
+    let now = 0;
+    let peak = 0;
+    const call = async () => {
+      now += 1;
+      peak = Math.max(peak, now);
+      await wait(40);
+      now -= 1;
+      return 1;
+    };
+    const out = await Promise.all(Array.from({ length: 24 }, (_, i) => (i % 2 ? a : b)(call)));
+    expect(out.reduce((s, x) => s + x, 0)).toBe(24);
+    expect(peak).toBe(3);
+    await a.close();
+    await b.close();
+  });
+
+  it('a lease left by a replica that died is given back when it expires', async () => {
+    const r = new Redis(redis.url);
+    const t = await r.time();
+    const nowMs = Number(t[0]) * 1000 + Math.floor(Number(t[1]) / 1000);
+    // What a SIGKILLed holder leaves behind: its leases, never renewed again.
+    await r.zadd('rubrica:budget:crash:leases', nowMs + 700, 'dead-1', nowMs + 700, 'dead-2');
+    const g = createSharedBudget({ url: redis.url, name: 'crash', concurrency: 2, leaseMs: 700 });
+    const started = Date.now();
+    expect(await g(async () => 'ran')).toBe('ran');
+    const waited = Date.now() - started;
+    expect(waited).toBeGreaterThanOrEqual(400); // it did wait for the dead leases
+    expect(waited).toBeLessThan(3000); // and got them back without anyone cleaning up
+    await g.close();
+    r.disconnect();
+  });
+
+  it('a live holder renews its lease: a call longer than the lease keeps its slot', async () => {
+    const a = createSharedBudget({ url: redis.url, name: 'renew', concurrency: 1, leaseMs: 300 });
+    const b = createSharedBudget({ url: redis.url, name: 'renew', concurrency: 1, leaseMs: 300 });
+    let overlap = false;
+    let inA = false;
+    const long = a(async () => {
+      inA = true;
+      await wait(900); // three leases long
+      inA = false;
+    });
+    await wait(50);
+    await b(async () => {
+      overlap = inA;
+    });
+    await long;
+    expect(overlap).toBe(false);
+    await a.close();
+    await b.close();
+  });
+
+  it('requests per minute are counted over all replicas', async () => {
+    const a = createSharedBudget({
+      url: redis.url,
+      name: 'rpm',
+      concurrency: 8,
+      requestsPerMinute: 3,
+    });
+    const b = createSharedBudget({
+      url: redis.url,
+      name: 'rpm',
+      concurrency: 8,
+      requestsPerMinute: 3,
+    });
+    let ran = 0;
+    const calls = [a, b, a, b].map((g) => g(async () => (ran += 1)));
+    await wait(600);
+    expect(ran).toBe(3); // the fourth waits for the minute window, whichever replica asked
+    await a.close();
+    await b.close();
+    void calls;
+  });
+});

@@ -1,0 +1,179 @@
+// One judge budget for every replica: calls in flight and a rate limit (requests and tokens
+// per minute), kept in the Redis the replicas already share. A call holds a lease, a sorted-
+// set member whose score is its expiry; the holder renews it while the call runs, so a
+// replica that dies (SIGKILL, OOM, node lost) stops renewing and its capacity comes back
+// after `leaseMs` on its own — nothing to clean up by hand. The check and the take happen in
+// one Lua script on Redis's clock, so replicas never race each other or disagree on time.
+// Without a shared store the client keeps its per-process p-limit (src/models/client.ts);
+// if Redis fails mid-run the gate falls back to that per-replica limit (logged), so a
+// Redis outage slows nothing down to zero and never fails a call.
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import pLimit from 'p-limit';
+
+/** What a model client runs each attempt through: p-limit's call shape, plus token charging. */
+export interface CallGate {
+  <T>(fn: () => Promise<T>): Promise<T>;
+  /** Count tokens a finished attempt used against the tokens-per-minute limit. */
+  charge(tokens: number): void;
+  /** Calls in flight through this gate in this process. */
+  readonly activeCount: number;
+  close(): Promise<void>;
+}
+
+/** The shared budget's limits; 0 turns a rate limit off. */
+export interface SharedBudgetOptions {
+  /** redis://host:port/db, usually the same as `--cache`. */
+  url: string;
+  /** Names the budget: replicas with the same name share it (e.g. the judge's model and URL). */
+  name: string;
+  /** Calls in flight at once over all replicas. */
+  concurrency: number;
+  /** Requests started per rolling minute over all replicas (0: no limit). */
+  requestsPerMinute?: number;
+  /** Tokens (input + output) per rolling minute over all replicas (0: no limit). */
+  tokensPerMinute?: number;
+  /** A lease not renewed for this long is given back (default 15 s). */
+  leaseMs?: number;
+  /** Called once per burst when Redis fails and the gate falls back to the local limit. */
+  onFault?: (err: unknown) => void;
+}
+
+// Returns 1 (taken), 0 (no slot), -1 (request rate), -2 (token rate).
+const ACQUIRE = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local limit, rpm, tpm, ttl = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[5])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if redis.call('ZCARD', KEYS[1]) >= limit then return 0 end
+if rpm > 0 then
+  redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - 60000)
+  if redis.call('ZCARD', KEYS[2]) >= rpm then return -1 end
+end
+if tpm > 0 then
+  redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now - 60000)
+  local sum = 0
+  for _, m in ipairs(redis.call('ZRANGE', KEYS[3], 0, -1)) do
+    sum = sum + tonumber(string.match(m, ':(%d+)$'))
+  end
+  if sum >= tpm then return -2 end
+end
+redis.call('ZADD', KEYS[1], now + ttl, ARGV[4])
+redis.call('PEXPIRE', KEYS[1], ttl * 4)
+if rpm > 0 then
+  redis.call('ZADD', KEYS[2], now, ARGV[4])
+  redis.call('PEXPIRE', KEYS[2], 120000)
+end
+return 1`;
+
+const RENEW = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZADD', KEYS[1], 'XX', now + tonumber(ARGV[2]), ARGV[1])
+redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2]) * 4)
+return 1`;
+
+const CHARGE = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZADD', KEYS[1], now, ARGV[1])
+redis.call('PEXPIRE', KEYS[1], 120000)
+return 1`;
+
+/**
+ * A CallGate whose concurrency and rates hold over every process using the same Redis and
+ * budget name. Leases expire `leaseMs` after their holder stops renewing them.
+ */
+export function createSharedBudget(o: SharedBudgetOptions): CallGate {
+  const leaseMs = o.leaseMs ?? 15_000;
+  const base = `rubrica:budget:${o.name}`;
+  const keys = [`${base}:leases`, `${base}:requests`, `${base}:tokens`];
+  const channel = `${base}:released`;
+  const opts = { lazyConnect: true, commandTimeout: 1000, maxRetriesPerRequest: 1 };
+  const redis = new Redis(o.url, opts);
+  const sub = new Redis(o.url, opts);
+  for (const r of [redis, sub]) {
+    r.on('error', () => {});
+    r.connect().catch(() => {});
+  }
+  // Waiters wake on any replica's release (pub/sub), or after a short poll for expiries and
+  // rate windows that no message announces.
+  let wake: Array<() => void> = [];
+  sub.on('message', () => {
+    const w = wake;
+    wake = [];
+    for (const f of w) f();
+  });
+  sub.subscribe(channel).catch(() => {});
+  const nextRelease = (ms: number) =>
+    new Promise<void>((resolve) => {
+      wake.push(resolve);
+      setTimeout(resolve, ms);
+    });
+
+  const local = pLimit(o.concurrency);
+  let lastFault = 0;
+  const fault = (err: unknown) => {
+    if (Date.now() - lastFault < 10_000) return;
+    lastFault = Date.now();
+    if (o.onFault) o.onFault(err);
+    else
+      process.stderr.write(
+        `rubrica: shared judge budget unavailable (${err instanceof Error ? err.message : String(err)}); ` +
+          'limiting this replica alone\n',
+      );
+  };
+
+  let active = 0;
+  const acquire = async (id: string): Promise<boolean> => {
+    for (;;) {
+      const got = (await redis.eval(
+        ACQUIRE,
+        3,
+        ...keys,
+        o.concurrency,
+        o.requestsPerMinute ?? 0,
+        o.tokensPerMinute ?? 0,
+        id,
+        leaseMs,
+      )) as number;
+      if (got === 1) return true;
+      // A full slot frees on a release message; a rate window only with time.
+      await nextRelease(got === 0 ? 250 : 200);
+    }
+  };
+
+  const gate = (async <T>(fn: () => Promise<T>): Promise<T> => {
+    const id = randomUUID();
+    try {
+      await acquire(id);
+    } catch (err) {
+      fault(err);
+      return local(fn);
+    }
+    active += 1;
+    const renew = setInterval(() => {
+      redis.eval(RENEW, 1, keys[0]!, id, leaseMs).catch(fault);
+    }, leaseMs / 3);
+    try {
+      return await fn();
+    } finally {
+      clearInterval(renew);
+      active -= 1;
+      redis
+        .zrem(keys[0]!, id)
+        .then(() => redis.publish(channel, id))
+        .catch(fault); // an unreturned lease expires on its own
+    }
+  }) as CallGate;
+  gate.charge = (tokens: number) => {
+    if (!(o.tokensPerMinute && tokens > 0)) return;
+    redis.eval(CHARGE, 1, keys[2]!, `${randomUUID()}:${Math.round(tokens)}`).catch(fault);
+  };
+  Object.defineProperty(gate, 'activeCount', { get: () => active + local.activeCount });
+  gate.close = async () => {
+    redis.disconnect();
+    sub.disconnect();
+  };
+  return gate;
+}
