@@ -4,6 +4,7 @@
 // each a criterion tree weighed by src/reward/tree.ts. Nothing a policy writes can make this
 // throw: a rollout that cannot be scored gets reward 0 and a status that says why.
 import pLimit from 'p-limit';
+import { type AssetLimits, assetsHash } from '../core/assets.ts';
 import type { DomainId } from '../core/domain-ids.ts';
 import { RubricaError } from '../core/errors.ts';
 import {
@@ -12,6 +13,7 @@ import {
   type RolloutInput,
   type ScoreRecord,
 } from '../core/record.ts';
+import { resolveAssets } from '../domains/assets.ts';
 import type { HtmlPictureOptions } from '../domains/html/picture.ts';
 import { lazyDomainRenderers } from '../domains/lazy.ts';
 import type { DomainRenderers } from '../domains/renderers.ts';
@@ -33,12 +35,14 @@ import {
   REWARD_FUNCTIONS,
   type RewardContext,
 } from '../reward/kinds/index.ts';
+import { reasonResult } from '../reward/result.ts';
 import type { DropAxis } from '../reward/weighted.ts';
 import { indexRubrics, type RubricIndex } from '../rubric/load.ts';
 import { indexPrismaRubrics, type PrismaRubricIndex } from '../rubric/prisma-load.ts';
 import type { PrismaRubric } from '../rubric/prisma-schema.ts';
 import type { RubricRecord } from '../rubric/schema.ts';
 import { type AnswerCache, DEFAULT_CACHE_PATH, openCache } from '../store/cache.ts';
+import { judgeWithAssets, prismaWithAssets } from './assets-key.ts';
 import { assembleRecord, faultRecord, faultResult } from './record.ts';
 import type { InspectingScorer, JudgeMode, ScoreBatchOptions, ScoredRollout } from './types.ts';
 
@@ -86,6 +90,13 @@ export interface RolloutScorerOptions {
   codeJudge?: ModelClient | string;
   /** λc/λv/λh per task family (src/reward/families.ts). Default: the documented table. */
   prismaLambdas?: FamilyTable;
+  /**
+   * Where rollouts' `{ path }` assets are read from (`--data-root`); without it only inline
+   * assets are accepted (src/domains/assets.ts).
+   */
+  dataRoot?: string;
+  /** Files and bytes of data one rollout may carry (default 32 files, 16 MiB). */
+  assetLimits?: Partial<AssetLimits>;
 }
 
 /** A scorer that cannot work as configured (a usage error, not bad policy output). */
@@ -243,6 +254,18 @@ export async function createRolloutScorer(opts: RolloutScorerOptions): Promise<I
       (rollout.prompt_id ? (res.rubrics.promptOf(rollout.prompt_id) ?? null) : null);
     const promptId = rollout.prompt_id ?? found?.id ?? null;
     const mode = batch.mode ?? opts.mode ?? 'joint';
+    // The task's data files: a bad one is a fact about the inputs (like no_rubric), given to
+    // every reward as its reason; the completion is not rendered.
+    const assets = resolveAssets(rollout.assets, {
+      dataRoot: opts.dataRoot ?? null,
+      ...(opts.assetLimits ? { limits: opts.assetLimits } : {}),
+    });
+    if (!assets.ok) {
+      const { code, message } = assets.error;
+      const results = kinds.map((k) => reasonResult(k, code, message));
+      return { record: assembleRecord(rollout, promptId, null, results), inspection: null };
+    }
+    const dataHash = assetsHash(assets.assets);
     let inspection: ScoredRollout['inspection'];
     try {
       inspection = await inspect(rollout.completion, {
@@ -250,6 +273,7 @@ export async function createRolloutScorer(opts: RolloutScorerOptions): Promise<I
         renderer: res.renderer,
         domain: rollout.domain ?? opts.domain,
         domains: res.domains,
+        ...(dataHash ? { assets: assets.assets } : {}),
       });
     } catch (err) {
       return { record: faultRecord(rollout, kinds, err), inspection: null };
@@ -259,9 +283,9 @@ export async function createRolloutScorer(opts: RolloutScorerOptions): Promise<I
       prompt,
       inspection,
       rubric,
-      judge: res.judgeFor(mode),
+      judge: judgeWithAssets(res.judgeFor(mode), dataHash),
       prismaRubric,
-      prisma: res.prismaFor(mode),
+      prisma: prismaWithAssets(res.prismaFor(mode), dataHash),
       dropAxis: opts.dropAxis,
       blankPolicy: opts.blankPolicy ?? 'zero',
       hybrid: opts.hybrid,
