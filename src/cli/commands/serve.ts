@@ -15,6 +15,7 @@ import type { JudgeMode } from '../../pipeline/types.ts';
 import { ServerConfigError } from '../../server/config-error.ts';
 import { checkExposure } from '../../server/exposure.ts';
 import { closeOnSignal, startRewardService } from '../../server/service.ts';
+import { addDataRootFlag, dataRootFlag } from '../assets-flag.ts';
 import { addHtmlFlag, htmlFlagOptions } from '../html-flag.ts';
 import { addHybridFlags, type HybridFlags, hybridFromFlags } from '../hybrid-flags.ts';
 import { preflight } from '../preflight.ts';
@@ -105,10 +106,12 @@ export const register: RegisterCommand = (program) => {
       int('--health-window', 1),
       20,
     );
+  addDataRootFlag(cmd);
   addHtmlFlag(addRendererFlag(addHybridFlags(cmd))).action((o) => serve(o));
 };
 
 interface ServeFlags extends HybridFlags {
+  dataRoot?: string;
   renderer?: string;
   htmlFullPage?: boolean;
   host: string;
@@ -217,6 +220,7 @@ async function serve(o: ServeFlags): Promise<void> {
     renderWorkers: o.renderWorkers ?? availableParallelism(),
     renderer: parseRenderer(o.renderer),
     ...htmlFlagOptions(o),
+    ...(o.dataRoot ? { dataRoot: dataRootFlag(o.dataRoot)! } : {}),
     cache: o.cache,
     pipeline: o.pipeline,
     token,
