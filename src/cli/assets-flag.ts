@@ -11,6 +11,7 @@ import { UsageError } from './usage-error.ts';
 const DATA_ROOT_HELP =
   'directory the { "path": … } assets of prompts and rollouts are read from (a path may not leave it)';
 
+/** Adds `--data-root <dir>` to a command. */
 export function addDataRootFlag(cmd: Command): Command {
   return cmd.option('--data-root <dir>', DATA_ROOT_HELP);
 }

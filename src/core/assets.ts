@@ -37,6 +37,7 @@ export interface AssetLimits {
   maxTotalBytes: number;
 }
 
+/** The default asset limits: 32 files and 16 MiB per task. */
 export const DEFAULT_ASSET_LIMITS: AssetLimits = Object.freeze({
   maxCount: 32,
   maxTotalBytes: 16 * 1024 ** 2,

@@ -59,6 +59,7 @@ type Outcome =
       stderr: string;
     };
 
+/** One warm sandboxed `dot -Tpng` process, one job at a time (see the top of this file). */
 export class WarmDot {
   readonly #child: ChildProcessWithoutNullStreams;
   readonly #cgroup: MemoryCgroup | null;
