@@ -1,4 +1,4 @@
-// npm run bench:domains [-- --files N --only python,latex,html,dot]
+// npm run bench:domains [-- --files N --only svg,python,vega-lite,html,latex,mermaid,dot,lilypond,smiles]
 // Each domain's corpus rendered both ways in one run:
 //   pool:  rubrica's renderer — python: a warm sandboxed zygote (one forked child per
 //          script); latex: one sandboxed pipeline per file from a preloaded format; dot: one
@@ -6,7 +6,11 @@
 //   fresh: the peers' way, unsandboxed — `python3 script.py` (+ savefig) per file, `pdflatex`
 //          + `pdftoppm` per file, `dot -Tpng` per file, a fresh Chromium per page;
 //          vega-lite: vega-lite's own `vl2svg` in a fresh Node process per file, its SVG drawn
-//          by the same SVG render pool (pool: rubrica's warm vega runtime, same SVG pool).
+//          by the same SVG render pool (pool: rubrica's warm vega runtime, same SVG pool);
+//          svg: `rsvg-convert` (librsvg, the same library sharp uses) per file against the SVG
+//          render pool; mermaid: a fresh Chromium per diagram with the same page against the
+//          room's pooled page; lilypond: `lilypond --png -dcrop` per file; smiles: RDKit's
+//          draw.py in a fresh `python3` per file (both pools: rubrica's sandboxed one-shot).
 // Prints files per CPU-second — user + system of this process, every child it reaped and
 // every live process under it (Python, TeX, Chromium, bwrap all included; html: this process
 // and the browser's live tree, never reaped children twice) — and the ratio. A pool's
@@ -24,8 +28,11 @@ import { createBrowserRoom } from '../src/browser/room.ts';
 import { createDotRenderer } from '../src/domains/dot/renderer.ts';
 import { createHtmlRenderer, HTML_VIEWPORT } from '../src/domains/html/renderer.ts';
 import { createLatexRenderer, latexDocument } from '../src/domains/latex/renderer.ts';
+import { createLilypondRenderer, lilypondDocument } from '../src/domains/lilypond/renderer.ts';
+import { createMermaidRenderer, mermaidPage } from '../src/domains/mermaid/renderer.ts';
 import { pngResult } from '../src/domains/png.ts';
 import { createPythonRenderer } from '../src/domains/python/renderer.ts';
+import { createSmilesRenderer } from '../src/domains/smiles/renderer.ts';
 import type { DomainRenderer } from '../src/domains/types.ts';
 import { createVegaLiteRenderer } from '../src/domains/vega-lite/renderer.ts';
 import { createRenderPool } from '../src/render/index.ts';
@@ -33,7 +40,11 @@ import {
   dotCorpus,
   htmlCorpus,
   latexCorpus,
+  lilypondCorpus,
+  mermaidCorpus,
   pythonCorpus,
+  smilesCorpus,
+  svgCorpus,
   vegaLiteCorpus,
 } from '../test/support/domain-corpus.ts';
 
@@ -42,7 +53,7 @@ const arg = (name: string, dflt: string) => {
   return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : dflt;
 };
 const N = Number(arg('files', '20'));
-const ONLY = arg('only', 'python,latex,html,dot,vega-lite').split(',');
+const ONLY = arg('only', 'svg,python,vega-lite,html,latex,mermaid,dot,lilypond,smiles').split(',');
 
 /** CPU seconds of this process plus every child it has reaped (Linux /proc, clock ticks). */
 function cpuSeconds(): number {
@@ -287,6 +298,68 @@ async function freshVegaLite(corpus: string[]) {
 }
 const VL2SVG = join(process.cwd(), 'node_modules/vega-lite/bin/vl2svg');
 
+async function freshSvg(corpus: string[]) {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-svg-'));
+  const out: (Buffer | null)[] = [];
+  for (const [i, svg] of corpus.entries()) {
+    writeFileSync(join(dir, `i${i}.svg`), svg);
+    const args = ['-w', '512', '-h', '512', '-a', '-b', 'white', '-o', `i${i}.png`, `i${i}.svg`];
+    out.push(run('rsvg-convert', args, dir) ? readFileSync(join(dir, `i${i}.png`)) : null);
+  }
+  rmSync(dir, { recursive: true, force: true });
+  return out;
+}
+
+async function freshMermaid(corpus: string[]) {
+  const out: (Buffer | null)[] = [];
+  for (const code of corpus) {
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+      await page.setContent(mermaidPage(code), { waitUntil: 'load' });
+      const el = page.locator('#out[data-done]');
+      await el.waitFor({ timeout: 60_000 });
+      out.push(await el.screenshot({ type: 'png' }));
+    } catch {
+      out.push(null);
+    } finally {
+      markBrowserBeforeClose();
+      await browser.close();
+    }
+  }
+  return out;
+}
+
+async function freshLilypond(corpus: string[]) {
+  const out: (Buffer | null)[] = [];
+  for (const code of corpus) {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-ly-'));
+    writeFileSync(join(dir, 'score.ly'), lilypondDocument(code));
+    const args = [
+      '--png',
+      '-dcrop',
+      '-dresolution=200',
+      '-dno-point-and-click',
+      '-o',
+      'out',
+      'score.ly',
+    ];
+    out.push(run('lilypond', args, dir) ? readFileSync(join(dir, 'out.cropped.png')) : null);
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return out;
+}
+
+const DRAW_PY = join(process.cwd(), 'src/domains/smiles/draw.py');
+async function freshSmiles(corpus: string[]) {
+  const out: (Buffer | null)[] = [];
+  for (const code of corpus) {
+    const r = spawnSync('/usr/bin/python3', ['-I', DRAW_PY], { input: code, timeout: 60_000 });
+    out.push(r.status === 0 && r.stdout.length ? r.stdout : null);
+  }
+  return out;
+}
+
 async function same(a: Buffer | null, b: Buffer | null): Promise<boolean> {
   if (!a || !b) return false;
   const [x, y] = await Promise.all([
@@ -309,7 +382,38 @@ const DOMAINS: Record<
     pool: () => ({ r: createPythonRenderer({ poolSize: 1 }) }),
     fresh: freshPython,
   },
+  svg: {
+    corpus: svgCorpus,
+    pool: () => {
+      const svgPool = createRenderPool({ workers: 1 });
+      const r: DomainRenderer = {
+        async render(code) {
+          const x = await svgPool.render(code);
+          return x.ok
+            ? { ok: true, png: x.png, width: x.width, height: x.height, ms: 0, notes: {} }
+            : { ok: false, error: x.error, ms: 0 };
+        },
+        close: async () => {},
+      };
+      return { r, close: () => svgPool.close() };
+    },
+    fresh: freshSvg,
+  },
   latex: { corpus: latexCorpus, pool: () => ({ r: createLatexRenderer() }), fresh: freshLatex },
+  mermaid: {
+    corpus: mermaidCorpus,
+    pool: () => {
+      const room = createBrowserRoom({ pages: 1 });
+      return { r: createMermaidRenderer({ room }), close: () => room.close() };
+    },
+    fresh: freshMermaid,
+  },
+  lilypond: {
+    corpus: lilypondCorpus,
+    pool: () => ({ r: createLilypondRenderer() }),
+    fresh: freshLilypond,
+  },
+  smiles: { corpus: smilesCorpus, pool: () => ({ r: createSmilesRenderer() }), fresh: freshSmiles },
   dot: { corpus: dotCorpus, pool: () => ({ r: createDotRenderer() }), fresh: freshDot },
   html: {
     corpus: htmlCorpus,
@@ -336,7 +440,7 @@ for (const name of ONLY) {
   const all = d.corpus(N + 1);
   const corpus = all.slice(0, N);
   process.stderr.write(`${name}: ${corpus.length} files…\n`);
-  browserMode = name === 'html';
+  browserMode = name === 'html' || name === 'mermaid';
   const pool = await measurePool(d.pool, all[N]!, corpus);
   const fresh = await measureFresh(() => d.fresh(corpus));
   let identical = 0;

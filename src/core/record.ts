@@ -4,6 +4,7 @@
 // them, and files read back are validated with them.
 
 import { z } from 'zod';
+import { AssetsInputSchema } from './assets.ts';
 import { CriterionGroupSchema, CriterionLeafSchema } from './criteria.ts';
 import { DOMAIN_IDS } from './domain-ids.ts';
 import { isGraderFaultRecord, ReasonSchema, StatusSchema } from './status.ts';
@@ -100,6 +101,11 @@ export const RolloutInputSchema = z.object({
   completion: z.string(),
   /** The completion's domain (docs/domains.md); absent: detected, SVG as before. */
   domain: z.enum(DOMAIN_IDS).nullish(),
+  /**
+   * The task's data files (issue 23): name → inline content, or `{ path }` under the data root
+   * (`--data-root`). The job that renders the completion can read them under their names.
+   */
+  assets: AssetsInputSchema.nullish(),
 });
 /**
  * One rollout to score: its completion, with the prompt (or a `prompt_id` naming one in the

@@ -28,6 +28,12 @@ export const UnscoreableReasonSchema = z.enum([
   ...RenderErrorCodeSchema.options,
   'blank',
   'no_rubric',
+  // The task's data files could not be given to the job (src/core/assets.ts): facts about
+  // the inputs, like no_rubric, never the policy's drawing.
+  'asset_invalid',
+  'asset_missing',
+  'asset_outside_root',
+  'assets_too_large',
 ]);
 export type UnscoreableCode = z.infer<typeof UnscoreableReasonSchema>;
 

@@ -3,6 +3,7 @@
 // where its reusable criteria live. A render failure is a value with a stable code — the
 // policy's code failing is a measurement (reward 0), never an exception.
 
+import type { ResolvedAssets } from '../core/assets.ts';
 import type { DomainId } from '../core/domain-ids.ts';
 import type { ErrorValue, RenderErrorCode } from '../core/errors.ts';
 
@@ -49,6 +50,12 @@ export interface DomainRenderOptions {
   /** Wall-clock limit, ms (each domain has a default). */
   timeoutMs?: number;
   signal?: AbortSignal;
+  /**
+   * The task's data files (name → bytes, already checked: src/domains/assets.ts), readable by
+   * this job alone under their names: python (files in its working directory) and vega-lite
+   * (`data.url`); the other domains ignore them (docs/domains.md).
+   */
+  assets?: ResolvedAssets;
 }
 
 /** One domain's renderer: owns its warm pool; close() ends every process it started. */

@@ -6,6 +6,7 @@
 import { extractArtifact, locateArtifact } from '../artifact/extract.ts';
 import { runChecks, summarizeChecks } from '../checks/run-checks.ts';
 import type { CheckOptions } from '../checks/types.ts';
+import type { ResolvedAssets } from '../core/assets.ts';
 import type { DomainId } from '../core/domain-ids.ts';
 import { makeError } from '../core/errors.ts';
 import { domainChecks } from '../domains/checks.ts';
@@ -24,6 +25,8 @@ export interface DomainInspectOptions {
   domains?: DomainRenderers;
   prompt?: string;
   checks?: Partial<CheckOptions>;
+  /** The task's data files, readable by the job under their names. */
+  assets?: ResolvedAssets;
 }
 
 export async function inspectDomainCompletion(
@@ -63,7 +66,8 @@ export async function inspectDomainCompletion(
       });
   const renderers = o.domains ?? own!;
   try {
-    const rendering = found.found ? renderers.render(o.domain, found.code) : null;
+    const ro = o.assets && Object.keys(o.assets).length > 0 ? { assets: o.assets } : undefined;
+    const rendering = found.found ? renderers.render(o.domain, found.code, ro) : null;
     const artifact = await extractArtifact(completion, located);
     if (rendering) {
       const r = await rendering;

@@ -1,7 +1,9 @@
 // The contract of the per-rollout deterministic path: completion → artifact → render →
 // checks. Every reward, record and report reads this one shape, whatever the domain.
+
 import type { Artifact } from '../artifact/types.ts';
 import type { CheckResult } from '../checks/types.ts';
+import type { ResolvedAssets } from '../core/assets.ts';
 import type { DomainId } from '../core/domain-ids.ts';
 import type { ChecksSummary } from '../core/record.ts';
 import type { DomainRenderers } from '../domains/renderers.ts';
@@ -30,6 +32,11 @@ export interface InspectOptions {
   domain?: DomainId | 'auto';
   /** Warm renderers for the other domains (without them, each call starts its own). */
   domains?: DomainRenderers;
+  /**
+   * The task's data files, resolved (src/domains/assets.ts): readable by this completion's job
+   * under their names (python, vega-lite; docs/domains.md). SVG ignores them.
+   */
+  assets?: ResolvedAssets;
 }
 
 /** The inspect step as a function, so batch runs and tests can substitute their own. */

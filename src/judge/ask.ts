@@ -71,5 +71,10 @@ export interface JudgeRequest {
   prompt: string;
   items: RubricItem[];
   png: Buffer;
+  /**
+   * The content hash of the task's data files (core/assets.ts assetsHash), when it has any:
+   * part of the cache key, so two tasks with different data never share an answer.
+   */
+  assets?: string | null;
   signal?: AbortSignal;
 }

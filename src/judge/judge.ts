@@ -68,6 +68,8 @@ function judgeKey(client: ModelClient, mode: JudgeModeName, req: JudgeRequest): 
     JUDGE_TEMPERATURE,
     rubricHash(req.prompt, req.items),
     sha256(req.png),
+    // Only when the task has data files: keys of tasks without any stay as they were.
+    ...(req.assets ? [`assets:${req.assets}`] : []),
   ]);
 }
 

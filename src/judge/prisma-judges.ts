@@ -38,6 +38,8 @@ export interface RubricJudgeRequest {
   code: string;
   /** The rendered picture (looked at by the vision judge). */
   png?: Buffer;
+  /** The task's data files' content hash (core/assets.ts), a part of the cache key. */
+  assets?: string | null;
   signal?: AbortSignal;
 }
 
@@ -46,6 +48,8 @@ export interface DirectJudgeRequest {
   domain: string;
   code: string;
   png: Buffer;
+  /** The task's data files' content hash (core/assets.ts), a part of the cache key. */
+  assets?: string | null;
   signal?: AbortSignal;
 }
 
@@ -191,6 +195,7 @@ export function createPrismaJudge(opts: PrismaJudgeOptions): PrismaJudge {
         req.domain,
         sha256(JSON.stringify([req.prompt, req.items])),
         evidence,
+        ...(req.assets ? [`assets:${req.assets}`] : []),
       ]);
       const out = await askRubric(key, (s) => rubricCall(req, s), req.signal);
       if (!out.ok) return out;
@@ -207,6 +212,7 @@ export function createPrismaJudge(opts: PrismaJudgeOptions): PrismaJudge {
         sha256(req.prompt),
         sha256(req.code),
         sha256(req.png),
+        ...(req.assets ? [`assets:${req.assets}`] : []),
       ]);
       const values = { prompt: req.prompt, domain: req.domain, code: req.code };
       const out = await askDirect(

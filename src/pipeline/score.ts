@@ -6,6 +6,7 @@
 
 import { readFileSync } from 'node:fs';
 import pLimit from 'p-limit';
+import { type AssetLimits, assetsHash } from '../core/assets.ts';
 import { type DomainId, isDomainId } from '../core/domain-ids.ts';
 import { RubricaError } from '../core/errors.ts';
 import {
@@ -14,6 +15,7 @@ import {
   type RolloutInput,
   type ScoreRecord,
 } from '../core/record.ts';
+import { resolveAssets } from '../domains/assets.ts';
 import type { HtmlPictureOptions } from '../domains/html/picture.ts';
 import { lazyDomainRenderers } from '../domains/lazy.ts';
 import type { DomainRenderers } from '../domains/renderers.ts';
@@ -36,6 +38,7 @@ import {
   REWARD_FUNCTIONS,
   type RewardContext,
 } from '../reward/kinds/index.ts';
+import { reasonResult } from '../reward/result.ts';
 import type { DropAxis } from '../reward/weighted.ts';
 import { indexRubrics, type RubricIndex } from '../rubric/load.ts';
 import { indexPrismaRubrics, type PrismaRubricIndex } from '../rubric/prisma-load.ts';
@@ -43,6 +46,7 @@ import type { PrismaRubric } from '../rubric/prisma-schema.ts';
 import type { RubricRecord } from '../rubric/schema.ts';
 import { type AnswerCache, DEFAULT_CACHE_PATH } from '../store/cache.ts';
 import { openAnswerCache } from '../store/open-cache.ts';
+import { judgeWithAssets, prismaWithAssets } from './assets-key.ts';
 import { assembleRecord, faultRecord, faultResult } from './record.ts';
 import type { InspectingScorer, JudgeMode, ScoreBatchOptions, ScoredRollout } from './types.ts';
 
@@ -90,6 +94,13 @@ export interface RolloutScorerOptions {
   codeJudge?: ModelClient | string;
   /** λc/λv/λh per task family (src/reward/families.ts). Default: the documented table. */
   prismaLambdas?: FamilyTable;
+  /**
+   * Where rollouts' `{ path }` assets are read from (`--data-root`); without it only inline
+   * assets are accepted (src/domains/assets.ts).
+   */
+  dataRoot?: string;
+  /** Files and bytes of data one rollout may carry (default 32 files, 16 MiB). */
+  assetLimits?: Partial<AssetLimits>;
 }
 
 /** A scorer that cannot work as configured (a usage error, not bad policy output). */
@@ -318,6 +329,18 @@ export async function createRolloutScorer(opts: RolloutScorerOptions): Promise<I
       (rollout.prompt_id ? (res.rubrics.promptOf(rollout.prompt_id) ?? null) : null);
     const promptId = rollout.prompt_id ?? found?.id ?? null;
     const mode = batch.mode ?? opts.mode ?? 'joint';
+    // The task's data files: a bad one is a fact about the inputs (like no_rubric), given to
+    // every reward as its reason; the completion is not rendered.
+    const assets = resolveAssets(rollout.assets, {
+      dataRoot: opts.dataRoot ?? null,
+      ...(opts.assetLimits ? { limits: opts.assetLimits } : {}),
+    });
+    if (!assets.ok) {
+      const { code, message } = assets.error;
+      const results = kinds.map((k) => reasonResult(k, code, message));
+      return { record: assembleRecord(rollout, promptId, null, results), inspection: null };
+    }
+    const dataHash = assetsHash(assets.assets);
     let inspection: ScoredRollout['inspection'];
     try {
       inspection = await inspect(rollout.completion, {
@@ -325,6 +348,7 @@ export async function createRolloutScorer(opts: RolloutScorerOptions): Promise<I
         renderer: res.renderer,
         domain: rollout.domain ?? opts.domain,
         domains: res.domains,
+        ...(dataHash ? { assets: assets.assets } : {}),
       });
     } catch (err) {
       return { record: faultRecord(rollout, kinds, err), inspection: null };
@@ -334,9 +358,9 @@ export async function createRolloutScorer(opts: RolloutScorerOptions): Promise<I
       prompt,
       inspection,
       rubric,
-      judge: res.judgeFor(mode),
+      judge: judgeWithAssets(res.judgeFor(mode), dataHash),
       prismaRubric,
-      prisma: res.prismaFor(mode),
+      prisma: prismaWithAssets(res.prismaFor(mode), dataHash),
       dropAxis: opts.dropAxis,
       blankPolicy: opts.blankPolicy ?? 'zero',
       hybrid: opts.hybrid,

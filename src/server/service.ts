@@ -39,6 +39,8 @@ export interface RewardServiceOptions
   /** Who draws the pictures (default: the pool's default renderer). */
   renderer?: RendererName;
   html?: HtmlPictureOptions;
+  /** Where items' `{ path }` assets are read from (`--data-root`); else inline assets only. */
+  dataRoot?: string;
   /** SQLite answer cache path, or false. */
   cache: string | false;
   /** Rollouts inspected, rendered and judged at once. Default max(32, 2×judgeConcurrency + 4×workers). */
@@ -75,6 +77,7 @@ export async function startRewardService(opts: RewardServiceOptions): Promise<Ru
       judge: opts.judge,
       renderer,
       ...(opts.html ? { html: opts.html } : {}),
+      ...(opts.dataRoot ? { dataRoot: opts.dataRoot } : {}),
       inspect: inspectCompletion,
       cache: opts.cache,
       reward: opts.reward,
@@ -110,6 +113,7 @@ export async function startRewardService(opts: RewardServiceOptions): Promise<Ru
     renderWorkers: _w,
     renderer: _n,
     html: _t,
+    dataRoot: _d,
     cache: _a,
     pipeline: _p,
     ...server

@@ -77,3 +77,73 @@ export function vegaLiteCorpus(n: number): string[] {
     }),
   );
 }
+
+/** Small illustrations: shapes, a gradient and text, varied per file. */
+export function svgCorpus(n: number): string[] {
+  return Array.from({ length: n }, (_, i) => {
+    const shapes = Array.from({ length: 4 + (i % 5) }, (_, j) => {
+      const x = 20 + ((j * 37 + i * 11) % 150);
+      const y = 20 + ((j * 53 + i * 7) % 150);
+      return j % 2
+        ? `<circle cx="${x}" cy="${y}" r="${10 + (j % 4) * 6}" fill="hsl(${(i * 40 + j * 60) % 360},70%,50%)"/>`
+        : `<rect x="${x}" y="${y}" width="${20 + j * 4}" height="${14 + j * 3}" rx="4" fill="url(#g)"/>`;
+    });
+    return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 200"><defs><linearGradient id="g"><stop offset="0" stop-color="#36c"/><stop offset="1" stop-color="#c63"/></linearGradient></defs>${shapes.join('')}<text x="100" y="190" text-anchor="middle" font-size="14">icon ${i}</text></svg>`;
+  });
+}
+
+/** Flowcharts, sequence diagrams and gantt charts, in turn. */
+export function mermaidCorpus(n: number): string[] {
+  return Array.from({ length: n }, (_, i) => {
+    if (i % 3 === 0) {
+      const steps = Array.from(
+        { length: 3 + (i % 4) },
+        (_, j) => `  s${j}[Step ${j} of ${i}] --> s${j + 1}`,
+      );
+      return `flowchart ${i % 2 ? 'LR' : 'TD'}\n${steps.join('\n')}`;
+    }
+    if (i % 3 === 1) {
+      const msgs = Array.from(
+        { length: 2 + (i % 4) },
+        (_, j) => `  ${j % 2 ? 'B->>A' : 'A->>B'}: message ${j}`,
+      );
+      return `sequenceDiagram\n${msgs.join('\n')}`;
+    }
+    const tasks = Array.from(
+      { length: 2 + (i % 3) },
+      (_, j) => `  Task ${j} :t${j}, ${j ? `after t${j - 1}` : '2026-01-01'}, ${3 + j}d`,
+    );
+    return `gantt\n  dateFormat YYYY-MM-DD\n  title Plan ${i}\n  section Work\n${tasks.join('\n')}`;
+  });
+}
+
+/** Short melodies (bare music expressions, wrapped by the renderer). */
+export function lilypondCorpus(n: number): string[] {
+  const notes = ['c', 'd', 'e', 'f', 'g', 'a', 'b'];
+  return Array.from({ length: n }, (_, i) => {
+    const bar = Array.from(
+      { length: 8 },
+      (_, j) => `${notes[(i + j * 3) % 7]}'${j % 2 ? '8' : '4'}`,
+    );
+    return `\\relative { \\time 4/4 ${bar.join(' ')} }`;
+  });
+}
+
+/** Molecules: a few common ones per file, named. */
+export function smilesCorpus(n: number): string[] {
+  const mols = [
+    ['ethanol', 'CCO'],
+    ['benzene', 'c1ccccc1'],
+    ['aspirin', 'CC(=O)Oc1ccccc1C(=O)O'],
+    ['caffeine', 'Cn1cnc2c1c(=O)n(C)c(=O)n2C'],
+    ['acetone', 'CC(C)=O'],
+    ['phenol', 'Oc1ccccc1'],
+    ['glycine', 'NCC(=O)O'],
+  ];
+  return Array.from({ length: n }, (_, i) =>
+    Array.from({ length: 1 + (i % 4) }, (_, j) => {
+      const [name, smi] = mols[(i + j * 2) % mols.length]!;
+      return `${smi} ${name}`;
+    }).join('\n'),
+  );
+}

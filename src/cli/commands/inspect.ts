@@ -2,12 +2,13 @@
 // and deterministic checks.
 //   rubrica inspect <completion-file|-> [--prompt TEXT] [--json] [--size N]
 //                   [--background COLOR] [--out PNG] [--timeout MS] [--domain ID|auto]
-//                   [--html-full-page]
+//                   [--html-full-page] [--assets FILE.json] [--data-root DIR]
 // A completion with no SVG, a truncated one or an unrenderable one is a result (exit 0);
 // only an unreadable file (1) or bad flags (2) exit non-zero.
 import { readFile, writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { DOMAIN_IDS } from '../../core/domain-ids.ts';
+import { resolveAssets } from '../../domains/assets.ts';
 import { lazyDomainRenderers } from '../../domains/lazy.ts';
 import { inspectCompletion, inspectionToJson } from '../../inspect/inspect.ts';
 import type { Inspection } from '../../inspect/types.ts';
@@ -17,6 +18,7 @@ import {
   DEFAULT_SIZE as DEFAULT_RENDER_SIZE,
 } from '../../render/defaults.ts';
 import { createRenderPool } from '../../render/pool.ts';
+import { addDataRootFlag, assetsFileFlag, dataRootFlag } from '../assets-flag.ts';
 import { domainFlag } from '../domain-flag.ts';
 import { addHtmlFlag, htmlFlagOptions } from '../html-flag.ts';
 import { inputFile } from '../input-file.ts';
@@ -34,6 +36,8 @@ interface Flags {
   timeout?: string;
   domain?: string;
   htmlFullPage?: boolean;
+  assets?: string;
+  dataRoot?: string;
 }
 
 function intFlag(name: string, v: string | undefined, max: number): number | undefined {
@@ -114,6 +118,14 @@ async function run(file: string, f: Flags, setExit: (code: number) => void): Pro
     return;
   }
   const domain = domainFlag(f.domain);
+  // The task's data files: a bad one (escaping the data root, missing, over the limits) is one
+  // line with its stable code, exit 2 — nothing is rendered without the data it needs.
+  const dataRoot = dataRootFlag(f.dataRoot);
+  const given = await assetsFileFlag(f.assets);
+  const resolved = resolveAssets(given, { dataRoot: dataRoot ?? null });
+  if (!resolved.ok) {
+    throw new UsageError(`--assets: ${resolved.error.code}: ${resolved.error.message}`);
+  }
   const pool = createRenderPool({ workers: 1, timeoutMs, ...rendererPoolOptions(f) });
   // Other domains' renderers start only if the completion is not SVG.
   const domains = lazyDomainRenderers({
@@ -128,6 +140,7 @@ async function run(file: string, f: Flags, setExit: (code: number) => void): Pro
       render: { size, background: f.background },
       domain,
       domains,
+      ...(given ? { assets: resolved.assets } : {}),
     });
     if (f.out && ins.render?.ok) await writeFile(f.out, ins.render.png);
     process.stdout.write(
@@ -152,7 +165,12 @@ export const register: RegisterCommand = (program: Command, setExit) => {
     .option('-b, --background <color>', 'CSS colour under the drawing', DEFAULT_RENDER_BACKGROUND)
     .option('-o, --out <png>', 'also write the rendered PNG here')
     .option('--timeout <ms>', 'wall-clock limit for the render (default 10000)')
-    .option('--domain <id>', `the completion's domain: auto (default) or ${DOMAIN_IDS.join(', ')}`);
+    .option('--domain <id>', `the completion's domain: auto (default) or ${DOMAIN_IDS.join(', ')}`)
+    .option(
+      '--assets <file>',
+      'JSON object of the task\'s data files (name → content or { "path": … }), readable by the code under their names',
+    );
+  addDataRootFlag(cmd);
   addRendererFlag(addHtmlFlag(cmd)).action(async (file: string, flags: Flags) =>
     run(file, flags, setExit),
   );

@@ -4,6 +4,7 @@
 
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { AssetsInputSchema } from '../../core/assets.ts';
 import { DOMAIN_IDS } from '../../core/domain-ids.ts';
 import type { RewardKind, ScoreRecord } from '../../core/record.ts';
 import { isGraderFaultRecord, isUnjudged } from '../../core/status.ts';
@@ -14,6 +15,7 @@ import { formatScoreSummary, summariseScores } from '../../reward/summary.ts';
 import { DROP_AXES, isDropAxis } from '../../reward/weighted.ts';
 import { parseRubricsJsonl } from '../../rubric/load.ts';
 import { ExactIdSchema } from '../../store/jsonl.ts';
+import { addDataRootFlag, dataRootFlag } from '../assets-flag.ts';
 import { asUsage, cacheFlag, judgeCallFlags, parseCount, parseMode } from '../flags.ts';
 import { addHtmlFlag, htmlFlagOptions } from '../html-flag.ts';
 import { addHybridFlags, type HybridFlags, hybridFromFlags } from '../hybrid-flags.ts';
@@ -35,6 +37,7 @@ const RolloutLine = z.object({
   prompt: z.string().nullish(),
   completion: z.string(),
   domain: z.enum(DOMAIN_IDS).nullish(),
+  assets: AssetsInputSchema.nullish(),
 });
 
 /** The grader fault a score line records (new `status` or, in older files, its reason). */
@@ -65,6 +68,7 @@ function nothingScored(records: readonly Pick<ScoreRecord, 'status' | 'reason'>[
 
 interface ScoreFlags extends HybridFlags {
   renderer?: string;
+  dataRoot?: string;
   htmlFullPage?: boolean;
   rubrics?: string;
   codeJudge?: string;
@@ -141,6 +145,7 @@ async function score(flags: ScoreFlags, setExit: (code: number) => void): Promis
   const hybrid = rewardNeeds(reward).hybrid ? await hybridFromFlags(flags) : undefined;
   inputFile('--in', flags.in); // still there after the model checks
   checkRolloutFileApplies(flags.in, reward, hybrid);
+  const dataRoot = dataRootFlag(flags.dataRoot);
 
   const run = await openScoringRun({
     rubrics,
@@ -157,6 +162,7 @@ async function score(flags: ScoreFlags, setExit: (code: number) => void): Promis
     concurrency,
     blankPolicy: flags.blank as ScoringRunOptions['blankPolicy'],
     hybrid,
+    ...(dataRoot ? { dataRoot } : {}),
   }).catch((err) => {
     if (err instanceof ScorerConfigError) throw new UsageError(err.message);
     throw err;
@@ -230,6 +236,7 @@ export const register: RegisterCommand = (program, setExit) => {
       'answer cache: SQLite file (default .rubrica/cache.sqlite) or redis://host:port/db',
     )
     .option('--no-cache', 'do not read or write the answer cache');
+  addDataRootFlag(cmd);
   addRendererFlag(addHtmlFlag(addHybridFlags(cmd))).action((flags: ScoreFlags) =>
     score(flags, setExit),
   );

@@ -17,6 +17,7 @@ import { checkExposure } from '../../server/exposure.ts';
 import { closeOnSignal, startRewardService } from '../../server/service.ts';
 import { cacheKey } from '../../store/keys.ts';
 import { isRedisUrl } from '../../store/redis-cache.ts';
+import { addDataRootFlag, dataRootFlag } from '../assets-flag.ts';
 import { checkCacheReachable } from '../flags.ts';
 import { addHtmlFlag, htmlFlagOptions } from '../html-flag.ts';
 import { addHybridFlags, type HybridFlags, hybridFromFlags } from '../hybrid-flags.ts';
@@ -136,10 +137,12 @@ export const register: RegisterCommand = (program) => {
       int('--health-window', 1),
       20,
     );
+  addDataRootFlag(cmd);
   addHtmlFlag(addRendererFlag(addHybridFlags(cmd))).action((o) => serve(o));
 };
 
 interface ServeFlags extends HybridFlags {
+  dataRoot?: string;
   renderer?: string;
   htmlFullPage?: boolean;
   host: string;
@@ -273,6 +276,7 @@ async function serve(o: ServeFlags): Promise<void> {
     renderWorkers: o.renderWorkers ?? availableParallelism(),
     renderer: parseRenderer(o.renderer),
     ...htmlFlagOptions(o),
+    ...(o.dataRoot ? { dataRoot: dataRootFlag(o.dataRoot)! } : {}),
     cache: o.cache,
     pipeline: o.pipeline,
     token,

@@ -32,6 +32,12 @@ function mermaidBundle(): string {
   return bundle;
 }
 
+/**
+ * The longest side of a Mermaid picture, px: a diagram is drawn at its natural size (Mermaid's
+ * own width for it) up to this, scaled down beyond it (docs/domains.md).
+ */
+export const MERMAID_MAX_SIDE = 4096;
+
 const FAILED = 'rubrica-mermaid-failed:';
 const TOO_LARGE = 'rubrica-mermaid-too-large:';
 /** The box Mermaid draws instead of a diagram over its maxTextSize. */
@@ -44,6 +50,22 @@ export function mermaidPage(code: string): string {
 mermaid.initialize({ startOnLoad: false, securityLevel: 'strict', theme: 'default', suppressErrorRendering: true });
 var text = ${text};
 var maxText = (mermaid.mermaidAPI && mermaid.mermaidAPI.getConfig().maxTextSize) || 50000;
+// Mermaid writes width="100%" and style="max-width: Npx": inside #out (an inline-block that
+// takes its size from its content) 100% of nothing falls back to the 300 px default of a
+// replaced element, and a 1,184 px gantt came out 300 px wide. The diagram is drawn at its
+// natural size instead — the max-width Mermaid asked for, else its viewBox — scaled down only
+// past ${MERMAID_MAX_SIDE} px on a side.
+function naturalSize(svg) {
+  if (!svg) return;
+  var vb = svg.viewBox && svg.viewBox.baseVal;
+  var w = parseFloat(svg.style.maxWidth) || (vb && vb.width) || 0;
+  if (!(w > 0)) return;
+  var h = vb && vb.width > 0 ? vb.height * (w / vb.width) : 0;
+  var s = Math.min(1, ${MERMAID_MAX_SIDE} / w, h > 0 ? ${MERMAID_MAX_SIDE} / h : 1);
+  svg.style.maxWidth = 'none';
+  svg.setAttribute('width', String(Math.round(w * s)));
+  if (h > 0) svg.setAttribute('height', String(Math.round(h * s)));
+}
 function refuse(prefix, message) {
   console.error(prefix + message);
   document.getElementById('out').setAttribute('data-done', 'error');
@@ -56,6 +78,7 @@ mermaid.render('diagram', text).then(function (r) {
   }
   var out = document.getElementById('out');
   out.innerHTML = r.svg;
+  naturalSize(out.querySelector('svg'));
   if (r.bindFunctions) r.bindFunctions(out);
   out.setAttribute('data-done', '1');
 }, function (e) {

@@ -23,7 +23,7 @@
 #         exactly the job's bytes, runs the job, and reads the nonce only once every process of
 #         the job is dead: the nonce is never in memory a job inherited.
 #   job:  {"code": str, "timeout": s, "cpu": s, "mem": bytes above the zygote's own, "fsize": bytes,
-#          "nproc": n, "dpi": n, "max_pixels": n}
+#          "nproc": n, "dpi": n, "max_pixels": n, "assets": {name: base64} (optional)}
 #   out:  "<nonce> " + {"ok": true, "png": base64, "warnings": [...], "stderr": tail}
 #                   or {"ok": false, "error": {"code": ..., "message": ...}, "warnings": [...], "stderr": tail}
 #         the code is one of timeout, too_large, no_output, exec_error, sandbox_error.
@@ -154,6 +154,22 @@ def vm_size():
     return 0
 
 
+def write_assets(assets):
+    """The task's data files (issue 23), written into this job's own fresh work dir under
+    their names, read-only: `open('cars.csv')` and `pandas.read_csv('cars.csv')` find them.
+    Only this job's assets exist here; the dir is wiped after the job like everything else.
+    The names were checked by the parent (plain relative paths); checked again here."""
+    for name, data in assets.items():
+        parts = name.split("/")
+        if name.startswith("/") or any(p in ("", ".", "..") for p in parts):
+            raise ValueError("bad asset name %r" % (name,))
+        if len(parts) > 1:
+            os.makedirs(os.path.join(*parts[:-1]), exist_ok=True)
+        fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o444)
+        with os.fdopen(fd, "wb") as f:
+            f.write(base64.b64decode(data))
+
+
 def run_child(job, wfd):
     """In the forked child: limits, fresh dir, run the script, save the figure."""
     os.setsid()
@@ -179,6 +195,7 @@ def run_child(job, wfd):
     resource.setrlimit(resource.RLIMIT_FSIZE, (int(job["fsize"]), int(job["fsize"])))
     resource.setrlimit(resource.RLIMIT_NPROC, (int(job["nproc"]), int(job["nproc"])))
     os.chdir(WORK)
+    write_assets(job.get("assets") or {})
     caught = []
     import warnings
 

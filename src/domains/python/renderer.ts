@@ -3,6 +3,7 @@
 // starts a fresh sandboxed zygote per job instead (slower, same isolation and pictures).
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { ResolvedAssets } from '../../core/assets.ts';
 import { makeError } from '../../core/errors.ts';
 import { pngResult } from '../png.ts';
 import { DEFAULT_SANDBOX_LIMITS, type SandboxLimits, type SandboxSpec } from '../sandbox/bwrap.ts';
@@ -109,9 +110,16 @@ export function createPythonRenderer(opts: PythonRendererOptions = {}): DomainRe
       })
     : null;
 
-  async function run(code: string, jobTimeout: number): Promise<unknown> {
+  async function run(code: string, jobTimeout: number, assets?: ResolvedAssets): Promise<unknown> {
     const job = {
       code,
+      ...(assets && Object.keys(assets).length > 0
+        ? {
+            assets: Object.fromEntries(
+              Object.entries(assets).map(([n, b]) => [n, b.toString('base64')]),
+            ),
+          }
+        : {}),
       timeout: jobTimeout / 1000,
       cpu: Math.max(1, Math.min(limits.cpuSeconds, Math.ceil(jobTimeout / 1000))),
       mem: opts.memoryBytes ?? 512 * 1024 ** 2,
@@ -136,7 +144,7 @@ export function createPythonRenderer(opts: PythonRendererOptions = {}): DomainRe
   return {
     async render(code, ro = {}): Promise<DomainRender> {
       const started = performance.now();
-      const answer = await run(code, ro.timeoutMs ?? timeoutMs);
+      const answer = await run(code, ro.timeoutMs ?? timeoutMs, ro.assets);
       const ms = () => performance.now() - started;
       if (isFailure(answer) && answer.failed === 'memory') {
         return { ok: false, error: makeError('too_large', answer.message), ms: ms() };

@@ -32,6 +32,15 @@ describe('sandboxArgv', () => {
     );
   });
 
+  it("binds fontconfig's cache read-only, so no process rescans every font (issue 23)", () => {
+    const i = argv.indexOf('/var/cache/fontconfig');
+    expect(i).toBeGreaterThan(0);
+    expect(argv[i - 1]).toBe('--ro-bind');
+    expect(argv.filter((a) => a.startsWith('/var')).sort()).toEqual(
+      ['/var/cache/fontconfig', '/var/cache/fontconfig', '/var/lib/texmf', '/var/lib/texmf'].sort(),
+    );
+  });
+
   it('shows nothing of /sys but the huge-page mode glibc reads', () => {
     const sys = argv.filter((a) => a.startsWith('/sys'));
     for (const p of sys) expect(p).toBe('/sys/kernel/mm/transparent_hugepage');

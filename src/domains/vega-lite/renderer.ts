@@ -3,6 +3,7 @@
 // SVG (fitted into its square canvas). A runtime that runs over time or out of memory is
 // killed and replaced; its job reports `timeout` / `too_large`, and only that job fails:
 // the process serving other rollouts never runs the policy's spec itself.
+import type { ResolvedAssets } from '../../core/assets.ts';
 import { makeError } from '../../core/errors.ts';
 import type { Renderer, RenderOptions } from '../../render/types.ts';
 import type { DomainRender, DomainRenderErrorCode, DomainRenderer } from '../types.ts';
@@ -46,8 +47,12 @@ export function createVegaLiteRenderer(opts: VegaLiteRendererOptions): DomainRen
   }
 
   /** One spec on the runtime (jobs are serialised: vega is single-threaded anyway). */
-  async function toSvg(spec: string, timeoutMs: number): Promise<Answer> {
-    const job = { spec, maxRows: opts.maxRows ?? 50_000 };
+  async function toSvg(spec: string, timeoutMs: number, assets?: ResolvedAssets): Promise<Answer> {
+    // The task's data files, as text: vega reads them by name (worker.mjs), nothing else.
+    const text = assets
+      ? Object.fromEntries(Object.entries(assets).map(([n, b]) => [n, b.toString('utf8')]))
+      : {};
+    const job = { spec, maxRows: opts.maxRows ?? 50_000, assets: text };
     // A runtime killed from outside (the OOM killer, an operator) is not the spec's fault:
     // the job is retried once on a fresh runtime, and blamed only if that one dies too.
     for (let attempt = 0; ; attempt++) {
@@ -78,7 +83,9 @@ export function createVegaLiteRenderer(opts: VegaLiteRendererOptions): DomainRen
       if (Buffer.byteLength(code) > maxBytes) {
         return { ok: false, error: makeError('too_large', `spec over ${maxBytes} bytes`), ms: 0 };
       }
-      const run = chain.then(() => toSvg(code, ro.timeoutMs ?? opts.timeoutMs ?? 10_000));
+      const run = chain.then(() =>
+        toSvg(code, ro.timeoutMs ?? opts.timeoutMs ?? 10_000, ro.assets),
+      );
       chain = run.catch(() => {});
       const a = await run;
       if (!a.ok) return { ok: false, error: makeError(a.code, a.message), ms: ms() };

@@ -89,7 +89,7 @@ export class VegaRuntime {
 
   /** One spec; resolves to the runtime's answer for this job, or how the job failed. */
   run(
-    job: { spec: string; maxRows: number },
+    job: { spec: string; maxRows: number; assets?: Record<string, string> },
     timeoutMs: number,
   ): Promise<RuntimeAnswer | RuntimeFailure> {
     const id = this.#nextId++;

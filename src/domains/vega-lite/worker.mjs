@@ -1,17 +1,26 @@
 // The persistent vega runtime (a child process forked by runtime.ts; plain JS so it starts
 // without a TypeScript loader). Compiles Vega-Lite (or takes a Vega spec) and renders it to
 // SVG headlessly. Nothing is ever fetched: the loader refuses every URL, file and data: URI,
-// so only inline `values` can feed a chart. The parent bounds its heap, kills it on a
+// so only inline `values` can feed a chart — and the task's own data files (issue 23): a
+// `data.url` that is exactly the name of one of the job's assets (or `./` + it) loads that
+// content, from memory; every other URL is refused as before. The parent bounds its heap, kills it on a
 // timeout and replaces it when it dies; it exits when the parent's channel closes.
 import * as vega from 'vega';
 import { compile } from 'vega-lite';
 
-function refusingLoader(attempts) {
+function refusingLoader(attempts, assets) {
   const refuse = async (uri) => {
     attempts.push(String(uri).slice(0, 200));
     throw new Error(`external resources are not allowed: ${String(uri).slice(0, 200)}`);
   };
-  return { load: refuse, sanitize: refuse, http: refuse, file: refuse };
+  // Only data loads (context 'dataflow') may read an asset; an image mark's href never does.
+  const load = async (uri, options) => {
+    const name = typeof uri === 'string' ? uri.replace(/^\.\//, '') : '';
+    const context = options?.context;
+    if (context === 'dataflow' && Object.hasOwn(assets, name)) return assets[name];
+    return refuse(uri);
+  };
+  return { load, sanitize: refuse, http: refuse, file: refuse };
 }
 
 /** Rows of inline data, over every `values` array in the spec (datasets included). */
@@ -57,7 +66,7 @@ Sequence.prototype.transform = function limitedSequence(_, pulse) {
   return sequenceTransform.call(this, _, pulse);
 };
 
-async function render({ spec, maxRows }) {
+async function render({ spec, maxRows, assets }) {
   maxGeneratedRows = maxRows;
   refused = null;
   let parsed;
@@ -90,7 +99,7 @@ async function render({ spec, maxRows }) {
   try {
     const view = new vega.View(vega.parse(vgSpec), {
       renderer: 'none',
-      loader: refusingLoader(attempts),
+      loader: refusingLoader(attempts, assets ?? {}),
       logger: quietLogger(warnings),
     });
     const svg = await view.toSVG();

@@ -12,6 +12,10 @@ const NOT_JUDGED: ReadonlySet<UnscoreableReason> = new Set([
   'cache_error',
   'infra_error',
   'no_rubric',
+  'asset_invalid',
+  'asset_missing',
+  'asset_outside_root',
+  'assets_too_large',
 ]);
 
 export const REASON_LABELS: Record<UnscoreableReason, string> = {
@@ -32,6 +36,10 @@ export const REASON_LABELS: Record<UnscoreableReason, string> = {
   cache_error: 'not scored (cache error)',
   infra_error: 'not scored (infrastructure error)',
   no_rubric: 'not judged (no rubric for this prompt)',
+  asset_invalid: 'not judged (a data file name or path is invalid)',
+  asset_missing: 'not judged (a data file is missing)',
+  asset_outside_root: 'not judged (a data file is outside the data root)',
+  assets_too_large: 'not judged (data files over the limit)',
 };
 
 export const OUTCOME_LABELS: Record<Outcome, string> = {

@@ -1,0 +1,54 @@
+// `--data-root DIR` (score, serve, inspect) and `--assets FILE` (inspect): where the `{ path }`
+// assets of prompts and rollouts are read from, and, for a single completion, its assets as a
+// JSON object (name → inline content or { "path": … }). Light: nothing is read here but the
+// flags; src/domains/assets.ts resolves them per item.
+import { statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import type { Command } from 'commander';
+import { type AssetsInput, AssetsInputSchema } from '../core/assets.ts';
+import { UsageError } from './usage-error.ts';
+
+const DATA_ROOT_HELP =
+  'directory the { "path": … } assets of prompts and rollouts are read from (a path may not leave it)';
+
+/** Adds `--data-root <dir>` to a command. */
+export function addDataRootFlag(cmd: Command): Command {
+  return cmd.option('--data-root <dir>', DATA_ROOT_HELP);
+}
+
+/** The data root, checked to be a directory (a usage error otherwise). */
+export function dataRootFlag(dir: string | undefined): string | undefined {
+  if (dir === undefined) return undefined;
+  let isDir = false;
+  try {
+    isDir = statSync(dir).isDirectory();
+  } catch {
+    // reported below
+  }
+  if (!isDir) throw new UsageError(`--data-root: not a directory: ${dir}`);
+  return dir;
+}
+
+/** `--assets FILE`: the JSON object of one completion's assets. */
+export async function assetsFileFlag(file: string | undefined): Promise<AssetsInput | undefined> {
+  if (file === undefined) return undefined;
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (e) {
+    throw new UsageError(
+      `--assets: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+    );
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new UsageError(`--assets: ${file} is not JSON`);
+  }
+  const r = AssetsInputSchema.safeParse(parsed);
+  if (!r.success) {
+    throw new UsageError(`--assets: ${file} must be an object of name → content or { "path": … }`);
+  }
+  return r.data;
+}
