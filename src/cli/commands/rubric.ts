@@ -24,6 +24,7 @@ import { finishJsonlCommand, runJsonlCommand } from '../jsonl-command.ts';
 import { preflight } from '../preflight.ts';
 import type { RegisterCommand } from '../register.ts';
 import { addRendererFlag, parseRenderer } from '../renderer-flag.ts';
+import { addShardFlags, parseShardFlags } from '../shard-flags.ts';
 import { IdSchema, type SynthFlags, synthFault } from '../synth-flags.ts';
 import { UsageError } from '../usage-error.ts';
 
@@ -82,6 +83,7 @@ async function synth(flags: SynthFlags, setExit: (code: number) => void): Promis
     return synthPrisma(flags, setExit);
   }
   const { preset, domain, minIdeal, concurrency, mode } = checkFlags(flags);
+  const shard = parseShardFlags(flags);
   const { author, judgeClient } = modelClients(flags, concurrency);
   await preflight(author, 'author'); // dead models are found in seconds, not after retries
   await preflight(judgeClient, 'judge');
@@ -105,6 +107,7 @@ async function synth(flags: SynthFlags, setExit: (code: number) => void): Promis
       example: '{"id":"p1","prompt":"a red fox curled up asleep"}',
       label: 'rubrics',
       noun: 'prompts',
+      shard: shard && { ...shard, command: 'rubric synth' },
       concurrency,
       process: (it: z.infer<typeof PromptLine>) => run.synthesize(it),
       faultOf: synthFault,
@@ -186,5 +189,5 @@ export const register: RegisterCommand = (program, setExit) => {
     .option('--judge-retries <n>', 'judge retries after the first attempt (default 4)')
     .option('--cache <file>', `answer cache (default ${DEFAULT_CACHE_PATH})`)
     .option('--no-cache', 'do not read or write the answer cache');
-  addRendererFlag(synthCmd).action((flags: SynthFlags) => synth(flags, setExit));
+  addShardFlags(addRendererFlag(synthCmd)).action((flags: SynthFlags) => synth(flags, setExit));
 };

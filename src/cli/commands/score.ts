@@ -24,6 +24,7 @@ import type { RegisterCommand } from '../register.ts';
 import { addRendererFlag, parseRenderer } from '../renderer-flag.ts';
 import { parseRewardFlag, REWARD_FLAG_HELP, rewardNeeds } from '../reward-flag.ts';
 import { checkRubricsFit } from '../rubric-fit.ts';
+import { addShardFlags, parseShardFlags, type ShardFlags } from '../shard-flags.ts';
 import { IdSchema } from '../synth-flags.ts';
 import { UsageError } from '../usage-error.ts';
 
@@ -61,7 +62,7 @@ function nothingScored(records: readonly Pick<ScoreRecord, 'status' | 'reason'>[
     : 'nothing could be scored';
 }
 
-interface ScoreFlags extends HybridFlags {
+interface ScoreFlags extends HybridFlags, ShardFlags {
   renderer?: string;
   htmlFullPage?: boolean;
   rubrics?: string;
@@ -134,6 +135,7 @@ async function judgeClients(flags: ScoreFlags, reward: RewardKind[], concurrency
 
 async function score(flags: ScoreFlags, setExit: (code: number) => void): Promise<void> {
   const { reward, rubrics, mode, concurrency, dropAxis } = checkFlags(flags);
+  const shard = parseShardFlags(flags);
   const { client, prisma } = await judgeClients(flags, reward, concurrency);
   // Loads CLIP / connects scorers only when the hybrid reward was asked for.
   const hybrid = rewardNeeds(reward).hybrid ? await hybridFromFlags(flags) : undefined;
@@ -166,6 +168,7 @@ async function score(flags: ScoreFlags, setExit: (code: number) => void): Promis
       example: '{"id":"r1","prompt_id":"p1","completion":"```svg\\n<svg …/>\\n```"}',
       label: 'score',
       noun: 'rollouts',
+      shard: shard && { ...shard, command: 'score' },
       concurrency,
       process: (it: z.infer<typeof RolloutLine>) => run.score(it),
       faultOf: scoreFault,
@@ -224,7 +227,7 @@ export const register: RegisterCommand = (program, setExit) => {
     .option('--judge-retries <n>', 'judge retries after the first attempt (default 4)')
     .option('--cache <file>', 'answer cache (default .rubrica/cache.sqlite)')
     .option('--no-cache', 'do not read or write the answer cache');
-  addRendererFlag(addHtmlFlag(addHybridFlags(cmd))).action((flags: ScoreFlags) =>
+  addShardFlags(addRendererFlag(addHtmlFlag(addHybridFlags(cmd)))).action((flags: ScoreFlags) =>
     score(flags, setExit),
   );
 };
