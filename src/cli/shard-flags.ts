@@ -4,6 +4,7 @@
 // `JOB_COMPLETION_INDEX`. Reading the environment only when asked keeps a plain run inside
 // a Slurm array from being sharded by surprise. Bad values are usage errors (exit 2).
 import type { Command } from 'commander';
+import { readEnv } from '../core/env.ts';
 import type { ShardSpec } from '../store/shard.ts';
 import { UsageError } from './usage-error.ts';
 
@@ -40,13 +41,13 @@ function checked(index: number, count: number, from: string): ShardSpec {
 
 /** From the environment: Slurm array first, then a Kubernetes Indexed Job. */
 function fromEnv(env: NodeJS.ProcessEnv, shards: number | undefined): ShardSpec {
-  const id = int('SLURM_ARRAY_TASK_ID', env.SLURM_ARRAY_TASK_ID);
+  const id = int('SLURM_ARRAY_TASK_ID', readEnv('SLURM_ARRAY_TASK_ID', env));
   if (id !== undefined) {
-    const min = int('SLURM_ARRAY_TASK_MIN', env.SLURM_ARRAY_TASK_MIN) ?? 0;
-    const max = int('SLURM_ARRAY_TASK_MAX', env.SLURM_ARRAY_TASK_MAX);
+    const min = int('SLURM_ARRAY_TASK_MIN', readEnv('SLURM_ARRAY_TASK_MIN', env)) ?? 0;
+    const max = int('SLURM_ARRAY_TASK_MAX', readEnv('SLURM_ARRAY_TASK_MAX', env));
     const count =
       shards ??
-      int('SLURM_ARRAY_TASK_COUNT', env.SLURM_ARRAY_TASK_COUNT) ??
+      int('SLURM_ARRAY_TASK_COUNT', readEnv('SLURM_ARRAY_TASK_COUNT', env)) ??
       (max !== undefined ? max - min + 1 : undefined);
     if (count === undefined)
       throw new UsageError(
@@ -58,7 +59,7 @@ function fromEnv(env: NodeJS.ProcessEnv, shards: number | undefined): ShardSpec 
       );
     return checked(id - min, count, '--shard auto (Slurm array)');
   }
-  const k = int('JOB_COMPLETION_INDEX', env.JOB_COMPLETION_INDEX);
+  const k = int('JOB_COMPLETION_INDEX', readEnv('JOB_COMPLETION_INDEX', env));
   if (k !== undefined) {
     if (shards === undefined)
       throw new UsageError(
