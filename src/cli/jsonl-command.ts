@@ -7,6 +7,7 @@
 import type { z } from 'zod';
 import type { Usage } from '../core/usage.ts';
 import {
+  type InputItem,
   type JsonlRunResult,
   OutputPathError,
   openJsonlOutput,
@@ -18,6 +19,14 @@ import { countNonBlankLines } from '../store/jsonl-lines.ts';
 import { badLineMessage } from '../store/jsonl-values.ts';
 import { OutputLockedError } from '../store/lock.ts';
 import { createRunProgress } from '../store/progress.ts';
+import {
+  fileSha256,
+  inShard,
+  readSidecar,
+  type ShardSidecar,
+  type ShardSpec,
+  writeSidecar,
+} from '../store/shard.ts';
 import { UsageError } from './usage-error.ts';
 
 export { RunInterruptedError as InterruptedError } from '../store/jsonl.ts';
@@ -61,6 +70,8 @@ export interface JsonlCommandOptions<I extends { id: string }, O extends { id: s
   /** What the summary needs of a record (records are not all kept: inputs can be huge). */
   slim: (record: NoInfer<O>) => S;
   usageOf: (record: NoInfer<O>) => Usage;
+  /** Do only this shard's ids, and record it beside the output (docs/sharding.md). */
+  shard?: ShardSpec & { command: string };
 }
 
 export interface JsonlCommandResult<S> extends JsonlRunResult {
@@ -93,14 +104,22 @@ export async function runJsonlCommand<I extends { id: string }, O extends { id: 
     );
   if (out.repairedBytes)
     process.stderr.write(`rubrica: repaired a torn last line in ${opts.outPath}\n`);
+  const shard = opts.shard ? await startShard(opts.shard, opts.inPath, opts.outPath) : null;
   const records: S[] = [];
-  const progress = createRunProgress(opts.label, total);
+  // A shard's share is about 1/N of the lines (the hash spreads ids evenly).
+  const progress = createRunProgress(
+    opts.label,
+    opts.shard ? Math.round(total / opts.shard.count) : total,
+  );
   let printed = 0;
   let badLines = 0;
   try {
     const r = await withInterrupt((signal) =>
       runJsonl({
-        source: readJsonlItems(opts.inPath, opts.schema, { example: opts.example }),
+        source: onlyShard(
+          readJsonlItems(opts.inPath, opts.schema, { example: opts.example }),
+          opts.shard,
+        ),
         out,
         concurrency: opts.concurrency,
         process: opts.process,
@@ -128,6 +147,7 @@ export async function runJsonlCommand<I extends { id: string }, O extends { id: 
       process.stderr.write(
         `rubrica: rewrote ${opts.outPath} with one line per id (${removed} older lines replaced)\n`,
       );
+    if (shard) writeSidecar(opts.outPath, { ...shard, complete: !r.interrupted });
     if (r.interrupted) {
       out.close();
       throw new RunInterruptedError(
@@ -145,6 +165,46 @@ export async function runJsonlCommand<I extends { id: string }, O extends { id: 
     progress.stop();
     out.close();
   }
+}
+
+/** Bad lines pass (every shard reports them, as one run would); items only when theirs. */
+async function* onlyShard<I extends { id: string }>(
+  source: AsyncIterable<InputItem<I> | { line: number; error: string }>,
+  shard: ShardSpec | undefined,
+): AsyncGenerator<InputItem<I> | { line: number; error: string }> {
+  for await (const x of source) if (!shard || !('item' in x) || inShard(x.item.id, shard)) yield x;
+}
+
+/**
+ * Records the shard beside its output before any work (complete: false until a run ends),
+ * refusing an output that an earlier run wrote as another shard or for another command.
+ */
+async function startShard(
+  shard: ShardSpec & { command: string },
+  inPath: string,
+  outPath: string,
+): Promise<ShardSidecar> {
+  const before = readSidecar(outPath);
+  if (
+    before &&
+    (before.shard !== shard.index ||
+      before.shards !== shard.count ||
+      before.command !== shard.command)
+  )
+    throw new UsageError(
+      `--out ${outPath} holds shard ${before.shard}/${before.shards} of \`${before.command}\`, not ${shard.index}/${shard.count} of \`${shard.command}\``,
+    );
+  const s: ShardSidecar = {
+    rubrica_shard: 1,
+    command: shard.command,
+    shard: shard.index,
+    shards: shard.count,
+    input: inPath,
+    input_sha256: await fileSha256(inPath),
+    complete: false,
+  };
+  writeSidecar(outPath, s);
+  return s;
 }
 
 /**

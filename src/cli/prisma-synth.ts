@@ -10,6 +10,7 @@ import { asUsage, cacheFlag, parseCount } from './flags.ts';
 import { inputFile } from './input-file.ts';
 import { finishJsonlCommand, runJsonlCommand } from './jsonl-command.ts';
 import { preflight } from './preflight.ts';
+import { parseShardFlags } from './shard-flags.ts';
 import { IdSchema, type SynthFlags } from './synth-flags.ts';
 import { UsageError } from './usage-error.ts';
 
@@ -30,6 +31,7 @@ export async function synthPrisma(
 ): Promise<void> {
   if (!flags.author) throw new UsageError('--author is required for preset prisma');
   const concurrency = parseCount('--concurrency', flags.concurrency, 4);
+  const shard = parseShardFlags(flags);
   const author = asUsage(() =>
     createModelClient(flags.author!, { role: 'author', baseUrl: flags.authorBaseUrl, concurrency }),
   );
@@ -44,6 +46,7 @@ export async function synthPrisma(
       example: '{"id":"p1","prompt":"a bar chart of three fruits","domain":"svg"}',
       label: 'rubrics',
       noun: 'instructions',
+      shard: shard && { ...shard, command: 'rubric synth' },
       concurrency,
       process: (it: z.infer<typeof InstructionLine>) => run.synthesize(it),
       faultOf: fault,

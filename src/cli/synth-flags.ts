@@ -1,6 +1,7 @@
 // The flags and line shapes of `rubrica rubric synth`, shared by the RULER path
 // (commands/rubric.ts) and the PrismaForge path (prisma-synth.ts).
 import { ExactIdSchema } from '../store/jsonl.ts';
+import type { ShardFlags } from './shard-flags.ts';
 
 /**
  * Ids in hand-written files may be integers; they are compared as text (`1` is `"1"`) and
@@ -16,7 +17,7 @@ export function synthFault(r: { drop_reason?: unknown }): string | null {
     : null;
 }
 
-export interface SynthFlags {
+export interface SynthFlags extends ShardFlags {
   in: string;
   out: string;
   author?: string;

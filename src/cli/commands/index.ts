@@ -110,6 +110,11 @@ export const commandTable: Readonly<Record<string, CommandEntry>> = {
       'PrismaForge data gating: rubric-score candidates, re-synthesise the mid band, keep the best',
     load: () => import('./curate.ts'),
   },
+  merge: {
+    term: 'merge [options] <shard-outputs...>',
+    summary: 'join the outputs of a sharded job (--shard i/N) into what one run would write',
+    load: () => import('./merge.ts'),
+  },
   score: {
     term: 'score [options]',
     summary: 'score rollouts: render, judge against rubrics, weigh into rewards',

@@ -17,6 +17,7 @@ import { finishJsonlCommand, runJsonlCommand } from '../jsonl-command.ts';
 import { preflight } from '../preflight.ts';
 import type { RegisterCommand } from '../register.ts';
 import { addRendererFlag, parseRenderer } from '../renderer-flag.ts';
+import { addShardFlags, parseShardFlags } from '../shard-flags.ts';
 import { IdSchema, type SynthFlags, synthFault } from '../synth-flags.ts';
 import { UsageError } from '../usage-error.ts';
 
@@ -76,6 +77,7 @@ async function synth(flags: SynthFlags, setExit: (code: number) => void): Promis
     return synthPrisma(flags, setExit);
   }
   const { preset, domain, minIdeal, concurrency, mode } = checkFlags(flags);
+  const shard = parseShardFlags(flags);
   const { author, judgeClient } = modelClients(flags, concurrency);
   await preflight(author, 'author'); // dead models are found in seconds, not after retries
   await preflight(judgeClient, 'judge');
@@ -98,6 +100,7 @@ async function synth(flags: SynthFlags, setExit: (code: number) => void): Promis
       example: '{"id":"p1","prompt":"a red fox curled up asleep"}',
       label: 'rubrics',
       noun: 'prompts',
+      shard: shard && { ...shard, command: 'rubric synth' },
       concurrency,
       process: (it: z.infer<typeof PromptLine>) => run.synthesize(it),
       faultOf: synthFault,
@@ -182,5 +185,5 @@ export const register: RegisterCommand = (program, setExit) => {
       `answer cache: SQLite file (default ${DEFAULT_CACHE_PATH}) or redis://host:port/db`,
     )
     .option('--no-cache', 'do not read or write the answer cache');
-  addRendererFlag(synthCmd).action((flags: SynthFlags) => synth(flags, setExit));
+  addShardFlags(addRendererFlag(synthCmd)).action((flags: SynthFlags) => synth(flags, setExit));
 };

@@ -28,6 +28,7 @@ import { addRendererFlag, parseRenderer } from '../renderer-flag.ts';
 import { checkRolloutFileApplies } from '../reward-domains.ts';
 import { parseRewardFlag, REWARD_FLAG_HELP, rewardNeeds } from '../reward-flag.ts';
 import { checkRubricsFit } from '../rubric-fit.ts';
+import { addShardFlags, parseShardFlags, type ShardFlags } from '../shard-flags.ts';
 import { IdSchema } from '../synth-flags.ts';
 import { UsageError } from '../usage-error.ts';
 
@@ -66,7 +67,7 @@ function nothingScored(records: readonly Pick<ScoreRecord, 'status' | 'reason'>[
     : 'nothing could be scored';
 }
 
-interface ScoreFlags extends HybridFlags {
+interface ScoreFlags extends HybridFlags, ShardFlags {
   renderer?: string;
   dataRoot?: string;
   htmlFullPage?: boolean;
@@ -140,6 +141,7 @@ async function judgeClients(flags: ScoreFlags, reward: RewardKind[], concurrency
 
 async function score(flags: ScoreFlags, setExit: (code: number) => void): Promise<void> {
   const { reward, rubrics, mode, concurrency, dropAxis } = checkFlags(flags);
+  const shard = parseShardFlags(flags);
   const { client, prisma } = await judgeClients(flags, reward, concurrency);
   // Loads CLIP / connects scorers only when the hybrid reward was asked for.
   const hybrid = rewardNeeds(reward).hybrid ? await hybridFromFlags(flags) : undefined;
@@ -175,6 +177,7 @@ async function score(flags: ScoreFlags, setExit: (code: number) => void): Promis
       example: '{"id":"r1","prompt_id":"p1","completion":"```svg\\n<svg …/>\\n```"}',
       label: 'score',
       noun: 'rollouts',
+      shard: shard && { ...shard, command: 'score' },
       concurrency,
       process: (it: z.infer<typeof RolloutLine>) => run.score(it),
       faultOf: scoreFault,
@@ -237,7 +240,7 @@ export const register: RegisterCommand = (program, setExit) => {
     )
     .option('--no-cache', 'do not read or write the answer cache');
   addDataRootFlag(cmd);
-  addRendererFlag(addHtmlFlag(addHybridFlags(cmd))).action((flags: ScoreFlags) =>
+  addShardFlags(addRendererFlag(addHtmlFlag(addHybridFlags(cmd)))).action((flags: ScoreFlags) =>
     score(flags, setExit),
   );
 };
