@@ -306,6 +306,10 @@ const CASES: Record<string, Case[]> = {
       MODEL,
     ]),
   ],
+  merge: [
+    file('<shard-outputs...>', (b) => ['merge', '--out', out(), b]),
+    file('--in', (b) => ['merge', '--out', out(), p('scores.jsonl'), '--in', b]),
+  ],
   score: [
     file('--in', (b) => ['score', '--in', b, '--out', out(), '--judge', MODEL]),
     file('--rubrics', (b) => [

@@ -2,10 +2,14 @@
 // --shard i/N) into the file one process would have written. Thin: the checks and the
 // ordering live in src/store/shard-merge.ts; a refusal is one line, exit 2.
 import { mergeShards, ShardMergeError } from '../../store/shard-merge.ts';
+import { inputFile, optionalInputFile } from '../input-file.ts';
 import type { RegisterCommand } from '../register.ts';
 import { UsageError } from '../usage-error.ts';
 
 async function merge(shards: string[], flags: { out: string; in?: string }): Promise<void> {
+  // Every input is checked before any is read: a missing one is one line naming it, exit 2.
+  for (const shard of shards) inputFile('<shard-outputs...>', shard);
+  optionalInputFile('--in', flags.in);
   try {
     const r = await mergeShards(flags.out, shards, flags.in);
     process.stdout.write(
