@@ -6,7 +6,7 @@ import type { DomainRender } from '../types.ts';
 import { createDotRenderer } from './renderer.ts';
 import { MARKER_GRAPH } from './warm.ts';
 
-const warm = createDotRenderer({ poolSize: 1, timeoutMs: 10_000 });
+const warm = createDotRenderer({ pool: true, poolSize: 1, timeoutMs: 10_000 });
 const fresh = createDotRenderer({ pool: false, timeoutMs: 10_000 });
 afterAll(async () => {
   await warm.close();
