@@ -250,7 +250,13 @@ class VerlContractTest(unittest.TestCase):
         before = stack.metric("rubrica_http_requests_total", {"route": "/v1/rewards"})
         outputs = asyncio.run(chunk())
         sent = stack.metric("rubrica_http_requests_total", {"route": "/v1/rewards"}) - before
-        self.assertLessEqual(sent, 4)
+        # A sync call holds its executor thread until its batch is answered, so the 16 calls go
+        # out in waves of the default pool's width (min(32, cpus + 4): 6 threads on 2 cores ->
+        # 3 waves); a wave whose threads start a window apart may split once. Without the
+        # batcher every call would be its own request (16).
+        workers = min(32, (os.cpu_count() or 1) + 4)
+        waves = -(-len(samples) // workers)
+        self.assertLessEqual(sent, min(2 * waves, len(samples) // 2))
         self.assertEqual(set(extras_like_verl(outputs)), KEYS)
         self.assertTrue(all(o["reward_extra_info"]["status"] == "ok" for o in outputs))
 
