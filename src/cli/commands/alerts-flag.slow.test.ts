@@ -1,6 +1,16 @@
 // `--alerts` (serve, eval) and `--flat-epsilon` (serve) are checked before any work starts.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCliInProcess } from '../../../test/support/run-cli.ts';
+
+// The inputs exist, so the flag under test is the only thing wrong (inputs are checked first).
+const dir = mkdtempSync(join(tmpdir(), 'alerts-flag-'));
+const P = join(dir, 'p.jsonl');
+const R = join(dir, 'r.jsonl');
+writeFileSync(P, '');
+writeFileSync(R, '');
 
 describe('reward-health alert flags', () => {
   it.each([
@@ -11,9 +21,9 @@ describe('reward-health alert flags', () => {
       [
         'eval',
         '--prompts',
-        'p.jsonl',
+        P,
         '--rollouts',
-        'r.jsonl',
+        R,
         '--judge',
         'ollama:x',
         '--out',
