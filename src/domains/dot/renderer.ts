@@ -176,8 +176,11 @@ export function createDotRenderer(opts: DotRendererOptions = {}): DomainRenderer
         try {
           const w = await warm(slot);
           // A warm dot that cannot start: this file runs one-shot (same sandbox, same result).
-          if (!w) return inner.render(code, ro);
-          return warmResult(w, code, ro.timeoutMs ?? timeoutMs, started);
+          // `return await`, not `return`: the `finally` below frees the slot, and must not
+          // run before the job is over (returning the bare promise freed it at once, so two
+          // jobs shared a warm dot and got each other's pictures).
+          if (!w) return await inner.render(code, ro);
+          return await warmResult(w, code, ro.timeoutMs ?? timeoutMs, started);
         } finally {
           free.push(slot);
         }
