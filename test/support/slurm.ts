@@ -41,8 +41,11 @@ export const CRED_EXPIRE_S = 10;
 const NODE = 'rubrica-node';
 const BINARIES = ['munged', 'mungekey', 'slurmctld', 'slurmd', 'sbatch', 'scontrol', 'squeue'];
 
+// The daemons and mungekey live in /usr/sbin, which a non-login PATH may lack.
+const PATH = `${process.env.PATH ?? '/usr/bin:/bin'}:/usr/sbin:/sbin`;
+
 function which(bin: string): boolean {
-  return spawnSync('sh', ['-c', `command -v ${bin} || test -x /usr/sbin/${bin}`]).status === 0;
+  return spawnSync('sh', ['-c', `command -v ${bin}`], { env: { PATH } }).status === 0;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -57,7 +60,7 @@ async function until(what: string, ok: () => boolean, ms: number, log: () => str
 
 /** The CPUs slurmd finds on this machine (`slurmd -C`): the node is declared with exactly those. */
 function detectedCpus(): number {
-  const out = execFileSync('slurmd', ['-C'], { encoding: 'utf8' });
+  const out = execFileSync('slurmd', ['-C'], { encoding: 'utf8', env: { PATH } });
   const m = /\bCPUs=(\d+)/.exec(out);
   if (!m) throw new Error(`slurmd -C printed no CPUs=: ${out}`);
   return Number(m[1]);
@@ -134,7 +137,7 @@ export async function startSlurm(): Promise<SlurmCluster> {
   const conf = join(dir, 'slurm.conf');
   writeFileSync(conf, slurmConf(dir, await freePort(), await freePort(), detectedCpus()));
   const env: Record<string, string> = { SLURM_CONF: conf };
-  const daemonEnv = { ...process.env, ...env };
+  const daemonEnv = { ...process.env, PATH, ...env };
 
   const daemons: ChildProcess[] = [];
   const daemon = (bin: string, args: string[], log: string) => {
@@ -201,7 +204,7 @@ export async function startSlurm(): Promise<SlurmCluster> {
   };
 
   try {
-    execFileSync('mungekey', ['--create', '--keyfile', join(dir, 'munge.key')]);
+    execFileSync('mungekey', ['--create', '--keyfile', join(dir, 'munge.key')], { env: daemonEnv });
     const sock = join(dir, 'munge.sock');
     daemon(
       'munged',
