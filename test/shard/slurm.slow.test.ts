@@ -6,8 +6,9 @@
 // equal, line for line, what one process writes for the same input with the same cache — the
 // contract test/shard/shard.slow.test.ts checks with plain processes.
 // A second case pins what the docs say about a task that fails on its own (SIGKILL: an OOM
-// kill, a crash): requeued by hand it resumes too, but Slurm never runs an afterok job after
-// it, so the merge is run again by hand.
+// kill, a crash): submitted again as `--array=i` it is refused (it would be shard 0 of 1);
+// requeued by hand it resumes, but Slurm never runs an afterok job after it, so the merge is
+// run again by hand.
 import { spawn } from 'node:child_process';
 import {
   chmodSync,
@@ -219,7 +220,19 @@ async function firstLine(dir: string, i: number): Promise<void> {
 }
 
 describe('a sharded score job under a real Slurm', () => {
+  it('docs/sharding.md shows, verbatim, the scripts this test submits', () => {
+    const doc = readFileSync(join(ROOT, 'docs/sharding.md'), 'utf8');
+    for (const f of [SCORE_SH, MERGE_SH])
+      expect(doc).toContain(`\`\`\`sh\n${readFileSync(f, 'utf8')}\`\`\``);
+    expect(doc).toContain('ARRAY=$(sbatch --parsable score.sh)');
+    expect(doc).toContain('sbatch --dependency=afterok:"$ARRAY" merge.sh');
+    const recipe = readFileSync(join(ROOT, 'docs/scale.md'), 'utf8');
+    expect(recipe).toContain('ARRAY=$(sbatch --parsable score.sh)');
+    expect(recipe).toContain('sbatch --dependency=afterok:"$ARRAY" merge.sh');
+  });
+
   it('a 4-task array with one task killed and requeued merges into what one process writes', async () => {
+    double.reset();
     const { dir, env, want } = jobDir();
     const { victim, sizes } = victimOf(want);
     const { array, merge } = submit(dir, env);
@@ -248,6 +261,8 @@ describe('a sharded score job under a real Slurm', () => {
     // The requeued run (its log is rewritten) resumed: it skipped what the killed one wrote.
     expect(taskLog(dir, array, victim)).toContain(`skipped ${partial.length} rollouts already in`);
     expect(readFileSync(join(dir, `slurm-${merge}.out`), 'utf8')).toContain(`${N_ROLLOUTS} lines`);
+    // SIGTERM let the calls in flight finish into the shared cache: each picture judged once.
+    expect(double.requests.length).toBe(N_ROLLOUTS);
 
     expectShards(dir, want);
     await expectSingleRunEqual(dir, env, want);
@@ -269,6 +284,25 @@ describe('a sharded score job under a real Slurm', () => {
     const partial = ids(out);
     expect(partial.length).toBeLessThan(sizes[victim]!);
     expect(JSON.parse(readFileSync(`${out}.shard.json`, 'utf8')).complete).toBe(false);
+
+    // Submitting the task again as an array of its own is the mistake the docs warn of: it
+    // is shard 0 of 1 there, and rubrica refuses the output shard `victim`/4 wrote.
+    const again = slurm
+      .run('sbatch', ['--parsable', '--cpus-per-task=1', `--array=${victim}`, SCORE_SH], {
+        cwd: dir,
+        env,
+      })
+      .trim()
+      .split(';')[0]!;
+    await waitFor(
+      `the lone task ${again} did not fail`,
+      () => state(`${again}_${victim}`) === 'FAILED',
+      120_000,
+    );
+    expect(taskLog(dir, again, victim)).toContain(
+      `holds shard ${victim}/4 of \`score\`, not 0/1 of \`score\``,
+    );
+    expect(ids(out)).toEqual(partial);
 
     slurm.run('scontrol', ['requeue', task]);
     await waitFor(
