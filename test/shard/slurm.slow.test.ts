@@ -17,6 +17,8 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  readlinkSync,
+  realpathSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
@@ -91,7 +93,8 @@ function runCli(
 
 /** A job directory as a user has it: rubrics, rollouts, `rubrica` on the PATH. */
 function jobDir(): { dir: string; env: Record<string, string>; want: string[] } {
-  const dir = mkdtempSync(join(tmpdir(), 'rubrica-slurm-job-'));
+  // The real path: it is compared with /proc/PID/cwd.
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'rubrica-slurm-job-')));
   jobDirs.push(dir);
   writeFileSync(join(dir, 'rubrics.jsonl'), `${JSON.stringify(rulerRubric('fox', 'a red fox'))}\n`);
   const want = Array.from({ length: N_ROLLOUTS }, (_, i) => `r${i}`);
@@ -193,15 +196,16 @@ async function expectSingleRunEqual(dir: string, env: Record<string, string>, wa
   expect(lines(merged).map(modTiming)).toEqual(lines(single).map(modTiming));
 }
 
-/** The pid of the rubrica process whose --out is `out`, if one runs. */
-function rubricaWriting(out: string): number | undefined {
+/** The pid of the rubrica process running in `dir` whose --out is `out`, if one runs. */
+function rubricaWriting(dir: string, out: string): number | undefined {
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     let args: string[];
     try {
+      if (readlinkSync(`/proc/${name}/cwd`) !== dir) continue;
       args = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0');
     } catch {
-      continue; // gone meanwhile
+      continue; // gone meanwhile, or not ours to read
     }
     if (args.some((a) => a.endsWith('bin/rubrica.js')) && args[args.indexOf('--out') + 1] === out)
       return Number(name);
@@ -246,7 +250,7 @@ describe('a sharded score job under a real Slurm', () => {
     // PENDING comes before the killed process is gone: until SIGTERM reaches it, it writes on.
     await waitFor(
       'the killed rubrica process did not exit',
-      () => rubricaWriting(`out/scores.${victim}.jsonl`) === undefined,
+      () => rubricaWriting(dir, `out/scores.${victim}.jsonl`) === undefined,
       30_000,
     );
     expect(state(task)).toBe('PENDING'); // cred_expire is not over yet
@@ -285,7 +289,7 @@ describe('a sharded score job under a real Slurm', () => {
     await firstLine(dir, victim);
     // The task's rubrica process: the node process whose arguments name the victim's output.
     const out = join(dir, 'out', `scores.${victim}.jsonl`);
-    const pid = rubricaWriting(`out/scores.${victim}.jsonl`);
+    const pid = rubricaWriting(dir, `out/scores.${victim}.jsonl`);
     expect(pid, 'the victim task has no rubrica process').toBeDefined();
     process.kill(pid!, 'SIGKILL');
     await waitFor(`${task} did not fail`, () => state(task) === 'FAILED', 30_000);
