@@ -17,6 +17,9 @@
 #  - redis-server: the shared answer cache and judge budget (docs/scale.md); tests start
 #    their own on a loopback port, never the system service
 #  - nginx-light: the balancer in front of replicas (docs/scale.md); tests start their own
+#  - slurm-wlm, munge: a real Slurm job array for sharded jobs (docs/sharding.md); the test
+#    starts its own munged, slurmctld and slurmd on free loopback ports with its own key and
+#    slurm.conf, never the system services (Debian ships no slurm.conf: those do not start)
 set -euo pipefail
 
 missing=()
@@ -36,6 +39,8 @@ command -v lilypond >/dev/null || missing+=(lilypond)
 /usr/bin/python3 -c 'import rdkit' 2>/dev/null || missing+=(python3-rdkit)
 command -v redis-server >/dev/null || missing+=(redis-server)
 command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || missing+=(nginx-light)
+[ -x /usr/sbin/slurmctld ] && [ -x /usr/sbin/slurmd ] && command -v sbatch >/dev/null || missing+=(slurm-wlm)
+[ -x /usr/sbin/munged ] && [ -x /usr/sbin/mungekey ] || missing+=(munge)
 
 if [ ${#missing[@]} -eq 0 ]; then
   echo "setup-debian: all test packages present"
