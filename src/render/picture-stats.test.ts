@@ -127,7 +127,9 @@ describe('measurePicture', () => {
     const card = raster(W, W, (x, y) =>
       (x === 20 || x === 80) && y >= 20 ? WOOD : y === 20 && x >= 20 && x <= 80 ? WOOD : SKY,
     );
-    for (const img of [shortGround, kerb, card]) {
+    // A short line one pixel deep along the top (a diagram's grid line ending on the frame).
+    const edgeLine = raster(W, W, (x, y) => (y === 0 && x >= 40 && x < 48 ? WOOD : SKY));
+    for (const img of [shortGround, kerb, card, edgeLine]) {
       const pic = measurePicture(img, W, W, 8);
       expect(pic.edgeInk).toBeGreaterThan(0);
       expect(pic.edgeCut).toBe(0);

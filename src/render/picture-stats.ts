@@ -494,7 +494,8 @@ export function sceneryCut(
   const along = horizontalEdge ? (x1 - x0 + 1) / width : (y1 - y0 + 1) / height;
   if (along >= SCENERY_BREADTH) return true;
   const depth = side === 0 ? y1 + 1 : side === 2 ? height - y0 : side === 3 ? x1 + 1 : width - x0;
-  if (depth < STRIP_DEPTH * chord[side]!) return true;
+  // One sampled pixel deep (≈ 4 px of 512) is a line along the frame, whatever its length.
+  if (depth <= 1 || depth < STRIP_DEPTH * chord[side]!) return true;
   const extent = horizontalEdge ? x1 - x0 + 1 : y1 - y0 + 1;
   if (chord[side]! < GRAZE_SHARE * extent) return true;
   return depth >= FAR_REACH * (horizontalEdge ? height : width);
