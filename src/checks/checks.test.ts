@@ -235,6 +235,31 @@ describe('pixel checks', () => {
     expect(ground.by('clipped').detail).toMatchObject({ touchesEdge: true });
   });
 
+  it('a subject of many parts pushed over one edge is clipped; a tiling cut all round the frame is not (issue 25)', async () => {
+    // Twelve bands of alternating colour (a temple's tiers, a striped shirt), half out of
+    // the frame on the left: twelve pieces, none a quarter of the cut, all on one stretch.
+    const bands = Array.from(
+      { length: 12 },
+      (_, k) =>
+        `<rect x="-20" y="${20 + 5 * k}" width="40" height="5" fill="${k % 2 ? '#c33' : '#36a'}"/>`,
+    ).join('');
+    const subject = await check(
+      `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">${bands}</svg>`,
+    );
+    expect(subject.by('clipped').detail).toMatchObject({ pattern: false, sides: ['left'] });
+    expect(subject.summary.clipped).toBe(true);
+    const tiles: string[] = [];
+    for (let y = 0; y < 100; y += 10)
+      for (let x = 0; x < 100; x += 10)
+        tiles.push(
+          `<rect x="${x}" y="${y}" width="10" height="10" fill="hsl(${(x * 7 + y * 13) % 360},60%,55%)"/>`,
+        );
+    const tiling = await check(
+      `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">${tiles.join('')}</svg>`,
+    );
+    expect(tiling.summary.clipped).toBe(false);
+  });
+
   it("ink_coverage is ink against the picture's own ground and flags a near-empty one", async () => {
     const lone = await check(
       '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><rect width="100" height="100" fill="#36c"/></svg>',

@@ -54,8 +54,14 @@ export const inkCoverage: Check = ({ render, options }) => {
 const SIDES = ['top', 'right', 'bottom', 'left'] as const;
 /** At least this many pieces cut by the frame… */
 export const PATTERN_REGIONS = 12;
-/** …with the largest under this share of the cut: a pattern running off the canvas. */
+/** …with the largest under this share of the cut: a pattern running off the canvas… */
 export const PATTERN_DOMINANCE = 0.25;
+/**
+ * …spread round at least this share of the frame's perimeter. A tiling runs off the frame
+ * all round it; a subject of many parts (a temple's tiers, a face's features, a flower's
+ * petals) pushed over one edge is cut on one stretch of it, and is a subject (issue 25).
+ */
+export const PATTERN_SPREAD = 0.5;
 
 function cutSides(pic: NonNullable<PixelStats['picture']>): string[] {
   return SIDES.filter((_, i) => pic.edgeCutBySide[i]! > 0);
@@ -66,8 +72,9 @@ function cutSides(pic: NonNullable<PixelStats['picture']>): string[] {
  * ring (against the picture's dominant colour) is cut unless its region of gradually
  * changing colour reaches the opposite edge or its row/column is a band of its colour
  * across the canvas (picture-stats.ts): grounds, skies, seas, bridges, strips and
- * backgrounds that run edge to edge are not cut, nor is a pattern that the frame cuts into
- * many small pieces. `detail.touchesEdge` still says when anything touches the frame.
+ * backgrounds that run edge to edge are not cut, nor is scenery (sceneryCut: broad, a strip,
+ * a line, grazed, drawn edge to edge), nor a pattern that the frame cuts into many small
+ * pieces all round it. `detail.touchesEdge` still says when anything touches the frame.
  */
 export const clipped: Check = ({ render, options }) => {
   if (!render?.ok) return { name: 'clipped', value: 0, unit: 'ratio', detail: { rendered: false } };
@@ -86,11 +93,12 @@ export const clipped: Check = ({ render, options }) => {
       },
     };
   }
-  // A frame cutting many pieces, none of them a large part of the cut, is a pattern or a
-  // tiling running off the canvas (tiles, bricks, dots): by design.
+  // A frame cutting many pieces all round it, none of them a large part of the cut, is a
+  // pattern or a tiling running off the canvas (tiles, bricks, dots): by design.
   const pattern =
     pic.edgeCutRegions >= PATTERN_REGIONS &&
-    pic.edgeCutLargest < PATTERN_DOMINANCE * (pic.edgeCut + (pic.edgeScenery ?? 0));
+    pic.edgeCutLargest < PATTERN_DOMINANCE * (pic.edgeCut + (pic.edgeScenery ?? 0)) &&
+    (pic.edgeCutSpread ?? 1) >= PATTERN_SPREAD;
   return {
     name: 'clipped',
     value: pic.edgeCutLargest,
@@ -101,6 +109,7 @@ export const clipped: Check = ({ render, options }) => {
       pattern,
       cutTotal: pic.edgeCut,
       cutRegions: pic.edgeCutRegions,
+      spread: pic.edgeCutSpread,
       scenery: pic.edgeScenery,
       sides: cutSides(pic),
       touchesEdge: pic.edgeInk > 0,

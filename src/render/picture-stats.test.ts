@@ -2,7 +2,7 @@
 // the edge rule — a subject cut by the frame is cut; a band, a spanning region (wavy hills,
 // a gradient sky) or a row of planks across the canvas is not.
 import { describe, expect, it } from 'vitest';
-import { measurePicture } from './picture-stats.ts';
+import { cutSpread, measurePicture } from './picture-stats.ts';
 
 type RGB = [number, number, number];
 
@@ -127,7 +127,9 @@ describe('measurePicture', () => {
     const card = raster(W, W, (x, y) =>
       (x === 20 || x === 80) && y >= 20 ? WOOD : y === 20 && x >= 20 && x <= 80 ? WOOD : SKY,
     );
-    for (const img of [shortGround, kerb, card]) {
+    // A short line one pixel deep along the top (a diagram's grid line ending on the frame).
+    const edgeLine = raster(W, W, (x, y) => (y === 0 && x >= 40 && x < 48 ? WOOD : SKY));
+    for (const img of [shortGround, kerb, card, edgeLine]) {
       const pic = measurePicture(img, W, W, 8);
       expect(pic.edgeInk).toBeGreaterThan(0);
       expect(pic.edgeCut).toBe(0);
@@ -143,5 +145,78 @@ describe('measurePicture', () => {
       8,
     );
     expect(cut.edgeCut).toBeGreaterThan(0.05);
+  });
+
+  it('cuts a pale subject on a pale ground: its antialiased rim does not join it to the ground (issue 25)', () => {
+    const CREAM: RGB = [242, 232, 207];
+    const RIM: RGB = [248, 243, 231]; // half way: within one region step of both
+    const d = (x: number, y: number) => Math.sqrt(x ** 2 + (y - 50) ** 2);
+    const pic = measurePicture(
+      raster(W, W, (x, y) => (d(x, y) < 29 ? [255, 255, 255] : d(x, y) < 30 ? RIM : CREAM)),
+      W,
+      W,
+      8,
+    );
+    expect(pic.dominant).toEqual(CREAM);
+    expect(pic.edgeCutLargest).toBeGreaterThan(0.1);
+  });
+
+  it('still cuts a subject pushed nearly out of the frame: a sliver a sixth as deep as its cut (issue 25)', () => {
+    const pic = measurePicture(
+      raster(W, W, (x, y) => (y < 5 && x >= 30 && x < 60 ? RED : [255, 255, 255])),
+      W,
+      W,
+      8,
+    );
+    expect(pic.edgeCutLargest).toBeGreaterThan(0.05);
+    expect(pic.edgeScenery).toBe(0);
+  });
+
+  it('does not call a shape the frame only grazes, nor one drawn edge to edge, cut (issue 25)', () => {
+    const WHITE: RGB = [255, 255, 255];
+    // A wide rounded body whose bottom just touches the frame (a padlock, a tower's feet).
+    const grazed = raster(W, W, (x, y) =>
+      (x - 50) ** 2 / 36 ** 2 + (y - 69.5) ** 2 / 30 ** 2 < 1 ? RED : WHITE,
+    );
+    // A narrow card shaded from red to orange, from the top to 95% of the way down (a flat
+    // one would already be a band: its columns are ≥ 90% ink of one colour).
+    const card = raster(W, W, (x, y) =>
+      x >= 40 && x < 60 && y < 95 ? [255, 40 + Math.round(1.6 * y), 0] : WHITE,
+    );
+    for (const img of [grazed, card]) {
+      const pic = measurePicture(img, W, W, 8);
+      expect(pic.edgeInk).toBeGreaterThan(0);
+      expect(pic.edgeCut).toBe(0);
+      expect(pic.edgeScenery).toBeGreaterThan(0);
+    }
+    // The same body pushed down through the frame is cut.
+    const sliced = raster(W, W, (x, y) =>
+      (x - 50) ** 2 / 36 ** 2 + (y - 95) ** 2 / 30 ** 2 < 1 ? RED : WHITE,
+    );
+    expect(measurePicture(sliced, W, W, 8).edgeCut).toBeGreaterThan(0.1);
+  });
+
+  it('measures how far round the frame the cut spreads: a tiling all round, a subject on one stretch', () => {
+    const tiles = measurePicture(
+      raster(W, W, (x, y) => [(Math.floor(x / 5) * 37) % 256, (Math.floor(y / 5) * 91) % 256, 128]),
+      W,
+      W,
+      8,
+    );
+    expect(tiles.edgeCutSpread).toBeGreaterThan(0.9);
+    // A subject of 16 bands of two colours, pushed over the left edge on rows 20–51.
+    const banded = measurePicture(
+      raster(W, W, (x, y) =>
+        x < 20 && y >= 20 && y < 52 ? (Math.floor(y / 2) % 2 ? RED : GROUND) : [255, 255, 255],
+      ),
+      W,
+      W,
+      8,
+    );
+    expect(banded.edgeCutRegions).toBeGreaterThanOrEqual(12);
+    expect(banded.edgeCutSpread).toBeCloseTo(32 / (4 * (W - 1)), 6);
+    expect(cutSpread(new Int32Array(8))).toBe(0);
+    // Marks at both ends of the perimeter are next to each other round the corner.
+    expect(cutSpread(Int32Array.from([1, 0, 0, 0, 0, 0, 0, 1]))).toBe(2 / 8);
   });
 });

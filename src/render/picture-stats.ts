@@ -37,6 +37,12 @@ export interface PictureStats {
    * broad along the edge, or a strip hugging it); not counted in edgeCut.
    */
   edgeScenery: number;
+  /**
+   * Share of the ring's perimeter between the first and the last pixel the frame cuts
+   * (scenery included), the shortest way round: a tiling runs all round the frame, the
+   * parts of one subject sit together on a stretch of it.
+   */
+  edgeCutSpread: number;
 }
 
 /** A row or column this inked is a band across the canvas (ground strip, deck, horizon). */
@@ -162,6 +168,7 @@ export function measurePictureRuns(
     edgeCutRegions: 0,
     edgeCutBySide: [0, 0, 0, 0],
     edgeScenery: 0,
+    edgeCutSpread: 0,
   };
   if (n === 0) return empty;
   // 1. Dominant colour: histogram over 4-bit bins, then the mean of the largest bin, from
@@ -239,7 +246,13 @@ function edgeStats(
   inkThreshold: number,
 ): Pick<
   PictureStats,
-  'edgeInk' | 'edgeCut' | 'edgeCutLargest' | 'edgeCutRegions' | 'edgeCutBySide' | 'edgeScenery'
+  | 'edgeInk'
+  | 'edgeCut'
+  | 'edgeCutLargest'
+  | 'edgeCutRegions'
+  | 'edgeCutBySide'
+  | 'edgeScenery'
+  | 'edgeCutSpread'
 > {
   const n = width * height;
   const ink = reused('ink', n, true);
@@ -258,7 +271,9 @@ function edgeStats(
   }
   // 3. The border ring. Every edge pixel belongs to a region: 4-connected pixels whose
   // colour changes gradually (≤ REGION_STEP per step, so gradients stay whole and hard
-  // edges separate). A region reaching the opposite edge is a band, a ground or the
+  // edges separate) and that are all ink or all ground: a pale subject on a pale ground
+  // (white petals on cream) would otherwise join the ground through its antialiased rim
+  // and, reaching the opposite edge with it, never be cut (issue 25). A region reaching the opposite edge is a band, a ground or the
   // background itself; so is a line (row or column) through the pixel that is ≥ BAND_SHARE
   // ink and mostly of the pixel's colour (a deck cut into planks), and a speck too small to
   // matter on such a line. Whatever else touches the frame is cut by it. Ink is not required
@@ -298,7 +313,7 @@ function edgeStats(
         else if (k === 1) q = x < width - 1 ? p + 1 : -1;
         else if (k === 2) q = y > 0 ? p - width : -1;
         else q = y < height - 1 ? p + width : -1;
-        if (q < 0 || region[q] !== 0) continue;
+        if (q < 0 || region[q] !== 0 || ink[q] !== ink[p]) continue;
         const oq = q * 3;
         if (
           Math.abs(rgb[oq]! - r) > REGION_STEP ||
@@ -332,6 +347,18 @@ function edgeStats(
   };
   let ring = 0;
   let ringInk = 0;
+  // The region each cut ring pixel belongs to, in perimeter order (clockwise from the top
+  // left corner), for the spread of the cut round the frame.
+  const perimeter = width > 1 && height > 1 ? 2 * (width - 1) + 2 * (height - 1) : 0;
+  const around = new Int32Array(perimeter);
+  const perimeterIndex = (x: number, y: number, side: 0 | 1 | 2 | 3): number =>
+    side === 0
+      ? x
+      : side === 1
+        ? width - 1 + y
+        : side === 2
+          ? width - 1 + height - 1 + (width - 1 - x)
+          : 2 * (width - 1) + height - 1 + (height - 1 - y);
   // Cut ring pixels per region and side: the region's chord on each edge of the frame.
   const chords = new Map<number, [number, number, number, number]>();
   const edge = (x: number, y: number, side: 0 | 1 | 2 | 3) => {
@@ -357,6 +384,7 @@ function edgeStats(
       chords.set(id, c);
     }
     c[side]++;
+    if (perimeter > 0) around[perimeterIndex(x, y, side)] = id;
   };
   for (let x = 0; x < width; x++) {
     edge(x, 0, 0);
@@ -382,6 +410,7 @@ function edgeStats(
     if (total > largest) largest = total;
   }
   return {
+    edgeCutSpread: perimeter === 0 ? 0 : cutSpread(around),
     edgeInk: ring === 0 ? 0 : ringInk / ring,
     edgeCut: ring === 0 ? 0 : ringCut / ring,
     edgeCutLargest: ring === 0 ? 0 : largest / ring,
@@ -391,10 +420,47 @@ function edgeStats(
   };
 }
 
+/**
+ * The shortest share of the perimeter that holds every marked (non-zero) position: one minus
+ * the longest unmarked gap, the perimeter read as a circle. 0 when nothing is marked.
+ */
+export function cutSpread(around: Int32Array): number {
+  const n = around.length;
+  let first = -1;
+  let last = -1;
+  let gap = 0;
+  for (let i = 0; i < n; i++) {
+    if (around[i] === 0) continue;
+    if (first < 0) first = i;
+    else gap = Math.max(gap, i - last - 1);
+    last = i;
+  }
+  if (first < 0) return 0;
+  gap = Math.max(gap, n - 1 - last + first);
+  return (n - gap) / n;
+}
+
 /** A region cut along at least this share of the frame's side is scenery (ground, wall, drape). */
 export const SCENERY_BREADTH = 0.75;
-/** A region reaching into the canvas less than this share of its chord is a strip along the edge. */
-export const STRIP_DEPTH = 0.2;
+/**
+ * A region reaching into the canvas less than this share of its chord is a strip along the
+ * edge. 0.1, not 0.2: a subject pushed almost out of the frame leaves a sliver about a fifth as
+ * deep as its cut (a battery, a cloud off the top), while borders and kerbs are far flatter.
+ */
+export const STRIP_DEPTH = 0.1;
+/**
+ * A region whose cut covers less than this share of its own extent along that side is grazed
+ * by the frame, not sliced: the bottom of a padlock, the feet of a tower or a house, a cap's
+ * brim drawn up to the drawing's own edge. A subject pushed out of the frame is cut through
+ * its body, so its chord is about as long as it is wide there.
+ */
+export const GRAZE_SHARE = 0.25;
+/**
+ * A region reaching from the side it is cut on to within this share of the opposite side
+ * fills the canvas that way: a card, a panel or a tower drawn edge to edge, not a subject
+ * pushed out of the frame (whose visible part is what is left inside).
+ */
+export const FAR_REACH = 0.9;
 /**
  * A region covering less than this share of its bounding box is a line — an outline, a frame,
  * a ray, a drape's fold, a card's edge drawn to the frame — not a body cut by it.
@@ -407,9 +473,12 @@ export const LINE_FILL = 0.06;
  * that side reaches SCENERY_BREADTH of it), or a strip hugging the edge (a border, a frame, a
  * bevel, a kerb: it reaches into the canvas less than STRIP_DEPTH of the length it is cut
  * over). A subject pushed over the edge is neither: a compact shape whose cut is about as
- * long as the part left inside is deep. Judged on the side with the longest cut. A line
- * (the region covers under LINE_FILL of its box: an outline, a frame) is not a body: a subject
- * with an outline is still cut through its fill.
+ * long as the part left inside is deep. Nor is a region the frame only grazes (its chord is
+ * under GRAZE_SHARE of its extent along that side: a rim or feet drawn to the drawing's own
+ * edge) or one that reaches FAR_REACH of the way to the opposite side (a card, a tower drawn
+ * edge to edge). Judged on the side with the longest cut. A line (the region covers under
+ * LINE_FILL of its box: an outline, a frame) is not a body: a subject with an outline is still
+ * cut through its fill.
  */
 export function sceneryCut(
   [x0, y0, x1, y1]: [number, number, number, number],
@@ -425,5 +494,9 @@ export function sceneryCut(
   const along = horizontalEdge ? (x1 - x0 + 1) / width : (y1 - y0 + 1) / height;
   if (along >= SCENERY_BREADTH) return true;
   const depth = side === 0 ? y1 + 1 : side === 2 ? height - y0 : side === 3 ? x1 + 1 : width - x0;
-  return depth < STRIP_DEPTH * chord[side]!;
+  // One sampled pixel deep (≈ 4 px of 512) is a line along the frame, whatever its length.
+  if (depth <= 1 || depth < STRIP_DEPTH * chord[side]!) return true;
+  const extent = horizontalEdge ? x1 - x0 + 1 : y1 - y0 + 1;
+  if (chord[side]! < GRAZE_SHARE * extent) return true;
+  return depth >= FAR_REACH * (horizontalEdge ? height : width);
 }
