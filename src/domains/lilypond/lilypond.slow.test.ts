@@ -2,14 +2,19 @@
 // mode any more (embedded Guile Scheme can do anything Guile can), so these attacks are held by
 // the sandbox alone: host files, the host environment, sockets to a loopback logger, endless
 // loops and huge files all end as values, and a normal score renders right after.
-import { homedir } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LoopbackLogger, startLoopbackLogger } from '../../../test/support/loopback-logger.ts';
 import { inspectCompletion } from '../../inspect/inspect.ts';
 import { createRenderPool } from '../../render/pool.ts';
+import { pngResult } from '../png.ts';
 import { createDomainRenderers } from '../renderers.ts';
 import type { DomainRender } from '../types.ts';
+import { lilypondCompiledScheme } from './compiled-scheme.ts';
 import { createLilypondRenderer, lilypondDocument } from './renderer.ts';
 
 const TUNE = `\\relative c' { \\clef treble \\time 4/4 c4 d e f | g2 g | a4 a a a | g1 \\bar "|." }`;
@@ -50,6 +55,40 @@ describe('lilypond domain', () => {
     expect(
       error(await ly.render('\\version "2.24.0"\n\\score { \\new Staff { c\'4 ( }')).code,
     ).toBe('exec_error');
+  }, 120_000);
+
+  it('draws what a bare lilypond draws, from compiled Scheme (issue 23)', async () => {
+    // Inside, Guile's compiled path holds LilyPond's .go files (else it interprets its sources).
+    const compiled = lilypondCompiledScheme();
+    expect(compiled).not.toBeNull();
+    const seen = error(
+      await ly.render(
+        `#(ly:error (if (member "${compiled}" %load-compiled-path) "compiled" "interpreted"))\n{ c'1 }`,
+      ),
+    );
+    expect(seen.message).toContain('fatal error: compiled');
+    // The same picture as an unsandboxed `lilypond` as installed, after the same trim.
+    const dir = mkdtempSync(join(tmpdir(), 'rubrica-ly-bare-'));
+    try {
+      writeFileSync(join(dir, 'score.ly'), lilypondDocument(TUNE));
+      const args = ['--png', '-dcrop', '-dresolution=200', '-dno-point-and-click', '-o', 'out'];
+      const run = spawnSync('lilypond', [...args, 'score.ly'], { cwd: dir, timeout: 60_000 });
+      expect(run.status).toBe(0);
+      const bare = await pngResult(
+        readFileSync(join(dir, 'out.cropped.png')),
+        0,
+        {},
+        { trim: true },
+      );
+      const ours = await ly.render(TUNE);
+      if (!bare.ok || !ours.ok) throw new Error('expected two pictures');
+      const raw = (png: Buffer) => sharp(png).raw().toBuffer({ resolveWithObject: true });
+      const [a, b] = await Promise.all([raw(bare.png), raw(ours.png)]);
+      expect([b.info.width, b.info.height]).toEqual([a.info.width, a.info.height]);
+      expect(b.data.equals(a.data)).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 120_000);
 
   it('holds against hostile scores, then still renders', async () => {
