@@ -37,6 +37,9 @@ afterAll(async () => {
 
 describe('lilypond domain', () => {
   const ly = createLilypondRenderer({ timeoutMs: 30_000 });
+  // The warm zygote (warm.ts) holds against the same attacks, job after job in one sandbox.
+  const warm = createLilypondRenderer({ timeoutMs: 30_000, pool: true });
+  afterAll(() => warm.close());
 
   it('wraps a bare music expression and leaves whole files alone', () => {
     expect(lilypondDocument("c'4 d'")).toBe('\\version "2.24.0"\n{\nc\'4 d\'\n}\n');
@@ -91,45 +94,52 @@ describe('lilypond domain', () => {
     }
   }, 120_000);
 
-  it('holds against hostile scores, then still renders', async () => {
-    // Host files are absent: /etc/passwd, the project and $HOME do not exist inside, and an
-    // \include of a host file fails.
-    for (const path of ['/etc/passwd', join(process.cwd(), 'package.json'), homedir()]) {
-      const seen = error(
-        await ly.render(`#(ly:error (if (file-exists? "${path}") "PRESENT" "absent"))\n{ c'1 }`),
+  it.each([
+    ['one-shot', ly],
+    ['warm zygote', warm],
+  ] as const)(
+    'holds against hostile scores, then still renders (%s)',
+    async (_, ly) => {
+      // Host files are absent: /etc/passwd, the project and $HOME do not exist inside, and an
+      // \include of a host file fails.
+      for (const path of ['/etc/passwd', join(process.cwd(), 'package.json'), homedir()]) {
+        const seen = error(
+          await ly.render(`#(ly:error (if (file-exists? "${path}") "PRESENT" "absent"))\n{ c'1 }`),
+        );
+        expect(seen.message, path).toContain('fatal error: absent');
+      }
+      expect(error(await ly.render('\\include "/etc/passwd"\n{ c\'1 }')).code).toBe('exec_error');
+      // The host environment is invisible: the variable is unset inside.
+      const env = error(
+        await ly.render('#(ly:error (or (getenv "RUBRICA_LY_SECRET") "no-secret-here"))\n{ c\'1 }'),
       );
-      expect(seen.message, path).toContain('fatal error: absent');
-    }
-    expect(error(await ly.render('\\include "/etc/passwd"\n{ c\'1 }')).code).toBe('exec_error');
-    // The host environment is invisible: the variable is unset inside.
-    const env = error(
-      await ly.render('#(ly:error (or (getenv "RUBRICA_LY_SECRET") "no-secret-here"))\n{ c\'1 }'),
-    );
-    expect(env.message).toContain('no-secret-here');
-    expect(env.message).not.toContain(SECRET);
-    // No network: a socket to the loopback logger cannot connect (Guile's error is caught
-    // and reported, so the outcome is deterministic; LilyPond itself goes on after errors).
-    const net = error(
-      await ly.render(
-        `#(ly:error (catch #t (lambda () (let ((s (socket PF_INET SOCK_STREAM 0))) (connect s AF_INET (inet-pton AF_INET "127.0.0.1") ${logger.port}) (display "PWNED" s) "CONNECTED")) (lambda _ "refused")))\n{ c'1 }`,
-      ),
-    );
-    expect(net.message).toContain('fatal error: refused');
-    // An endless Scheme loop is killed at the limit.
-    const loop = await ly.render("#(let loop () (loop))\n{ c'1 }", { timeoutMs: 5_000 });
-    expect(error(loop).code).toBe('timeout');
-    expect(loop.ms).toBeLessThan(15_000);
-    // A huge file stops at the file-size limit (64 MiB): the write fails or the job is killed.
-    const big = await ly.render(
-      '#(ly:error (catch #t (lambda () (with-output-to-file "big.txt" (lambda () (let loop () (display (make-string 65536 #\\x)) (loop))))) (lambda _ "stopped")))\n{ c\'1 }',
-      { timeoutMs: 20_000 },
-    );
-    expect(big.ok).toBe(false);
-    if (!big.ok && big.error.code === 'exec_error')
-      expect(big.error.message).toMatch(/stopped|File size limit exceeded/);
-    expect((await ly.render(TUNE)).ok).toBe(true);
-    expect(logger.hits).toEqual([]);
-  }, 240_000);
+      expect(env.message).toContain('no-secret-here');
+      expect(env.message).not.toContain(SECRET);
+      // No network: a socket to the loopback logger cannot connect (Guile's error is caught
+      // and reported, so the outcome is deterministic; LilyPond itself goes on after errors).
+      const net = error(
+        await ly.render(
+          `#(ly:error (catch #t (lambda () (let ((s (socket PF_INET SOCK_STREAM 0))) (connect s AF_INET (inet-pton AF_INET "127.0.0.1") ${logger.port}) (display "PWNED" s) "CONNECTED")) (lambda _ "refused")))\n{ c'1 }`,
+        ),
+      );
+      expect(net.message).toContain('fatal error: refused');
+      // An endless Scheme loop is killed at the limit.
+      const loop = await ly.render("#(let loop () (loop))\n{ c'1 }", { timeoutMs: 5_000 });
+      expect(error(loop).code).toBe('timeout');
+      expect(loop.ms).toBeLessThan(15_000);
+      // A huge file stops at the file-size limit (64 MiB): the write fails or the job is killed.
+      const big = await ly.render(
+        '#(ly:error (catch #t (lambda () (with-output-to-file "big.txt" (lambda () (let loop () (display (make-string 65536 #\\x)) (loop))))) (lambda _ "stopped")))\n{ c\'1 }',
+        { timeoutMs: 20_000 },
+      );
+      expect(big.ok).toBe(false);
+      if (!big.ok && big.error.code === 'exec_error')
+        expect(big.error.message).toMatch(/stopped|File size limit exceeded/);
+      expect((await ly.render(TUNE)).ok).toBe(true);
+      expect(logger.hits).toEqual([]);
+    },
+    240_000,
+  );
 
   it('is a domain like the others: a ```lilypond answer is found, rendered and checked', async () => {
     const svg = createRenderPool({ workers: 1 });

@@ -7,15 +7,27 @@
 // anything Guile offers, so the sandbox is the whole defence — no network, no host files, no
 // host environment, CPU/memory/process/file-size limits (docs/domains.md).
 import type { SandboxLimits } from '../sandbox/bwrap.ts';
+import { isFailure } from '../sandbox/line-worker.ts';
 import { createOneShotRenderer, EXIT_NO_OUTPUT, EXIT_TOOL_FAILED } from '../sandbox/one-shot.ts';
-import type { DomainRenderer } from '../types.ts';
+import { WorkerPool } from '../sandbox/worker-pool.ts';
+import type { DomainRender, DomainRenderer } from '../types.ts';
 import { lilypondCompiledScheme } from './compiled-scheme.ts';
+import { warmResult, zygoteJob, zygoteSpec } from './warm.ts';
 
 export interface LilypondRendererOptions {
   timeoutMs?: number;
   /** Rasterising resolution (default 200 dpi: one system of a staff is ≈ 1450×110 px). */
   dpi?: number;
   limits?: Partial<SandboxLimits>;
+  /**
+   * true: warm sandboxed zygotes (zygote.scm, warm.ts) that load LilyPond once and fork one
+   * child per score. Default false: one fresh sandboxed `lilypond` per score.
+   */
+  pool?: boolean;
+  /** Warm zygotes (default 1), one score each at a time. */
+  poolSize?: number;
+  /** Scores before a zygote is replaced (default 200). */
+  maxJobsPerWorker?: number;
 }
 
 /** A bare music expression (no \version, \score or \header) is wrapped as one score. */
@@ -45,16 +57,47 @@ export function lilypondEnv(compiled = lilypondCompiledScheme()): Record<string,
 }
 
 export function createLilypondRenderer(opts: LilypondRendererOptions = {}): DomainRenderer {
-  return createOneShotRenderer({
+  const dpi = opts.dpi ?? 200;
+  const limits = { cpuSeconds: 30, memoryBytes: 2 * 1024 ** 3, processes: 32, ...opts.limits };
+  const timeoutMs = opts.timeoutMs ?? 30_000;
+  const maxCodeBytes = 128 * 1024;
+  const oneShot = createOneShotRenderer({
     name: 'lilypond',
-    spec: {
-      argv: ['/bin/sh', '-c', pipeline(opts.dpi ?? 200)],
-      env: lilypondEnv(),
-      limits: { cpuSeconds: 30, memoryBytes: 2 * 1024 ** 3, processes: 32, ...opts.limits },
-    },
-    timeoutMs: opts.timeoutMs ?? 30_000,
-    maxCodeBytes: 128 * 1024,
+    spec: { argv: ['/bin/sh', '-c', pipeline(dpi)], env: lilypondEnv(), limits },
+    timeoutMs,
+    maxCodeBytes,
     trim: true,
     prepare: lilypondDocument,
   });
+  if (opts.pool !== true) return oneShot;
+  // The zygote lives for many jobs: the CPU limit is set per job in its child (zygote.scm),
+  // and the zygote holds LilyPond loaded on top of a job's address space.
+  const spec = zygoteSpec(dpi, lilypondEnv(), {
+    ...limits,
+    cpuSeconds: 3600,
+    memoryBytes: limits.memoryBytes + 1024 ** 3,
+  });
+  const pool = new WorkerPool({
+    spec,
+    size: Math.max(1, opts.poolSize ?? 1),
+    startTimeoutMs: 60_000,
+    maxJobsPerWorker: opts.maxJobsPerWorker ?? 200,
+  });
+  return {
+    async render(code, ro = {}): Promise<DomainRender> {
+      if (Buffer.byteLength(code) > maxCodeBytes) return oneShot.render(code, ro);
+      const started = performance.now();
+      const jobTimeout = ro.timeoutMs ?? timeoutMs;
+      const job = zygoteJob(lilypondDocument(code), jobTimeout, limits.cpuSeconds);
+      // The zygote enforces the limit; the extra 5 s is a watchdog over the zygote itself.
+      const answer = await pool.run(job, jobTimeout + 5_000);
+      // A zygote that cannot start: this score runs one-shot (same sandbox, same result).
+      if (isFailure(answer) && answer.failed === 'start') return oneShot.render(code, ro);
+      return warmResult(answer, jobTimeout, started);
+    },
+    async close() {
+      await pool.close();
+      await oneShot.close();
+    },
+  };
 }
