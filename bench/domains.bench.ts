@@ -1,4 +1,4 @@
-// npm run bench:domains [-- --files N --only svg,python,vega-lite,html,latex,mermaid,dot,lilypond,lilypond-compiled,smiles]
+// npm run bench:domains [-- --files N --only svg,python,vega-lite,html,latex,mermaid,dot,lilypond,lilypond-compiled,lilypond-warm,smiles]
 // Each domain's corpus rendered both ways in one run:
 //   pool:  rubrica's renderer — python: a warm sandboxed zygote (one forked child per
 //          script); latex: one sandboxed pipeline per file from a preloaded format; dot: one
@@ -11,7 +11,8 @@
 //          render pool; mermaid: a fresh Chromium per diagram with the same page against the
 //          room's pooled page; lilypond: `lilypond --png -dcrop -dno-print-pages` per file as
 //          installed (lilypond-compiled: given the compiled Scheme the renderer loads, see
-//          src/domains/lilypond/compiled-scheme.ts), its picture trimmed like the renderer's;
+//          src/domains/lilypond/compiled-scheme.ts; lilypond-warm: the same bare way against
+//          the opt-in warm zygote), its picture trimmed like the renderer's;
 //          smiles: RDKit's
 //          draw.py in a fresh `python3` per file (both pools: rubrica's sandboxed one-shot).
 // Prints files per CPU-second — user + system of this process, every child it reaped and
@@ -59,7 +60,7 @@ const arg = (name: string, dflt: string) => {
 const N = Number(arg('files', '20'));
 const ONLY = arg(
   'only',
-  'svg,python,vega-lite,html,latex,mermaid,dot,lilypond,lilypond-compiled,smiles',
+  'svg,python,vega-lite,html,latex,mermaid,dot,lilypond,lilypond-compiled,lilypond-warm,smiles',
 ).split(',');
 
 /** CPU seconds of this process plus every child it has reaped (Linux /proc, clock ticks). */
@@ -433,6 +434,15 @@ const DOMAINS: Record<
   'lilypond-compiled': {
     corpus: lilypondCorpus,
     pool: () => ({ r: createLilypondRenderer() }),
+    fresh: (c) =>
+      freshLilypond(c, {
+        ...process.env,
+        GUILE_LOAD_COMPILED_PATH: lilypondCompiledScheme() ?? '',
+      }),
+  },
+  'lilypond-warm': {
+    corpus: lilypondCorpus,
+    pool: () => ({ r: createLilypondRenderer({ pool: true }) }),
     fresh: (c) =>
       freshLilypond(c, {
         ...process.env,

@@ -32,6 +32,8 @@ describe('warm lilypond', () => {
       '\\version "2.24.0"\n\\score { \\new Staff { c\'4 ( }', // a syntax error
       '#(ly:error "given up")\n{ c\'1 }', // a fatal error from Scheme
       '\\version "2.24.0"\n\\header { title = "no music" }', // nothing to engrave
+      // killed at the file-size limit: the one-shot's shell names the signal in the log
+      '#(with-output-to-file "big.txt" (lambda () (let loop () (display (make-string 65536 #\\x)) (loop))))\n{ c\'1 }',
       // State a job could leave: files in every writable place, a process that outlives it,
       // a Scheme definition, LilyPond options, the working directory.
       `#(begin

@@ -63,6 +63,12 @@
   (let ((m (string-match (string-append "\"" name "\":(\"([0-9a-f]*)\"|([0-9]+))") body)))
     (and m (or (match:substring m 2) (string->number (match:substring m 3))))))
 
+(define (signal-text n)
+  (case n
+    ((6) "Aborted") ((7) "Bus error") ((8) "Floating point exception") ((9) "Killed")
+    ((11) "Segmentation fault") ((24) "CPU time limit exceeded")
+    ((25) "File size limit exceeded") (else (string-append "Signal " (number->string n)))))
+
 (define (reap-all)
   ;; Every process but this one dies; all of them are reaped (they are ours: we are pid 1).
   (catch #t (lambda () (kill -1 SIGKILL)) (lambda _ #f))
@@ -120,6 +126,12 @@
                (code (cond (timed-out -9)
                            ((status:exit-val status) => identity)
                            (else (- (status:term-sig status)))))
+               (_ (if (and (< code 0) (not timed-out))
+                      ;; What the one-shot's `sh` appends to the log when lilypond dies of a
+                      ;; signal (its limits' ones above all), so the summary below matches.
+                      (let ((p (open-file "/work/job/log.txt" "a")))
+                        (display (string-append (signal-text (- code)) "\n") p)
+                        (close-port p))))
                (png (if (= code 0) (file-bytes "/work/job/out.cropped.png") (make-bytevector 0)))
                (log (cond (timed-out (make-bytevector 0))
                           ((not (= code 0))
