@@ -3,6 +3,8 @@
 // together, without the page's margins, page numbers and tagline), trimmed to the ink.
 // Per file it costs what a bare `lilypond` does (issue 23, docs/domains.md): Guile loads
 // LilyPond's compiled Scheme (compiled-scheme.ts) and only the cropped picture is drawn.
+// `pool: true` (opt-in) engraves in warm sandboxed zygotes instead (zygote.scm, warm.ts):
+// LilyPond loaded once, a forked child per score, the same pictures and failures.
 // LilyPond's own "safe mode" no longer exists (removed in 2.23.12): embedded Scheme can call
 // anything Guile offers, so the sandbox is the whole defence — no network, no host files, no
 // host environment, CPU/memory/process/file-size limits (docs/domains.md).
