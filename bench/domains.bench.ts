@@ -1,4 +1,4 @@
-// npm run bench:domains [-- --files N --only svg,python,vega-lite,html,latex,mermaid,dot,lilypond,smiles]
+// npm run bench:domains [-- --files N --only svg,python,vega-lite,html,latex,mermaid,dot,lilypond,lilypond-compiled,lilypond-warm,smiles]
 // Each domain's corpus rendered both ways in one run:
 //   pool:  rubrica's renderer — python: a warm sandboxed zygote (one forked child per
 //          script); latex: one sandboxed pipeline per file from a preloaded format; dot: one
@@ -9,7 +9,11 @@
 //          by the same SVG render pool (pool: rubrica's warm vega runtime, same SVG pool);
 //          svg: `rsvg-convert` (librsvg, the same library sharp uses) per file against the SVG
 //          render pool; mermaid: a fresh Chromium per diagram with the same page against the
-//          room's pooled page; lilypond: `lilypond --png -dcrop` per file; smiles: RDKit's
+//          room's pooled page; lilypond: `lilypond --png -dcrop -dno-print-pages` per file as
+//          installed (lilypond-compiled: given the compiled Scheme the renderer loads, see
+//          src/domains/lilypond/compiled-scheme.ts; lilypond-warm: the same bare way against
+//          the opt-in warm zygote), its picture trimmed like the renderer's;
+//          smiles: RDKit's
 //          draw.py in a fresh `python3` per file (both pools: rubrica's sandboxed one-shot).
 // Prints files per CPU-second — user + system of this process, every child it reaped and
 // every live process under it (Python, TeX, Chromium, bwrap all included; html: this process
@@ -28,6 +32,7 @@ import { createBrowserRoom } from '../src/browser/room.ts';
 import { createDotRenderer } from '../src/domains/dot/renderer.ts';
 import { createHtmlRenderer, HTML_VIEWPORT } from '../src/domains/html/renderer.ts';
 import { createLatexRenderer, latexDocument } from '../src/domains/latex/renderer.ts';
+import { lilypondCompiledScheme } from '../src/domains/lilypond/compiled-scheme.ts';
 import { createLilypondRenderer, lilypondDocument } from '../src/domains/lilypond/renderer.ts';
 import { createMermaidRenderer, mermaidPage } from '../src/domains/mermaid/renderer.ts';
 import { pngResult } from '../src/domains/png.ts';
@@ -53,7 +58,10 @@ const arg = (name: string, dflt: string) => {
   return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : dflt;
 };
 const N = Number(arg('files', '20'));
-const ONLY = arg('only', 'svg,python,vega-lite,html,latex,mermaid,dot,lilypond,smiles').split(',');
+const ONLY = arg(
+  'only',
+  'svg,python,vega-lite,html,latex,mermaid,dot,lilypond,lilypond-compiled,lilypond-warm,smiles',
+).split(',');
 
 /** CPU seconds of this process plus every child it has reaped (Linux /proc, clock ticks). */
 function cpuSeconds(): number {
@@ -330,7 +338,12 @@ async function freshMermaid(corpus: string[]) {
   return out;
 }
 
-async function freshLilypond(corpus: string[]) {
+/**
+ * A bare `lilypond` per file with the renderer's own command line (the cropped picture only),
+ * its PNG trimmed like the renderer's, so both ways' pictures compare. `env`: as installed,
+ * or with LilyPond's compiled Scheme as the renderer gives it (the `lilypond-compiled` row).
+ */
+async function freshLilypond(corpus: string[], env: NodeJS.ProcessEnv = process.env) {
   const out: (Buffer | null)[] = [];
   for (const code of corpus) {
     const dir = mkdtempSync(join(tmpdir(), 'bench-ly-'));
@@ -338,13 +351,18 @@ async function freshLilypond(corpus: string[]) {
     const args = [
       '--png',
       '-dcrop',
+      '-dno-print-pages',
       '-dresolution=200',
       '-dno-point-and-click',
       '-o',
       'out',
       'score.ly',
     ];
-    out.push(run('lilypond', args, dir) ? readFileSync(join(dir, 'out.cropped.png')) : null);
+    if (run('lilypond', args, dir, env)) {
+      const png = readFileSync(join(dir, 'out.cropped.png'));
+      const r = await pngResult(png, performance.now(), {}, { trim: true });
+      out.push(r.ok ? r.png : null);
+    } else out.push(null);
     rmSync(dir, { recursive: true, force: true });
   }
   return out;
@@ -411,7 +429,25 @@ const DOMAINS: Record<
   lilypond: {
     corpus: lilypondCorpus,
     pool: () => ({ r: createLilypondRenderer() }),
-    fresh: freshLilypond,
+    fresh: (c) => freshLilypond(c),
+  },
+  'lilypond-compiled': {
+    corpus: lilypondCorpus,
+    pool: () => ({ r: createLilypondRenderer() }),
+    fresh: (c) =>
+      freshLilypond(c, {
+        ...process.env,
+        GUILE_LOAD_COMPILED_PATH: lilypondCompiledScheme() ?? '',
+      }),
+  },
+  'lilypond-warm': {
+    corpus: lilypondCorpus,
+    pool: () => ({ r: createLilypondRenderer({ pool: true }) }),
+    fresh: (c) =>
+      freshLilypond(c, {
+        ...process.env,
+        GUILE_LOAD_COMPILED_PATH: lilypondCompiledScheme() ?? '',
+      }),
   },
   smiles: { corpus: smilesCorpus, pool: () => ({ r: createSmilesRenderer() }), fresh: freshSmiles },
   dot: { corpus: dotCorpus, pool: () => ({ r: createDotRenderer() }), fresh: freshDot },
