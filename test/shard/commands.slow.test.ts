@@ -244,11 +244,18 @@ describe('sharded eval + merge', () => {
     // A shard's own summary covers its share only: the merge did not copy one.
     const s0 = JSON.parse(readFileSync(join(out(0), 'summary.json'), 'utf8'));
     expect(s0.records).toBe(sizes[0]);
-    // The report: the same records and notice (times and the judge's probe aside).
-    const report = (d: string) => readFileSync(join(d, 'report.html'), 'utf8');
-    expect(report(merged)).toContain('nowhere');
-    for (const id of want) expect(report(merged)).toContain(`images/${id}.png`);
-    expect(report(merged).length).toBeGreaterThan(report(single).length * 0.98);
+    // The report, element by element: only the run's time, the judge's calls and cost
+    // (none for the single run: all cached) and the elapsed time may differ.
+    const report = (d: string) => readFileSync(join(d, 'report.html'), 'utf8').split('><');
+    const [a, b] = [report(merged), report(single)];
+    expect(a.length).toBe(b.length);
+    const differ = a.filter((x, k) => x !== b[k]);
+    expect(differ.length).toBeLessThanOrEqual(9);
+    for (const x of differ)
+      expect(x).toMatch(
+        /\d{4}-\d\d-\d\dT\d\d:\d\d|^div class="v">\d+<\/div$|cost unknown|unknown price|^td>\d+(\.\d)?( over \d+ invocations \(last [\d.]+\))?<\/td$/,
+      );
+    expect(a.join('><')).toContain('1 rollouts name a prompt_id missing from');
   }, 300_000);
 });
 
