@@ -257,6 +257,68 @@ describe('sharded eval + merge', () => {
       );
     expect(a.join('><')).toContain('1 rollouts name a prompt_id missing from');
   }, 300_000);
+  it('with --policy, shards sample their prompts and the merge equals one sampled run', async () => {
+    const pol = (o: string) => [
+      'eval',
+      '--prompts',
+      prompts(),
+      '--policy',
+      'openai-compatible:policy',
+      '--policy-base-url',
+      double.url,
+      '--n',
+      '2',
+      '--judge',
+      'openai-compatible:judge',
+      '--judge-base-url',
+      double.url,
+      '--run',
+      'sampled',
+      '--cache',
+      join(dir, 'cache.sqlite'),
+      '--out',
+      o,
+    ];
+    const shardOut = (i: number) => join(dir, `evalp.${i}`);
+    const done = await Promise.all(
+      SHARDS.map((i) => rubrica(dir, [...pol(shardOut(i)), '--shard', `${i}/${N}`]).done),
+    );
+    for (const r of done) expect(r.code, r.stderr).toBe(0);
+    // Each shard sampled only its prompts, both samples of each.
+    for (const i of SHARDS)
+      for (const l of lines(join(shardOut(i), 'rollouts.jsonl')))
+        expect(shardOfId((JSON.parse(l) as { prompt_id: string }).prompt_id, N)).toBe(i);
+    const merged = join(dir, 'evalp.merged');
+    const m = await merge(merged, SHARDS.map(shardOut));
+    expect(m.code, m.stderr).toBe(0);
+    const single = join(dir, 'evalp.single');
+    const one = await rubrica(dir, pol(single)).done;
+    expect(one.code, one.stderr).toBe(0);
+    const strip = (d: string, f: string) =>
+      lines(join(d, f)).map((l) => withoutRunFields(JSON.parse(l), RUN_FIELDS));
+    expect(idsIn(join(merged, 'results.jsonl'))).toEqual(
+      Array.from({ length: 9 }, (_, i) => [`prompt-${i}#0`, `prompt-${i}#1`]).flat(),
+    );
+    for (const f of ['rollouts.jsonl', 'results.jsonl'])
+      expect(strip(merged, f), f).toEqual(strip(single, f));
+    const summary = (d: string) => {
+      const s = JSON.parse(readFileSync(join(d, 'summary.json'), 'utf8')) as {
+        settings: Record<string, unknown>;
+      };
+      // The sampled file is named after each run's folder.
+      expect(s.settings.rollouts).toBe(join(d, 'rollouts.jsonl'));
+      s.settings.rollouts = null;
+      return withoutRunFields(s, [
+        ...RUN_FIELDS,
+        'probe',
+        'created_at',
+        'elapsed_ms',
+        'elapsed_parts',
+        'elapsed_last_ms',
+      ]);
+    };
+    expect(summary(merged)).toEqual(summary(single));
+  }, 300_000);
 });
 
 describe('sharded curate + merge', () => {
