@@ -34,6 +34,12 @@ export async function startShard(
     throw new UsageError(
       `--out ${outPath} holds shard ${before.shard}/${before.shards} of \`${before.command}\`, not ${shard.index}/${shard.count} of \`${shard.command}\``,
     );
+  // eval --policy places a prompt's samples by the prompt, eval --rollouts each rollout by
+  // its id: one folder cannot hold shards of both.
+  if (before && (before.by ?? 'id') !== (shard.by ?? 'id'))
+    throw new UsageError(
+      `--out ${outPath} holds a shard placed by ${before.by ?? 'id'}, this run places by ${shard.by ?? 'id'} (a different input kind)`,
+    );
   const s: ShardSidecar = {
     rubrica_shard: 1,
     command: shard.command,
