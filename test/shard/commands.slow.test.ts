@@ -149,7 +149,7 @@ describe('sharded generate + merge', () => {
     // usage (tokens, latency) is how the call went; the rest is what the policy answered.
     const strip = (p: string) => lines(p).map((l) => withoutRunFields(JSON.parse(l), ['usage']));
     expect(strip(merged)).toEqual(strip(single));
-  }, 240_000);
+  }, 420_000);
 });
 
 describe('sharded eval + merge', () => {
@@ -256,7 +256,7 @@ describe('sharded eval + merge', () => {
         /\d{4}-\d\d-\d\dT\d\d:\d\d|^div class="v">\d+<\/div$|cost unknown|unknown price|^td>\d+(\.\d)?( over \d+ invocations \(last [\d.]+\))?<\/td$/,
       );
     expect(a.join('><')).toContain('1 rollouts name a prompt_id missing from');
-  }, 300_000);
+  }, 420_000);
   it('with --policy, shards sample their prompts and the merge equals one sampled run', async () => {
     const pol = (o: string) => [
       'eval',
@@ -318,7 +318,7 @@ describe('sharded eval + merge', () => {
       ]);
     };
     expect(summary(merged)).toEqual(summary(single));
-  }, 300_000);
+  }, 420_000);
 });
 
 describe('sharded curate + merge', () => {
@@ -395,7 +395,7 @@ describe('sharded curate + merge', () => {
     // Decisions of both kinds, so the funnel is not trivially one number.
     const kinds = new Set(dec(merged).map((d) => (d as { decision: string }).decision));
     expect(kinds.size).toBeGreaterThanOrEqual(2);
-  }, 300_000);
+  }, 420_000);
 });
 
 describe('refusals', () => {
