@@ -19,14 +19,8 @@ import { countNonBlankLines } from '../store/jsonl-lines.ts';
 import { badLineMessage } from '../store/jsonl-values.ts';
 import { OutputLockedError } from '../store/lock.ts';
 import { createRunProgress } from '../store/progress.ts';
-import {
-  fileSha256,
-  inShard,
-  readSidecar,
-  type ShardSidecar,
-  type ShardSpec,
-  writeSidecar,
-} from '../store/shard.ts';
+import { inShard, type ShardSpec } from '../store/shard.ts';
+import { endShard, type ShardStart, startShard } from './shard-start.ts';
 import { UsageError } from './usage-error.ts';
 
 export { RunInterruptedError as InterruptedError } from '../store/jsonl.ts';
@@ -71,7 +65,7 @@ export interface JsonlCommandOptions<I extends { id: string }, O extends { id: s
   slim: (record: NoInfer<O>) => S;
   usageOf: (record: NoInfer<O>) => Usage;
   /** Do only this shard's ids, and record it beside the output (docs/sharding.md). */
-  shard?: ShardSpec & { command: string };
+  shard?: ShardStart;
 }
 
 export interface JsonlCommandResult<S> extends JsonlRunResult {
@@ -147,7 +141,7 @@ export async function runJsonlCommand<I extends { id: string }, O extends { id: 
       process.stderr.write(
         `rubrica: rewrote ${opts.outPath} with one line per id (${removed} older lines replaced)\n`,
       );
-    if (shard) writeSidecar(opts.outPath, { ...shard, complete: !r.interrupted });
+    if (shard) endShard(opts.outPath, shard, !r.interrupted);
     if (r.interrupted) {
       out.close();
       throw new RunInterruptedError(
@@ -173,38 +167,6 @@ async function* onlyShard<I extends { id: string }>(
   shard: ShardSpec | undefined,
 ): AsyncGenerator<InputItem<I> | { line: number; error: string }> {
   for await (const x of source) if (!shard || !('item' in x) || inShard(x.item.id, shard)) yield x;
-}
-
-/**
- * Records the shard beside its output before any work (complete: false until a run ends),
- * refusing an output that an earlier run wrote as another shard or for another command.
- */
-async function startShard(
-  shard: ShardSpec & { command: string },
-  inPath: string,
-  outPath: string,
-): Promise<ShardSidecar> {
-  const before = readSidecar(outPath);
-  if (
-    before &&
-    (before.shard !== shard.index ||
-      before.shards !== shard.count ||
-      before.command !== shard.command)
-  )
-    throw new UsageError(
-      `--out ${outPath} holds shard ${before.shard}/${before.shards} of \`${before.command}\`, not ${shard.index}/${shard.count} of \`${shard.command}\``,
-    );
-  const s: ShardSidecar = {
-    rubrica_shard: 1,
-    command: shard.command,
-    shard: shard.index,
-    shards: shard.count,
-    input: inPath,
-    input_sha256: await fileSha256(inPath),
-    complete: false,
-  };
-  writeSidecar(outPath, s);
-  return s;
 }
 
 /**

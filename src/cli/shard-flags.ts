@@ -1,8 +1,9 @@
-// `--shard i/N` and `--shards N` for the resumable batch commands: which shard of a sharded
-// job this process is. i and N come from the flag, or with `--shard auto` (or `--shards N`
-// alone) from the scheduler: Slurm's job-array variables or Kubernetes' Indexed Job
-// `JOB_COMPLETION_INDEX`. Reading the environment only when asked keeps a plain run inside
-// a Slurm array from being sharded by surprise. Bad values are usage errors (exit 2).
+// `--shard i/N` and `--shards N` for the resumable batch commands (score, rubric synth,
+// generate, curate, eval): which shard of a sharded job this process is. i and N come from
+// the flag, or with `--shard auto` (or `--shards N` alone) from the scheduler: Slurm's
+// job-array variables or Kubernetes' Indexed Job `JOB_COMPLETION_INDEX`. Reading the
+// environment only when asked keeps a plain run inside a Slurm array from being sharded by
+// surprise. Bad values are usage errors (exit 2).
 import type { Command } from 'commander';
 import { readEnv } from '../core/env.ts';
 import type { ShardSpec } from '../store/shard.ts';
@@ -19,7 +20,7 @@ export function addShardFlags(cmd: Command): Command {
   return cmd
     .option(
       '--shard <i/N|auto>',
-      'do only shard i of N (0-based, by sha256 of the id); auto: from SLURM_ARRAY_* or JOB_COMPLETION_INDEX (docs/sharding.md)',
+      "do only shard i of N (0-based, by sha256 of the input line's id: the prompt's for generate and eval --policy); auto: from SLURM_ARRAY_* or JOB_COMPLETION_INDEX (docs/sharding.md)",
     )
     .option('--shards <n>', 'number of shards when the index comes from JOB_COMPLETION_INDEX');
 }

@@ -141,31 +141,31 @@ export const ENV_VARS = [
     meaning:
       'set by Slurm in a job array: the shard index for --shard auto (less SLURM_ARRAY_TASK_MIN)',
     default: 'unset: --shard auto looks for JOB_COMPLETION_INDEX',
-    readBy: 'cli (--shard auto: score, rubric synth)',
+    readBy: 'cli (--shard auto: score, rubric synth, generate, curate, eval)',
   },
   {
     name: 'SLURM_ARRAY_TASK_MIN',
     meaning: "set by Slurm: the array's first index, subtracted from SLURM_ARRAY_TASK_ID",
     default: '0',
-    readBy: 'cli (--shard auto: score, rubric synth)',
+    readBy: 'cli (--shard auto: score, rubric synth, generate, curate, eval)',
   },
   {
     name: 'SLURM_ARRAY_TASK_MAX',
     meaning: "set by Slurm: the array's last index; N = MAX - MIN + 1 when COUNT is unset",
     default: 'unset',
-    readBy: 'cli (--shard auto: score, rubric synth)',
+    readBy: 'cli (--shard auto: score, rubric synth, generate, curate, eval)',
   },
   {
     name: 'SLURM_ARRAY_TASK_COUNT',
     meaning: 'set by Slurm: the number of shards for --shard auto (unless --shards)',
     default: 'unset: MAX - MIN + 1',
-    readBy: 'cli (--shard auto: score, rubric synth)',
+    readBy: 'cli (--shard auto: score, rubric synth, generate, curate, eval)',
   },
   {
     name: 'JOB_COMPLETION_INDEX',
     meaning: 'set by a Kubernetes Indexed Job: the shard index for --shard auto, with --shards N',
     default: 'unset',
-    readBy: 'cli (--shard auto: score, rubric synth)',
+    readBy: 'cli (--shard auto: score, rubric synth, generate, curate, eval)',
   },
   {
     name: 'RUBRICA_FROM_SOURCE',

@@ -28,6 +28,8 @@ export interface EvalFileOptions
   onInputIssue?: (message: string) => void;
   /** Each notice about rollouts left out (also written in the report), before the run starts. */
   onNotice?: (message: string) => void;
+  /** Evaluate only the usable rollouts this accepts (a shard's); notices still cover all. */
+  only?: (rollout: RolloutLine) => boolean;
 }
 
 export type EvalFileResult =
@@ -91,6 +93,7 @@ export async function evaluateRolloutsFile(opts: EvalFileOptions): Promise<EvalF
     renderer: rendererName,
     onInputIssue,
     onNotice,
+    only,
     ...run
   } = opts;
   const read = await readRolloutsFile(rolloutsFile);
@@ -99,7 +102,9 @@ export async function evaluateRolloutsFile(opts: EvalFileOptions): Promise<EvalF
     return { ok: false, error: { message: read.error.message } };
   }
   for (const i of read.issues) onInputIssue?.(`${i.file}:${i.line}: ${i.message}`);
-  const { rollouts, notices } = usableRollouts(read.value, opts.prompts, promptsFile);
+  const usable = usableRollouts(read.value, opts.prompts, promptsFile);
+  const { notices } = usable;
+  const rollouts = only ? usable.rollouts.filter(only) : usable.rollouts;
   for (const n of notices) onNotice?.(n);
   const renderer = createRenderPool(rendererName ? { defaults: { renderer: rendererName } } : {});
   try {

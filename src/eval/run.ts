@@ -5,15 +5,14 @@
 // (summary.json) and shown (report.html). A judge that cannot be reached does not stop the
 // run: rollouts are still rendered and checked and come out "not judged".
 
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promptIdResolver } from '../core/group-key.ts';
 import { isUnjudged } from '../core/status.ts';
-import { addUsage, emptyUsage, type Usage } from '../core/usage.ts';
+import type { Usage } from '../core/usage.ts';
 import type { InspectFn } from '../inspect/types.ts';
 import type { ModelClient } from '../models/types.ts';
 import type { AlertThresholds } from '../monitors/alerts.ts';
-import { applyAlertThresholds } from '../monitors/eval-health.ts';
 import { recordsByKind } from '../pipeline/record.ts';
 import {
   checkRewardsApply,
@@ -31,9 +30,8 @@ import { saveImage } from './run-images.ts';
 import type { PromptLine, RolloutLine } from './run-inputs.ts';
 import { type JudgeProbe, probeJudge, unreachableJudge } from './run-judge.ts';
 import { appendPart, readParts, seedParts, totalOf } from './run-parts.ts';
-import { writeRunReport } from './run-report.ts';
 import { readResults } from './run-results.ts';
-import { summarizeRun } from './summary.ts';
+import { writeEvalSummary } from './run-summary.ts';
 import type { EvalSummaryFile } from './summary-file.ts';
 import type { EvalRecord } from './types.ts';
 
@@ -237,14 +235,14 @@ export async function runEval(opts: EvalRunOptions): Promise<EvalRunResult> {
     .map((r) => latest.get(r.id))
     .filter((r): r is EvalRecord => r !== undefined);
 
-  let judgeUsage = emptyUsage();
-  for (const r of records)
-    for (const s of Object.values(r.scores)) judgeUsage = addUsage(judgeUsage, s.usage);
   const total = totalOf(await readParts(opts.outDir));
-  const summary: EvalSummaryFile = {
-    ...summarizeRun(records),
+  const summary = await writeEvalSummary({
+    dir: opts.outDir,
+    paths,
+    records,
+    prompts: opts.prompts,
+    notices: opts.notices ?? [],
     run: opts.run,
-    created_at: new Date().toISOString(),
     kinds,
     judge: {
       spec: opts.judge.spec.id,
@@ -252,21 +250,10 @@ export async function runEval(opts: EvalRunOptions): Promise<EvalRunResult> {
       reachable: probe ? probe.reachable : null,
       probe,
     },
-    usage: { judge: judgeUsage, policy: opts.policy ?? null },
+    policy: opts.policy ?? null,
     settings: opts.settings ?? {},
-    elapsed_ms: total.elapsed_ms,
-    elapsed_parts: total.parts,
-    elapsed_last_ms: lastMs,
-  };
-  if (opts.alerts) applyAlertThresholds(summary.rewards, opts.alerts);
-  await writeFile(paths.summary, `${JSON.stringify(summary, null, 2)}\n`);
-  await writeRunReport({
-    dir: opts.outDir,
-    file: paths.report,
-    records,
-    prompts: opts.prompts,
-    summary,
-    notices: opts.notices ?? [],
+    alerts: opts.alerts,
+    elapsed: { elapsed_ms: total.elapsed_ms, elapsed_parts: total.parts, elapsed_last_ms: lastMs },
   });
   return { records, summary, probe, scored, resumed: inputs.length - todo, paths };
 }

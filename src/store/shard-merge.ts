@@ -1,8 +1,9 @@
-// Joins the outputs of a sharded batch job into what one process would have written: one
-// line per input id, in the order of the input file, each line byte for byte as its shard
-// wrote it. The shards' sidecars must agree (same command, same N, same input bytes), each
-// index 0..N-1 must be there once, every shard must have finished, and every line must sit
-// in the shard its id hashes to; otherwise nothing is written.
+// Joins the outputs of a sharded batch job into what one process would have written: the
+// lines in the order of the input file, each line byte for byte as its shard wrote it. The
+// shards' sidecars must agree (same command, same N, same input bytes), each index 0..N-1
+// must be there once, every shard must have finished, and every line must sit in the shard
+// its id (or prompt_id, for a prompts-file input) hashes to; otherwise nothing is written.
+// The per-command merges (curate's folder, eval's run folder) build on these pieces.
 import { createReadStream, renameSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { RubricaError } from '../core/errors.ts';
@@ -16,7 +17,7 @@ export class ShardMergeError extends RubricaError<'bad_shards'> {
   }
 }
 
-async function* lines(path: string): AsyncGenerator<string> {
+export async function* fileLines(path: string): AsyncGenerator<string> {
   const rl = createInterface({
     input: createReadStream(path),
     crlfDelay: Number.POSITIVE_INFINITY,
@@ -24,20 +25,34 @@ async function* lines(path: string): AsyncGenerator<string> {
   for await (const l of rl) yield l;
 }
 
-/** The id of a JSONL line, or null for a blank or bad line. */
-function idOf(line: string): string | null {
+/** A field of a JSONL line as an id, or null for a blank or bad line (or no such field). */
+export function fieldOf(line: string, field: 'id' | 'prompt_id'): string | null {
   const t = line.trim();
   if (!t) return null;
   try {
-    const v = JSON.parse(t.replace(/^\uFEFF/, '')) as { id?: unknown };
-    return v && typeof v === 'object' ? keyOf(v.id) : null;
+    const v = JSON.parse(t.replace(/^\uFEFF/, '')) as Record<string, unknown>;
+    return v && typeof v === 'object' ? keyOf(v[field]) : null;
   } catch {
     return null;
   }
 }
 
-/** Checks the sidecars agree and cover 0..N-1 once each; returns the common one. */
-function checkSidecars(paths: readonly string[]): ShardSidecar {
+/** One shard output file and its sidecar. */
+export interface ShardFile {
+  path: string;
+  car: ShardSidecar;
+}
+
+/**
+ * Checks the sidecars agree and cover 0..N-1 once each, and that the input still has the
+ * bytes the shards read (`inPath` overrides the path they recorded). Returns the shards in
+ * index order, the common sidecar and the input path.
+ */
+export async function checkShardSet(
+  paths: readonly string[],
+  inPath?: string,
+): Promise<{ shards: ShardFile[]; car: ShardSidecar; input: string }> {
+  if (!paths.length) throw new ShardMergeError('give the shard outputs to merge');
   const cars = paths.map((p) => {
     const s = readSidecar(p);
     if (!s)
@@ -70,7 +85,80 @@ function checkSidecars(paths: readonly string[]): ShardSidecar {
     throw new ShardMergeError(
       `missing shard${missing.length > 1 ? 's' : ''} ${missing.map((i) => `${i}/${first.shards}`).join(', ')}`,
     );
-  return first;
+  const input = inPath ?? first.input;
+  let sha: string;
+  try {
+    sha = await fileSha256(input);
+  } catch (err) {
+    throw new ShardMergeError(`cannot read the input ${input}: ${(err as Error).message}`);
+  }
+  if (sha !== first.input_sha256)
+    throw new ShardMergeError(
+      `the input ${input} has changed since the shards ran (sha256 ${sha.slice(0, 12)}, shards recorded ${first.input_sha256.slice(0, 12)})`,
+    );
+  const shards = paths
+    .map((path, k) => ({ path, car: cars[k]! }))
+    .sort((a, b) => a.car.shard - b.car.shard);
+  return { shards, car: first, input };
+}
+
+/** How to join shard files whose lines are keyed by something other than the input's ids. */
+export interface JoinSpec {
+  /** The keys in the order of the merged file (a key's lines keep their shard's order). */
+  order: AsyncIterable<string | null>;
+  /** What `order` is, in messages ("the input x.jsonl"). */
+  orderName: string;
+  /** The key a line is written under. */
+  keyField: 'id' | 'prompt_id';
+  /** The field whose hash says which shard a line must sit in. */
+  shardField: 'id' | 'prompt_id';
+}
+
+/**
+ * Joins shard files into `outPath` (written whole, then renamed into place): under each key
+ * of `order`, the lines of that key, one per line id. A key given twice in `order` is
+ * written once, as one run does with a duplicate id.
+ */
+export async function joinShardLines(
+  outPath: string,
+  shards: readonly ShardFile[],
+  spec: JoinSpec,
+): Promise<number> {
+  const byKey = new Map<string, Map<string, string>>();
+  for (const { path, car } of shards) {
+    for await (const l of fileLines(path)) {
+      const id = fieldOf(l, 'id');
+      if (id === null) continue;
+      const at = fieldOf(l, spec.shardField);
+      if (at === null || shardOfId(at, car.shards) !== car.shard)
+        throw new ShardMergeError(
+          `${path} (shard ${car.shard}/${car.shards}) holds ${spec.shardField} ${JSON.stringify(at)}, which belongs to shard ${at === null ? 'none' : shardOfId(at, car.shards)}`,
+        );
+      const key = spec.keyField === 'id' ? id : fieldOf(l, spec.keyField);
+      if (key === null) continue;
+      const group = byKey.get(key) ?? new Map<string, string>();
+      byKey.set(key, group.set(id, l));
+    }
+  }
+  const out: string[] = [];
+  for await (const key of spec.order) {
+    const group = key === null ? undefined : byKey.get(key);
+    if (group === undefined) continue;
+    out.push(...group.values());
+    byKey.delete(key!);
+  }
+  if (byKey.size)
+    throw new ShardMergeError(
+      `${byKey.size} ${spec.keyField}s in the shards are not in ${spec.orderName} (e.g. ${JSON.stringify(byKey.keys().next().value)})`,
+    );
+  writeFileSync(`${outPath}.tmp`, out.length ? `${out.join('\n')}\n` : '');
+  renameSync(`${outPath}.tmp`, outPath);
+  return out.length;
+}
+
+/** The ids of a JSONL file's lines, in order (null for a blank or bad line). */
+export async function* idsOf(path: string): AsyncGenerator<string | null> {
+  for await (const l of fileLines(path)) yield fieldOf(l, 'id');
 }
 
 /** What a merge wrote. */
@@ -78,57 +166,33 @@ export interface MergeResult {
   lines: number;
   shards: number;
   input: string;
+  command: string;
 }
 
 /**
- * Merges shard outputs into `outPath` (written whole, then renamed into place). `inPath`
- * overrides the input path the sidecars recorded (e.g. another mount on this machine); its
- * bytes must hash to what the shards recorded.
+ * Merges checked shard files of one JSONL output into `outPath`, in the order of the input:
+ * one line per input id, or for a prompts-file input (sidecar `by: prompt_id`) each
+ * prompt's samples in the order their shard wrote them.
  */
+export async function mergeJsonlShards(
+  outPath: string,
+  set: { shards: ShardFile[]; car: ShardSidecar; input: string },
+): Promise<MergeResult> {
+  const by = set.car.by ?? 'id';
+  const lines = await joinShardLines(outPath, set.shards, {
+    order: idsOf(set.input),
+    orderName: `the input ${set.input}`,
+    keyField: by,
+    shardField: by,
+  });
+  return { lines, shards: set.car.shards, input: set.input, command: set.car.command };
+}
+
+/** Checks shard files of one JSONL output and merges them (score, rubric synth, generate). */
 export async function mergeShards(
   outPath: string,
   shardPaths: readonly string[],
   inPath?: string,
 ): Promise<MergeResult> {
-  if (!shardPaths.length) throw new ShardMergeError('give the shard outputs to merge');
-  const car = checkSidecars(shardPaths);
-  const input = inPath ?? car.input;
-  let sha: string;
-  try {
-    sha = await fileSha256(input);
-  } catch (err) {
-    throw new ShardMergeError(`cannot read the input ${input}: ${(err as Error).message}`);
-  }
-  if (sha !== car.input_sha256)
-    throw new ShardMergeError(
-      `the input ${input} has changed since the shards ran (sha256 ${sha.slice(0, 12)}, shards recorded ${car.input_sha256.slice(0, 12)})`,
-    );
-  const byId = new Map<string, string>();
-  for (const p of shardPaths) {
-    const s = readSidecar(p)!;
-    for await (const l of lines(p)) {
-      const id = idOf(l);
-      if (id === null) continue;
-      if (shardOfId(id, car.shards) !== s.shard)
-        throw new ShardMergeError(
-          `${p} (shard ${s.shard}/${s.shards}) holds id ${JSON.stringify(id)}, which belongs to shard ${shardOfId(id, car.shards)}`,
-        );
-      byId.set(id, l);
-    }
-  }
-  const out: string[] = [];
-  for await (const l of lines(input)) {
-    const id = idOf(l);
-    const line = id === null ? undefined : byId.get(id);
-    if (line === undefined) continue;
-    out.push(line);
-    byId.delete(id!); // a duplicate id in the input is written once, as one run does
-  }
-  if (byId.size)
-    throw new ShardMergeError(
-      `${byId.size} ids in the shards are not in the input ${input} (e.g. ${JSON.stringify(byId.keys().next().value)})`,
-    );
-  writeFileSync(`${outPath}.tmp`, out.length ? `${out.join('\n')}\n` : '');
-  renameSync(`${outPath}.tmp`, outPath);
-  return { lines: out.length, shards: car.shards, input };
+  return mergeJsonlShards(outPath, await checkShardSet(shardPaths, inPath));
 }

@@ -35,6 +35,15 @@ export interface ShardSidecar {
   input_sha256: string;
   /** True once a run finished every item of the shard (not interrupted). */
   complete: boolean;
+  /**
+   * The field of an output line whose hash places it: `id` (absent: the default) when the
+   * input's lines are the items, `prompt_id` when the input is a prompts file and each
+   * prompt's samples are the items (`generate`, `eval --policy`): a prompt's samples stay
+   * in one shard.
+   */
+  by?: 'id' | 'prompt_id';
+  /** What `rubrica merge` needs of a command's run to redo its summaries (eval). */
+  options?: Record<string, string | boolean | null>;
 }
 
 /** The sidecar path of a shard output. */

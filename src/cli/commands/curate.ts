@@ -27,6 +27,7 @@ import { inputFile, optionalInputFile } from '../input-file.ts';
 import { finishJsonlCommand, runJsonlCommand } from '../jsonl-command.ts';
 import { preflight } from '../preflight.ts';
 import type { RegisterCommand } from '../register.ts';
+import { addShardFlags, parseShardFlags, type ShardFlags } from '../shard-flags.ts';
 import { IdSchema } from '../synth-flags.ts';
 import { UsageError } from '../usage-error.ts';
 
@@ -39,7 +40,7 @@ const CandidateLine = z.object({
   family: z.string().min(1).nullish(),
 });
 
-interface Flags {
+interface Flags extends ShardFlags {
   in: string;
   out: string;
   judge: string;
@@ -92,7 +93,7 @@ function checkFlags(flags: Flags) {
     if (err instanceof LambdaError) throw new UsageError(`--prisma-lambdas: ${err.message}`);
     throw err;
   }
-  return { gate, lambdas, mode: parseMode(flags.mode) };
+  return { gate, lambdas, mode: parseMode(flags.mode), shard: parseShardFlags(flags) };
 }
 
 /** The judge, code judge, author and generator clients the flags name, each pre-flight probed. */
@@ -123,7 +124,7 @@ async function modelClients(flags: Flags, concurrency: number) {
 }
 
 async function curate(flags: Flags, setExit: (code: number) => void): Promise<void> {
-  const { gate, lambdas, mode } = checkFlags(flags);
+  const { gate, lambdas, mode, shard } = checkFlags(flags);
   const concurrency = parseCount('--concurrency', flags.concurrency, 4);
   const clients = await modelClients(flags, concurrency);
   mkdirSync(flags.out, { recursive: true });
@@ -150,6 +151,9 @@ async function curate(flags: Flags, setExit: (code: number) => void): Promise<vo
       redo: (line) => decisionFault(line) !== null,
       slim: (d) => ({ decision: d.decision }),
       usageOf: (d) => addUsage(addUsage(d.usage.author, d.usage.judge), d.usage.generator),
+      // The sidecar sits beside decisions.jsonl; the folder's other files are this shard's
+      // alone until `rubrica merge` derives them again from the merged decisions.
+      shard: shard && { ...shard, command: 'curate' },
     });
     const { funnel, ledger, kept, decisions } = await writeCurationOutputs(
       flags.out,
@@ -174,7 +178,7 @@ async function curate(flags: Flags, setExit: (code: number) => void): Promise<vo
 }
 
 export const register: RegisterCommand = (program, setExit) => {
-  program
+  const cmd = program
     .command('curate')
     .description(
       'PrismaForge data gating: rubric-score candidates, re-synthesise the mid band, keep the best',
@@ -216,6 +220,6 @@ export const register: RegisterCommand = (program, setExit) => {
       '--cache <file|url>',
       'answer cache: SQLite file (default .rubrica/cache.sqlite) or redis://host:port/db',
     )
-    .option('--no-cache', 'do not read or write the answer cache')
-    .action((f: Flags) => curate(f, setExit));
+    .option('--no-cache', 'do not read or write the answer cache');
+  addShardFlags(cmd).action((f: Flags) => curate(f, setExit));
 };

@@ -23,6 +23,7 @@ import { parseRubricsJsonl } from '../../rubric/load.ts';
 import { parsePrismaRubrics } from '../../rubric/prisma-load.ts';
 import { badLineMessage } from '../../store/jsonl-values.ts';
 import { createRunProgress } from '../../store/progress.ts';
+import { inShard, type ShardSpec } from '../../store/shard.ts';
 import { asUsage, checkCacheReachable, parseCount, parseMode } from '../flags.ts';
 import { addHtmlFlag, htmlFlagOptions } from '../html-flag.ts';
 import { addHybridFlags, type HybridFlags, hybridFromFlags } from '../hybrid-flags.ts';
@@ -34,6 +35,8 @@ import { checkRolloutFileApplies } from '../reward-domains.ts';
 import { parseRewardFlag, rewardNeeds } from '../reward-flag.ts';
 import { checkRubricsFit } from '../rubric-fit.ts';
 import { sampleWithProgress } from '../sample-with-progress.ts';
+import { addShardFlags, parseShardFlags, type ShardFlags } from '../shard-flags.ts';
+import { endShard, startShard } from '../shard-start.ts';
 import { UsageError } from '../usage-error.ts';
 import {
   formatGenerateSummary,
@@ -42,7 +45,7 @@ import {
   type SamplingFlags,
 } from './generate.ts';
 
-interface EvalFlags extends SamplingFlags, HybridFlags {
+interface EvalFlags extends SamplingFlags, HybridFlags, ShardFlags {
   renderer?: string;
   htmlFullPage?: boolean;
   reward?: string;
@@ -157,7 +160,14 @@ function checkFlags(flags: EvalFlags) {
   const renderer = parseRenderer(flags.renderer);
   const cache: string | false | undefined =
     flags.cache === false ? false : typeof flags.cache === 'string' ? flags.cache : undefined;
-  return { ruler, concurrency, mode, alerts, extra, renderer, cache };
+  const shard = parseShardFlags(flags);
+  // Every record carries the run name, and the default (the folder's name) differs per
+  // shard: the merged run could not be what one run writes.
+  if (shard && flags.run === undefined)
+    throw new UsageError(
+      '--shard needs --run NAME (the run name every shard writes in its records)',
+    );
+  return { ruler, concurrency, mode, alerts, extra, renderer, cache, shard };
 }
 
 type Settings = Record<string, string | number | boolean | null>;
@@ -187,7 +197,7 @@ async function readPromptsAndMakeOut(
  */
 async function samplePolicy(
   flags: EvalFlags & { policy: string },
-  prompts: PromptLine[],
+  prompts: readonly PromptLine[],
   concurrency: number,
   settings: Settings,
   setExit: (code: number) => void,
@@ -222,6 +232,31 @@ async function samplePolicy(
   if (g.failed > 0) setExit(1);
   Object.assign(settings, { policy: client.spec.id, n, temperature, 'max tokens': maxTokens });
   return { file: sampled, policy: { model: client.spec.id, usage: g.usage } };
+}
+
+/**
+ * Records the shard beside OUT/results.jsonl before any work. Its input is the rollouts file,
+ * or with --policy the prompts file (a prompt's samples then stay in one shard); the options
+ * are what `rubrica merge` needs to write the merged run's summary and report.
+ */
+function startEvalShard(flags: EvalFlags, shard: ShardSpec) {
+  const policy = flags.policy !== undefined;
+  return startShard(
+    {
+      ...shard,
+      command: 'eval',
+      by: policy ? 'prompt_id' : 'id',
+      options: {
+        run: flags.run ?? null,
+        prompts: flags.prompts,
+        prompts_path: resolve(flags.prompts),
+        alerts: flags.alerts ?? null,
+        policy,
+      },
+    },
+    policy ? flags.prompts : flags.rollouts!,
+    join(flags.out, 'results.jsonl'),
+  );
 }
 
 /** The progress display of the run: a bar sized once the run knows what is left to score. */
@@ -264,7 +299,7 @@ function printRun(
 }
 
 async function evaluate(flags: EvalFlags, setExit: (code: number) => void): Promise<void> {
-  const { ruler, concurrency, mode, alerts, extra, renderer, cache } = checkFlags(flags);
+  const { ruler, concurrency, mode, alerts, extra, renderer, cache, shard } = checkFlags(flags);
   await checkCacheReachable(cache ?? false);
   const judge = asUsage(() =>
     createModelClient(flags.judge, {
@@ -282,11 +317,12 @@ async function evaluate(flags: EvalFlags, setExit: (code: number) => void): Prom
     concurrency,
     cache: cache === false ? 'off' : (cache ?? 'default'),
   };
+  const car = shard ? await startEvalShard(flags, shard) : null;
   const sampled =
     flags.policy !== undefined
       ? await samplePolicy(
           { ...flags, policy: flags.policy },
-          prompts,
+          shard ? prompts.filter((p) => inShard(p.id, shard)) : prompts,
           concurrency,
           settings,
           setExit,
@@ -323,11 +359,14 @@ async function evaluate(flags: EvalFlags, setExit: (code: number) => void): Prom
         settings,
         alerts,
         policy: sampled?.policy,
+        // With --policy the shard sampled only its prompts; with --rollouts it takes its ids.
+        only: shard && !sampled ? (x) => inShard(x.id, shard) : undefined,
         ...progress.callbacks,
       }),
     );
     progress.stop();
     if (!r.ok) return fail(setExit, r.error.message);
+    if (car) endShard(join(flags.out, 'results.jsonl'), car, true);
     printRun(r, { out: flags.out, judge: judge.spec, rolloutsFile }, setExit);
   } finally {
     progress.stop();
@@ -386,7 +425,7 @@ export const register: RegisterCommand = (program, setExit) => {
       '--alerts <list>',
       'reward-health alert thresholds, name=value comma list (docs/probe.md), e.g. clutter_share=0.05',
     );
-  addRendererFlag(addHtmlFlag(addHybridFlags(cmd))).action((flags: EvalFlags) =>
+  addShardFlags(addRendererFlag(addHtmlFlag(addHybridFlags(cmd)))).action((flags: EvalFlags) =>
     evaluate(flags, setExit),
   );
 };

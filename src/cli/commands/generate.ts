@@ -6,12 +6,15 @@ import type { GenerateSummary } from '../../eval/generate.ts';
 import { readPromptsFile } from '../../eval/run-inputs.ts';
 import { loadDwtSystemPrompt } from '../../export/dwt-prompt.ts';
 import { createModelClient } from '../../models/client.ts';
+import { inShard } from '../../store/shard.ts';
 import { asUsage, parseCount } from '../flags.ts';
 import { inputFile } from '../input-file.ts';
 import { InterruptedError } from '../jsonl-command.ts';
 import { preflight } from '../preflight.ts';
 import type { RegisterCommand } from '../register.ts';
 import { sampleWithProgress } from '../sample-with-progress.ts';
+import { addShardFlags, parseShardFlags, type ShardFlags } from '../shard-flags.ts';
+import { endShard, startShard } from '../shard-start.ts';
 import { UsageError } from '../usage-error.ts';
 
 export interface SamplingFlags {
@@ -56,7 +59,7 @@ export function formatGenerateSummary(s: GenerateSummary, out: string): string {
   ].join('\n');
 }
 
-interface GenerateFlags extends SamplingFlags {
+interface GenerateFlags extends SamplingFlags, ShardFlags {
   prompts: string;
   policy: string;
   n?: string;
@@ -73,6 +76,7 @@ async function generate(flags: GenerateFlags, setExit: (code: number) => void): 
   if (flags.dwt && flags.system !== undefined)
     throw new UsageError('give --system or --dwt, not both');
   inputFile('--prompts', flags.prompts);
+  const shard = parseShardFlags(flags);
   // --dwt: Reason-SVG's Drawing-with-Thought prompt (six stages, then the SVG).
   const system = flags.dwt ? loadDwtSystemPrompt().text : await readSystemFlag(flags.system);
   const client = asUsage(() =>
@@ -89,8 +93,13 @@ async function generate(flags: GenerateFlags, setExit: (code: number) => void): 
     process.stderr.write(`rubrica: ${i.file}:${i.line}: ${i.message}\n`);
   if (prompts.issues.length) setExit(1);
 
+  // A shard samples the prompts whose id hashes to it, all n samples of each (a GRPO group
+  // stays whole); `rubrica merge` puts them back in the order of the prompts file.
+  const car = shard
+    ? await startShard({ ...shard, command: 'generate', by: 'prompt_id' }, flags.prompts, flags.out)
+    : null;
   const summary = await sampleWithProgress({
-    prompts: prompts.value,
+    prompts: shard ? prompts.value.filter((p) => inShard(p.id, shard)) : prompts.value,
     client,
     n,
     out: flags.out,
@@ -99,6 +108,7 @@ async function generate(flags: GenerateFlags, setExit: (code: number) => void): 
     maxTokens,
     concurrency,
   });
+  if (car) endShard(flags.out, car, !summary.interrupted);
   process.stdout.write(`${formatGenerateSummary(summary, flags.out)}\n`);
   if (summary.repairedBytes)
     process.stderr.write(`rubrica: repaired a torn last line in ${flags.out}\n`);
@@ -115,7 +125,7 @@ async function generate(flags: GenerateFlags, setExit: (code: number) => void): 
 }
 
 export const register: RegisterCommand = (program, setExit) => {
-  program
+  const cmd = program
     .command('generate')
     .description('sample n completions per prompt from a policy model into rollouts.jsonl')
     .requiredOption('--prompts <file>', 'prompts.jsonl: lines {"id","prompt"}')
@@ -133,6 +143,6 @@ export const register: RegisterCommand = (program, setExit) => {
       '--policy-base-url <url>',
       'policy base URL (else RUBRICA_POLICY_BASE_URL, else provider default)',
     )
-    .option('--concurrency <n>', 'calls in flight at once (default 8)')
-    .action((flags: GenerateFlags) => generate(flags, setExit));
+    .option('--concurrency <n>', 'calls in flight at once (default 8)');
+  addShardFlags(cmd).action((flags: GenerateFlags) => generate(flags, setExit));
 };
