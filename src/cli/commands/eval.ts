@@ -6,8 +6,11 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
+import { DOMAIN_IDS, type DomainId } from '../../core/domain-ids.ts';
+import type { RewardKind } from '../../core/record.ts';
 import { isGraderFaultRecord } from '../../core/status.ts';
 import { addUsage, emptyUsage } from '../../core/usage.ts';
+import type { GeneratedLine } from '../../eval/generate.ts';
 import type { EvalRunResult } from '../../eval/run.ts';
 import {
   type EvalFileOptions,
@@ -19,15 +22,18 @@ import { judgeNotice } from '../../eval/run-judge.ts';
 import { createModelClient } from '../../models/client.ts';
 import type { ModelSpec } from '../../models/types.ts';
 import { parseAlertThresholds } from '../../monitors/alerts.ts';
+import { resolveLambdas } from '../../reward/hybrid.ts';
 import { parseRubricsJsonl } from '../../rubric/load.ts';
 import { parsePrismaRubrics } from '../../rubric/prisma-load.ts';
 import { badLineMessage } from '../../store/jsonl-values.ts';
 import { createRunProgress } from '../../store/progress.ts';
+import { domainFlag } from '../domain-flag.ts';
 import { asUsage, checkCacheReachable, parseCount, parseMode } from '../flags.ts';
 import { addHtmlFlag, htmlFlagOptions } from '../html-flag.ts';
-import { addHybridFlags, type HybridFlags, hybridFromFlags } from '../hybrid-flags.ts';
+import { addHybridFlags, type HybridFlags, hybridFromFlags, hybridPlan } from '../hybrid-flags.ts';
 import { inputFile } from '../input-file.ts';
 import { finishJsonlCommand, InterruptedError, withInterrupt } from '../jsonl-command.ts';
+import { checkPolicyDomains } from '../policy-domains.ts';
 import type { RegisterCommand } from '../register.ts';
 import { addRendererFlag, parseRenderer } from '../renderer-flag.ts';
 import { checkRolloutFileApplies } from '../reward-domains.ts';
@@ -58,6 +64,7 @@ interface EvalFlags extends SamplingFlags, HybridFlags {
   concurrency?: string;
   cache: boolean | string;
   alerts?: string;
+  domain?: string;
 }
 
 const fail = (setExit: (code: number) => void, message: string) => {
@@ -157,7 +164,9 @@ function checkFlags(flags: EvalFlags) {
   const renderer = parseRenderer(flags.renderer);
   const cache: string | false | undefined =
     flags.cache === false ? false : typeof flags.cache === 'string' ? flags.cache : undefined;
-  return { ruler, concurrency, mode, alerts, extra, renderer, cache };
+  const d = domainFlag(flags.domain);
+  const domain: DomainId | undefined = d === 'auto' ? undefined : d;
+  return { ruler, concurrency, mode, alerts, extra, renderer, cache, domain };
 }
 
 type Settings = Record<string, string | number | boolean | null>;
@@ -191,6 +200,7 @@ async function samplePolicy(
   concurrency: number,
   settings: Settings,
   setExit: (code: number) => void,
+  refuse: ((line: GeneratedLine) => string | null) | undefined,
 ) {
   const n = parseCount('--n', flags.n, 1);
   const temperature = parseTemperature(flags.temperature);
@@ -213,8 +223,10 @@ async function samplePolicy(
     temperature,
     maxTokens,
     concurrency,
+    refuse,
   });
   process.stdout.write(`${formatGenerateSummary(g, sampled)}\n`);
+  if (g.refused) throw new UsageError(g.refused.message);
   if (g.interrupted)
     throw new InterruptedError(
       `interrupted while sampling: ${sampled} keeps the ${g.written} samples written; run the same command again to resume`,
@@ -264,7 +276,7 @@ function printRun(
 }
 
 async function evaluate(flags: EvalFlags, setExit: (code: number) => void): Promise<void> {
-  const { ruler, concurrency, mode, alerts, extra, renderer, cache } = checkFlags(flags);
+  const { ruler, concurrency, mode, alerts, extra, renderer, cache, domain } = checkFlags(flags);
   await checkCacheReachable(cache ?? false);
   const judge = asUsage(() =>
     createModelClient(flags.judge, {
@@ -282,6 +294,19 @@ async function evaluate(flags: EvalFlags, setExit: (code: number) => void): Prom
     concurrency,
     cache: cache === false ? 'off' : (cache ?? 'default'),
   };
+  if (domain) settings.domain = domain;
+  // A reward that does not apply to a declared domain is refused before the policy is asked.
+  const kinds: RewardKind[] = ['universal', ...extra];
+  const think = extra.includes('hybrid') ? resolveLambdas(hybridPlan(flags).lambdas).think : 0;
+  const refuse =
+    flags.policy !== undefined
+      ? checkPolicyDomains(
+          prompts,
+          kinds,
+          { hybridThink: think },
+          { promptsFile: flags.prompts, domain },
+        )
+      : undefined;
   const sampled =
     flags.policy !== undefined
       ? await samplePolicy(
@@ -290,12 +315,13 @@ async function evaluate(flags: EvalFlags, setExit: (code: number) => void): Prom
           concurrency,
           settings,
           setExit,
+          refuse,
         )
       : undefined;
   const rolloutsFile = sampled?.file ?? flags.rollouts!;
   settings.rollouts = rolloutsFile;
   const hybrid = extra.includes('hybrid') ? await hybridFromFlags(flags) : undefined;
-  checkRolloutFileApplies(rolloutsFile, ['universal', ...extra], hybrid);
+  checkRolloutFileApplies(rolloutsFile, kinds, hybrid, domain);
   if (extra.length) settings.reward = ['universal', ...extra].join(' + ');
   const progress = evalProgress();
   try {
@@ -317,6 +343,7 @@ async function evaluate(flags: EvalFlags, setExit: (code: number) => void): Prom
         hybrid,
         renderer,
         ...htmlFlagOptions(flags),
+        ...(domain ? { domain } : {}),
         cache,
         mode,
         concurrency,
@@ -381,6 +408,10 @@ export const register: RegisterCommand = (program, setExit) => {
     .option(
       '--reward <kinds>',
       'also score with these rewards, comma-separated (e.g. hybrid, rubric-s)',
+    )
+    .option(
+      '--domain <id>',
+      `domain of rollouts that name none (nor their prompt): auto (detected, default) or ${DOMAIN_IDS.join(', ')}`,
     )
     .option(
       '--alerts <list>',
