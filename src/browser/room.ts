@@ -43,6 +43,14 @@
 // that fails or times out, a failed job, and every JS_REUSE_LIMIT-th job throw the context
 // away. Reuse keeps the page's renderer process: starting one costs about 1 CPU-s. No file:// (pages are
 // about:blank, which may not load local files), no downloads, no popups, no service workers.
+//
+// Files (`{ html, files }`, the task's data for an html job): the document is served from an
+// origin of its own, new for every job (http://job-<n>-<random>.rubrica.invalid/), by the
+// room's router, which answers exactly the job's file names under it (`fetch('data.csv')`,
+// `<img src="logo.png">`, `import './chart.js'`) and refuses every other URL as before. Such
+// a document has a real origin, so it could use storage: the origin is never reused, and the
+// page is reset (like a scripted one) before another job may use its context.
+import { randomBytes } from 'node:crypto';
 import pLimit from 'p-limit';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { type ErrorValue, makeError, RubricaError } from '../core/errors.ts';
@@ -70,6 +78,12 @@ export interface PageJob {
   fullPage?: { maxHeight: number };
   /** Also report the document's size against the viewport's (`layout`), e.g. for overflow. */
   measure?: boolean;
+  /**
+   * html jobs: files the page may load by name (relative URLs), served from the job's own
+   * origin; every other URL is still refused. Names are plain relative paths (checked by the
+   * caller: src/core/assets.ts).
+   */
+  files?: Readonly<Record<string, Buffer>>;
 }
 
 /** The laid-out document's size (CSS px) against the viewport's inner size. */
@@ -159,6 +173,8 @@ interface Slot {
   javascript: boolean;
   /** The logs of the job running in this slot; route and console handlers write here. */
   logs: PageLogs;
+  /** The running job's origin and files, when it has files (answered by the router). */
+  served: { origin: string; html: string; files: Readonly<Record<string, Buffer>> } | null;
   crashed: Promise<never>;
   /** Raw DevTools session: its screenshot is about twice as fast as page.screenshot. */
   cdp: CDPSession;
@@ -338,9 +354,12 @@ export function createBrowserRoom(options: BrowserRoomOptions = {}): BrowserRoom
     });
     const slot = { browser: b, pid: pids.get(b), context, javascript, jobs: 0 } as Slot;
     slot.logs = { blockedRequests: [], consoleErrors: [], ms: 0 };
+    slot.served = null;
     await context.route('**/*', (route) => {
       const url = route.request().url();
       if (url.startsWith('data:') || url.startsWith('blob:')) return route.continue();
+      const answer = slot.served ? servedFile(slot.served, url) : null;
+      if (answer) return route.fulfill(answer);
       slot.logs.blockedRequests.push(url);
       return route.abort('blockedbyclient');
     });
@@ -405,7 +424,8 @@ export function createBrowserRoom(options: BrowserRoomOptions = {}): BrowserRoom
       job.svg !== undefined
         ? svgImagePage(job.svg, viewport, job.background ?? 'white')
         : job.html!;
-    await page.setContent(html, { waitUntil: 'load', timeout: timeoutMs });
+    if (slot.served) await page.goto(slot.served.origin, { waitUntil: 'load', timeout: timeoutMs });
+    else await page.setContent(html, { waitUntil: 'load', timeout: timeoutMs });
     if (job.svg !== undefined) {
       // A file Chromium refuses (no xmlns, not well-formed) is a broken <img>: say so
       // rather than return a blank picture.
@@ -456,6 +476,7 @@ export function createBrowserRoom(options: BrowserRoomOptions = {}): BrowserRoom
     const t0 = performance.now();
     const timeoutMs = job.timeoutMs ?? defaultTimeout;
     const javascript = job.svg === undefined && job.javascript === true;
+    const hasFiles = job.html !== undefined && Object.keys(job.files ?? {}).length > 0;
     let slot: Slot | null = null;
     let timer: NodeJS.Timeout | undefined;
     let reusable = false;
@@ -473,9 +494,12 @@ export function createBrowserRoom(options: BrowserRoomOptions = {}): BrowserRoom
       });
       timedOut.catch(() => {});
       slot.logs = { blockedRequests: [], consoleErrors: [], ms: 0 };
+      slot.served = hasFiles ? { origin: jobOrigin(), html: job.html!, files: job.files! } : null;
       slot.jobs++;
       const shot = await Promise.race([draw(slot, job, timeoutMs), timedOut, slot.crashed]);
-      reusable = !javascript || (slot.jobs < JS_REUSE_LIMIT && (await resetScripted(slot)));
+      // A page that had a real origin (files) is reset like a scripted one before reuse.
+      reusable =
+        (!javascript && !hasFiles) || (slot.jobs < JS_REUSE_LIMIT && (await resetScripted(slot)));
       const ms = Math.round((performance.now() - t0) * 100) / 100;
       return { ok: true, ...shot, ...slot.logs, ms };
     } catch (err) {
@@ -488,6 +512,7 @@ export function createBrowserRoom(options: BrowserRoomOptions = {}): BrowserRoom
       return { ok: false, error, ...logs, ms };
     } finally {
       clearTimeout(timer);
+      if (slot) slot.served = null;
       if (slot) {
         if (reusable && !closed && slot.browser.isConnected()) idle.push(slot);
         else dispose(slot);
@@ -556,5 +581,56 @@ export function createBrowserRoom(options: BrowserRoomOptions = {}): BrowserRoom
       browser = null;
       if (b) await (await b.catch(() => null))?.close().catch(() => {});
     },
+  };
+}
+
+let jobCount = 0;
+/** A fresh origin per job with files: no job ever sees another's storage or files. */
+function jobOrigin(): string {
+  jobCount++;
+  return `http://job-${jobCount}-${randomBytes(6).toString('hex')}.rubrica.invalid/`;
+}
+
+const MIME: Readonly<Record<string, string>> = {
+  csv: 'text/csv',
+  tsv: 'text/tab-separated-values',
+  txt: 'text/plain',
+  json: 'application/json',
+  js: 'text/javascript',
+  mjs: 'text/javascript',
+  css: 'text/css',
+  html: 'text/html',
+  svg: 'image/svg+xml',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+};
+
+/**
+ * What the router answers for `url` in a job with files: the document at the origin's root,
+ * a file by its exact name under it (query and fragment ignored), else null (refused).
+ */
+function servedFile(
+  served: NonNullable<Slot['served']>,
+  url: string,
+): { status: number; contentType: string; body: string | Buffer } | null {
+  if (!url.startsWith(served.origin)) return null;
+  const rest = url.slice(served.origin.length).replace(/[?#].*$/, '');
+  if (rest === '')
+    return { status: 200, contentType: 'text/html; charset=utf-8', body: served.html };
+  let name: string;
+  try {
+    name = decodeURIComponent(rest);
+  } catch {
+    return null;
+  }
+  if (!Object.hasOwn(served.files, name)) return null;
+  const ext = name.slice(name.lastIndexOf('.') + 1).toLowerCase();
+  return {
+    status: 200,
+    contentType: MIME[ext] ?? 'application/octet-stream',
+    body: served.files[name]!,
   };
 }

@@ -33,4 +33,5 @@ export interface SynthFlags extends ShardFlags {
   cache: boolean | string;
   renderer?: string;
   domain?: string;
+  dataRoot?: string;
 }

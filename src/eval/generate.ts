@@ -1,7 +1,9 @@
 // Policy sampling: n completions per prompt from any provider, appended to a rollouts
 // JSONL that `eval` and `score` read. Resumable: ids already answered are skipped, while a
 // failed call is written as an error line and tried again on the next run (the last line
-// of an id wins). A failed call never stops the run.
+// of an id wins). A failed call never stops the run; a `refuse` hook (eval: a reward that does
+// not apply to the sample's domain) stops it at the first sample it refuses.
+import type { DomainId } from '../core/domain-ids.ts';
 import { addUsage, emptyUsage, type Usage } from '../core/usage.ts';
 import type { ChatMessage, FinishReason, ModelClient } from '../models/types.ts';
 import { itemsSource, openJsonlOutput, runJsonl } from '../store/jsonl.ts';
@@ -32,6 +34,12 @@ export interface GenerateOptions {
   onStart?: (todo: number, planned: number) => void;
   /** Called after each line is written, in input order. */
   onLine?: (line: GeneratedLine) => void;
+  /**
+   * Why a written sample stops the run (e.g. the reward to be computed does not apply to the
+   * domain the sample turned out to be in), or null. The first message stops sampling: calls
+   * in flight are aborted and nothing more is asked; `refused` in the summary says why.
+   */
+  refuse?: (line: GeneratedLine) => string | null;
 }
 
 export interface GeneratedLine {
@@ -41,6 +49,8 @@ export interface GeneratedLine {
   sample: number;
   model: string;
   usage: Usage;
+  /** The prompt's domain, when the prompts file gave one. */
+  domain?: DomainId;
   completion?: string;
   finish_reason?: FinishReason;
   error?: { code: string; message: string };
@@ -67,6 +77,8 @@ export interface GenerateSummary {
   compacted: number;
   /** True when opts.signal stopped the run early (re-run to finish). */
   interrupted: boolean;
+  /** Set when `refuse` stopped the run: its message and the sample it refused. */
+  refused?: { id: string; message: string };
 }
 
 interface SampleTask {
@@ -74,6 +86,7 @@ interface SampleTask {
   prompt_id: string;
   prompt: string;
   sample: number;
+  domain?: DomainId;
 }
 
 export function sampleId(promptId: string, k: number): string {
@@ -99,6 +112,7 @@ export async function generateRollouts(opts: GenerateOptions): Promise<GenerateS
       prompt_id: p.id,
       prompt: p.prompt,
       sample: k,
+      ...(p.domain ? { domain: p.domain } : {}),
     })),
   );
   // Only answered ids count as done: an id whose last line is an error is asked again, and
@@ -120,6 +134,10 @@ export async function generateRollouts(opts: GenerateOptions): Promise<GenerateS
     interrupted: false,
   };
 
+  // Stops sampling when the caller's signal fires or `refuse` refuses a sample.
+  const stop = new AbortController();
+  const signal = opts.signal ? AbortSignal.any([opts.signal, stop.signal]) : stop.signal;
+
   const sampleOne = async (task: SampleTask): Promise<GeneratedLine> => {
     const messages: ChatMessage[] = [];
     if (system) messages.push({ role: 'system', content: system });
@@ -127,7 +145,7 @@ export async function generateRollouts(opts: GenerateOptions): Promise<GenerateS
     const res = await opts.client.generateText(messages, {
       temperature: opts.temperature ?? 1.0,
       maxTokens: opts.maxTokens ?? 4096,
-      signal: opts.signal,
+      signal,
     });
     const base = { ...task, model: opts.client.spec.id, usage: res.usage };
     if (!res.ok) return { ...base, error: { code: res.error.code, message: res.error.message } };
@@ -141,7 +159,7 @@ export async function generateRollouts(opts: GenerateOptions): Promise<GenerateS
     const result = await runJsonl<SampleTask, GeneratedLine>({
       source: itemsSource(tasks),
       out,
-      signal: opts.signal,
+      signal,
       concurrency: opts.concurrency ?? 8,
       process: sampleOne,
       onWritten: (line) => {
@@ -154,11 +172,16 @@ export async function generateRollouts(opts: GenerateOptions): Promise<GenerateS
           if (line.finish_reason === 'length') summary.truncated++;
         }
         opts.onLine?.(line);
+        const refused = summary.refused ? null : (opts.refuse?.(line) ?? null);
+        if (refused !== null) {
+          summary.refused = { id: line.id, message: refused };
+          stop.abort();
+        }
       },
     });
     summary.written = result.written;
     summary.skipped = result.skippedDone;
-    summary.interrupted = result.interrupted;
+    summary.interrupted = result.interrupted && !summary.refused;
     summary.compacted = await out.compact();
   } finally {
     out.close();

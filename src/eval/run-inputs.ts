@@ -18,6 +18,11 @@ import type { LineIssue } from './stats/jsonl.ts';
 export interface PromptLine {
   id: string;
   prompt: string;
+  /**
+   * The task's domain (docs/domains.md), when the prompts file says it: sampled rollouts carry
+   * it, and `eval --policy` refuses a reward that does not apply to it before sampling.
+   */
+  domain?: DomainId;
 }
 
 /** One line of a rollouts file as eval and probe read it. */
@@ -46,7 +51,11 @@ export type FileResult<T> =
       error: { code: 'file_not_found' | 'file_unreadable' | 'bad_format'; message: string };
     };
 
-const promptSchema = z.looseObject({ id: ExactIdSchema, prompt: z.string().min(1) });
+const promptSchema = z.looseObject({
+  id: ExactIdSchema,
+  prompt: z.string().min(1),
+  domain: z.enum(DOMAIN_IDS).optional(),
+});
 
 const rolloutSchema = z.looseObject({
   id: ExactIdSchema,
@@ -109,7 +118,11 @@ export async function readPromptsFile(path: string): Promise<FileResult<PromptLi
   if (!read.ok) return read;
   return {
     ok: true,
-    value: read.items.map(({ item }) => ({ id: item.id, prompt: item.prompt })),
+    value: read.items.map(({ item }) =>
+      item.domain === undefined
+        ? { id: item.id, prompt: item.prompt }
+        : { id: item.id, prompt: item.prompt, domain: item.domain },
+    ),
     issues: read.issues,
   };
 }

@@ -7,6 +7,7 @@
 
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { DomainId } from '../core/domain-ids.ts';
 import { promptIdResolver } from '../core/group-key.ts';
 import { isUnjudged } from '../core/status.ts';
 import type { Usage } from '../core/usage.ts';
@@ -60,6 +61,11 @@ export interface EvalRunOptions {
   renderer: Renderer;
   /** html picture options (e.g. full page) for the scorer's domain renderers. */
   html?: RolloutScorerOptions['html'];
+  /**
+   * Domain of every rollout that names none and whose prompt names none (`eval --domain`);
+   * default: detected from the completion (docs/domains.md).
+   */
+  domain?: DomainId;
   inspect: InspectFn;
   /** Cache file, or false for none. Default: the scorer's default file. */
   cache?: string | false;
@@ -142,6 +148,8 @@ export async function runEval(opts: EvalRunOptions): Promise<EvalRunResult> {
   const promptText = new Map(opts.prompts.map((p) => [p.id, p.prompt]));
   // The rollout's group is its prompt (src/core/group-key.ts), named by the prompts file's id.
   const promptIdOf = promptIdResolver(opts.prompts);
+  // A rollout's domain: its own, else its prompt's (a prompts file may say it), else --domain.
+  const promptDomain = new Map(opts.prompts.flatMap((p) => (p.domain ? [[p.id, p.domain]] : [])));
   const seen = new Set<string>();
   // One rollout per id (the first): results.jsonl holds one record per id.
   const unique = opts.rollouts.filter((r) => !seen.has(r.id) && seen.add(r.id));
@@ -152,7 +160,7 @@ export async function runEval(opts: EvalRunOptions): Promise<EvalRunResult> {
       prompt_id,
       prompt: r.prompt ?? promptText.get(prompt_id) ?? null,
       completion: r.completion,
-      ...(r.domain ? { domain: r.domain } : {}),
+      ...domainOf(r.domain ?? promptDomain.get(prompt_id) ?? opts.domain),
     };
   });
 
@@ -257,3 +265,5 @@ export async function runEval(opts: EvalRunOptions): Promise<EvalRunResult> {
   });
   return { records, summary, probe, scored, resumed: inputs.length - todo, paths };
 }
+
+const domainOf = (d: DomainId | undefined) => (d ? { domain: d } : {});

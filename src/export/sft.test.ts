@@ -92,6 +92,27 @@ describe('assistantContent', () => {
   });
 });
 
+describe('assistantContent in other domains', () => {
+  const py = 'import matplotlib.pyplot as plt\nplt.plot([1, 2, 3])';
+  const pyCompletion = `I will plot a line.\n\n\`\`\`py\n${py}\n\`\`\`\n\nDone!`;
+
+  it("puts the domain's code in the domain's own fence, after the reasoning", () => {
+    expect(assistantContent(pyCompletion, 'dwt', 'python')).toBe(
+      `I will plot a line.\n\n\`\`\`python\n${py}\n\`\`\``,
+    );
+    expect(assistantContent(pyCompletion, 'svg', 'python')).toBe(`\`\`\`python\n${py}\n\`\`\``);
+    const vl = '{"mark": "bar", "encoding": {}}';
+    expect(assistantContent(`\`\`\`json\n${vl}\n\`\`\``, 'svg', 'vega-lite')).toBe(
+      `\`\`\`vega-lite\n${vl}\n\`\`\``,
+    );
+  });
+
+  it('is null when the completion holds no code of that domain', () => {
+    expect(assistantContent(pyCompletion, 'dwt', 'latex')).toBeNull();
+    expect(assistantContent('I cannot plot that.', 'dwt', 'python')).toBeNull();
+  });
+});
+
 describe('sftExamples', () => {
   const prompts = new Map([['p2', 'a cat face']]);
 
@@ -135,7 +156,13 @@ describe('sftExamples', () => {
     expect(dwtOnly.examples).toHaveLength(1);
     const [ex] = dwtOnly.examples;
     expect(ex!.messages[0]).toEqual({ role: 'system', content: system.text });
-    expect(ex!.meta).toEqual({ id: 'p1#0', prompt_id: 'p1', reward: 0.81, reward_kind: 'hybrid' });
+    expect(ex!.meta).toEqual({
+      id: 'p1#0',
+      prompt_id: 'p1',
+      reward: 0.81,
+      reward_kind: 'hybrid',
+      domain: 'svg',
+    });
 
     const best = sftExamples(rollouts, scores, {
       minReward: 0,
@@ -145,6 +172,40 @@ describe('sftExamples', () => {
     });
     expect(best.examples.map((e) => e.meta!.id)).toEqual(['p1#0', 'p2#0', 'p3#2']);
     expect(best.summary.skipped.not_best).toBe(2); // p1#1 and p3#1
+  });
+
+  it("exports every domain's rollouts, the domain given or detected, and records it", () => {
+    const tikz = '\\begin{tikzpicture}\\draw (0,0) -- (1,1);\\end{tikzpicture}';
+    const mixed: SftRollout[] = [
+      { id: 'a', prompt: 'a line plot', completion: '```python\nimport matplotlib\n```' },
+      {
+        id: 'b',
+        prompt: 'a diagonal',
+        completion: `\`\`\`latex\n${tikz}\n\`\`\``,
+        domain: 'latex',
+      },
+      // Declared python, but no python code in it: skipped as no_code, never exported as text.
+      {
+        id: 'c',
+        prompt: 'a bar chart',
+        completion: '```dot\ndigraph { a -> b }\n```',
+        domain: 'python',
+      },
+      { id: 'd', prompt: 'a sun', completion: sun! },
+    ];
+    const { examples, summary } = sftExamples(
+      mixed,
+      ['a', 'b', 'c', 'd'].map((id) => score(id, 1)),
+      { minReward: 0.5, withMeta: true },
+    );
+    expect(examples.map((e) => [e.meta!.id, e.meta!.domain])).toEqual([
+      ['a', 'python'],
+      ['b', 'latex'],
+      ['d', 'svg'],
+    ]);
+    expect(examples[0]!.messages[1]!.content).toBe('```python\nimport matplotlib\n```');
+    expect(examples[1]!.messages[1]!.content).toBe(`\`\`\`latex\n${tikz}\n\`\`\``);
+    expect(summary.skipped).toEqual({ no_code: 1 });
   });
 
   it('skips a rollout whose prompt text is unknown', () => {
@@ -166,6 +227,15 @@ describe('parquet output (for verl SFT)', () => {
       writeSftParquet(file, examples);
       const back = await parquetReadObjects({ file: await asyncBufferFromFile(file) });
       expect(back).toEqual(examples.map((e) => ({ messages: e.messages })));
+      // With meta, a domain column follows the messages.
+      const meta = sftExamples(rollouts, scores, {
+        minReward: 0,
+        withMeta: true,
+        prompts: new Map([['p2', 'a cat face']]),
+      }).examples;
+      writeSftParquet(file, meta);
+      const withDomain = await parquetReadObjects({ file: await asyncBufferFromFile(file) });
+      expect(withDomain).toEqual(meta.map((e) => ({ messages: e.messages, domain: 'svg' })));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

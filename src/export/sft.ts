@@ -1,5 +1,6 @@
-// Scored rollouts → an SFT set: the (prompt, reasoning + SVG) pairs whose reward passed a
-// threshold, as chat-messages JSONL — one `{"messages":[…]}` object a line, the shape verl's
+// Scored rollouts → an SFT set: the (prompt, reasoning + answer code) pairs whose reward passed a
+// threshold, in every domain (the SVG, or the python / LaTeX / Vega-Lite / … code in its
+// domain's fence; the domain is the rollout's `domain`, else detected as `score` detects it), as chat-messages JSONL — one `{"messages":[…]}` object a line, the shape verl's
 // SFT trainer (multiturn messages_key), TRL's SFTTrainer ("messages" column) and
 // LLaMA-Factory (sharegpt format with the openai-style tags) read. This is Reason-SVG's
 // rejection-sampling route to DwT data, and best-of-n distillation for RULER rewards.
@@ -7,7 +8,11 @@ import { writeFileSync } from 'node:fs';
 import { parquetWriteFile } from 'hyparquet-writer';
 import { z } from 'zod';
 import { locateArtifact } from '../artifact/extract.ts';
+import { DOMAIN_IDS, type DomainId } from '../core/domain-ids.ts';
 import { ScoreRecordSchema } from '../core/record.ts';
+import { locateDomainCode } from '../domains/extract.ts';
+import { DOMAINS } from '../domains/registry.ts';
+import { completionDomain } from '../inspect/inspect.ts';
 import { readJsonlInputs } from '../store/jsonl.ts';
 
 export type SftContent = 'dwt' | 'svg' | 'full';
@@ -25,7 +30,7 @@ export interface SftOptions {
   requireDwt?: boolean;
   /** At most this many examples per prompt, highest reward first. */
   bestPerPrompt?: number;
-  /** Add a `meta` object (id, prompt_id, reward, reward_kind) to every line. */
+  /** Add a `meta` object (id, prompt_id, reward, reward_kind, domain) to every line. */
   withMeta?: boolean;
   /** prompt_id → prompt text, for rollouts that carry only an id. */
   prompts?: ReadonlyMap<string, string>;
@@ -38,7 +43,14 @@ export interface SftMessage {
 
 export interface SftExample {
   messages: SftMessage[];
-  meta?: { id: string; prompt_id: string | null; reward: number; reward_kind: string };
+  meta?: {
+    id: string;
+    prompt_id: string | null;
+    reward: number;
+    reward_kind: string;
+    /** The answer's domain (svg, python, vega-lite, …), as `export verl` writes `ability`. */
+    domain: DomainId;
+  };
 }
 
 export type SftSkipReason =
@@ -48,6 +60,7 @@ export type SftSkipReason =
   | 'below_min_reward'
   | 'no_prompt'
   | 'no_svg'
+  | 'no_code'
   | 'no_dwt'
   | 'not_best';
 
@@ -66,6 +79,8 @@ export const sftRolloutSchema = z.looseObject({
   prompt: z.string().nullish(),
   completion: z.string().optional(),
   error: z.unknown().optional(),
+  /** The completion's domain; absent: detected from its fences (an SVG answer is svg). */
+  domain: z.enum(DOMAIN_IDS).nullish(),
 });
 export type SftRollout = z.infer<typeof sftRolloutSchema>;
 
@@ -80,23 +95,39 @@ export const sftScoreSchema = ScoreRecordSchema.pick({ reward: true, status: tru
 export type SftScore = z.infer<typeof sftScoreSchema>;
 
 /**
- * The assistant turn. `dwt`: everything the model wrote before its answer SVG (its <think>
- * block or DwT prose, kept as written) followed by the SVG in a ```svg fence; chatter after
- * the SVG is dropped. `svg`: the fenced SVG alone. `full`: the completion verbatim.
+ * The assistant turn. `dwt`: everything the model wrote before its answer (its <think>
+ * block or DwT prose, kept as written) followed by the answer code in its domain's fence
+ * (```svg, ```python, ```vega-lite, …); chatter after it is dropped. `svg`: the fenced answer
+ * alone (named for the SVG domain, where it began; in another domain, that domain's code).
+ * `full`: the completion verbatim. Null when the completion holds no code of `domain`.
  */
-export function assistantContent(completion: string, content: SftContent = 'dwt'): string | null {
+export function assistantContent(
+  completion: string,
+  content: SftContent = 'dwt',
+  domain: DomainId = 'svg',
+): string | null {
   if (content === 'full') return completion;
-  const art = locateArtifact(completion);
-  if (!art.found || !art.svg) return null;
-  const fenced = `\`\`\`svg\n${art.svg.trim()}\n\`\`\``;
+  const code = answerCode(completion, domain);
+  if (code === null) return null;
+  const fenced = `\`\`\`${DOMAINS[domain].fenceLangs[0]}\n${code.trim()}\n\`\`\``;
   if (content === 'svg') return fenced;
-  const at = completion.lastIndexOf(art.svg);
-  // Drop a fence opener left dangling right before the SVG (```svg, ```xml, ```).
+  const at = completion.lastIndexOf(code);
+  // Drop a fence opener left dangling right before the code (```svg, ```python, ```).
   const before = completion
     .slice(0, Math.max(0, at))
-    .replace(/```[\w-]*[ \t]*\r?\n?[ \t]*$/, '')
+    .replace(/```[\w+/-]*[ \t]*\r?\n?[ \t]*$/, '')
     .trimEnd();
   return before ? `${before}\n\n${fenced}` : fenced;
+}
+
+/** The answer's code as the completion holds it: the SVG, or the domain's code block. */
+function answerCode(completion: string, domain: DomainId): string | null {
+  if (domain === 'svg') {
+    const art = locateArtifact(completion);
+    return art.found && art.svg ? art.svg : null;
+  }
+  const found = locateDomainCode(completion, domain);
+  return found.found && found.code.trim() ? found.code : null;
 }
 
 /** Joins rollouts with their scores and keeps the ones that pass. */
@@ -142,9 +173,10 @@ export function sftExamples(
       skip('no_prompt');
       continue;
     }
-    const answer = assistantContent(r.completion, opts.content);
+    const domain = completionDomain(r.completion, r.domain);
+    const answer = assistantContent(r.completion, opts.content, domain);
     if (answer === null) {
-      skip('no_svg');
+      skip(domain === 'svg' ? 'no_svg' : 'no_code');
       continue;
     }
     const messages: SftMessage[] = [];
@@ -157,6 +189,7 @@ export function sftExamples(
         prompt_id: r.prompt_id ?? null,
         reward: s.reward,
         reward_kind: s.reward_kind ?? 'unknown',
+        domain,
       };
     }
     candidates.push({ ex, reward: s.reward, group: r.prompt_id ?? prompt, order });
@@ -225,13 +258,24 @@ const SFT_SCHEMA = [
 
 /**
  * verl's SFT trainer reads parquet (`data.multiturn.messages_key=messages`), so `--out x.parquet`
- * writes the same examples as a parquet file instead of JSONL.
+ * writes the same examples as a parquet file instead of JSONL. With meta (`--with-meta`), a
+ * `domain` column follows, so a trainer can weigh or filter by domain.
  */
 export function writeSftParquet(file: string, examples: readonly SftExample[]): void {
+  const withDomain = examples.length > 0 && examples.every((e) => e.meta);
+  const schema: object[] = SFT_SCHEMA.map((e) => ({ ...e }));
+  const columnData: { name: string; data: unknown[] }[] = [
+    { name: 'messages', data: examples.map((e) => e.messages) },
+  ];
+  if (withDomain) {
+    schema[0] = { name: 'root', num_children: 2 };
+    schema.push(utf8('domain'));
+    columnData.push({ name: 'domain', data: examples.map((e) => e.meta!.domain) });
+  }
   parquetWriteFile({
     filename: file,
-    columnData: [{ name: 'messages', data: examples.map((e) => e.messages) }],
-    schema: SFT_SCHEMA.map((e) => ({ ...e })),
+    columnData,
+    schema: schema as Parameters<typeof parquetWriteFile>[0]['schema'],
     createdBy: 'rubrica export sft',
   });
 }

@@ -330,8 +330,11 @@ export async function createRolloutScorer(opts: RolloutScorerOptions): Promise<I
     const promptId = rollout.prompt_id ?? found?.id ?? null;
     const mode = batch.mode ?? opts.mode ?? 'joint';
     // The task's data files: a bad one is a fact about the inputs (like no_rubric), given to
-    // every reward as its reason; the completion is not rendered.
-    const assets = resolveAssets(rollout.assets, {
+    // every reward as its reason; the completion is not rendered. A rollout without its own
+    // takes its prompt's, as `rubric synth` recorded them in the rubrics file.
+    const taskAssets =
+      rollout.assets ?? found?.assets ?? (promptId ? res.rubrics.assetsOf(promptId) : undefined);
+    const assets = resolveAssets(taskAssets, {
       dataRoot: opts.dataRoot ?? null,
       ...(opts.assetLimits ? { limits: opts.assetLimits } : {}),
     });

@@ -17,6 +17,8 @@ export interface RubricIndex {
   ): RubricRecord | undefined;
   /** Any kept rubric for this prompt id (the prompt text for universal scoring). */
   promptOf(promptId: string): string | undefined;
+  /** The task data a rubric line for this prompt id carries (its rollouts' default). */
+  assetsOf(promptId: string): RubricRecord['assets'];
   readonly size: number;
   /** Lines that could not be read: 1-based line number and why. */
   readonly errors: { line: number; message: string }[];
@@ -74,9 +76,11 @@ export function indexRubrics(source: readonly RubricRecord[] | string): RubricIn
   const byId = new Map<string, RubricRecord>();
   const byText = new Map<string, RubricRecord>();
   const prompts = new Map<string, string>();
+  const assets = new Map<string, NonNullable<RubricRecord['assets']>>();
   let size = 0;
   for (const r of rubrics) {
     prompts.set(r.id, r.prompt);
+    if (r.assets) assets.set(r.id, r.assets);
     if (!r.kept) continue;
     size++;
     // Later lines win: a re-synthesised rubric appended to the file replaces the old one.
@@ -93,6 +97,7 @@ export function indexRubrics(source: readonly RubricRecord[] | string): RubricIn
       return undefined;
     },
     promptOf: (id) => prompts.get(id),
+    assetsOf: (id) => assets.get(id),
     size,
     errors,
   };

@@ -1,6 +1,7 @@
 // The rubric as stored in rubrics.jsonl (one line per prompt). Zod is the single source of
 // truth; types are inferred from it. The author's answer shape is in answer-schema.ts.
 import { z } from 'zod';
+import { AssetsInputSchema } from '../core/assets.ts';
 import { DOMAIN_IDS } from '../core/domain-ids.ts';
 
 /** The axes of rubric items (one definition: presets, validation and --drop-axis use it). */
@@ -39,6 +40,11 @@ export const DropReasonSchema = z.enum([
   'ideal_unrenderable',
   'ideal_below_threshold',
   'judge_error',
+  // The prompt's task data could not be given to the ideal (src/core/assets.ts codes).
+  'asset_invalid',
+  'asset_missing',
+  'asset_outside_root',
+  'assets_too_large',
 ]);
 
 /** One line of `rubrica rubric synth` output. */
@@ -51,6 +57,12 @@ export const RubricRecordSchema = z.object({
   /** Prompts of another domain than SVG: the domain, and the ideal's code (ideal_svg is null). */
   domain: z.enum(DOMAIN_IDS).optional(),
   ideal_code: z.string().nullable().optional(),
+  /**
+   * The task's data files as the prompts file gave them (inline, or `{ path }` under the data
+   * root): the ideal was drawn with them, and score/serve give them to this prompt's rollouts
+   * that carry none.
+   */
+  assets: AssetsInputSchema.optional(),
   ideal_score: z.number().nullable(),
   kept: z.boolean(),
   drop_reason: DropReasonSchema.optional(),

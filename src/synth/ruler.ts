@@ -6,15 +6,21 @@
 // drawn costs no rubric call. A prompt of another domain (python, latex, dot, vega-lite,
 // html, mermaid) gets the same steps in that domain: the author writes the ideal code, the
 // domain's sandboxed renderer draws it, the rubric is written seeing that code and the
-// domain's shared standards, and the same judge and threshold decide.
+// domain's shared standards, and the same judge and threshold decide. A prompt with task data
+// (`assets`) has them resolved first (a bad one drops the rubric with its asset_* code), named
+// to the author, readable by the ideal's job, and hashed into the ideal judge's cache key;
+// the record keeps them so score/serve give them to the prompt's rollouts.
 
+import { type AssetsInput, assetsHash } from '../core/assets.ts';
 import type { DomainId } from '../core/domain-ids.ts';
 import { RubricaError } from '../core/errors.ts';
 import { addUsage, emptyUsage, type Usage } from '../core/usage.ts';
+import { resolveAssets } from '../domains/assets.ts';
 import type { DomainRenderers } from '../domains/renderers.ts';
 import type { InspectFn } from '../inspect/types.ts';
 import type { Judge } from '../judge/judge.ts';
 import type { ModelClient } from '../models/types.ts';
+import { judgeWithAssets } from '../pipeline/assets-key.ts';
 import type { Renderer } from '../render/types.ts';
 import { weightedReward } from '../reward/weighted.ts';
 import { getPreset, type PresetName } from '../rubric/presets.ts';
@@ -49,6 +55,8 @@ export interface SynthOptions {
   domain?: DomainId;
   /** Warm renderers for ideals of other domains (the caller keeps ownership). */
   domains?: DomainRenderers;
+  /** Where prompts' `{ path }` assets are read from (`--data-root`); else inline only. */
+  dataRoot?: string | null;
 }
 
 /** One prompt to write a rubric for. */
@@ -57,6 +65,8 @@ export interface PromptInput {
   prompt: string;
   /** The domain the prompt is answered in; default the synthesizer's (svg). */
   domain?: DomainId | null;
+  /** The task's data files (src/core/assets.ts): the ideal's job reads them by name. */
+  assets?: AssetsInput | null;
 }
 
 /** Writes one rubric per prompt (see createRubricSynthesizer). */
@@ -92,7 +102,7 @@ export function createRubricSynthesizer(opts: SynthOptions): RubricSynthesizer {
   const judgeVersion = opts.judge ? `${opts.judge.mode}:${opts.judge.promptVersion}` : 'none';
 
   return {
-    async synthesize({ id, prompt, domain: asked }, signal) {
+    async synthesize({ id, prompt, domain: asked, assets: given }, signal) {
       const domain: DomainId = asked ?? opts.domain ?? 'svg';
       const other = domain === 'svg' ? null : domainAuthoring(domain);
       let usage: Usage = emptyUsage();
@@ -109,6 +119,7 @@ export function createRubricSynthesizer(opts: SynthOptions): RubricSynthesizer {
         ideal_svg: idealSvg,
         // Only other domains carry these: SVG records stay as they were.
         ...(other ? { domain, ideal_code: idealCode } : {}),
+        ...(given && Object.keys(given).length > 0 ? { assets: given } : {}),
         author: opts.author?.spec.id ?? 'none',
         judge: opts.judge?.modelId ?? 'none',
         versions: {
@@ -131,10 +142,15 @@ export function createRubricSynthesizer(opts: SynthOptions): RubricSynthesizer {
         return record({ kept: true, ideal_score: null });
       }
       const author = opts.author!;
+      const data = resolveAssets(given, { dataRoot: opts.dataRoot ?? null });
+      if (!data.ok) return drop(data.error.code, data.error.message);
+      const dataHash = assetsHash(data.assets);
+      // The author is told the files' names, so the ideal can read them as a policy would.
+      const task = dataHash ? `${prompt}\n\n${dataNote(data.assets)}` : prompt;
 
       const ideal = other
-        ? await authorIdealCode(author, prompt, other, cache, signal)
-        : await authorIdeal(author, prompt, cache, signal);
+        ? await authorIdealCode(author, task, other, cache, signal)
+        : await authorIdeal(author, task, cache, signal);
       usage = addUsage(usage, ideal.usage);
       const what = other ? `ideal ${domain}` : 'ideal SVG';
       if (!ideal.ok) return drop('author_error', `${what}: ${ideal.message}`);
@@ -144,6 +160,7 @@ export function createRubricSynthesizer(opts: SynthOptions): RubricSynthesizer {
         prompt,
         renderer: opts.renderer,
         ...(other ? { domain, ...(opts.domains ? { domains: opts.domains } : {}) } : {}),
+        ...(dataHash ? { assets: data.assets } : {}),
       });
       const code = other ? seen.artifact.code : seen.artifact.svg;
       if (!seen.artifact.found || !code) {
@@ -165,15 +182,16 @@ export function createRubricSynthesizer(opts: SynthOptions): RubricSynthesizer {
       const png = seen.render.png;
 
       const answer = other
-        ? await authorRubricCode(author, preset, prompt, other, code, cache, signal)
-        : await authorRubric(author, preset, prompt, code, cache, signal);
+        ? await authorRubricCode(author, preset, task, other, code, cache, signal)
+        : await authorRubric(author, preset, task, code, cache, signal);
       usage = addUsage(usage, answer.usage);
       if (!answer.ok) return drop('author_error', `rubric: ${answer.message}`);
       const valid = validateAuthorAnswer(preset, prompt, answer.value);
       if (!valid.ok) return drop('malformed', valid.message);
       items = valid.items;
 
-      const verdict = await opts.judge!.judge({ prompt, items, png, signal });
+      const judge = judgeWithAssets(opts.judge!, dataHash)!;
+      const verdict = await judge.judge({ prompt, items, png, signal });
       usage = addUsage(usage, verdict.usage);
       if (!verdict.ok) return drop('judge_error', verdict.message);
       const score = weightedReward(verdict.criteria);
@@ -188,4 +206,10 @@ export function createRubricSynthesizer(opts: SynthOptions): RubricSynthesizer {
       return record({ kept: true, ideal_score: score });
     },
   };
+}
+
+/** The line the author reads about the task's files (names and sizes; never the content). */
+function dataNote(assets: Readonly<Record<string, Buffer>>): string {
+  const files = Object.entries(assets).map(([n, b]) => `${n} (${b.length} bytes)`);
+  return `Data files of this task, readable by name from the working directory: ${files.join(', ')}.`;
 }

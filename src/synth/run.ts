@@ -37,6 +37,8 @@ export interface RulerSynthRunOptions {
   cache: string | false;
   /** Who draws the ideal SVG (default: the render pool's default renderer). */
   renderer?: RendererName;
+  /** Where prompts' `{ path }` assets are read from (`--data-root`). */
+  dataRoot?: string;
 }
 
 /** RULER's two-step author with the ideal filter, over a cache and renderers of its own. */
@@ -55,6 +57,7 @@ export function openRulerSynthRun(o: RulerSynthRunOptions): SynthRun<PromptInput
     cache,
     domain: o.domain,
     domains,
+    ...(o.dataRoot ? { dataRoot: o.dataRoot } : {}),
   });
   return {
     synthesize: (input) => synthesizer.synthesize(input),

@@ -1,7 +1,7 @@
 // A real PrismaForge run per domain (issue 23 item 4): 20 written instructions each for svg,
 // python, vega-lite, html, latex, mermaid and dot (test/fixtures/prisma-domains/, see its
 // README) go through `rubric synth --preset prisma` → `curate` → `export verl` → `score` →
-// `select`, in-process CLI, real sandboxes and warm pools, with a rule-following double:
+// `export sft` → `select`, in-process CLI, real sandboxes and warm pools, with a rule-following double:
 //  - author: difficulty 1, items as the schema allows;
 //  - code judge: every code item satisfied iff the code carries the instruction's «tag»;
 //  - vision judge: every vision item satisfied unless the instruction says "(hard)";
@@ -254,6 +254,41 @@ describe('PrismaForge, synth → curate → export → score → select, in ever
       join(dir, 'cache.sqlite'),
     ]);
     expect(score.code, score.stderr).toBe(0);
+
+    // 5. export sft: the rollouts that scored 1 (good a and b, the tagged mid b) of every
+    // domain, the answer in its domain's fence, the domain detected and recorded.
+    const sft = join(dir, 'sft.jsonl');
+    const exportSft = await runCliInProcess([
+      'export',
+      'sft',
+      '--rollouts',
+      join(dir, 'rollouts.jsonl'),
+      '--scores',
+      scores,
+      '--prompts',
+      prompts,
+      '--min-reward',
+      '1',
+      '--with-meta',
+      '--out',
+      sft,
+    ]);
+    expect(exportSft.code, exportSft.stderr).toBe(0);
+    expect(exportSft.stderr).toContain('wrote 21 of 28 rollouts');
+    const examples = readFileSync(sft, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(examples.map((e: Json) => e.meta.id).sort()).toEqual(
+      RUN_DOMAINS.flatMap((d) => [`${d}-02-b`, `${d}-04-a`, `${d}-04-b`]).sort(),
+    );
+    for (const e of examples as Json[]) {
+      const d = domainOfId(e.meta.id);
+      expect(e.meta.domain, e.meta.id).toBe(d);
+      expect(e.messages[1].content, e.meta.id).toMatch(new RegExp(`^\`\`\`${fence(d)}\n`));
+      expect(e.messages[1].content).toContain(tagOf(e.messages[0].content));
+    }
+
     const sel = join(dir, 'rl');
     const select = await runCliInProcess([
       'select',

@@ -6,8 +6,11 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
+import { DOMAIN_IDS, type DomainId } from '../../core/domain-ids.ts';
+import type { RewardKind } from '../../core/record.ts';
 import { isGraderFaultRecord } from '../../core/status.ts';
 import { addUsage, emptyUsage } from '../../core/usage.ts';
+import type { GeneratedLine } from '../../eval/generate.ts';
 import type { EvalRunResult } from '../../eval/run.ts';
 import {
   type EvalFileOptions,
@@ -19,16 +22,19 @@ import { judgeNotice } from '../../eval/run-judge.ts';
 import { createModelClient } from '../../models/client.ts';
 import type { ModelSpec } from '../../models/types.ts';
 import { parseAlertThresholds } from '../../monitors/alerts.ts';
+import { resolveLambdas } from '../../reward/hybrid.ts';
 import { parseRubricsJsonl } from '../../rubric/load.ts';
 import { parsePrismaRubrics } from '../../rubric/prisma-load.ts';
 import { badLineMessage } from '../../store/jsonl-values.ts';
 import { createRunProgress } from '../../store/progress.ts';
 import { inShard, type ShardSpec } from '../../store/shard.ts';
+import { domainFlag } from '../domain-flag.ts';
 import { asUsage, checkCacheReachable, parseCount, parseMode } from '../flags.ts';
 import { addHtmlFlag, htmlFlagOptions } from '../html-flag.ts';
-import { addHybridFlags, type HybridFlags, hybridFromFlags } from '../hybrid-flags.ts';
+import { addHybridFlags, type HybridFlags, hybridFromFlags, hybridPlan } from '../hybrid-flags.ts';
 import { inputFile } from '../input-file.ts';
 import { finishJsonlCommand, InterruptedError, withInterrupt } from '../jsonl-command.ts';
+import { checkPolicyDomains } from '../policy-domains.ts';
 import type { RegisterCommand } from '../register.ts';
 import { addRendererFlag, parseRenderer } from '../renderer-flag.ts';
 import { checkRolloutFileApplies } from '../reward-domains.ts';
@@ -61,6 +67,7 @@ interface EvalFlags extends SamplingFlags, HybridFlags, ShardFlags {
   concurrency?: string;
   cache: boolean | string;
   alerts?: string;
+  domain?: string;
 }
 
 const fail = (setExit: (code: number) => void, message: string) => {
@@ -167,7 +174,9 @@ function checkFlags(flags: EvalFlags) {
     throw new UsageError(
       '--shard needs --run NAME (the run name every shard writes in its records)',
     );
-  return { ruler, concurrency, mode, alerts, extra, renderer, cache, shard };
+  const d = domainFlag(flags.domain);
+  const domain: DomainId | undefined = d === 'auto' ? undefined : d;
+  return { ruler, concurrency, mode, alerts, extra, renderer, cache, shard, domain };
 }
 
 type Settings = Record<string, string | number | boolean | null>;
@@ -201,6 +210,7 @@ async function samplePolicy(
   concurrency: number,
   settings: Settings,
   setExit: (code: number) => void,
+  refuse: ((line: GeneratedLine) => string | null) | undefined,
 ) {
   const n = parseCount('--n', flags.n, 1);
   const temperature = parseTemperature(flags.temperature);
@@ -223,8 +233,10 @@ async function samplePolicy(
     temperature,
     maxTokens,
     concurrency,
+    refuse,
   });
   process.stdout.write(`${formatGenerateSummary(g, sampled)}\n`);
+  if (g.refused) throw new UsageError(g.refused.message);
   if (g.interrupted)
     throw new InterruptedError(
       `interrupted while sampling: ${sampled} keeps the ${g.written} samples written; run the same command again to resume`,
@@ -299,7 +311,8 @@ function printRun(
 }
 
 async function evaluate(flags: EvalFlags, setExit: (code: number) => void): Promise<void> {
-  const { ruler, concurrency, mode, alerts, extra, renderer, cache, shard } = checkFlags(flags);
+  const { ruler, concurrency, mode, alerts, extra, renderer, cache, shard, domain } =
+    checkFlags(flags);
   await checkCacheReachable(cache ?? false);
   const judge = asUsage(() =>
     createModelClient(flags.judge, {
@@ -317,6 +330,19 @@ async function evaluate(flags: EvalFlags, setExit: (code: number) => void): Prom
     concurrency,
     cache: cache === false ? 'off' : (cache ?? 'default'),
   };
+  if (domain) settings.domain = domain;
+  // A reward that does not apply to a declared domain is refused before the policy is asked.
+  const kinds: RewardKind[] = ['universal', ...extra];
+  const think = extra.includes('hybrid') ? resolveLambdas(hybridPlan(flags).lambdas).think : 0;
+  const refuse =
+    flags.policy !== undefined
+      ? checkPolicyDomains(
+          prompts,
+          kinds,
+          { hybridThink: think },
+          { promptsFile: flags.prompts, domain },
+        )
+      : undefined;
   const car = shard ? await startEvalShard(flags, shard) : null;
   const sampled =
     flags.policy !== undefined
@@ -326,12 +352,13 @@ async function evaluate(flags: EvalFlags, setExit: (code: number) => void): Prom
           concurrency,
           settings,
           setExit,
+          refuse,
         )
       : undefined;
   const rolloutsFile = sampled?.file ?? flags.rollouts!;
   settings.rollouts = rolloutsFile;
   const hybrid = extra.includes('hybrid') ? await hybridFromFlags(flags) : undefined;
-  checkRolloutFileApplies(rolloutsFile, ['universal', ...extra], hybrid);
+  checkRolloutFileApplies(rolloutsFile, kinds, hybrid, domain);
   if (extra.length) settings.reward = ['universal', ...extra].join(' + ');
   const progress = evalProgress();
   try {
@@ -353,6 +380,7 @@ async function evaluate(flags: EvalFlags, setExit: (code: number) => void): Prom
         hybrid,
         renderer,
         ...htmlFlagOptions(flags),
+        ...(domain ? { domain } : {}),
         cache,
         mode,
         concurrency,
@@ -420,6 +448,10 @@ export const register: RegisterCommand = (program, setExit) => {
     .option(
       '--reward <kinds>',
       'also score with these rewards, comma-separated (e.g. hybrid, rubric-s)',
+    )
+    .option(
+      '--domain <id>',
+      `domain of rollouts that name none (nor their prompt): auto (detected, default) or ${DOMAIN_IDS.join(', ')}`,
     )
     .option(
       '--alerts <list>',

@@ -15,7 +15,7 @@ export function registerSft(group: Command, setExit: (code: number) => void): vo
   group
     .command('sft')
     .description(
-      'scored rollouts → SFT chat-messages JSONL (prompt, reasoning + SVG) above a reward',
+      "scored rollouts → SFT chat-messages JSONL (prompt, reasoning + the answer in its domain's fence) above a reward",
     )
     .requiredOption('--rollouts <file>', 'rollouts.jsonl (from `rubrica generate`)')
     .requiredOption('--scores <file>', 'scores.jsonl (from `rubrica score`)')
@@ -27,11 +27,18 @@ export function registerSft(group: Command, setExit: (code: number) => void): vo
     .option('--system <file>', 'text file put as the system message of every example')
     .option('--dwt', 'use the shipped Drawing-with-Thought prompt as the system message')
     .option('--prompts <file>', 'prompts.jsonl, for rollouts that carry only a prompt_id')
-    .option('--content <kind>', 'assistant text: dwt (reasoning + SVG) | svg | full', 'dwt')
+    .option(
+      '--content <kind>',
+      'assistant text: dwt (reasoning + fenced answer) | svg (the fenced answer alone, any domain) | full',
+      'dwt',
+    )
     .option('--reward-kind <kind>', 'only scores of this reward (ruler, hybrid, …)')
     .option('--require-dwt', 'only completions with a structurally valid DwT')
     .option('--best-per-prompt <k>', 'at most k examples per prompt, best first')
-    .option('--with-meta', 'add {"meta": {id, prompt_id, reward, reward_kind}} to each line')
+    .option(
+      '--with-meta',
+      'add {"meta": {id, prompt_id, reward, reward_kind, domain}} to each line (parquet: a domain column)',
+    )
     .action((o) => {
       const minReward = Number(o.minReward);
       if (!Number.isFinite(minReward))

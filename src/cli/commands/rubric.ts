@@ -4,6 +4,7 @@
 // prompts, print a summary.
 
 import { z } from 'zod';
+import { AssetsInputSchema } from '../../core/assets.ts';
 import { DOMAIN_IDS, type DomainId, isDomainId } from '../../core/domain-ids.ts';
 import { createModelClient } from '../../models/client.ts';
 import { isPresetName, PRESETS } from '../../rubric/presets.ts';
@@ -11,6 +12,7 @@ import { DEFAULT_CACHE_PATH } from '../../store/cache.ts';
 import { DEFAULT_MIN_IDEAL } from '../../synth/ruler.ts';
 import { openRulerSynthRun } from '../../synth/run.ts';
 import { formatSynthSummary, summariseRubrics } from '../../synth/summary.ts';
+import { addDataRootFlag, dataRootFlag } from '../assets-flag.ts';
 import { asUsage, cacheFlag, judgeCallFlags, parseCount, parseMode, parseUnit } from '../flags.ts';
 import { inputFile } from '../input-file.ts';
 import { finishJsonlCommand, runJsonlCommand } from '../jsonl-command.ts';
@@ -26,6 +28,8 @@ const PromptLine = z.object({
   prompt: z.string().min(1),
   /** The domain the prompt is answered in (else --domain, else svg). */
   domain: z.enum(DOMAIN_IDS).nullish(),
+  /** The task's data files (name → inline content or `{ path }` under --data-root). */
+  assets: AssetsInputSchema.nullish(),
 });
 
 /** The author and judge clients the flags name (none for an absent flag). */
@@ -77,6 +81,7 @@ async function synth(flags: SynthFlags, setExit: (code: number) => void): Promis
     return synthPrisma(flags, setExit);
   }
   const { preset, domain, minIdeal, concurrency, mode } = checkFlags(flags);
+  const dataRoot = dataRootFlag(flags.dataRoot);
   const shard = parseShardFlags(flags);
   const { author, judgeClient } = modelClients(flags, concurrency);
   await preflight(author, 'author'); // dead models are found in seconds, not after retries
@@ -91,6 +96,7 @@ async function synth(flags: SynthFlags, setExit: (code: number) => void): Promis
     domain,
     cache: await cacheFlag(flags),
     renderer: parseRenderer(flags.renderer),
+    ...(dataRoot ? { dataRoot } : {}),
   });
   try {
     const r = await runJsonlCommand({
@@ -147,7 +153,7 @@ export const register: RegisterCommand = (program, setExit) => {
     )
     .requiredOption(
       '--in <file>',
-      'prompts.jsonl: lines {"id","prompt",…, "domain"?} (prisma: also "family", "reference")',
+      'prompts.jsonl: lines {"id","prompt",…, "domain"?, "assets"?} (prisma: also "family", "reference")',
     )
     .requiredOption(
       '--out <file>',
@@ -185,5 +191,7 @@ export const register: RegisterCommand = (program, setExit) => {
       `answer cache: SQLite file (default ${DEFAULT_CACHE_PATH}) or redis://host:port/db`,
     )
     .option('--no-cache', 'do not read or write the answer cache');
-  addShardFlags(addRendererFlag(synthCmd)).action((flags: SynthFlags) => synth(flags, setExit));
+  addDataRootFlag(addShardFlags(addRendererFlag(synthCmd))).action((flags: SynthFlags) =>
+    synth(flags, setExit),
+  );
 };

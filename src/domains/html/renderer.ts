@@ -4,6 +4,8 @@
 // 1280×720 by default (a laptop screen's first view of the page); with `fullPage` it is the
 // whole document at the viewport's width, cut at `maxHeight` (default 4096 px) — the notes
 // say when it was cut. The document's size is always measured (horizontal overflow check).
+// The task's data files (`assets`) are served to the page by name from its own origin
+// (`fetch('data.csv')`, `<img src="logo.png">`, a module import); no other URL loads.
 import type { BrowserRoom } from '../../browser/room.ts';
 import { makeError } from '../../core/errors.ts';
 import { pngResult } from '../png.ts';
@@ -38,6 +40,7 @@ export function createHtmlRenderer(o: HtmlRendererOptions): DomainRenderer {
         timeoutMs: ro.timeoutMs ?? o.timeoutMs ?? 10_000,
         measure: true,
         ...(o.fullPage ? { fullPage: { maxHeight } } : {}),
+        ...(ro.assets && Object.keys(ro.assets).length > 0 ? { files: ro.assets } : {}),
       });
       // The browser logs each request we refused as a console error too; those are counted
       // once, as blocked requests, so console_errors means the page's own errors.

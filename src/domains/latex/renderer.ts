@@ -1,7 +1,10 @@
 // The latex domain: pdflatex (Debian texlive) inside the sandbox with shell escape off and
 // kpathsea's paranoid file access (openin_any/openout_any = p: no absolute paths, no parent
 // directories, no dot files), then pdftoppm → PNG, cropped to the drawing. A bare TikZ
-// picture or pgfplots axis is wrapped in a standalone document.
+// picture or pgfplots axis is wrapped in a standalone document. The task's data files
+// (`assets`) are read-only files in the job's directory, so `\addplot table {data.csv}`,
+// `\input{part.tex}` and `\includegraphics{logo.png}` find them by name; paranoid mode
+// keeps every other path (absolute, `..`, hidden) out of reach.
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -106,6 +109,7 @@ export function createLatexRenderer(opts: LatexRendererOptions = {}): DomainRend
     maxCodeBytes: 256 * 1024,
     trim: true,
     prepare: latexDocument,
+    assets: true,
   };
   const limits = { cpuSeconds: 30, processes: 32, ...opts.limits };
   const plain = createOneShotRenderer({

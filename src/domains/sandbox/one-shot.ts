@@ -1,11 +1,14 @@
 // A domain renderer that runs one sandboxed shell pipeline per job (latex, dot): the code
 // goes in on stdin, the pipeline writes the PNG — and only the PNG — to stdout. Exit codes
 // of the pipeline name the failure: 3 the tool rejected the code (stderr carries its log
-// tail), 4 it produced nothing. Every outcome is a DomainRender value.
+// tail), 4 it produced nothing. Every outcome is a DomainRender value. With `assets`, the
+// job's task data files are bound read-only into its working directory under their names
+// (job-files.ts); the other one-shot domains ignore them.
 import { makeError } from '../../core/errors.ts';
 import { pngResult } from '../png.ts';
 import type { DomainRender, DomainRenderer, DomainRenderOptions } from '../types.ts';
 import type { SandboxSpec } from './bwrap.ts';
+import { stageJobFiles } from './job-files.ts';
 import { runSandboxed } from './run.ts';
 
 export const EXIT_TOOL_FAILED = 3;
@@ -21,6 +24,8 @@ export interface OneShotOptions {
   trim?: boolean;
   /** Turns the code into the pipeline's stdin (e.g. wraps a bare TikZ picture). */
   prepare?: (code: string) => string;
+  /** Give the job its task data (`ro.assets`) as read-only files in /work (latex). */
+  assets?: boolean;
 }
 
 export function createOneShotRenderer(o: OneShotOptions): DomainRenderer {
@@ -31,15 +36,19 @@ export function createOneShotRenderer(o: OneShotOptions): DomainRenderer {
         const message = `${o.name} code over ${o.maxCodeBytes} bytes`;
         return { ok: false, error: makeError('too_large', message), ms: 0 };
       }
+      const files = o.assets ? stageJobFiles(ro.assets) : null;
+      const spec = files
+        ? { ...o.spec, roBinds: [...(o.spec.roBinds ?? []), ...files.binds] }
+        : o.spec;
       const run = await runSandboxed(
-        { asPid1: true, ...o.spec },
+        { asPid1: true, ...spec },
         {
           input: o.prepare ? o.prepare(code) : code,
           timeoutMs: ro.timeoutMs ?? o.timeoutMs,
           maxStdoutBytes: 32 * 1024 ** 2,
           ...(ro.signal ? { signal: ro.signal } : {}),
         },
-      );
+      ).finally(() => files?.remove());
       const ms = performance.now() - started;
       const tail = run.stderr.trim().slice(-1500);
       const notes = tail ? { stderrTail: tail } : {};
