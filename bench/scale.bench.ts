@@ -33,6 +33,8 @@ const icons = fluentEmoji(rollouts * 2);
 const completion = (svg: string) => `\`\`\`svg\n${svg}\n\`\`\``;
 
 const counts = new Map<string, number>();
+// When each judged picture reached the judge (performance.now()), for the makespan breakdown.
+let arrivals: number[] = [];
 let now = 0;
 let peak = 0;
 const double = await startModelDouble({
@@ -40,6 +42,7 @@ const double = await startModelDouble({
     if (req.text.includes('{"colour"')) return { content: '{"colour": "red"}' };
     const img = req.images[0] ?? '';
     counts.set(img, (counts.get(img) ?? 0) + 1);
+    arrivals.push(performance.now());
     const keys = Object.keys((req.schema?.properties ?? {}) as Record<string, unknown>);
     const answer = Object.fromEntries(keys.map((k) => [k, { reasoning: 'ok', score: 0.5 }]));
     return { content: JSON.stringify(answer), delayMs: latency };
@@ -59,8 +62,10 @@ const batch = (from: number) =>
     prompt_id: 'fox',
     completion: completion(ic.svg),
   }));
-async function step(url: string, items: Item[]): Promise<{ ok: number; ms: number }> {
+type Step = { ok: number; ms: number; t0: number; answered: number[] };
+async function step(url: string, items: Item[]): Promise<Step> {
   const t0 = performance.now();
+  const answered: number[] = [];
   const reqs: Promise<number>[] = [];
   for (let i = 0; i < items.length; i += perRequest) {
     const body = JSON.stringify({ items: items.slice(i, i + perRequest) });
@@ -73,13 +78,39 @@ async function step(url: string, items: Item[]): Promise<{ ok: number; ms: numbe
         .then(async (r) => {
           if (r.status !== 200) return 0;
           const j = (await r.json()) as { results: Array<{ status: string }> };
+          answered.push(performance.now() - t0);
           return j.results.filter((x) => x.status === 'ok').length;
         })
         .catch(() => 0),
     );
   }
   const ok = (await Promise.all(reqs)).reduce((s, n) => s + n, 0);
-  return { ok, ms: performance.now() - t0 };
+  return { ok, ms: performance.now() - t0, t0, answered };
+}
+
+/**
+ * Where a step's makespan went beyond the judge-bound ideal, from the judge's side: `head`
+ * (client send to the first judge call: HTTP, nginx, inspect, first render, first lease),
+ * `handoff` (a slot freed by an answer to the next call arriving in it: the answer's way
+ * back, release, the waiter's wake-up and lease, the next request's way out; the k-th call
+ * takes the slot of the (k - capacity)-th), and `tail` (the last judge answer to the last
+ * client answer). Figures in ms.
+ */
+function breakdown(s: Step, at: number[]) {
+  const rel = at.map((a) => a - s.t0).sort((a, b) => a - b);
+  const gaps = rel.slice(capacity).map((a, k) => a - (rel[k]! + latency));
+  gaps.sort((a, b) => a - b);
+  const q = (p: number) => Math.round(gaps[Math.floor(p * (gaps.length - 1))] ?? 0);
+  const lastEnd = (rel.at(-1) ?? 0) + latency;
+  const mean = gaps.reduce((x, y) => x + y, 0) / Math.max(1, gaps.length);
+  return {
+    head_ms: Math.round(rel[0] ?? 0),
+    handoff_mean_ms: Math.round(mean),
+    handoff_p50_ms: q(0.5),
+    handoff_max_ms: q(1),
+    tail_ms: Math.round(s.ms - lastEnd),
+    first_answer_ms: Math.round(Math.min(...s.answered)),
+  };
 }
 
 const dir = tempDir('bench-scale');
@@ -106,8 +137,10 @@ for (const n of flags.replicas.split(',').map(Number)) {
   const lb = await startNginx(replicas.map((r) => new URL(r.url).host));
   counts.clear();
   peak = 0;
+  arrivals = [];
   const items = batch(0);
   const first = await step(lb.url, items);
+  const trace = breakdown(first, arrivals);
   const judged = calls();
   const ideal = Math.ceil(judged / capacity) * latency;
   const firstPeak = peak;
@@ -125,6 +158,7 @@ for (const n of flags.replicas.split(',').map(Number)) {
     judge_peak: firstPeak,
     capacity,
     rescore_judge_calls: rescoreCalls,
+    ...trace,
   };
   if (n >= 2) {
     const killItems = batch(rollouts);
