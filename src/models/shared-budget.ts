@@ -220,11 +220,9 @@ export function createSharedBudget(o: SharedBudgetOptions): CallGate {
       clearInterval(renew);
       active -= 1;
       // Give the lease back and tell every replica in one round trip; this replica's own
-      // waiters need not wait for the message to come back.
-      redis
-        .eval(RELEASE, 1, keys[0]!, id, channel)
-        .then(wakeUp)
-        .catch(fault); // an unreturned lease expires on its own
+      // waiters need not wait for the message to come back. An unreturned lease expires on
+      // its own.
+      redis.eval(RELEASE, 1, keys[0]!, id, channel).then(wakeUp).catch(fault);
     }
   }) as CallGate;
   gate.charge = (tokens: number) => {
