@@ -29,7 +29,7 @@ const rollouts = Number(flags.rollouts);
 const perRequest = Number(flags['per-request']);
 const latency = Number(flags['latency-ms']);
 const capacity = Number(flags.capacity);
-const icons = fluentEmoji(rollouts * 2);
+const icons = fluentEmoji(rollouts * 3);
 const completion = (svg: string) => `\`\`\`svg\n${svg}\n\`\`\``;
 
 const counts = new Map<string, number>();
@@ -113,6 +113,34 @@ function breakdown(s: Step, at: number[]) {
   };
 }
 
+const twiceNow = () => [...counts.values()].filter((c) => c > 1).length;
+/**
+ * A step of fresh rollouts through nginx during which `victim` gets `signal` once half of
+ * them have reached the judge: rollouts lost (not ok), pictures judged twice, the judge
+ * calls in flight at that moment (what a crash can cut off, at most), the victim's exit code.
+ */
+async function stopMidStep(
+  url: string,
+  victim: ServeProcess,
+  signal: NodeJS.Signals,
+  from: number,
+) {
+  const items = batch(from);
+  const before = calls();
+  const twiceBefore = twiceNow();
+  const running = step(url, items);
+  while (calls() - before < items.length / 2) await new Promise((r) => setTimeout(r, 10));
+  const cut = double.inFlight;
+  victim.child.kill(signal);
+  const done = await running;
+  return {
+    lost: items.length - done.ok,
+    twice: twiceNow() - twiceBefore,
+    cut,
+    code: await victim.exited,
+  };
+}
+
 const dir = tempDir('bench-scale');
 const rubrics = writeRubrics(dir, [['fox', 'a red fox']]);
 const rows: Record<string, unknown>[] = [];
@@ -134,7 +162,7 @@ for (const n of flags.replicas.split(',').map(Number)) {
   ];
   const replicas: ServeProcess[] = [];
   for (let i = 0; i < n; i++) replicas.push(await spawnServe(args));
-  const lb = await startNginx(replicas.map((r) => new URL(r.url).host));
+  let lb = await startNginx(replicas.map((r) => new URL(r.url).host));
   counts.clear();
   peak = 0;
   arrivals = [];
@@ -161,17 +189,19 @@ for (const n of flags.replicas.split(',').map(Number)) {
     ...trace,
   };
   if (n >= 2) {
-    const killItems = batch(rollouts);
-    const before = calls();
-    const running = step(lb.url, killItems);
-    while (calls() - before < killItems.length / 2) await new Promise((r) => setTimeout(r, 10));
-    const cut = double.inFlight; // calls whose answers the crash will throw away, at most
-    replicas[0]!.child.kill('SIGKILL');
-    const killed = await running;
-    const twice = [...counts.values()].filter((c) => c > 1).length;
-    row.kill_lost = killItems.length - killed.ok;
-    row.kill_judged_twice = twice;
-    row.kill_cut_calls_bound = cut;
+    // SIGTERM (what Kubernetes and Slurm send) drains replica 0; then a fresh replica takes
+    // its place behind a fresh nginx (no failure memory) and is SIGKILLed like a crash.
+    const term = await stopMidStep(lb.url, replicas[0]!, 'SIGTERM', rollouts);
+    row.term_lost = term.lost;
+    row.term_judged_twice = term.twice;
+    row.term_exit_code = term.code;
+    await lb.stop();
+    replicas[0] = await spawnServe(args);
+    lb = await startNginx(replicas.map((r) => new URL(r.url).host));
+    const kill = await stopMidStep(lb.url, replicas[0]!, 'SIGKILL', 2 * rollouts);
+    row.kill_lost = kill.lost;
+    row.kill_judged_twice = kill.twice;
+    row.kill_cut_calls_bound = kill.cut;
   }
   rows.push(row);
   for (const r of replicas) if (r.child.exitCode === null) r.child.kill('SIGTERM');

@@ -232,8 +232,15 @@ export function createSharedBudget(o: SharedBudgetOptions): CallGate {
   Object.defineProperty(gate, 'activeCount', { get: () => active + local.activeCount });
   gate.close = async () => {
     closed = true; // a release still on its way when the connection closes is no fault
-    redis.disconnect();
-    sub.disconnect();
+    // QUIT is answered after every command sent before it, so the lease of the last call
+    // is given back, not left to expire (a drained replica leaves its capacity at once);
+    // an unreachable Redis gets a second, then the sockets are dropped.
+    const bye = (r: Redis) =>
+      Promise.race([
+        r.quit().catch(() => {}),
+        new Promise<void>((res) => setTimeout(res, 1000).unref()),
+      ]).then(() => r.disconnect());
+    await Promise.all([bye(redis), bye(sub)]);
   };
   return gate;
 }
