@@ -2,10 +2,12 @@
 // nginx.conf), sharing one Redis (answer cache and judge budget), judged by the loopback
 // double at a fixed latency; the judge's capacity is the shared --concurrency, and the double
 // records its peak concurrency. Per N it reports: the makespan of one step against the
-// judge-bound ideal ceil(calls / capacity) × latency; the judge's peak (≤ capacity); the
-// judge calls of a re-score through nginx and through every replica (0); and, for N ≥ 2, a
-// step during which replica 0 is SIGKILLed: rollouts lost (goal 0) and pictures judged twice
-// (goal: no more than the calls in flight when it died, which the crash cut off).
+// judge-bound ideal ceil(calls / capacity) × latency, and where the rest went (head, hand-off,
+// tail: see breakdown()); the judge's peak (≤ capacity); the judge calls of a re-score through
+// nginx and through every replica (0); and, for N ≥ 2, a step during which a replica is sent
+// SIGTERM (goal: 0 lost, 0 judged twice, exit 0) and one during which a replica is SIGKILLed:
+// rollouts lost (goal 0) and pictures judged twice (no more than the calls in flight when it
+// died, which the crash cut off).
 //
 // Flags: --rollouts 64 --per-request 8 --latency-ms 500 --capacity 4 --replicas 1,2,4
 import { availableParallelism, loadavg } from 'node:os';
