@@ -68,6 +68,34 @@ describe('shared judge budget', () => {
     await b.close();
   });
 
+  it('a Redis that is slow (command timeouts) does not make every replica fall back to its own limit', async () => {
+    const a = createSharedBudget({ url: redis.url, name: 'slow', concurrency: 2 });
+    const b = createSharedBudget({ url: redis.url, name: 'slow', concurrency: 2 });
+    await a(async () => {}); // both connected
+    await b(async () => {});
+    let now = 0;
+    let peak = 0;
+    const call = async () => {
+      now += 1;
+      peak = Math.max(peak, now);
+      await wait(100);
+      now -= 1;
+    };
+    // Redis busy for 1.5 s (a script that spins): the gates' asks time out after 1 s.
+    const r = new Redis(redis.url);
+    const spin = r.eval(
+      "local s = redis.call('TIME') while true do local n = redis.call('TIME') if (n[1] - s[1]) * 1000000 + (n[2] - s[2]) > 1500000 then break end end return 1",
+      0,
+    );
+    await wait(20);
+    await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 ? a : b)(call)));
+    await spin;
+    r.disconnect();
+    expect(peak).toBe(2); // not 2 per replica
+    await a.close();
+    await b.close();
+  });
+
   it('a lease left by a replica that died is given back when it expires', async () => {
     const r = new Redis(redis.url);
     const t = await r.time();

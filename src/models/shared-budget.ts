@@ -50,6 +50,11 @@ local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local limit, rpm, tpm, ttl = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[5])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if redis.call('ZSCORE', KEYS[1], ARGV[4]) then
+  -- Taken by an earlier ask whose answer was lost (a command timeout): still ours.
+  redis.call('ZADD', KEYS[1], now + ttl, ARGV[4])
+  return 1
+end
 if redis.call('ZCARD', KEYS[1]) >= limit then return 0 end
 if rpm > 0 then
   redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - 60000)
@@ -153,6 +158,7 @@ export function createSharedBudget(o: SharedBudgetOptions): CallGate {
   type Waiter = { id: string; done: (taken: boolean, err?: unknown) => void };
   const queue: Waiter[] = [];
   let pumping = false;
+  let slow = 0; // asks in a row that timed out on a connected Redis
   const ask = (id: string) =>
     redis.eval(
       ACQUIRE,
@@ -174,7 +180,17 @@ export function createSharedBudget(o: SharedBudgetOptions): CallGate {
         let got: number;
         try {
           got = await ask(head.id);
+          slow = 0;
         } catch (err) {
+          // Connected but slow (a command timeout on a loaded machine): ask again with the
+          // same id (the script knows a lease it already gave it). Falling back to the
+          // local limit here would let every replica send its own --concurrency at once.
+          // A Redis that has answered nothing for ten timeouts in a row counts as gone.
+          if (redis.status === 'ready' && !closed && ++slow < 10) {
+            await new Promise((r) => setTimeout(r, 50));
+            continue;
+          }
+          slow = 0;
           // Redis is gone: every queued call falls back to the local limit now, rather
           // than each waiting out its own command timeout in turn.
           for (const w of queue.splice(0)) w.done(false, err);
