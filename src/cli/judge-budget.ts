@@ -45,3 +45,55 @@ export function budgetCount(name: string, raw: string | undefined, min: number, 
     throw new UsageError(`${name} must be an integer ≥ ${min}, got "${raw}"`);
   return n;
 }
+
+/** The batch commands' judge budget flags (`serve` has its own: --concurrency is the budget). */
+export function addJudgeBudgetFlags<C extends { option(flags: string, description: string): C }>(
+  cmd: C,
+): C {
+  return cmd
+    .option(
+      '--judge-concurrency <n>',
+      'judge calls in flight at once; with --cache redis://… over every process using the same judge (serve replicas included: give them all the same number)',
+    )
+    .option(
+      '--judge-rpm <n>',
+      'judge requests per minute over every process (needs --cache redis://… and --judge-concurrency)',
+    )
+    .option(
+      '--judge-tpm <n>',
+      'judge tokens per minute over every process (needs --cache redis://… and --judge-concurrency)',
+    );
+}
+
+export interface BatchBudgetFlags {
+  judge?: string;
+  judgeBaseUrl?: string;
+  judgeConcurrency?: string;
+  judgeRpm?: string;
+  judgeTpm?: string;
+}
+
+/**
+ * A batch command's judge limit: `concurrency` is its judge client's own limit (the
+ * command's default unless --judge-concurrency), `gate` the shared budget it joins when
+ * --judge-concurrency is given with a redis:// cache. Without --judge-concurrency a batch job
+ * keeps its own limit: its default (rollouts × 6) is no number the replicas would agree on.
+ */
+export function batchJudgeBudget(
+  f: BatchBudgetFlags,
+  cache: string | false | undefined,
+  fallback: number,
+): { concurrency: number; gate: CallGate | undefined } {
+  const rpm = budgetCount('--judge-rpm', f.judgeRpm, 0, 0);
+  const tpm = budgetCount('--judge-tpm', f.judgeTpm, 0, 0);
+  if (f.judgeConcurrency === undefined) {
+    if (rpm > 0 || tpm > 0)
+      throw new UsageError(
+        '--judge-rpm/--judge-tpm need --judge-concurrency (and --cache redis://…)',
+      );
+    return { concurrency: fallback, gate: undefined };
+  }
+  const concurrency = budgetCount('--judge-concurrency', f.judgeConcurrency, 1, fallback);
+  const gate = sharedJudgeGate({ ...f, cache, concurrency, judgeRpm: rpm, judgeTpm: tpm });
+  return { concurrency, gate };
+}
