@@ -2,10 +2,12 @@
 // nginx.conf), sharing one Redis (answer cache and judge budget), judged by the loopback
 // double at a fixed latency; the judge's capacity is the shared --concurrency, and the double
 // records its peak concurrency. Per N it reports: the makespan of one step against the
-// judge-bound ideal ceil(calls / capacity) × latency; the judge's peak (≤ capacity); the
-// judge calls of a re-score through nginx and through every replica (0); and, for N ≥ 2, a
-// step during which replica 0 is SIGKILLed: rollouts lost (goal 0) and pictures judged twice
-// (goal: no more than the calls in flight when it died, which the crash cut off).
+// judge-bound ideal ceil(calls / capacity) × latency, and where the rest went (head, hand-off,
+// tail: see breakdown()); the judge's peak (≤ capacity); the judge calls of a re-score through
+// nginx and through every replica (0); and, for N ≥ 2, a step during which a replica is sent
+// SIGTERM (goal: 0 lost, 0 judged twice, exit 0) and one during which a replica is SIGKILLed:
+// rollouts lost (goal 0) and pictures judged twice (no more than the calls in flight when it
+// died, which the crash cut off).
 //
 // Flags: --rollouts 64 --per-request 8 --latency-ms 500 --capacity 4 --replicas 1,2,4
 import { availableParallelism, loadavg } from 'node:os';
@@ -29,10 +31,12 @@ const rollouts = Number(flags.rollouts);
 const perRequest = Number(flags['per-request']);
 const latency = Number(flags['latency-ms']);
 const capacity = Number(flags.capacity);
-const icons = fluentEmoji(rollouts * 2);
+const icons = fluentEmoji(rollouts * 3);
 const completion = (svg: string) => `\`\`\`svg\n${svg}\n\`\`\``;
 
 const counts = new Map<string, number>();
+// When each judged picture reached the judge (performance.now()), for the makespan breakdown.
+let arrivals: number[] = [];
 let now = 0;
 let peak = 0;
 const double = await startModelDouble({
@@ -40,6 +44,7 @@ const double = await startModelDouble({
     if (req.text.includes('{"colour"')) return { content: '{"colour": "red"}' };
     const img = req.images[0] ?? '';
     counts.set(img, (counts.get(img) ?? 0) + 1);
+    arrivals.push(performance.now());
     const keys = Object.keys((req.schema?.properties ?? {}) as Record<string, unknown>);
     const answer = Object.fromEntries(keys.map((k) => [k, { reasoning: 'ok', score: 0.5 }]));
     return { content: JSON.stringify(answer), delayMs: latency };
@@ -59,8 +64,10 @@ const batch = (from: number) =>
     prompt_id: 'fox',
     completion: completion(ic.svg),
   }));
-async function step(url: string, items: Item[]): Promise<{ ok: number; ms: number }> {
+type Step = { ok: number; ms: number; t0: number; answered: number[] };
+async function step(url: string, items: Item[]): Promise<Step> {
   const t0 = performance.now();
+  const answered: number[] = [];
   const reqs: Promise<number>[] = [];
   for (let i = 0; i < items.length; i += perRequest) {
     const body = JSON.stringify({ items: items.slice(i, i + perRequest) });
@@ -73,13 +80,67 @@ async function step(url: string, items: Item[]): Promise<{ ok: number; ms: numbe
         .then(async (r) => {
           if (r.status !== 200) return 0;
           const j = (await r.json()) as { results: Array<{ status: string }> };
+          answered.push(performance.now() - t0);
           return j.results.filter((x) => x.status === 'ok').length;
         })
         .catch(() => 0),
     );
   }
   const ok = (await Promise.all(reqs)).reduce((s, n) => s + n, 0);
-  return { ok, ms: performance.now() - t0 };
+  return { ok, ms: performance.now() - t0, t0, answered };
+}
+
+/**
+ * Where a step's makespan went beyond the judge-bound ideal, from the judge's side: `head`
+ * (client send to the first judge call: HTTP, nginx, inspect, first render, first lease),
+ * `handoff` (a slot freed by an answer to the next call arriving in it: the answer's way
+ * back, release, the waiter's wake-up and lease, the next request's way out; the k-th call
+ * takes the slot of the (k - capacity)-th), and `tail` (the last judge answer to the last
+ * client answer). Figures in ms.
+ */
+function breakdown(s: Step, at: number[]) {
+  const rel = at.map((a) => a - s.t0).sort((a, b) => a - b);
+  const gaps = rel.slice(capacity).map((a, k) => a - (rel[k]! + latency));
+  gaps.sort((a, b) => a - b);
+  const q = (p: number) => Math.round(gaps[Math.floor(p * (gaps.length - 1))] ?? 0);
+  const lastEnd = (rel.at(-1) ?? 0) + latency;
+  const mean = gaps.reduce((x, y) => x + y, 0) / Math.max(1, gaps.length);
+  return {
+    head_ms: Math.round(rel[0] ?? 0),
+    handoff_mean_ms: Math.round(mean),
+    handoff_p50_ms: q(0.5),
+    handoff_max_ms: q(1),
+    tail_ms: Math.round(s.ms - lastEnd),
+    first_answer_ms: Math.round(Math.min(...s.answered)),
+  };
+}
+
+const twiceNow = () => [...counts.values()].filter((c) => c > 1).length;
+/**
+ * A step of fresh rollouts through nginx during which `victim` gets `signal` once half of
+ * them have reached the judge: rollouts lost (not ok), pictures judged twice, the judge
+ * calls in flight at that moment (what a crash can cut off, at most), the victim's exit code.
+ */
+async function stopMidStep(
+  url: string,
+  victim: ServeProcess,
+  signal: NodeJS.Signals,
+  from: number,
+) {
+  const items = batch(from);
+  const before = calls();
+  const twiceBefore = twiceNow();
+  const running = step(url, items);
+  while (calls() - before < items.length / 2) await new Promise((r) => setTimeout(r, 10));
+  const cut = double.inFlight;
+  victim.child.kill(signal);
+  const done = await running;
+  return {
+    lost: items.length - done.ok,
+    twice: twiceNow() - twiceBefore,
+    cut,
+    code: await victim.exited,
+  };
 }
 
 const dir = tempDir('bench-scale');
@@ -103,11 +164,13 @@ for (const n of flags.replicas.split(',').map(Number)) {
   ];
   const replicas: ServeProcess[] = [];
   for (let i = 0; i < n; i++) replicas.push(await spawnServe(args));
-  const lb = await startNginx(replicas.map((r) => new URL(r.url).host));
+  let lb = await startNginx(replicas.map((r) => new URL(r.url).host));
   counts.clear();
   peak = 0;
+  arrivals = [];
   const items = batch(0);
   const first = await step(lb.url, items);
+  const trace = breakdown(first, arrivals);
   const judged = calls();
   const ideal = Math.ceil(judged / capacity) * latency;
   const firstPeak = peak;
@@ -125,19 +188,22 @@ for (const n of flags.replicas.split(',').map(Number)) {
     judge_peak: firstPeak,
     capacity,
     rescore_judge_calls: rescoreCalls,
+    ...trace,
   };
   if (n >= 2) {
-    const killItems = batch(rollouts);
-    const before = calls();
-    const running = step(lb.url, killItems);
-    while (calls() - before < killItems.length / 2) await new Promise((r) => setTimeout(r, 10));
-    const cut = double.inFlight; // calls whose answers the crash will throw away, at most
-    replicas[0]!.child.kill('SIGKILL');
-    const killed = await running;
-    const twice = [...counts.values()].filter((c) => c > 1).length;
-    row.kill_lost = killItems.length - killed.ok;
-    row.kill_judged_twice = twice;
-    row.kill_cut_calls_bound = cut;
+    // SIGTERM (what Kubernetes and Slurm send) drains replica 0; then a fresh replica takes
+    // its place behind a fresh nginx (no failure memory) and is SIGKILLed like a crash.
+    const term = await stopMidStep(lb.url, replicas[0]!, 'SIGTERM', rollouts);
+    row.term_lost = term.lost;
+    row.term_judged_twice = term.twice;
+    row.term_exit_code = term.code;
+    await lb.stop();
+    replicas[0] = await spawnServe(args);
+    lb = await startNginx(replicas.map((r) => new URL(r.url).host));
+    const kill = await stopMidStep(lb.url, replicas[0]!, 'SIGKILL', 2 * rollouts);
+    row.kill_lost = kill.lost;
+    row.kill_judged_twice = kill.twice;
+    row.kill_cut_calls_bound = kill.cut;
   }
   rows.push(row);
   for (const r of replicas) if (r.child.exitCode === null) r.child.kill('SIGTERM');

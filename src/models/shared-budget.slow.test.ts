@@ -36,6 +36,66 @@ describe('shared judge budget', () => {
     await b.close();
   });
 
+  it('a freed slot goes to a waiting call at once, on any replica: no waiter sleeps through a release', async () => {
+    // A poll far longer than the whole run: one wake-up lost (a release message that came
+    // while the waiter's ask was on its way) would cost 5 s, so the run's time shows it.
+    const opts = { url: redis.url, name: 'handoff', concurrency: 2, pollMs: 5000 };
+    const a = createSharedBudget(opts);
+    const b = createSharedBudget(opts);
+    let now = 0;
+    let peak = 0;
+    const call = async () => {
+      now += 1;
+      peak = Math.max(peak, now);
+      await wait(25);
+      now -= 1;
+    };
+    const r = new Redis(redis.url);
+    await r.config('RESETSTAT');
+    const t0 = Date.now();
+    await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b)(call)));
+    const ms = Date.now() - t0;
+    const stats = String(await r.info('commandstats'));
+    const evals = Number(/cmdstat_eval:calls=(\d+)/.exec(stats)?.[1]);
+    r.disconnect();
+    expect(peak).toBe(2);
+    expect(ms).toBeGreaterThanOrEqual(500); // 20 rounds of 25 ms: the budget did hold
+    expect(ms).toBeLessThan(4000); // and no call waited for the 5 s poll
+    // One ask per replica per release, not one per waiting call: about 3 Redis scripts a
+    // call (take, give back, a losing ask), where every waiter asking made 13 (521).
+    expect(evals).toBeLessThan(200);
+    await a.close();
+    await b.close();
+  });
+
+  it('a Redis that is slow (command timeouts) does not make every replica fall back to its own limit', async () => {
+    const a = createSharedBudget({ url: redis.url, name: 'slow', concurrency: 2 });
+    const b = createSharedBudget({ url: redis.url, name: 'slow', concurrency: 2 });
+    await a(async () => {}); // both connected
+    await b(async () => {});
+    let now = 0;
+    let peak = 0;
+    const call = async () => {
+      now += 1;
+      peak = Math.max(peak, now);
+      await wait(100);
+      now -= 1;
+    };
+    // Redis busy for 1.5 s (a script that spins): the gates' asks time out after 1 s.
+    const r = new Redis(redis.url);
+    const spin = r.eval(
+      "local s = redis.call('TIME') while true do local n = redis.call('TIME') if (n[1] - s[1]) * 1000000 + (n[2] - s[2]) > 1500000 then break end end return 1",
+      0,
+    );
+    await wait(20);
+    await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 ? a : b)(call)));
+    await spin;
+    r.disconnect();
+    expect(peak).toBe(2); // not 2 per replica
+    await a.close();
+    await b.close();
+  });
+
   it('a lease left by a replica that died is given back when it expires', async () => {
     const r = new Redis(redis.url);
     const t = await r.time();

@@ -35,6 +35,11 @@ export interface SharedBudgetOptions {
   tokensPerMinute?: number;
   /** A lease not renewed for this long is given back (default 15 s). */
   leaseMs?: number;
+  /**
+   * Longest a waiting call sleeps without a release message before asking again, ms: what
+   * a lease that expired (its holder died) or a rate window costs at most (default 250).
+   */
+  pollMs?: number;
   /** Called once per burst when Redis fails and the gate falls back to the local limit. */
   onFault?: (err: unknown) => void;
 }
@@ -45,6 +50,11 @@ local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local limit, rpm, tpm, ttl = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[5])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if redis.call('ZSCORE', KEYS[1], ARGV[4]) then
+  -- Taken by an earlier ask whose answer was lost (a command timeout): still ours.
+  redis.call('ZADD', KEYS[1], now + ttl, ARGV[4])
+  return 1
+end
 if redis.call('ZCARD', KEYS[1]) >= limit then return 0 end
 if rpm > 0 then
   redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - 60000)
@@ -73,6 +83,11 @@ redis.call('ZADD', KEYS[1], 'XX', now + tonumber(ARGV[2]), ARGV[1])
 redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2]) * 4)
 return 1`;
 
+const RELEASE = `
+redis.call('ZREM', KEYS[1], ARGV[1])
+redis.call('PUBLISH', ARGV[2], ARGV[1])
+return 1`;
+
 const CHARGE = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -86,6 +101,7 @@ return 1`;
  */
 export function createSharedBudget(o: SharedBudgetOptions): CallGate {
   const leaseMs = o.leaseMs ?? 15_000;
+  const pollMs = o.pollMs ?? 250;
   const base = `rubrica:budget:${o.name}`;
   const keys = [`${base}:leases`, `${base}:requests`, `${base}:tokens`];
   const channel = `${base}:released`;
@@ -97,24 +113,36 @@ export function createSharedBudget(o: SharedBudgetOptions): CallGate {
     r.connect().catch(() => {});
   }
   // Waiters wake on any replica's release (pub/sub), or after a short poll for expiries and
-  // rate windows that no message announces.
-  let wake: Array<() => void> = [];
-  sub.on('message', () => {
+  // rate windows that no message announces. `releases` counts the messages seen, so an ask
+  // that raced a release (the message came while the ask was on its way) asks again at once
+  // instead of sleeping through the only wake-up it would get.
+  let releases = 0;
+  let wake: (() => void) | undefined;
+  const wakeUp = () => {
+    releases += 1;
     const w = wake;
-    wake = [];
-    for (const f of w) f();
-  });
+    wake = undefined;
+    w?.();
+  };
+  sub.on('message', wakeUp);
   sub.subscribe(channel).catch(() => {});
   const nextRelease = (ms: number) =>
     new Promise<void>((resolve) => {
-      wake.push(resolve);
-      setTimeout(resolve, ms);
+      const timer = setTimeout(() => {
+        wake = undefined;
+        resolve();
+      }, ms);
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
     });
 
   const local = pLimit(o.concurrency);
   let lastFault = 0;
+  let closed = false;
   const fault = (err: unknown) => {
-    if (Date.now() - lastFault < 10_000) return;
+    if (closed || Date.now() - lastFault < 10_000) return;
     lastFault = Date.now();
     if (o.onFault) o.onFault(err);
     else
@@ -124,25 +152,72 @@ export function createSharedBudget(o: SharedBudgetOptions): CallGate {
       );
   };
 
-  let active = 0;
-  const acquire = async (id: string): Promise<boolean> => {
-    for (;;) {
-      const got = (await redis.eval(
-        ACQUIRE,
-        3,
-        ...keys,
-        o.concurrency,
-        o.requestsPerMinute ?? 0,
-        o.tokensPerMinute ?? 0,
-        id,
-        leaseMs,
-      )) as number;
-      if (got === 1) return true;
-      // A full slot frees on a release message; a rate window only with time.
-      await nextRelease(got === 0 ? 250 : 200);
+  // The calls of this process queue up here and only the first asks Redis: a release wakes
+  // one ask per replica, not one per waiting call (a herd of evals that slowed every
+  // hand-off), and this replica's calls get their slots in the order they asked.
+  type Waiter = { id: string; done: (taken: boolean, err?: unknown) => void };
+  const queue: Waiter[] = [];
+  let pumping = false;
+  let slow = 0; // asks in a row that timed out on a connected Redis
+  const ask = (id: string) =>
+    redis.eval(
+      ACQUIRE,
+      3,
+      ...keys,
+      o.concurrency,
+      o.requestsPerMinute ?? 0,
+      o.tokensPerMinute ?? 0,
+      id,
+      leaseMs,
+    ) as Promise<number>;
+  const pump = async () => {
+    if (pumping) return;
+    pumping = true;
+    try {
+      while (queue.length > 0) {
+        const head = queue[0]!;
+        const seen = releases;
+        let got: number;
+        try {
+          got = await ask(head.id);
+          slow = 0;
+        } catch (err) {
+          // Connected but slow (a command timeout on a loaded machine): ask again with the
+          // same id (the script knows a lease it already gave it). Falling back to the
+          // local limit here would let every replica send its own --concurrency at once.
+          // A Redis that has answered nothing for ten timeouts in a row counts as gone.
+          if (redis.status === 'ready' && !closed && ++slow < 10) {
+            await new Promise((r) => setTimeout(r, 50));
+            continue;
+          }
+          slow = 0;
+          // Redis is gone: every queued call falls back to the local limit now, rather
+          // than each waiting out its own command timeout in turn.
+          for (const w of queue.splice(0)) w.done(false, err);
+          break;
+        }
+        if (got === 1) {
+          queue.shift();
+          head.done(true);
+          continue; // more slots may be free (several releases at once): ask again now
+        }
+        if (releases !== seen) continue;
+        // A full slot frees on a release message (or an expiry: polled); a rate window only
+        // with time.
+        await nextRelease(pollMs);
+      }
+    } finally {
+      pumping = false;
     }
   };
+  /** Resolves once this call holds a lease; rejects when Redis cannot be asked. */
+  const acquire = (id: string) =>
+    new Promise<void>((resolve, reject) => {
+      queue.push({ id, done: (taken, err) => (taken ? resolve() : reject(err)) });
+      void pump();
+    });
 
+  let active = 0;
   const gate = (async <T>(fn: () => Promise<T>): Promise<T> => {
     const id = randomUUID();
     try {
@@ -160,10 +235,10 @@ export function createSharedBudget(o: SharedBudgetOptions): CallGate {
     } finally {
       clearInterval(renew);
       active -= 1;
-      redis
-        .zrem(keys[0]!, id)
-        .then(() => redis.publish(channel, id))
-        .catch(fault); // an unreturned lease expires on its own
+      // Give the lease back and tell every replica in one round trip; this replica's own
+      // waiters need not wait for the message to come back. An unreturned lease expires on
+      // its own.
+      redis.eval(RELEASE, 1, keys[0]!, id, channel).then(wakeUp).catch(fault);
     }
   }) as CallGate;
   gate.charge = (tokens: number) => {
@@ -172,8 +247,16 @@ export function createSharedBudget(o: SharedBudgetOptions): CallGate {
   };
   Object.defineProperty(gate, 'activeCount', { get: () => active + local.activeCount });
   gate.close = async () => {
-    redis.disconnect();
-    sub.disconnect();
+    closed = true; // a release still on its way when the connection closes is no fault
+    // QUIT is answered after every command sent before it, so the lease of the last call
+    // is given back, not left to expire (a drained replica leaves its capacity at once);
+    // an unreachable Redis gets a second, then the sockets are dropped.
+    const bye = (r: Redis) =>
+      Promise.race([
+        r.quit().catch(() => {}),
+        new Promise<void>((res) => setTimeout(res, 1000).unref()),
+      ]).then(() => r.disconnect());
+    await Promise.all([bye(redis), bye(sub)]);
   };
   return gate;
 }

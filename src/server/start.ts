@@ -1,6 +1,6 @@
 // Runs the reward app on a real port with @hono/node-server, and shuts it down the way a
-// training job needs: stop taking work, let every admitted rollout finish and be answered,
-// then close the scorer (render workers, cache store) — never drop an answer half-way.
+// training job needs: stop taking work (503 `draining`, /readyz too), let every admitted
+// rollout finish and be answered, then stop listening and close the scorer (render workers, cache store) — never drop an answer half-way.
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import type { Logger } from 'pino';
@@ -93,8 +93,10 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   const close = (reason = 'close') => {
     closing ??= (async () => {
       log?.info({ reason, in_flight: admission.inFlight }, 'draining');
+      // Still listening while draining: /readyz and new batches answer 503 `draining` at
+      // once, so a balancer (nginx retries 503 on the next replica) or a readiness probe
+      // takes this replica out, where a closed port would only be refused.
       admission.startDraining();
-      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       const drainTimeout = opts.drainTimeoutMs ?? 10 * 60_000;
       let timer: NodeJS.Timeout | undefined;
       const timedOut = await Promise.race([
@@ -105,6 +107,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
       ]);
       clearTimeout(timer);
       if (timedOut) log?.warn({ in_flight: admission.inFlight }, 'drain timed out; closing anyway');
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       // Answers are written; idle keep-alive sockets would otherwise hold the server open.
       if ('closeIdleConnections' in server) server.closeIdleConnections();
       setTimeout(() => {

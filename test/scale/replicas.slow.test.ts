@@ -5,6 +5,7 @@
 // rollout when the Python client fails over (RUBRICA_URL="A,B"): what it had judged is
 // answered from the shared cache; only the call the crash cut off is asked again.
 import { spawn } from 'node:child_process';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   judgeByImage,
@@ -19,7 +20,7 @@ import { type DoubleRequest, startModelDouble } from '../support/model-double.ts
 import { type NginxProcess, startNginx } from '../support/nginx.ts';
 import { type RedisProcess, startRedis } from '../support/redis-server.ts';
 
-const icons = fluentEmoji(16);
+const icons = fluentEmoji(24);
 const completion = (svg: string) => `\`\`\`svg\n${svg}\n\`\`\``;
 const pythonDir = new URL('../../integrations/python', import.meta.url).pathname;
 
@@ -28,6 +29,7 @@ let double: Awaited<ReturnType<typeof startModelDouble>>;
 let a: ServeProcess;
 let b: ServeProcess;
 let lb: NginxProcess;
+let args: string[];
 const byImage = new Map<string, number>();
 
 beforeAll(async () => {
@@ -48,7 +50,7 @@ beforeAll(async () => {
     ['fox', 'a red fox'],
     ['owl', 'SLOWJUDGE an owl'],
   ]);
-  const args = [
+  args = [
     '--rubrics',
     rubrics,
     '--judge',
@@ -75,6 +77,35 @@ afterAll(async () => {
   await redis?.stop();
 });
 
+/** POST /v1/rewards with the Python client over `urls` (RUBRICA_URL), no retries. */
+async function pythonPost(urls: string, items: unknown[]) {
+  const script = [
+    'import json, sys',
+    'from rubrica.client import RubricaClient',
+    'c = RubricaClient(retries=0)',
+    'out = c.post("/v1/rewards", {"items": json.load(sys.stdin)})',
+    'print(json.dumps({"results": out["results"], "failovers": c.connection.failovers}))',
+  ].join('\n');
+  const py = spawn('/usr/bin/python3', ['-c', script], {
+    env: { ...process.env, PYTHONPATH: pythonDir, RUBRICA_URL: urls },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  py.stdout.on('data', (d: Buffer) => {
+    out += d.toString();
+  });
+  py.stderr.on('data', (d: Buffer) => {
+    err += d.toString();
+  });
+  const code = await new Promise<number | null>((r) => {
+    py.once('exit', r);
+    py.stdin.end(JSON.stringify(items));
+  });
+  if (code !== 0) throw new Error(`python client failed (${code}): ${err}`);
+  return JSON.parse(out) as Results & { failovers: number };
+}
+
 const calls = () => [...byImage.values()].reduce((s, n) => s + n, 0);
 type Results = { results: Array<{ id: string; status: string; reward: number }> };
 
@@ -97,6 +128,73 @@ describe('replicas behind nginx sharing Redis', () => {
     }
     expect(calls()).toBe(6); // 0 judge calls for the three re-scores
   }, 60_000);
+
+  it('a replica told to stop (SIGTERM) drains: not ready at once, its batch answered and cached, nothing judged twice, its leases given back', async () => {
+    // A third replica C with nginx in front of C and B, so A and B stay for the next test.
+    const c = await spawnServe(args);
+    const lb2 = await startNginx([c.url, b.url].map((u) => new URL(u).host));
+    try {
+      const mk = (from: number, to: number, prefix: string) =>
+        icons.slice(from, to).map((ic, i) => ({
+          id: `${prefix}${i}`,
+          prompt_id: 'fox',
+          completion: completion(ic.svg),
+        }));
+      // C's batch: three fast pictures and one the judge takes 5 s over.
+      const onC = [
+        ...mk(12, 15, 'c'),
+        { id: 'cslow', prompt_id: 'owl', completion: completion(icons[15]!.svg) },
+      ];
+      expect((await fetch(`${c.url}/readyz`)).status).toBe(200); // a keep-alive socket to C
+      const before = calls();
+      const inFlight = postJson(`${c.url}/v1/rewards`, { items: onC });
+      const t0 = Date.now();
+      while (calls() - before < 4 && Date.now() - t0 < 30_000)
+        await new Promise((r) => setTimeout(r, 20));
+      expect(calls() - before).toBe(4); // all four are with the judge
+      c.child.kill('SIGTERM');
+      await new Promise((r) => setTimeout(r, 300));
+      // Not ready at once (over the open socket; new connections are refused), while the
+      // slow call is still out.
+      const ready = await fetch(`${c.url}/readyz`);
+      expect(ready.status).toBe(503);
+      expect(((await ready.json()) as { status: string }).status).toBe('draining');
+      expect(c.child.exitCode).toBe(null);
+      // New work through nginx goes to B meanwhile (nginx resends a 503 to the next
+      // replica), and so does the Python client's, at once (no retry, no backoff).
+      const viaNginx = await postJson(`${lb2.url}/v1/rewards`, { items: mk(16, 18, 'n') });
+      expect(viaNginx.status).toBe(200);
+      expect((viaNginx.json as Results).results.every((r) => r.status === 'ok')).toBe(true);
+      const viaPython = await pythonPost(`${c.url},${b.url}`, mk(18, 20, 'p'));
+      expect(viaPython.failovers).toBe(1);
+      expect(viaPython.results.every((r) => r.status === 'ok')).toBe(true);
+      // C's batch is answered whole by C, then C exits 0.
+      const res = await inFlight;
+      expect(res.status).toBe(200);
+      const results = (res.json as Results).results;
+      expect(results.map((r) => r.id)).toEqual(onC.map((i) => i.id));
+      expect(results.every((r) => r.status === 'ok')).toBe(true);
+      expect(await c.exited).toBe(0);
+      // Each picture judged once, and C's answers are in the shared cache: a re-score of
+      // C's batch on B asks the judge nothing.
+      expect(calls() - before).toBe(8);
+      const again = await postJson(`${b.url}/v1/rewards`, { items: onC });
+      expect((again.json as Results).results.map((r) => r.reward)).toEqual(
+        results.map((r) => r.reward),
+      );
+      expect(calls() - before).toBe(8);
+      expect([...byImage.values()].filter((n) => n > 1)).toHaveLength(0);
+      // C gave its leases back on the way out: none held, none left to expire.
+      const r = new Redis(redis.url);
+      const keys = await r.keys('rubrica:budget:*:leases');
+      const held = await Promise.all(keys.map((k) => r.zcard(k)));
+      r.disconnect();
+      expect(held.reduce((x, y) => x + y, 0)).toBe(0);
+    } finally {
+      if (c.child.exitCode === null) c.child.kill('SIGKILL');
+      await lb2.stop();
+    }
+  }, 90_000);
 
   it('a replica killed mid-batch: the Python client fails over, nothing is lost, nothing answered is judged again', async () => {
     const fast = icons.slice(6, 11).map((ic) => ic.svg);

@@ -13,8 +13,9 @@ pool notices a fork (Ray and multiprocessing may fork a worker) and starts empty
 so two processes never share one socket.
 
 `Replicas` spreads requests over several `rubrica serve` replicas (RUBRICA_URL="http://a,http://b")
-and fails over on connection errors: a replica that is down, refuses, or dies mid-request is
-skipped and the same request goes to the next one. Resending is safe because scoring is a pure
+and fails over on connection errors and on a 503 `draining` (a replica told to stop): a replica
+that is down, refuses, dies mid-request or is draining is skipped and the same request goes to
+the next one. Resending is safe because scoring is a pure
 function of the request: with a shared cache (`--cache redis://…`) the replica that takes over
 answers what the dead one had judged from the cache, without asking the judge again.
 """
@@ -140,6 +141,14 @@ class Connection:
 FAILOVER_ERRORS = (OSError, http.client.HTTPException)
 
 
+def _draining(body):
+    """Whether an error body is rubrica's {"error": {"code": "draining"}} (a replica told to stop)."""
+    try:
+        return json.loads(body.decode("utf-8")).get("error", {}).get("code") == "draining"
+    except (ValueError, AttributeError, UnicodeDecodeError):
+        return False
+
+
 def parse_urls(url):
     """A list of base URLs from a list, or a comma-separated string ("http://a,http://b")."""
     items = url if isinstance(url, (list, tuple)) else str(url).split(",")
@@ -153,10 +162,10 @@ class Replicas:
     """Connections to several replicas of one service; requests fail over on connection errors.
 
     Requests start on the replicas in turn (round robin, so a step's requests spread); one
-    that hits a connection error is sent to the next replica at once, each replica tried at
-    most once per request; the last error is raised when every replica failed (the client's
-    retries and backoff then apply on top). HTTP answers, 5xx included, are returned as they
-    are: the replica was reached and said something.
+    that hits a connection error or a 503 `draining` is sent to the next replica at once, each
+    replica tried at most once per request; the last error (or answer) is returned when every
+    replica failed (the client's retries and backoff then apply on top). Other HTTP answers,
+    5xx included, are returned as they are: the replica was reached and said something.
     """
 
     def __init__(self, urls, token=None, timeout=900.0, size=8):
@@ -179,12 +188,19 @@ class Replicas:
         for i in range(len(self.connections)):
             conn = self.connections[(start + i) % len(self.connections)]
             try:
-                return conn.request(method, path, body=body, headers=headers)
+                answer = conn.request(method, path, body=body, headers=headers)
             except FAILOVER_ERRORS as err:
                 last = err
                 if i + 1 < len(self.connections):
                     self.failovers += 1
-        raise last
+                continue
+            # A replica that is shutting down (SIGTERM) scored nothing and says so: the next
+            # replica gets the request at once instead of after the client's backoff.
+            if answer.status == 503 and _draining(answer.body) and i + 1 < len(self.connections):
+                self.failovers += 1
+                continue
+            return answer
+        raise last  # the last replica's connection error (a last 503 was returned above)
 
     def close(self):
         for c in self.connections:

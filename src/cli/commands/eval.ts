@@ -34,6 +34,7 @@ import { addHtmlFlag, htmlFlagOptions } from '../html-flag.ts';
 import { addHybridFlags, type HybridFlags, hybridFromFlags, hybridPlan } from '../hybrid-flags.ts';
 import { inputFile } from '../input-file.ts';
 import { finishJsonlCommand, InterruptedError, withInterrupt } from '../jsonl-command.ts';
+import { addJudgeBudgetFlags, type BatchBudgetFlags, batchJudgeBudget } from '../judge-budget.ts';
 import { checkPolicyDomains } from '../policy-domains.ts';
 import type { RegisterCommand } from '../register.ts';
 import { addRendererFlag, parseRenderer } from '../renderer-flag.ts';
@@ -51,7 +52,7 @@ import {
   type SamplingFlags,
 } from './generate.ts';
 
-interface EvalFlags extends SamplingFlags, HybridFlags, ShardFlags {
+interface EvalFlags extends SamplingFlags, HybridFlags, ShardFlags, BatchBudgetFlags {
   renderer?: string;
   htmlFullPage?: boolean;
   reward?: string;
@@ -311,14 +312,38 @@ function printRun(
 }
 
 async function evaluate(flags: EvalFlags, setExit: (code: number) => void): Promise<void> {
-  const { ruler, concurrency, mode, alerts, extra, renderer, cache, shard, domain } =
-    checkFlags(flags);
-  await checkCacheReachable(cache ?? false);
+  const checked = checkFlags(flags);
+  await checkCacheReachable(checked.cache ?? false);
+  const budget = batchJudgeBudget(flags, checked.cache, checked.concurrency * 6);
+  try {
+    await evaluateWith(flags, setExit, checked, budget);
+  } finally {
+    await budget.gate?.close();
+  }
+}
+
+async function evaluateWith(
+  flags: EvalFlags,
+  setExit: (code: number) => void,
+  {
+    ruler,
+    concurrency,
+    mode,
+    alerts,
+    extra,
+    renderer,
+    cache,
+    shard,
+    domain,
+  }: ReturnType<typeof checkFlags>,
+  budget: ReturnType<typeof batchJudgeBudget>,
+): Promise<void> {
   const judge = asUsage(() =>
     createModelClient(flags.judge, {
       role: 'judge',
       baseUrl: flags.judgeBaseUrl,
-      concurrency: concurrency * 6,
+      concurrency: budget.concurrency,
+      ...(budget.gate ? { gate: budget.gate } : {}),
     }),
   );
   const prompts = await readPromptsAndMakeOut(flags, setExit);
@@ -457,6 +482,7 @@ export const register: RegisterCommand = (program, setExit) => {
       '--alerts <list>',
       'reward-health alert thresholds, name=value comma list (docs/probe.md), e.g. clutter_share=0.05',
     );
+  addJudgeBudgetFlags(cmd);
   addShardFlags(addRendererFlag(addHtmlFlag(addHybridFlags(cmd)))).action((flags: EvalFlags) =>
     evaluate(flags, setExit),
   );

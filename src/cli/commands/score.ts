@@ -21,6 +21,7 @@ import { addHtmlFlag, htmlFlagOptions } from '../html-flag.ts';
 import { addHybridFlags, type HybridFlags, hybridFromFlags } from '../hybrid-flags.ts';
 import { inputFile, optionalInputFile } from '../input-file.ts';
 import { finishJsonlCommand, runJsonlCommand } from '../jsonl-command.ts';
+import { addJudgeBudgetFlags, batchJudgeBudget } from '../judge-budget.ts';
 import { preflight } from '../preflight.ts';
 import { prismaFromFlags } from '../prisma-flags.ts';
 import type { RegisterCommand } from '../register.ts';
@@ -86,6 +87,9 @@ interface ScoreFlags extends HybridFlags, ShardFlags {
   judgeTimeout?: string;
   judgeRetries?: string;
   cache: boolean | string;
+  judgeConcurrency?: string;
+  judgeRpm?: string;
+  judgeTpm?: string;
 }
 
 /** Flag checks before any model is made: each a usage error (exit 2). */
@@ -117,14 +121,20 @@ function checkFlags(flags: ScoreFlags) {
 }
 
 /** The judge and (for --reward prisma) the code judge, each pre-flight probed, and prisma's rubrics. */
-async function judgeClients(flags: ScoreFlags, reward: RewardKind[], concurrency: number) {
+async function judgeClients(
+  flags: ScoreFlags,
+  reward: RewardKind[],
+  concurrency: number,
+  budget: ReturnType<typeof batchJudgeBudget>,
+) {
   const judgeSpec = flags.judge;
   const client = judgeSpec
     ? asUsage(() =>
         createModelClient(judgeSpec, {
           role: 'judge',
           baseUrl: flags.judgeBaseUrl,
-          concurrency: concurrency * 6,
+          concurrency: budget.concurrency,
+          ...(budget.gate ? { gate: budget.gate } : {}),
           ...judgeCallFlags(flags),
         }),
       )
@@ -140,9 +150,25 @@ async function judgeClients(flags: ScoreFlags, reward: RewardKind[], concurrency
 }
 
 async function score(flags: ScoreFlags, setExit: (code: number) => void): Promise<void> {
-  const { reward, rubrics, mode, concurrency, dropAxis } = checkFlags(flags);
+  const checked = checkFlags(flags);
+  const cache = await cacheFlag(flags);
+  const budget = batchJudgeBudget(flags, cache, checked.concurrency * 6);
+  try {
+    await scoreWith(flags, setExit, checked, cache, budget);
+  } finally {
+    await budget.gate?.close();
+  }
+}
+
+async function scoreWith(
+  flags: ScoreFlags,
+  setExit: (code: number) => void,
+  { reward, rubrics, mode, concurrency, dropAxis }: ReturnType<typeof checkFlags>,
+  cache: string | false,
+  budget: ReturnType<typeof batchJudgeBudget>,
+): Promise<void> {
   const shard = parseShardFlags(flags);
-  const { client, prisma } = await judgeClients(flags, reward, concurrency);
+  const { client, prisma } = await judgeClients(flags, reward, concurrency, budget);
   // Loads CLIP / connects scorers only when the hybrid reward was asked for.
   const hybrid = rewardNeeds(reward).hybrid ? await hybridFromFlags(flags) : undefined;
   inputFile('--in', flags.in); // still there after the model checks
@@ -157,7 +183,7 @@ async function score(flags: ScoreFlags, setExit: (code: number) => void): Promis
     judge: client,
     renderer: parseRenderer(flags.renderer),
     ...htmlFlagOptions(flags),
-    cache: await cacheFlag(flags),
+    cache,
     reward,
     mode,
     dropAxis: dropAxis as ScoringRunOptions['dropAxis'],
@@ -239,6 +265,7 @@ export const register: RegisterCommand = (program, setExit) => {
       'answer cache: SQLite file (default .rubrica/cache.sqlite) or redis://host:port/db',
     )
     .option('--no-cache', 'do not read or write the answer cache');
+  addJudgeBudgetFlags(cmd);
   addDataRootFlag(cmd);
   addShardFlags(addRendererFlag(addHtmlFlag(addHybridFlags(cmd)))).action((flags: ScoreFlags) =>
     score(flags, setExit),

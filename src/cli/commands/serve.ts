@@ -7,7 +7,7 @@ import { type Logger, pino } from 'pino';
 import { readEnv } from '../../core/env.ts';
 import { RubricaError } from '../../core/errors.ts';
 import { createModelClient } from '../../models/client.ts';
-import { type CallGate, createSharedBudget } from '../../models/shared-budget.ts';
+import type { CallGate } from '../../models/shared-budget.ts';
 import { parseModelSpec } from '../../models/spec.ts';
 import { parseAlertThresholds } from '../../monitors/alerts.ts';
 import { ScorerConfigError } from '../../pipeline/score.ts';
@@ -15,13 +15,12 @@ import type { JudgeMode } from '../../pipeline/types.ts';
 import { ServerConfigError } from '../../server/config-error.ts';
 import { checkExposure } from '../../server/exposure.ts';
 import { closeOnSignal, startRewardService } from '../../server/service.ts';
-import { cacheKey } from '../../store/keys.ts';
-import { isRedisUrl } from '../../store/redis-cache.ts';
 import { addDataRootFlag, dataRootFlag } from '../assets-flag.ts';
 import { checkCacheReachable } from '../flags.ts';
 import { addHtmlFlag, htmlFlagOptions } from '../html-flag.ts';
 import { addHybridFlags, type HybridFlags, hybridFromFlags } from '../hybrid-flags.ts';
 import { inputFile } from '../input-file.ts';
+import { sharedJudgeGate } from '../judge-budget.ts';
 import { preflight } from '../preflight.ts';
 import type { RegisterCommand } from '../register.ts';
 import { addRendererFlag, parseRenderer } from '../renderer-flag.ts';
@@ -185,26 +184,6 @@ function healthFlags(o: ServeFlags) {
   }
 }
 
-/**
- * With a shared cache (redis://), the judge budget is shared too: every replica pointed at
- * the same Redis and the same judge draws from one concurrency and rate budget. Else none
- * (the client's own per-replica limit, as before) — unless a rate limit was asked for.
- */
-function judgeGate(o: ServeFlags): CallGate | undefined {
-  if (!o.judge || o.cache === false || !isRedisUrl(o.cache)) {
-    if (o.judge && (o.judgeRpm > 0 || o.judgeTpm > 0))
-      throw new UsageError('--judge-rpm/--judge-tpm need a shared store: --cache redis://…');
-    return undefined;
-  }
-  return createSharedBudget({
-    url: o.cache,
-    name: cacheKey(['judge-budget', o.judge, o.judgeBaseUrl ?? '']).slice(0, 16),
-    concurrency: o.concurrency,
-    requestsPerMinute: o.judgeRpm,
-    tokensPerMinute: o.judgeTpm,
-  });
-}
-
 /** The judge client of --judge, its circuit changes logged (none when no --judge). */
 function judgeClient(o: ServeFlags, log: Logger, gate: CallGate | undefined) {
   if (!o.judge) return undefined;
@@ -259,7 +238,7 @@ async function serve(o: ServeFlags): Promise<void> {
   // Loads CLIP / connects image scorers only when the hybrid reward was asked for.
   const hybrid = needs.hybrid ? await hybridFromFlags(o) : undefined;
   await checkCacheReachable(o.cache);
-  const gate = judgeGate(o);
+  const gate = sharedJudgeGate({ ...o, cache: o.cache });
   const judge = judgeClient(o, log, gate);
   // A dead judge is found now, not by the first batch.
   await preflight(judge, 'judge').catch(async (err) => {
