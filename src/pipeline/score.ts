@@ -82,6 +82,12 @@ export interface RolloutScorerOptions {
   dropAxis?: DropAxis;
   /** Rollouts in flight at once (judge calls are further limited by the client). Default 8. */
   concurrency?: number;
+  /**
+   * Inspections (render and checks) at once, within `concurrency`. Default: all of them. Fewer
+   * (about twice the render workers) lets the first rollouts finish rendering and reach the
+   * judge at once, instead of every rollout in the pipeline rendering in turn first.
+   */
+  inspectConcurrency?: number;
   blankPolicy?: BlankPolicy;
   /** Reason-SVG's hybrid reward (src/reward/hybrid.ts); needed for `hybrid`. */
   hybrid?: HybridRewarder;
@@ -306,6 +312,9 @@ export async function createRolloutScorer(opts: RolloutScorerOptions): Promise<I
   const res = openResources(opts);
   const inspect: InspectFn = opts.inspect ?? inspectCompletion;
   const limit = pLimit(Math.max(1, opts.concurrency ?? 8));
+  const inspectLimit = opts.inspectConcurrency
+    ? pLimit(Math.max(1, opts.inspectConcurrency))
+    : null;
 
   const scoreRollout = async (
     rollout: RolloutInput,
@@ -346,13 +355,15 @@ export async function createRolloutScorer(opts: RolloutScorerOptions): Promise<I
     const dataHash = assetsHash(assets.assets);
     let inspection: ScoredRollout['inspection'];
     try {
-      inspection = await inspect(rollout.completion, {
-        prompt: prompt ?? undefined,
-        renderer: res.renderer,
-        domain: rollout.domain ?? opts.domain,
-        domains: res.domains,
-        ...(dataHash ? { assets: assets.assets } : {}),
-      });
+      const run = () =>
+        inspect(rollout.completion, {
+          prompt: prompt ?? undefined,
+          renderer: res.renderer,
+          domain: rollout.domain ?? opts.domain,
+          domains: res.domains,
+          ...(dataHash ? { assets: assets.assets } : {}),
+        });
+      inspection = await (inspectLimit ? inspectLimit(run) : run());
     } catch (err) {
       return { record: faultRecord(rollout, kinds, err), inspection: null };
     }

@@ -85,6 +85,9 @@ export async function startRewardService(opts: RewardServiceOptions): Promise<Ru
       hybrid: opts.hybrid,
       // Enough rollouts in the pipeline to keep every judge slot and render worker busy.
       concurrency: opts.pipeline ?? Math.max(32, 2 * opts.judgeConcurrency + 4 * workers),
+      // Render at most two rollouts per worker at once: the first rendered reach the judge
+      // while the rest render (bench:scale: time to the first judge call).
+      inspectConcurrency: 2 * workers,
     });
   } catch (err) {
     await renderer.close();
