@@ -8,6 +8,7 @@ import { costOf, type priceFor } from './prices.ts';
 import { type ClassifiedFailure, classifyError } from './retry-policy.ts';
 import type { SchemaOutput } from './schema-output.ts';
 import type { CallOptions, ChatMessage, FinishReason } from './types.ts';
+import { CircuitOpenedWhileQueued } from './wire-fetch.ts';
 
 /** One failed attempt, carried through p-retry. */
 export class AttemptError extends Error {
@@ -68,6 +69,9 @@ export function createAttempt(cfg: AttemptConfig): Attempt {
       account(r.totalUsage.inputTokens ?? 0, r.totalUsage.outputTokens ?? 0);
       return { text: r.text, finishReason: r.finishReason };
     } catch (err) {
+      // Never sent (the circuit opened while it waited for a slot): not a call, not a
+      // failure of the server; the call loop reports it as the open circuit it is.
+      if (err instanceof CircuitOpenedWhileQueued) throw err;
       account(0, 0);
       const signals = { timedOut: timeout.aborted, aborted: !!opts.signal?.aborted, timeoutMs };
       throw new AttemptError(classifyError(err, signals));

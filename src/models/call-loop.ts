@@ -1,8 +1,8 @@
 // The retry loop around attempts of one model call: p-retry with exponential backoff and
-// jitter, a server's retry-after honoured on top, the per-client concurrency limit held only
-// while an attempt is on the wire, the circuit breaker consulted before each attempt and
-// told each outcome, and every ending — success, last failure, abort — returned as a
-// ModelResult value with the usage of all attempts.
+// jitter, a server's retry-after honoured on top, the circuit breaker consulted before each
+// attempt and told each outcome, and every ending — success, last failure, abort — returned
+// as a ModelResult value with the usage of all attempts. The concurrency limit is not here:
+// it is held only while an attempt is on the wire (wire-fetch.ts).
 import pRetry from 'p-retry';
 import { addUsage, emptyUsage, type Usage } from '../core/usage.ts';
 import { type Attempt, AttemptError } from './attempt.ts';
@@ -10,13 +10,12 @@ import { type CircuitBreaker, circuitOutcome } from './circuit-breaker.ts';
 import { isRetryable } from './retry-policy.ts';
 import type { SchemaOutput } from './schema-output.ts';
 import type { CallOptions, ChatMessage, ModelCallError, ModelResult } from './types.ts';
+import { CircuitOpenedWhileQueued } from './wire-fetch.ts';
 
 export type Parse<T> = (text: string) => { ok: true; value: T } | { ok: false; message: string };
 
 export interface CallLoopConfig {
   attempt: Attempt;
-  /** p-limit, or a CallGate shared by replicas: runs fn when a slot is free. */
-  limit: <R>(fn: () => Promise<R>) => Promise<R>;
   breaker: CircuitBreaker;
   /** What the breaker's refusal says: which model, where, why. */
   circuitMessage: () => string;
@@ -47,7 +46,7 @@ function circuitOpen(cfg: CallLoopConfig): AttemptError {
   return new AttemptError({ error });
 }
 
-/** One attempt through the breaker and the concurrency limit; the outcome goes to the breaker. */
+/** One attempt through the breaker; the outcome goes to the breaker. */
 async function guardedAttempt(
   cfg: CallLoopConfig,
   messages: ChatMessage[],
@@ -57,19 +56,17 @@ async function guardedAttempt(
 ) {
   const { breaker } = cfg;
   if (!(await breaker.acquire())) throw circuitOpen(cfg); // fail fast, without queueing
-  return cfg.limit(async () => {
-    // The circuit may have opened while this attempt waited for a slot.
-    if (breaker.blocked()) throw circuitOpen(cfg);
-    try {
-      const answer = await cfg.attempt(messages, opts, output, record);
-      breaker.record('success');
-      return answer;
-    } catch (err) {
-      const error = err instanceof AttemptError ? err.failure.error : undefined;
-      breaker.record(error ? circuitOutcome(error) : 'neutral', error);
-      throw err;
-    }
-  });
+  try {
+    const answer = await cfg.attempt(messages, opts, output, record);
+    breaker.record('success');
+    return answer;
+  } catch (err) {
+    // The circuit opened while this attempt waited for a slot: it never reached the server.
+    if (err instanceof CircuitOpenedWhileQueued) throw circuitOpen(cfg);
+    const error = err instanceof AttemptError ? err.failure.error : undefined;
+    breaker.record(error ? circuitOutcome(error) : 'neutral', error);
+    throw err;
+  }
 }
 
 export function createCallLoop(cfg: CallLoopConfig) {

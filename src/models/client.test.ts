@@ -252,6 +252,48 @@ describe('limits and accounting', () => {
     expect(double.maxInFlight).toBe(3);
   });
 
+  it('holds the slot only on the wire: around the HTTP exchange, not the SDK around it', async () => {
+    // A gate that records what each slot was held around.
+    const held: unknown[] = [];
+    const gate = Object.assign(
+      async <T>(fn: () => Promise<T>): Promise<T> => {
+        const out = await fn();
+        held.push(out);
+        return out;
+      },
+      { charge: () => {}, activeCount: 0, close: async () => {} },
+    );
+    double.script(() => ({ content: 'ok' }));
+    const r = await client({ gate }).generateText(ask);
+    expect(r).toMatchObject({ ok: true, value: 'ok' });
+    // One slot, around the fetch (its fully read Response), not around the whole attempt.
+    expect(held).toHaveLength(1);
+    expect(held[0]).toBeInstanceOf(Response);
+    expect((held[0] as Response).status).toBe(200);
+  });
+
+  it('refuses an attempt whose circuit opened while it waited for a slot, without sending it', async () => {
+    double.script(() => ({ status: 503, delayMs: 30 }));
+    const c = client({
+      concurrency: 1,
+      maxRetries: 0,
+      circuitBreaker: { failureThreshold: 1, cooldownMs: 60_000 },
+    });
+    // One slot, three calls. The first fails and opens the circuit, but only once its answer
+    // is read and classified, after it gave its slot back: the second took the slot in that
+    // moment and was sent. The third waited while the circuit was open: never sent.
+    const [first, second, third] = await Promise.all([
+      c.generateText(ask),
+      c.generateText(ask),
+      c.generateText(ask),
+    ]);
+    expect(first).toMatchObject({ ok: false, error: { code: 'http_error' } });
+    expect(second).toMatchObject({ ok: false, error: { code: 'http_error' } });
+    expect(third).toMatchObject({ ok: false, error: { code: 'circuit_open' } });
+    expect(third.usage.calls).toBe(0);
+    expect(double.requests).toHaveLength(2);
+  });
+
   it('sums tokens and cost over attempts, failed ones included', async () => {
     const prices = { 'vllm:Qwen/Qwen3-VL-8B-Instruct': { input: 2, output: 10 } };
     const c = client({ prices });

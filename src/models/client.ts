@@ -26,6 +26,7 @@ import type { CallGate } from './shared-budget.ts';
 import { parseModelSpec } from './spec.ts';
 import type { ChatMessage, ModelClient, ModelSpec, ObjectCallOptions, Role } from './types.ts';
 import { validateAnswer } from './validate-answer.ts';
+import { limitedFetch } from './wire-fetch.ts';
 
 /**
  * The role (which RUBRICA_<ROLE>_* variables apply), base URL, key, timeouts, retries,
@@ -95,12 +96,6 @@ export function createModelClient(
   const flags = { provider: s.provider, baseUrl: options.baseUrl, apiKey: options.apiKey };
   const config = resolveRoleConfig(options.role, flags, env);
   const baseUrl = config.baseUrl ?? '';
-  const model: LanguageModel = languageModelFor(s, {
-    role: options.role,
-    config,
-    fetch: options.fetch,
-    headers: options.headers,
-  });
   const breaker = createCircuitBreaker(
     // false: a threshold no run reaches, so the circuit never opens.
     options.circuitBreaker === false
@@ -108,6 +103,18 @@ export function createModelClient(
       : options.circuitBreaker,
     (e) => options.onCircuitChange?.({ ...e, model: s.id, baseUrl }),
   );
+  const model: LanguageModel = languageModelFor(s, {
+    role: options.role,
+    config,
+    // The limit is held on the wire only (wire-fetch.ts); a fetch given by the caller is
+    // looked up per request, as the SDK would.
+    fetch: limitedFetch(
+      () => options.fetch ?? globalThis.fetch,
+      options.gate ?? pLimit(options.concurrency ?? 16),
+      () => breaker.blocked(),
+    ),
+    headers: options.headers,
+  });
   let total = emptyUsage();
   const run = createCallLoop({
     attempt: createAttempt({
@@ -118,7 +125,6 @@ export function createModelClient(
       // the model and our validation catches the rest.
       providerOptions: s.provider === 'openai' ? { openai: { strictJsonSchema: false } } : {},
     }),
-    limit: options.gate ?? pLimit(options.concurrency ?? 16),
     breaker,
     circuitMessage: () => {
       const h = breaker.health();

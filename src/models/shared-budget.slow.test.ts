@@ -68,6 +68,52 @@ describe('shared judge budget', () => {
     await b.close();
   });
 
+  it('a finishing call passes its lease to the next call of its own process, not through Redis', async () => {
+    const a = createSharedBudget({ url: redis.url, name: 'pass', concurrency: 2 });
+    await a(async () => {}); // connected
+    const r = new Redis(redis.url);
+    await r.config('RESETSTAT');
+    let now = 0;
+    let peak = 0;
+    const call = async () => {
+      now += 1;
+      peak = Math.max(peak, now);
+      await wait(10);
+      now -= 1;
+    };
+    await Promise.all(Array.from({ length: 32 }, () => a(call)));
+    const stats = String(await r.info('commandstats'));
+    const evals = Number(/cmdstat_eval:calls=(\d+)/.exec(stats)?.[1]);
+    r.disconnect();
+    expect(peak).toBe(2);
+    // 32 calls on 2 slots, no other process: each lease is taken once, passed on from call
+    // to call (asking Redis every 9th whether another process waits) and given back once:
+    // about 10 scripts, where taking and giving back every call's lease made at least 64.
+    expect(evals).toBeLessThan(20);
+    await a.close();
+  });
+
+  it('a lease passed on 8 times goes back when another process waits: that process is not starved', async () => {
+    const a = createSharedBudget({ url: redis.url, name: 'fair', concurrency: 1 });
+    const b = createSharedBudget({ url: redis.url, name: 'fair', concurrency: 1 });
+    await a(async () => {});
+    await b(async () => {});
+    const order: string[] = [];
+    const call = (who: string) => async () => {
+      order.push(who);
+      await wait(10);
+    };
+    // A has 30 calls queued before B asks for one: B must not wait for all of A's.
+    const as = Array.from({ length: 30 }, () => a(call('a')));
+    await wait(5);
+    const bs = b(call('b'));
+    await Promise.all([...as, bs]);
+    expect(order.indexOf('b')).toBeGreaterThan(0);
+    expect(order.indexOf('b')).toBeLessThanOrEqual(18);
+    await a.close();
+    await b.close();
+  });
+
   it('a Redis that is slow (command timeouts) does not make every replica fall back to its own limit', async () => {
     const a = createSharedBudget({ url: redis.url, name: 'slow', concurrency: 2 });
     const b = createSharedBudget({ url: redis.url, name: 'slow', concurrency: 2 });

@@ -11,6 +11,14 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import pLimit from 'p-limit';
 
+/**
+ * How many calls in a row one lease may pass to the next waiting call of the same process
+ * before it goes back to Redis, where every process's waiters compete for it.
+ */
+const MAX_PASSES = 8;
+/** How long a process that gave a lease back for another waits before asking again, ms. */
+const YIELD_MS = 10;
+
 /** What a model client runs each attempt through: p-limit's call shape, plus token charging. */
 export interface CallGate {
   <T>(fn: () => Promise<T>): Promise<T>;
@@ -55,7 +63,12 @@ if redis.call('ZSCORE', KEYS[1], ARGV[4]) then
   redis.call('ZADD', KEYS[1], now + ttl, ARGV[4])
   return 1
 end
-if redis.call('ZCARD', KEYS[1]) >= limit then return 0 end
+if redis.call('ZCARD', KEYS[1]) >= limit then
+  -- This process waits: say so for a holder deciding whether to pass its lease on (HANDOFF).
+  redis.call('ZADD', KEYS[4], now + tonumber(ARGV[7]), ARGV[6])
+  redis.call('PEXPIRE', KEYS[4], tonumber(ARGV[7]) * 2)
+  return 0
+end
 if rpm > 0 then
   redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - 60000)
   if redis.call('ZCARD', KEYS[2]) >= rpm then return -1 end
@@ -70,6 +83,7 @@ if tpm > 0 then
 end
 redis.call('ZADD', KEYS[1], now + ttl, ARGV[4])
 redis.call('PEXPIRE', KEYS[1], ttl * 4)
+redis.call('ZREM', KEYS[4], ARGV[6])
 if rpm > 0 then
   redis.call('ZADD', KEYS[2], now, ARGV[4])
   redis.call('PEXPIRE', KEYS[2], 120000)
@@ -88,6 +102,22 @@ redis.call('ZREM', KEYS[1], ARGV[1])
 redis.call('PUBLISH', ARGV[2], ARGV[1])
 return 1`;
 
+// A lease passed on MAX_PASSES times in a row: given back (1) when another process waits for
+// a slot, else kept (0) and renewed for this process's next call.
+const HANDOFF = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
+local others = redis.call('ZCARD', KEYS[2])
+if redis.call('ZSCORE', KEYS[2], ARGV[2]) then others = others - 1 end
+if others > 0 then
+  redis.call('ZREM', KEYS[1], ARGV[1])
+  redis.call('PUBLISH', ARGV[3], ARGV[1])
+  return 1
+end
+redis.call('ZADD', KEYS[1], 'XX', now + tonumber(ARGV[4]), ARGV[1])
+return 0`;
+
 const CHARGE = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -103,7 +133,8 @@ export function createSharedBudget(o: SharedBudgetOptions): CallGate {
   const leaseMs = o.leaseMs ?? 15_000;
   const pollMs = o.pollMs ?? 250;
   const base = `rubrica:budget:${o.name}`;
-  const keys = [`${base}:leases`, `${base}:requests`, `${base}:tokens`];
+  const keys = [`${base}:leases`, `${base}:requests`, `${base}:tokens`, `${base}:waiting`];
+  const me = randomUUID(); // this process, among those waiting for a slot
   const channel = `${base}:released`;
   const opts = { lazyConnect: true, commandTimeout: 1000, maxRetriesPerRequest: 1 };
   const redis = new Redis(o.url, opts);
@@ -155,30 +186,42 @@ export function createSharedBudget(o: SharedBudgetOptions): CallGate {
   // The calls of this process queue up here and only the first asks Redis: a release wakes
   // one ask per replica, not one per waiting call (a herd of evals that slowed every
   // hand-off), and this replica's calls get their slots in the order they asked.
-  type Waiter = { id: string; done: (taken: boolean, err?: unknown) => void };
+  // `done` gets the lease the call now holds: its own id when Redis gave it one, or the lease
+  // of a call of this process that just finished (passed on, below), with how many times
+  // that lease has been passed on in a row.
+  type Lease = { id: string; passes: number };
+  type Waiter = { id: string; done: (lease: Lease | undefined, err?: unknown) => void };
   const queue: Waiter[] = [];
+  let asking: Waiter | undefined; // the waiter whose ask is on its way to Redis
+  let yieldUntil = 0;
   let pumping = false;
   let slow = 0; // asks in a row that timed out on a connected Redis
   const ask = (id: string) =>
     redis.eval(
       ACQUIRE,
-      3,
+      4,
       ...keys,
       o.concurrency,
       o.requestsPerMinute ?? 0,
       o.tokensPerMinute ?? 0,
       id,
       leaseMs,
+      me,
+      2 * pollMs, // a waiter asks again at least every pollMs: a lapsed entry is a gone one
     ) as Promise<number>;
   const pump = async () => {
     if (pumping) return;
     pumping = true;
     try {
       while (queue.length > 0) {
+        // Just gave a lease back for another process: let its ask reach Redis first.
+        const yielding = yieldUntil - performance.now();
+        if (yielding > 0) await new Promise((r) => setTimeout(r, yielding));
         const head = queue[0]!;
         const seen = releases;
         let got: number;
         try {
+          asking = head;
           got = await ask(head.id);
           slow = 0;
         } catch (err) {
@@ -193,12 +236,15 @@ export function createSharedBudget(o: SharedBudgetOptions): CallGate {
           slow = 0;
           // Redis is gone: every queued call falls back to the local limit now, rather
           // than each waiting out its own command timeout in turn.
-          for (const w of queue.splice(0)) w.done(false, err);
+          for (const w of queue.splice(0)) w.done(undefined, err);
           break;
+        } finally {
+          asking = undefined;
         }
         if (got === 1) {
-          queue.shift();
-          head.done(true);
+          // Not shift(): a lease passed on while this ask was out took a waiter behind it.
+          queue.splice(queue.indexOf(head), 1);
+          head.done({ id: head.id, passes: 0 });
           continue; // more slots may be free (several releases at once): ask again now
         }
         if (releases !== seen) continue;
@@ -210,35 +256,66 @@ export function createSharedBudget(o: SharedBudgetOptions): CallGate {
       pumping = false;
     }
   };
-  /** Resolves once this call holds a lease; rejects when Redis cannot be asked. */
+  /** Resolves with the lease this call holds; rejects when Redis cannot be asked. */
   const acquire = (id: string) =>
-    new Promise<void>((resolve, reject) => {
-      queue.push({ id, done: (taken, err) => (taken ? resolve() : reject(err)) });
+    new Promise<Lease>((resolve, reject) => {
+      queue.push({ id, done: (lease, err) => (lease ? resolve(lease) : reject(err)) });
       void pump();
     });
+  // A finishing call's lease goes directly to the next waiting call of this process, if any:
+  // that skips a release and an ask (two Redis round trips and a wake-up, most of a hand-off
+  // from one judge call to the next). Not with rate limits (each call must be counted in
+  // Redis). After MAX_PASSES passes in a row the holder asks Redis whether another process
+  // waits (HANDOFF): if so the lease goes back, and this process lets the other ask first.
+  const waiting = () => queue.some((w) => w !== asking);
+  const passOn = (lease: Lease): boolean => {
+    const at = queue.findIndex((w) => w !== asking);
+    if (at < 0) return false;
+    queue.splice(at, 1)[0]!.done(lease);
+    return true;
+  };
+  // Give it back and tell every replica in one round trip; this replica's own waiters need
+  // not wait for the message to come back. An unreturned lease expires on its own.
+  const giveBack = (lease: Lease) =>
+    redis.eval(RELEASE, 1, keys[0]!, lease.id, channel).then(wakeUp).catch(fault);
+  const handOff = (lease: Lease) => {
+    if (closed || o.requestsPerMinute || o.tokensPerMinute || !waiting()) return giveBack(lease);
+    if (lease.passes < MAX_PASSES) return passOn({ id: lease.id, passes: lease.passes + 1 });
+    redis
+      .eval(HANDOFF, 2, keys[0]!, keys[3]!, lease.id, me, channel, leaseMs)
+      .then((given) => {
+        if (given === 1) {
+          yieldUntil = performance.now() + YIELD_MS;
+          wakeUp();
+        } else if (!passOn({ id: lease.id, passes: 0 })) void giveBack(lease);
+      })
+      .catch((err) => {
+        fault(err);
+        void giveBack(lease);
+      });
+  };
 
   let active = 0;
   const gate = (async <T>(fn: () => Promise<T>): Promise<T> => {
-    const id = randomUUID();
+    let lease: Lease;
     try {
-      await acquire(id);
+      lease = await acquire(randomUUID());
     } catch (err) {
       fault(err);
       return local(fn);
     }
     active += 1;
     const renew = setInterval(() => {
-      redis.eval(RENEW, 1, keys[0]!, id, leaseMs).catch(fault);
+      redis.eval(RENEW, 1, keys[0]!, lease.id, leaseMs).catch(fault);
     }, leaseMs / 3);
     try {
       return await fn();
     } finally {
       clearInterval(renew);
       active -= 1;
-      // Give the lease back and tell every replica in one round trip; this replica's own
-      // waiters need not wait for the message to come back. An unreturned lease expires on
-      // its own.
-      redis.eval(RELEASE, 1, keys[0]!, id, channel).then(wakeUp).catch(fault);
+      // A lease passed on is taken as it is: renewed at most a third of its time ago, and
+      // renewed by its new holder from now on.
+      handOff(lease);
     }
   }) as CallGate;
   gate.charge = (tokens: number) => {
