@@ -5,6 +5,7 @@
 // the terminal, keep what was written and say how to resume. It returns what the caller
 // needs to decide its exit code; `finishJsonlCommand` prints that verdict.
 import type { z } from 'zod';
+import { readEnv } from '../core/env.ts';
 import type { Usage } from '../core/usage.ts';
 import {
   type InputItem,
@@ -29,18 +30,56 @@ export { RunInterruptedError as InterruptedError } from '../store/jsonl.ts';
  * Runs `fn` with a signal that Ctrl-C (SIGINT) or SIGTERM aborts, instead of killing the
  * process: the run stops taking work, keeps what it wrote, and the terminal is restored by
  * the caller's finally blocks. A second Ctrl-C kills as usual.
+ *
+ * A caller that can drain (`fn` uses its second argument) gets SIGTERM as a drain instead:
+ * what Slurm sends before it requeues or preempts a task, and Kubernetes before it moves a
+ * pod. The run stops taking work but finishes the calls in flight (their answers written and
+ * cached), for up to RUBRICA_DRAIN_SECONDS (25 s; both send SIGKILL 30 s after SIGTERM); then,
+ * or at a second signal, or at Ctrl-C, it stops at once.
  */
-export async function withInterrupt<T>(fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+export async function withInterrupt<T>(
+  fn: (signal: AbortSignal, drain: AbortSignal) => Promise<T>,
+  opts: { drain?: boolean } = {},
+): Promise<T> {
   const ac = new AbortController();
+  const drain = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
   const onSignal = () => ac.abort();
+  const onTerm = () => {
+    if (!opts.drain || drain.signal.aborted) return ac.abort();
+    drain.abort();
+    const seconds = drainSeconds();
+    process.stderr.write(
+      `rubrica: SIGTERM: finishing the calls in flight (up to ${seconds} s; signal again to stop now)\n`,
+    );
+    timer = setTimeout(() => ac.abort(), seconds * 1000);
+    timer.unref();
+    process.once('SIGTERM', onTerm); // the next one stops at once
+  };
+  // Once each: after the stop, a second Ctrl-C (or SIGTERM) kills as usual.
   process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  process.once('SIGTERM', onTerm);
   try {
-    return await fn(ac.signal);
+    return await fn(ac.signal, drain.signal);
   } finally {
+    clearTimeout(timer);
     process.removeListener('SIGINT', onSignal);
-    process.removeListener('SIGTERM', onSignal);
+    process.removeListener('SIGTERM', onTerm);
   }
+}
+
+/** RUBRICA_DRAIN_SECONDS, else 25; a value that is not a number ≥ 0 is refused by name. */
+function drainSeconds(): number {
+  const raw = readEnv('RUBRICA_DRAIN_SECONDS');
+  if (raw === undefined || raw === '') return 25;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0) {
+    process.stderr.write(
+      `rubrica: RUBRICA_DRAIN_SECONDS=${raw} is not a number of seconds; using 25\n`,
+    );
+    return 25;
+  }
+  return n;
 }
 
 /** Printed bad input lines before the rest are only counted. */
@@ -108,27 +147,30 @@ export async function runJsonlCommand<I extends { id: string }, O extends { id: 
   let printed = 0;
   let badLines = 0;
   try {
-    const r = await withInterrupt((signal) =>
-      runJsonl({
-        source: onlyShard(
-          readJsonlItems(opts.inPath, opts.schema, { example: opts.example }),
-          opts.shard,
-        ),
-        out,
-        concurrency: opts.concurrency,
-        process: opts.process,
-        signal,
-        onSkipped: () => progress.skip(),
-        onInputError: (e) => {
-          badLines++;
-          if (printed++ < MAX_PRINTED_ERRORS)
-            process.stderr.write(`rubrica: ${badLineMessage(opts.inPath, e.line, e.message)}\n`);
-        },
-        onWritten: (rec) => {
-          records.push(opts.slim(rec));
-          progress.tick(opts.usageOf(rec), opts.faultOf(rec));
-        },
-      }),
+    const r = await withInterrupt(
+      (signal, drain) =>
+        runJsonl({
+          source: onlyShard(
+            readJsonlItems(opts.inPath, opts.schema, { example: opts.example }),
+            opts.shard,
+          ),
+          out,
+          concurrency: opts.concurrency,
+          process: opts.process,
+          signal,
+          drain,
+          onSkipped: () => progress.skip(),
+          onInputError: (e) => {
+            badLines++;
+            if (printed++ < MAX_PRINTED_ERRORS)
+              process.stderr.write(`rubrica: ${badLineMessage(opts.inPath, e.line, e.message)}\n`);
+          },
+          onWritten: (rec) => {
+            records.push(opts.slim(rec));
+            progress.tick(opts.usageOf(rec), opts.faultOf(rec));
+          },
+        }),
+      { drain: true },
     );
     progress.stop();
     if (badLines > MAX_PRINTED_ERRORS)

@@ -113,6 +113,12 @@ export const ENV_VARS = [
     readBy: 'store (score, eval, generate, rubric synth, curate); cli: probe',
   },
   {
+    name: 'RUBRICA_DRAIN_SECONDS',
+    meaning: 'seconds a batch told to stop by SIGTERM goes on finishing the calls in flight',
+    default: '25 (Slurm and Kubernetes send SIGKILL 30 s after SIGTERM)',
+    readBy: 'cli (score, rubric synth, curate, eval)',
+  },
+  {
     name: 'RUBRICA_CHROMIUM',
     meaning: 'the Chromium executable (Chromium renderer, html and mermaid domains)',
     default: '/usr/bin/chromium',

@@ -85,6 +85,9 @@ export interface EvalRunOptions {
   /** Stops the run (Ctrl-C): results.jsonl keeps what was scored, one line per id, and
    * runEval throws RunInterruptedError before writing the summary and report. */
   signal?: AbortSignal;
+  /** Stops taking rollouts but scores and writes those in flight first (SIGTERM), then
+   * ends as `signal` does. */
+  drain?: AbortSignal;
 }
 
 /** What a run wrote: its records, the summary, the judge probe, and where the files are. */
@@ -218,6 +221,7 @@ export async function runEval(opts: EvalRunOptions): Promise<EvalRunResult> {
       process: scoreOne,
       onWritten: (record) => opts.onRecord?.(record),
       signal: opts.signal,
+      ...(opts.drain ? { drain: opts.drain } : {}),
     });
     scored = result.written;
     interrupted = result.interrupted;

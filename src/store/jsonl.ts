@@ -312,6 +312,12 @@ export interface JsonlRunOptions<I extends { id: string }, O extends { id: strin
   onInputError?: (e: InputError) => void;
   /** Stops taking new inputs and returns at once; results still in flight are dropped. */
   signal?: AbortSignal;
+  /**
+   * Stops taking new inputs, but writes the results in flight before returning (SIGTERM: a
+   * requeued Slurm task or a rescheduled pod then re-asks nothing that was already asked).
+   * `signal` still stops the run at once, drain or not.
+   */
+  drain?: AbortSignal;
 }
 
 export interface JsonlRunResult {
@@ -321,7 +327,7 @@ export interface JsonlRunResult {
   /** Inputs redone because their line recorded a grader fault. */
   retried: number;
   inputErrors: number;
-  /** True when the signal stopped the run before every input was written. */
+  /** True when the signal (or the drain) stopped the run before every input was written. */
   interrupted: boolean;
 }
 
@@ -360,7 +366,10 @@ export async function runJsonl<I extends { id: string }, O extends { id: string 
     w?.();
   };
   const halted = () => opts.signal?.aborted === true || failure !== null;
+  // Halted, or draining: no new input is started either way.
+  const closing = () => halted() || opts.drain?.aborted === true;
   opts.signal?.addEventListener('abort', notify, { once: true });
+  opts.drain?.addEventListener('abort', notify, { once: true });
   const waitTurn = () =>
     new Promise<void>((r) => {
       wake = r;
@@ -400,7 +409,7 @@ export async function runJsonl<I extends { id: string }, O extends { id: string 
   };
   try {
     for await (const x of opts.source) {
-      if (halted()) break;
+      if (closing()) break;
       if ('error' in x) {
         res.inputErrors++;
         opts.onInputError?.({ line: x.line, message: x.error });
@@ -415,17 +424,20 @@ export async function runJsonl<I extends { id: string }, O extends { id: string 
         continue;
       }
       if (opts.out.redo.has(id)) res.retried++;
-      while ((active >= limit || pending >= window) && !halted()) await waitTurn();
-      if (halted()) break;
+      while ((active >= limit || pending >= window) && !closing()) await waitTurn();
+      if (closing()) break;
       start(x, nextIndex++);
     }
-    exhausted = !halted();
+    exhausted = !closing();
+    // Draining waits here for what is in flight; a halt does not.
     while (pending > 0 && !halted()) await waitTurn();
   } finally {
     stopped = true;
     opts.signal?.removeEventListener('abort', notify);
+    opts.drain?.removeEventListener('abort', notify);
   }
   if (failure) throw (failure as { err: unknown }).err;
-  res.interrupted = opts.signal?.aborted === true && (!exhausted || pending > 0);
+  const stoppedEarly = opts.signal?.aborted === true || opts.drain?.aborted === true;
+  res.interrupted = stoppedEarly && (!exhausted || pending > 0);
   return res;
 }

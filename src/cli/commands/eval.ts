@@ -387,35 +387,38 @@ async function evaluateWith(
   if (extra.length) settings.reward = ['universal', ...extra].join(' + ');
   const progress = evalProgress();
   try {
-    const r = await withInterrupt((signal) =>
-      evaluateRolloutsFile({
-        signal,
-        rolloutsFile,
-        promptsFile: flags.prompts,
-        onInputIssue: (message) => fail(setExit, message),
-        onNotice: (message) => process.stderr.write(`rubrica: ${message}\n`),
-        prompts,
-        outDir: flags.out,
-        run: flags.run ?? basename(resolve(flags.out)),
-        judge,
-        judgeBaseUrl: judge.baseUrl,
-        rubrics: flags.rubrics,
-        ruler,
-        rewards: extra,
-        hybrid,
-        renderer,
-        ...htmlFlagOptions(flags),
-        ...(domain ? { domain } : {}),
-        cache,
-        mode,
-        concurrency,
-        settings,
-        alerts,
-        policy: sampled?.policy,
-        // With --policy the shard sampled only its prompts; with --rollouts it takes its ids.
-        only: shard && !sampled ? (x) => inShard(x.id, shard) : undefined,
-        ...progress.callbacks,
-      }),
+    const r = await withInterrupt(
+      (signal, drain) =>
+        evaluateRolloutsFile({
+          signal,
+          drain,
+          rolloutsFile,
+          promptsFile: flags.prompts,
+          onInputIssue: (message) => fail(setExit, message),
+          onNotice: (message) => process.stderr.write(`rubrica: ${message}\n`),
+          prompts,
+          outDir: flags.out,
+          run: flags.run ?? basename(resolve(flags.out)),
+          judge,
+          judgeBaseUrl: judge.baseUrl,
+          rubrics: flags.rubrics,
+          ruler,
+          rewards: extra,
+          hybrid,
+          renderer,
+          ...htmlFlagOptions(flags),
+          ...(domain ? { domain } : {}),
+          cache,
+          mode,
+          concurrency,
+          settings,
+          alerts,
+          policy: sampled?.policy,
+          // With --policy the shard sampled only its prompts; with --rollouts it takes its ids.
+          only: shard && !sampled ? (x) => inShard(x.id, shard) : undefined,
+          ...progress.callbacks,
+        }),
+      { drain: true },
     );
     progress.stop();
     if (!r.ok) return fail(setExit, r.error.message);
