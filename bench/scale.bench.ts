@@ -3,7 +3,9 @@
 // double at a fixed latency; the judge's capacity is the shared --concurrency, and the double
 // records its peak concurrency. Per N it reports: the makespan of one step against the
 // judge-bound ideal ceil(calls / capacity) × latency, and where the rest went (head, hand-off,
-// tail: see breakdown()); the judge's peak (≤ capacity); the judge calls of a re-score through
+// tail: see breakdown()), for the replicas' first step after start (`cold_*`: code not yet
+// compiled, connections not yet open) and for the next one, of other rollouts (the steady
+// state a training run spends its hours in); the judge's peak (≤ capacity); the judge calls of a re-score through
 // nginx and through every replica (0); and, for N ≥ 2, a step during which a replica is sent
 // SIGTERM (goal: 0 lost, 0 judged twice, exit 0) and one during which a replica is SIGKILLed:
 // rollouts lost (goal 0) and pictures judged twice (no more than the calls in flight when it
@@ -31,7 +33,7 @@ const rollouts = Number(flags.rollouts);
 const perRequest = Number(flags['per-request']);
 const latency = Number(flags['latency-ms']);
 const capacity = Number(flags.capacity);
-const icons = fluentEmoji(rollouts * 3);
+const icons = fluentEmoji(rollouts * 4);
 const completion = (svg: string) => `\`\`\`svg\n${svg}\n\`\`\``;
 
 const counts = new Map<string, number>();
@@ -165,6 +167,15 @@ for (const n of flags.replicas.split(',').map(Number)) {
   const replicas: ServeProcess[] = [];
   for (let i = 0; i < n; i++) replicas.push(await spawnServe(args));
   let lb = await startNginx(replicas.map((r) => new URL(r.url).host));
+  // The first step after start, of rollouts no later step uses ...
+  counts.clear();
+  peak = 0;
+  arrivals = [];
+  const cold = await step(lb.url, batch(3 * rollouts));
+  const coldTrace = breakdown(cold, arrivals);
+  const coldIdeal = Math.ceil(calls() / capacity) * latency;
+  const coldPeak = peak;
+  // ... then the step measured: the next one, as every step of a training run after its first.
   counts.clear();
   peak = 0;
   arrivals = [];
@@ -189,6 +200,12 @@ for (const n of flags.replicas.split(',').map(Number)) {
     capacity,
     rescore_judge_calls: rescoreCalls,
     ...trace,
+    cold_ok: cold.ok,
+    cold_makespan_ms: Math.round(cold.ms),
+    cold_ratio: Number((cold.ms / coldIdeal).toFixed(3)),
+    cold_judge_peak: coldPeak,
+    cold_head_ms: coldTrace.head_ms,
+    cold_handoff_mean_ms: coldTrace.handoff_mean_ms,
   };
   if (n >= 2) {
     // SIGTERM (what Kubernetes and Slurm send) drains replica 0; then a fresh replica takes
