@@ -39,9 +39,7 @@ interface ProxyFlags {
 export const register: RegisterCommand = (program) => {
   program
     .command('judge-proxy')
-    .description(
-      "a caching, coalescing proxy in front of the judge: point every replica's --judge-base-url at it, so a judge call outlives a replica that is killed",
-    )
+    .description('a caching, coalescing proxy in front of the judge: calls survive a replica crash')
     .option('--upstream <base-url>', "the judge's base URL, e.g. http://judge:8000/v1 (required)")
     .option('--host <host>', 'address to bind (loopback by default)', '127.0.0.1')
     .option('--port <port>', 'port (0 = any free port)', int('--port', 0), 8790)
