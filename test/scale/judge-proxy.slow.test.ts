@@ -9,12 +9,13 @@
 //    or read their kept answers: every picture is judged exactly once.
 //  - The control, replicas pointed at the judge directly, re-judges what was in flight (≥ 1),
 //    so the first assertion can fail.
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   judgeByImage,
   postJson,
   type ServeProcess,
+  spawnJudgeProxy,
   spawnServe,
   tempDir,
   writeRubrics,
@@ -54,28 +55,6 @@ afterAll(async () => {
   await double?.close();
   await redis?.stop();
 });
-
-/** `rubrica judge-proxy` as a real process; resolves with its URL once ready. */
-async function spawnProxy(args: string[]): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn('node', ['bin/rubrica.js', 'judge-proxy', '--port', '0', ...args], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  children.push(child);
-  let err = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`judge-proxy did not start:\n${err}`)), 30_000);
-    child.stderr!.on('data', (d: Buffer) => {
-      err += d.toString();
-      const m = /"msg":"ready"/.test(err) ? /"url":"(http:[^"]+)"/.exec(err) : null;
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`judge-proxy exited ${code}:\n${err}`)));
-  });
-  return { url, child };
-}
 
 /** Rollouts being scored on a replica now (its /metrics gauge). */
 async function inFlightOn(r: ServeProcess): Promise<number> {
@@ -149,7 +128,7 @@ async function crashStep(judgeUrl: string, from: number) {
 
 describe('a replica SIGKILLed mid-step', () => {
   it('behind rubrica judge-proxy: 0 rollouts lost, every picture judged exactly once', async () => {
-    const proxy = await spawnProxy([
+    const proxy = await spawnJudgeProxy([
       '--upstream',
       double.url,
       '--cache',
@@ -157,6 +136,7 @@ describe('a replica SIGKILLed mid-step', () => {
       '--concurrency',
       '8',
     ]);
+    children.push(proxy.child);
     const r = await crashStep(`${proxy.url}/v1`, 0);
     expect(r.held.some((n) => n > 0)).toBe(true);
     expect(r.cut).toBeGreaterThanOrEqual(1); // calls were out when the replica died
@@ -171,7 +151,7 @@ describe('a replica SIGKILLed mid-step', () => {
       .reduce((s, l) => s + Number(l.split(' ').at(-1)), 0);
     expect(saved).toBeGreaterThanOrEqual(1);
     proxy.child.kill('SIGTERM');
-    expect(await new Promise((r) => proxy.child.once('exit', r))).toBe(0);
+    expect(await proxy.exited).toBe(0);
   }, 180_000);
 
   it('control, replicas straight at the judge: what was in flight is judged again', async () => {
