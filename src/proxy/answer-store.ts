@@ -8,6 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { BoundedCache } from '../scorers/bounded-cache.ts';
+import { CacheError } from '../store/cache-error.ts';
 import { isRedisUrl, redisConnection } from '../store/redis-cache.ts';
 
 /** A kept upstream answer: always a 200, its bytes and content type. */
@@ -67,13 +68,19 @@ function redisShared(url: string): Shared {
 function sqliteShared(path: string): Shared {
   // The replicas' answer cache keeps entries for ever (INSERT OR IGNORE, no expiry), so the
   // proxy's answers get a table of their own in the file, replaced when they expire.
-  mkdirSync(dirname(path), { recursive: true });
-  const db = new Database(path);
-  db.pragma('journal_mode = WAL');
-  db.pragma('busy_timeout = 10000');
-  db.exec(
-    'CREATE TABLE IF NOT EXISTS proxy_answers (key TEXT PRIMARY KEY, value TEXT NOT NULL, exp INTEGER NOT NULL) WITHOUT ROWID',
-  );
+  let db: Database.Database;
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    db = new Database(path);
+    db.pragma('journal_mode = WAL');
+    db.pragma('busy_timeout = 10000');
+    db.exec(
+      'CREATE TABLE IF NOT EXISTS proxy_answers (key TEXT PRIMARY KEY, value TEXT NOT NULL, exp INTEGER NOT NULL) WITHOUT ROWID',
+    );
+  } catch (err) {
+    // A file that cannot be a cache is refused at start, in one line naming it.
+    throw new CacheError(path, 'cannot be opened', err);
+  }
   const getStmt = db.prepare<[string], { value: string }>(
     'SELECT value FROM proxy_answers WHERE key = ?',
   );
