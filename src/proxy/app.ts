@@ -86,25 +86,32 @@ export function createProxyApp(o: ProxyAppOptions): Hono {
   app.get('/readyz', (c) =>
     o.draining() ? c.json({ status: 'draining' }, 503) : c.json({ status: 'ready' }),
   );
+  app.onError((err, c) => {
+    o.log?.error({ err, path: c.req.path }, 'proxy request failed');
+    return refuse(c, 500, 'internal_error', String(err?.message ?? err));
+  });
+
+  // Probes need no token; everything else does, /metrics included (as on `serve`).
+  app.use('*', async (c, next) => {
+    if (o.token !== undefined && !authorized(c, o.token)) {
+      return refuse(
+        c,
+        401,
+        'unauthorized',
+        'send the proxy token as "Authorization: Bearer <token>" or x-api-key',
+      );
+    }
+    await next();
+  });
   app.get('/metrics', async (c) => {
     c.header('content-type', o.metrics.registry.contentType);
     return c.body(await o.metrics.registry.metrics());
   });
-
   app.use('*', async (c, next) => {
     o.track(1);
     try {
       if (o.draining()) {
-        c.header('Connection', 'close');
         return refuse(c, 503, 'draining', 'the judge proxy is shutting down; send this to another');
-      }
-      if (o.token !== undefined && !authorized(c, o.token)) {
-        return refuse(
-          c,
-          401,
-          'unauthorized',
-          'send the proxy token as "Authorization: Bearer <token>" or x-api-key',
-        );
       }
       await next();
     } finally {

@@ -31,7 +31,8 @@ export type ProxyErrorCode =
   | 'draining'
   | 'body_too_large'
   | 'not_found'
-  | 'unauthorized';
+  | 'unauthorized'
+  | 'internal_error';
 
 /** An error answer in the shape the path's provider uses (Anthropic for /messages). */
 export function providerError(

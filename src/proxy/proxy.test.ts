@@ -313,6 +313,9 @@ describe('judge-proxy', () => {
       });
       expect(yes.status).toBe(200);
       expect(double.requests.at(-1)!.headers.authorization).toBe('Bearer judge-key');
+      // Probes stay open; /metrics needs the token like the rest.
+      expect((await fetch(`${guarded.url}/readyz`)).status).toBe(200);
+      expect((await fetch(`${guarded.url}/metrics`)).status).toBe(401);
     } finally {
       await guarded.close();
     }
