@@ -3,7 +3,8 @@
 // each other's answers. Redis: `rubrica:proxy:<key>` written with SET PX NX, so Redis itself
 // drops an answer when its time is up. SQLite: a table `proxy_answers` of its own in the
 // file, the expiry beside each answer (an expired row is a miss). Neither touches the
-// replicas' answer cache (`rubrica:answer:*`, table `answers`). A shared store that fails is a miss (the judge is asked).
+// replicas' answer cache (`rubrica:answer:*`, table `answers`). A shared store that fails
+// is a miss (the judge is asked).
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
