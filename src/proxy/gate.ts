@@ -34,7 +34,7 @@ export function answerTokens(body: Buffer): number {
 }
 
 /** A rolling-minute limit of requests and tokens in this process (0: off). */
-function localRates(rpm: number, tpm: number) {
+export function localRates(rpm: number, tpm: number) {
   const starts: number[] = [];
   const spent: Array<{ at: number; n: number }> = [];
   const trim = (now: number) => {
@@ -51,8 +51,8 @@ function localRates(rpm: number, tpm: number) {
       starts.push(now);
       return 0;
     },
-    charge(n: number) {
-      if (n > 0) spent.push({ at: Date.now(), n });
+    charge(n: number, now = Date.now()) {
+      if (n > 0) spent.push({ at: now, n });
     },
   };
 }

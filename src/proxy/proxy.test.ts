@@ -14,6 +14,7 @@ import {
 } from '../../test/support/model-double.ts';
 import { freePort } from '../../test/support/redis-server.ts';
 import { createAnswerStore } from './answer-store.ts';
+import { answerTokens, localRates } from './gate.ts';
 import { proxyKey } from './key.ts';
 import { type RunningProxy, startProxy } from './server.ts';
 
@@ -86,6 +87,26 @@ describe('proxyKey', () => {
     expect(proxyKey({ ...base, upstream: 'ab', path: 'c' })).not.toBe(
       proxyKey({ ...base, upstream: 'a', path: 'bc' }),
     );
+  });
+});
+
+describe('the per-process rate limits (no redis:// --cache)', () => {
+  it('--judge-rpm: the next request waits until the oldest leaves the rolling minute', () => {
+    const r = localRates(2, 0);
+    expect(r.take(0)).toBe(0);
+    expect(r.take(10)).toBe(0);
+    expect(r.take(20)).toBe(59_980);
+    expect(r.take(60_000)).toBe(0);
+  });
+
+  it('--judge-tpm: tokens charged from answers hold the next request back', () => {
+    const r = localRates(0, 100);
+    expect(r.take(0)).toBe(0);
+    r.charge(answerTokens(Buffer.from('{"usage":{"prompt_tokens":80,"completion_tokens":30}}')), 5);
+    expect(r.take(10)).toBe(59_995);
+    expect(r.take(60_005)).toBe(0);
+    expect(answerTokens(Buffer.from('{"usage":{"input_tokens":3,"output_tokens":4}}'))).toBe(7);
+    expect(answerTokens(Buffer.from('not json'))).toBe(0);
   });
 });
 
