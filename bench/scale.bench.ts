@@ -9,12 +9,19 @@
 // nginx and through every replica (0); and, for N ≥ 2, a step during which a replica is sent
 // SIGTERM (goal: 0 lost, 0 judged twice, exit 0) and one during which a replica is SIGKILLed:
 // rollouts lost (goal 0) and pictures judged twice (no more than the calls in flight when it
-// died, which the crash cut off).
+// died, which the crash cut off), and the same SIGKILL with the replicas' judge calls held by
+// `rubrica judge-proxy` (kill_proxy_lost / kill_proxy_judged_twice, goal 0 / 0).
 //
 // Flags: --rollouts 64 --per-request 8 --latency-ms 500 --capacity 4 --replicas 1,2,4
 import { availableParallelism, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { type ServeProcess, spawnServe, tempDir, writeRubrics } from '../test/server/support.ts';
+import {
+  type ServeProcess,
+  spawnJudgeProxy,
+  spawnServe,
+  tempDir,
+  writeRubrics,
+} from '../test/server/support.ts';
 import { fluentEmoji } from '../test/support/corpus.ts';
 import { type DoubleRequest, startModelDouble } from '../test/support/model-double.ts';
 import { startNginx } from '../test/support/nginx.ts';
@@ -34,6 +41,11 @@ const perRequest = Number(flags['per-request']);
 const latency = Number(flags['latency-ms']);
 const capacity = Number(flags.capacity);
 const icons = fluentEmoji(rollouts * 4);
+// Pictures for the judge-proxy step, none of them judged in the other steps.
+const seen = new Set(icons.map((ic) => ic.name));
+const proxyIcons = fluentEmoji()
+  .filter((ic) => !seen.has(ic.name))
+  .slice(0, rollouts);
 const completion = (svg: string) => `\`\`\`svg\n${svg}\n\`\`\``;
 
 const counts = new Map<string, number>();
@@ -60,8 +72,8 @@ const sample = setInterval(() => {
 const calls = () => [...counts.values()].reduce((s, n) => s + n, 0);
 
 type Item = { id: string; prompt_id: string; completion: string };
-const batch = (from: number) =>
-  icons.slice(from, from + rollouts).map((ic, i) => ({
+const batch = (from: number, list = icons) =>
+  list.slice(from, from + rollouts).map((ic, i) => ({
     id: `r${from + i}`,
     prompt_id: 'fox',
     completion: completion(ic.svg),
@@ -128,8 +140,9 @@ async function stopMidStep(
   victim: ServeProcess,
   signal: NodeJS.Signals,
   from: number,
+  list = icons,
 ) {
-  const items = batch(from);
+  const items = batch(from, list);
   const before = calls();
   const twiceBefore = twiceNow();
   const running = step(url, items);
@@ -221,6 +234,30 @@ for (const n of flags.replicas.split(',').map(Number)) {
     row.kill_lost = kill.lost;
     row.kill_judged_twice = kill.twice;
     row.kill_cut_calls_bound = kill.cut;
+    // The same crash with every replica's judge calls held by `rubrica judge-proxy`: the
+    // calls the dead replica had out run on in the proxy and answer the retry (goal 0 / 0).
+    await lb.stop();
+    const proxy = await spawnJudgeProxy([
+      '--upstream',
+      double.url,
+      '--cache',
+      redis.url,
+      '--concurrency',
+      String(capacity),
+    ]);
+    const viaProxy = args.map((a) => (a === double.url ? `${proxy.url}/v1` : a));
+    for (const [i, r] of replicas.entries()) {
+      if (r.child.exitCode === null) r.child.kill('SIGTERM');
+      await r.exited;
+      replicas[i] = await spawnServe(viaProxy);
+    }
+    lb = await startNginx(replicas.map((r) => new URL(r.url).host));
+    const proxied = await stopMidStep(lb.url, replicas[0]!, 'SIGKILL', 0, proxyIcons);
+    row.kill_proxy_lost = proxied.lost;
+    row.kill_proxy_judged_twice = proxied.twice;
+    row.kill_proxy_cut_calls = proxied.cut;
+    proxy.child.kill('SIGTERM');
+    row.kill_proxy_exit_code = await proxy.exited;
   }
   rows.push(row);
   for (const r of replicas) if (r.child.exitCode === null) r.child.kill('SIGTERM');

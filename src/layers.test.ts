@@ -31,6 +31,7 @@ const ROOMS = [
   'export',
   'server',
   'studio',
+  'proxy',
   'cli',
 ] as const;
 

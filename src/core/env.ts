@@ -44,7 +44,7 @@ export const ENV_VARS = [
     name: 'RUBRICA_JUDGE_BASE_URL',
     meaning: "the judge's server when --judge-base-url is not given",
     default: "the provider's default URL",
-    readBy: `${MODELS} (score, eval, serve, probe, rubric synth, curate, models check)`,
+    readBy: `${MODELS} (score, eval, serve, probe, rubric synth, curate, models check); judge-proxy with --token`,
   },
   {
     name: 'RUBRICA_JUDGE_API_KEY',
@@ -102,9 +102,9 @@ export const ENV_VARS = [
   },
   {
     name: 'RUBRICA_TOKEN',
-    meaning: 'bearer token of serve and studio when --token is not given',
+    meaning: 'bearer token of serve, studio and judge-proxy when --token is not given',
     default: 'none: loopback only unless --insecure',
-    readBy: 'cli: serve, studio',
+    readBy: 'cli: serve, studio, judge-proxy',
   },
   {
     name: 'RUBRICA_PROGRESS_INTERVAL_MS',

@@ -164,6 +164,45 @@ export async function spawnServe(
   return { child, url, stderr: () => err, exited };
 }
 
+export interface JudgeProxyProcess {
+  child: ChildProcess;
+  url: string;
+  exited: Promise<number | null>;
+}
+
+/** Spawn `node bin/rubrica.js judge-proxy …` on a free port and wait for its "ready" line. */
+export async function spawnJudgeProxy(
+  args: string[],
+  startTimeoutMs = 30_000,
+): Promise<JudgeProxyProcess> {
+  const child = spawn('node', ['bin/rubrica.js', 'judge-proxy', '--port', '0', ...args], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  );
+  let err = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`judge-proxy did not start:\n${err}`)),
+      startTimeoutMs,
+    );
+    child.stderr!.on('data', (d: Buffer) => {
+      err += d.toString();
+      const m = /"msg":"ready"/.test(err) ? /"url":"(http:[^"]+)"/.exec(err) : null;
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`judge-proxy exited with ${code}:\n${err}`));
+    });
+  });
+  return { child, url, exited };
+}
+
 /** A loopback port nothing listens on (it was free a moment ago): a judge that is down. */
 export async function freePort(): Promise<number> {
   const { createServer } = await import('node:net');

@@ -72,6 +72,11 @@ export const commandTable: Readonly<Record<string, CommandEntry>> = {
     summary: 'serve rubric rewards over HTTP for RL trainers (verl, OpenRLHF, TRL)',
     load: () => import('./serve.ts'),
   },
+  'judge-proxy': {
+    term: 'judge-proxy [options]',
+    summary: 'a caching, coalescing proxy in front of the judge: calls survive a replica crash',
+    load: () => import('./judge-proxy.ts'),
+  },
   generate: {
     term: 'generate [options]',
     summary: 'sample n completions per prompt from a policy model into rollouts.jsonl',

@@ -1,0 +1,150 @@
+// `rubrica judge-proxy`: a small OpenAI/Anthropic-compatible proxy in front of the judge
+// (src/proxy/). Replicas point --judge-base-url at it; it holds each judge call itself, so a
+// replica SIGKILLed mid-step loses no answer: the call runs on, is kept, and the retry that
+// reaches another replica is answered from it. Thin: flags, then startProxy, then drain on
+// SIGTERM/SIGINT.
+import { pino } from 'pino';
+import { readEnv } from '../../core/env.ts';
+import { startProxy } from '../../proxy/server.ts';
+import { ServerConfigError } from '../../server/config-error.ts';
+import { checkCacheReachable } from '../flags.ts';
+import type { RegisterCommand } from '../register.ts';
+import { UsageError } from '../usage-error.ts';
+
+function int(name: string, min: number) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min)
+      throw new UsageError(`${name} must be an integer ≥ ${min}`);
+    return n;
+  };
+}
+
+interface ProxyFlags {
+  upstream?: string;
+  host: string;
+  port: number;
+  cache?: string;
+  concurrency: number;
+  judgeRpm: number;
+  judgeTpm: number;
+  ttlS: number;
+  timeoutS: number;
+  maxBodyMb: number;
+  token?: string;
+  insecure?: boolean;
+  logLevel: string;
+}
+
+export const register: RegisterCommand = (program) => {
+  program
+    .command('judge-proxy')
+    .description('a caching, coalescing proxy in front of the judge: calls survive a replica crash')
+    .option('--upstream <base-url>', "the judge's base URL, e.g. http://judge:8000/v1 (required)")
+    .option('--host <host>', 'address to bind (loopback by default)', '127.0.0.1')
+    .option('--port <port>', 'port (0 = any free port)', int('--port', 0), 8790)
+    .option(
+      '--cache <redis://…|file>',
+      'also keep answers here, shared by proxies: redis://host:port/db or a SQLite file',
+    )
+    .option(
+      '--concurrency <n>',
+      'upstream calls in flight at once (over all proxies when --cache is redis://)',
+      int('--concurrency', 1),
+      32,
+    )
+    .option(
+      '--judge-rpm <n>',
+      'upstream requests per minute (0: no limit)',
+      int('--judge-rpm', 0),
+      0,
+    )
+    .option('--judge-tpm <n>', 'upstream tokens per minute (0: no limit)', int('--judge-tpm', 0), 0)
+    .option('--ttl-s <s>', 'how long a 200 answer is kept, seconds', int('--ttl-s', 1), 600)
+    .option('--timeout-s <s>', 'per upstream call, seconds', int('--timeout-s', 1), 120)
+    .option(
+      '--max-body-mb <n>',
+      'largest request body, MB (413 above)',
+      int('--max-body-mb', 1),
+      64,
+    )
+    .option(
+      '--token <token>',
+      'require this token from clients (Bearer or x-api-key; else RUBRICA_TOKEN); the judge then gets RUBRICA_JUDGE_API_KEY',
+    )
+    .option('--insecure', 'serve a non-loopback --host without a token (refused otherwise)')
+    .option('--log-level <level>', 'pino level: fatal|error|warn|info|debug', 'info')
+    .action((o: ProxyFlags) => judgeProxy(o));
+};
+
+function upstreamUrl(raw: string | undefined): string {
+  if (!raw)
+    throw new UsageError(
+      '--upstream <base-url> is required (the judge, e.g. http://judge:8000/v1)',
+    );
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw new UsageError(`--upstream: "${raw}" is not a URL`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    throw new UsageError(`--upstream: "${raw}" is not http(s)`);
+  return raw.replace(/\/+$/, '');
+}
+
+async function judgeProxy(o: ProxyFlags): Promise<void> {
+  const upstream = upstreamUrl(o.upstream);
+  const token = o.token ?? readEnv('RUBRICA_TOKEN');
+  if (o.cache) await checkCacheReachable(o.cache);
+  const log = pino(
+    { level: o.logLevel, base: { svc: 'rubrica-judge-proxy' } },
+    pino.destination({ dest: 2, sync: true }),
+  );
+  const proxy = await startProxy({
+    upstream,
+    host: o.host,
+    port: o.port,
+    ...(o.cache ? { cache: o.cache } : {}),
+    concurrency: o.concurrency,
+    rpm: o.judgeRpm,
+    tpm: o.judgeTpm,
+    ttlMs: o.ttlS * 1000,
+    timeoutMs: o.timeoutS * 1000,
+    maxBodyBytes: o.maxBodyMb * 1024 * 1024,
+    ...(token !== undefined ? { token } : {}),
+    ...(token !== undefined && readEnv('RUBRICA_JUDGE_API_KEY')
+      ? { upstreamKey: readEnv('RUBRICA_JUDGE_API_KEY') }
+      : {}),
+    ...(o.insecure ? { insecure: true } : {}),
+    logger: log,
+  }).catch((err) => {
+    // A bad token or an exposed host is a usage error; a port in use is not.
+    if (
+      err instanceof ServerConfigError &&
+      err.code !== 'port_in_use' &&
+      err.code !== 'listen_failed'
+    )
+      throw new UsageError(err.message);
+    throw err;
+  });
+  // The upstream's URL may hold a key in its query: log where it is, not what it holds.
+  log.info(
+    { url: proxy.url, upstream: new URL(upstream).origin, cache: Boolean(o.cache) },
+    'ready',
+  );
+  await new Promise<void>((resolve) => {
+    const stop = (signal: NodeJS.Signals) => {
+      process.off('SIGTERM', stop);
+      process.off('SIGINT', stop);
+      proxy.close(signal).then(resolve, (err) => {
+        log.error({ err }, 'shutdown failed');
+        process.exitCode = 1;
+        resolve();
+      });
+    };
+    process.on('SIGTERM', stop);
+    process.on('SIGINT', stop);
+  });
+  setTimeout(() => process.exit(process.exitCode ?? 0), 3000).unref();
+}
