@@ -62,6 +62,7 @@ export function createAttempt(cfg: AttemptConfig): Attempt {
         ...(output ? { output } : {}),
         ...(opts.temperature !== undefined ? { temperature: opts.temperature } : {}),
         ...(opts.maxTokens !== undefined ? { maxOutputTokens: opts.maxTokens } : {}),
+        ...(opts.headers ? { headers: opts.headers } : {}),
         providerOptions,
         abortSignal: signal,
         maxRetries: 0, // our p-retry loop is the only retry policy

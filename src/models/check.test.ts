@@ -23,6 +23,8 @@ describe('checkModel', () => {
     expect(req.images).toHaveLength(1);
     expect(req.images[0]).toMatch(/^data:image\/png;base64,iVBOR/);
     expect(req.schema?.required).toEqual(['colour']);
+    // A caching proxy in front of the model (rubrica judge-proxy) must not answer a check.
+    expect(req.headers['cache-control']).toBe('no-cache');
     expect(formatModelCheck(c)).toMatch(/status: {4}ok/);
   });
 

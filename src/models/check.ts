@@ -63,6 +63,9 @@ export async function checkModel(
   const r = await client.generateObject([{ role: 'user', content }], answerSchema, 'colour', {
     temperature: 0,
     maxTokens: 2048, // room for a reasoning model's thinking before the JSON
+    // A check must reach the model: a caching proxy in front of it (rubrica judge-proxy)
+    // must not answer it from a kept answer (a /readyz saying "ready" for a judge that is down).
+    headers: { 'cache-control': 'no-cache' },
     ...(opts.signal ? { signal: opts.signal } : {}),
   });
   const base = { spec: client.spec.id, usage: r.usage, attempts: r.attempts };

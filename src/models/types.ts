@@ -37,6 +37,11 @@ export interface CallOptions {
   temperature?: number;
   maxTokens?: number;
   signal?: AbortSignal;
+  /**
+   * Extra HTTP headers for this call, e.g. `cache-control: no-cache` on a check that must
+   * reach the model itself, not an answer kept by a caching proxy (rubrica judge-proxy).
+   */
+  headers?: Record<string, string>;
 }
 
 /** Options of a structured call. */

@@ -80,7 +80,12 @@ function sqliteShared(path: string): Shared {
     );
   } catch (err) {
     // A file that cannot be a cache is refused at start, in one line naming it.
-    throw new CacheError(path, 'cannot be opened', err);
+    throw new CacheError(
+      path,
+      'cannot be opened',
+      err,
+      'move or delete the file, point --cache at another file, or leave --cache out (answers then kept in memory only)',
+    );
   }
   const getStmt = db.prepare<[string], { value: string }>(
     'SELECT value FROM proxy_answers WHERE key = ?',

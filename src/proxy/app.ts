@@ -167,6 +167,20 @@ export function createProxyApp(o: ProxyAppOptions): Hono {
       o.metrics.upstreamCalls.inc({ path: tail });
       return count(o, await o.gate(() => forwardStream(req, o.timeoutMs, c.req.raw.signal)));
     }
+    // A request that says `cache-control: no-cache` (or no-store) must reach the judge: a
+    // readiness or `models check` probe asks whether the judge answers now. It is neither
+    // answered from kept answers nor joined to a flight, and its answer is not kept.
+    if (/\bno-(cache|store)\b/i.test(c.req.header('cache-control') ?? '')) {
+      return count(
+        o,
+        send(
+          await o.gate(async () => {
+            o.metrics.upstreamCalls.inc({ path: tail });
+            return forward(req, o.timeoutMs);
+          }),
+        ),
+      );
+    }
     const key = proxyKey({ upstream: o.upstream, path: tail + query, headers, body });
     const kept = o.store.peek(key);
     if (kept) {
@@ -210,7 +224,7 @@ export function createProxyApp(o: ProxyAppOptions): Hono {
   return app;
 }
 
-/** Counts a GET/stream answer that was not a 200 as an upstream error. */
+/** Counts a GET, stream or no-cache answer that was not a 200 as an upstream error. */
 function count(o: ProxyAppOptions, res: Response): Response {
   if (res.status !== 200) o.metrics.upstreamErrors.inc({ status: String(res.status) });
   return res;

@@ -160,6 +160,24 @@ describe('judge-proxy', () => {
     expect(double.requests).toHaveLength(1);
   });
 
+  it('cache-control: no-cache reaches the judge every time (a readiness or models check probe)', async () => {
+    delayMs = 20;
+    const body = chat('are you there');
+    expect((await post('/chat/completions', body)).status).toBe(200); // now kept
+    const probes = await Promise.all([
+      post('/chat/completions', body, { 'cache-control': 'no-cache' }),
+      post('/chat/completions', body, { 'cache-control': 'no-cache' }),
+    ]);
+    expect(probes.map((r) => r.status)).toEqual([200, 200]);
+    expect(double.requests).toHaveLength(3); // neither answered from memory nor joined
+    // The judge failing now: the probe says so, while kept answers still serve the rest.
+    failNext = 1;
+    expect((await post('/chat/completions', body, { 'cache-control': 'no-cache' })).status).toBe(
+      500,
+    );
+    expect((await post('/chat/completions', body)).status).toBe(200);
+  });
+
   it('different bodies or credentials are separate calls', async () => {
     await Promise.all([
       post('/chat/completions', chat('one')),

@@ -17,14 +17,19 @@ export class CacheError extends RubricaError<'cache_error'> {
   readonly path: string;
   /** SQLite's own code (SQLITE_CORRUPT, SQLITE_NOTADB, …) when there was one. */
   readonly sqliteCode: string | undefined;
-  constructor(path: string, what: string, cause?: unknown) {
+  /** `remedy`: the way around it, for a command whose flags differ (judge-proxy has no --no-cache). */
+  constructor(
+    path: string,
+    what: string,
+    cause?: unknown,
+    remedy = 'move or delete the file, point --cache at another file, or run with --no-cache',
+  ) {
     const sqliteCode = (cause as { code?: unknown } | undefined)?.code;
     const code = typeof sqliteCode === 'string' ? sqliteCode : undefined;
     const detail = cause instanceof Error ? `: ${cause.message}` : '';
     super(
       'cache_error',
-      `answer cache ${path} ${what}${detail}${code ? ` (${code})` : ''}; ` +
-        'move or delete the file, point --cache at another file, or run with --no-cache',
+      `answer cache ${path} ${what}${detail}${code ? ` (${code})` : ''}; ${remedy}`,
       { retryable: code !== undefined && TRANSIENT.has(code), cause },
     );
     this.path = path;
