@@ -41,7 +41,11 @@ export interface SharedBudgetOptions {
   requestsPerMinute?: number;
   /** Tokens (input + output) per rolling minute over all replicas (0: no limit). */
   tokensPerMinute?: number;
-  /** A lease not renewed for this long is given back (default 15 s). */
+  /**
+   * A lease not renewed for this long is given back (default 6 s: what a crashed replica's
+   * slots are lost for; the holder renews every third of it, so only a process whose event
+   * loop stalls that long loses a lease it still uses).
+   */
   leaseMs?: number;
   /**
    * Longest a waiting call sleeps without a release message before asking again, ms: what
@@ -130,7 +134,7 @@ return 1`;
  * budget name. Leases expire `leaseMs` after their holder stops renewing them.
  */
 export function createSharedBudget(o: SharedBudgetOptions): CallGate {
-  const leaseMs = o.leaseMs ?? 15_000;
+  const leaseMs = o.leaseMs ?? 6_000;
   const pollMs = o.pollMs ?? 250;
   const base = `rubrica:budget:${o.name}`;
   const keys = [`${base}:leases`, `${base}:requests`, `${base}:tokens`, `${base}:waiting`];
