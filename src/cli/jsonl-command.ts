@@ -143,6 +143,7 @@ export async function runJsonlCommand<I extends { id: string }, O extends { id: 
   const progress = createRunProgress(
     opts.label,
     opts.shard ? Math.round(total / opts.shard.count) : total,
+    opts.shard ? { estimated: true } : {},
   );
   let printed = 0;
   let badLines = 0;

@@ -30,6 +30,26 @@ describe('createRunProgress off a terminal', () => {
     expect(p.faults).toEqual({ judge_error: 1 });
   });
 
+  it("a shard's estimated total is shown as ~N and raised when the run goes past it", async () => {
+    const lines: string[] = [];
+    const p = createRunProgress('score', 4, {
+      tty: false,
+      intervalMs: 30,
+      write: (s) => lines.push(s),
+      estimated: true,
+    });
+    p.skip(3);
+    p.tick(emptyUsage());
+    p.tick(emptyUsage());
+    await new Promise((r) => setTimeout(r, 70));
+    // 5 done of an estimated 4: never more than 100 %, and never 100 % while it runs.
+    expect(lines[0]).toMatch(/^score: 5\/~6 \(83\.3%\) · /);
+    p.tick(emptyUsage());
+    p.stop();
+    expect(lines.at(-1)).toMatch(/^score: 6\/~6 \(100\.0%\) · /);
+    for (const l of lines) expect(Number(/\((\d+\.\d)%\)/.exec(l)?.[1])).toBeLessThanOrEqual(100);
+  });
+
   it('prints nothing when the interval is 0', () => {
     const lines: string[] = [];
     const p = createRunProgress('eval', 5, {

@@ -25,6 +25,11 @@ export interface ProgressOptions {
   intervalMs?: number;
   /** Where plain lines go (tests). Default stderr. */
   write?: (line: string) => void;
+  /**
+   * The total is an estimate (a shard's share of the input, about 1/N): shown as `~N`, and
+   * raised when the run goes past it, so the count never reads more than 100 %.
+   */
+  estimated?: boolean;
 }
 
 function money(usd: number | null): string {
@@ -49,9 +54,10 @@ function defaultInterval(): number {
 
 export function createRunProgress(
   label: string,
-  total: number,
+  estimate: number,
   opts: ProgressOptions = {},
 ): RunProgress {
+  let total = estimate;
   const tty = opts.tty ?? Boolean(process.stderr.isTTY);
   const start = Date.now();
   const faults: Record<string, number> = {};
@@ -75,11 +81,18 @@ export function createRunProgress(
     const r = rate();
     return left === 0 ? '0s' : r > 0 ? formatDuration(left / r) : '?';
   };
+  // An estimate the run has reached is at least one item short (the run goes on), and the
+  // whole count once it has ended.
+  const follow = () => {
+    if (opts.estimated && done + skipped >= total) total = done + skipped + (stopped ? 0 : 1);
+  };
   const line = () => {
+    follow();
     const value = done + skipped;
     const pct = total > 0 ? ` (${((100 * value) / total).toFixed(1)}%)` : '';
     const r = rate();
-    return `${label}: ${value}/${total}${pct} · ${r.toFixed(1)}/s · ETA ${eta()} · ${faultText()} · cost ${money(cost)} · ${formatDuration((Date.now() - start) / 1000)} elapsed`;
+    const of = opts.estimated ? `~${total}` : String(total);
+    return `${label}: ${value}/${of}${pct} · ${r.toFixed(1)}/s · ETA ${eta()} · ${faultText()} · cost ${money(cost)} · ${formatDuration((Date.now() - start) / 1000)} elapsed`;
   };
   const account = (usage: Usage, fault?: string | null) => {
     done++;
@@ -120,13 +133,17 @@ export function createRunProgress(
     cliProgress.Presets.shades_classic,
   );
   bar.start(total, 0, { rate: '0.0', cost: money(0), faults: faultText(), eta: '?' });
-  const redraw = () =>
+  const redraw = () => {
+    const before = total;
+    follow();
+    if (total !== before) bar.setTotal(total);
     bar.update(done + skipped, {
       rate: rate().toFixed(1),
       cost: money(cost),
       faults: faultText(),
       eta: eta(),
     });
+  };
   return {
     faults,
     tick(usage, fault) {
