@@ -47,17 +47,25 @@ function checkSummariesAgree(dirs: readonly string[], sums: readonly EvalSummary
   });
 }
 
-/** Merges checked eval shard folders (their results.jsonl files) into the folder `out`. */
+/**
+ * Merges checked eval shard folders (their results.jsonl files) into the folder `out`.
+ * `promptsFile` replaces the prompts path the shards recorded (the files moved, or the
+ * shards ran on other machines); with --policy the prompts file is the input, so `--in`
+ * given alone stands for it too.
+ */
 export async function mergeEvalShards(
   out: string,
   set: { shards: ShardFile[]; car: ShardSidecar; input: string },
+  promptsFile?: string,
 ): Promise<MergeResult> {
   const opts = set.car.options ?? {};
   const policy = opts.policy === true;
   const dirs = set.shards.map((s) => dirname(s.path));
   const sums = dirs.map(readSummary);
   checkSummariesAgree(dirs, sums);
-  const promptsPath = String(opts.prompts_path ?? opts.prompts);
+  // With --policy the input (recorded, or --in) is the prompts file.
+  const promptsPath =
+    promptsFile ?? (policy ? set.input : String(opts.prompts_path ?? opts.prompts));
   const prompts = await readPromptsFile(promptsPath);
   if (!prompts.ok) throw new ShardMergeError(`the prompts of the run: ${prompts.error.message}`);
   mkdirSync(out, { recursive: true });

@@ -6,7 +6,14 @@
 // bootstrap intervals and report.html, curate's kept set and funnel) recomputed over all
 // items, not added up. Also: merge refuses a missing shard and shards of mixed commands;
 // a folder written as another shard is refused; eval --shard needs --run.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -256,6 +263,49 @@ describe('sharded eval + merge', () => {
         /\d{4}-\d\d-\d\dT\d\d:\d\d|^div class="v">\d+<\/div$|cost unknown|unknown price|^td>\d+(\.\d)?( over \d+ invocations \(last [\d.]+\))?<\/td$/,
       );
     expect(a.join('><')).toContain('1 rollouts name a prompt_id missing from');
+
+    // The inputs moved (the shards ran on other machines): the recorded paths are gone, and
+    // --in and --prompts say where they are now.
+    const moved = mkdtempSync(join(tmpdir(), 'rubrica-moved-'));
+    renameSync(prompts(), join(moved, 'prompts.jsonl'));
+    try {
+      const lost = await merge(join(dir, 'eval.lost'), SHARDS.map(out));
+      expect(lost.code).toBe(2);
+      expect(lost.stderr).toMatch(/the prompts of the run: .*eval-prompts\.jsonl/);
+      renameSync(rollouts(), join(moved, 'rollouts.jsonl'));
+      const found = await rubrica(dir, [
+        'merge',
+        '--out',
+        join(dir, 'eval.found'),
+        '--in',
+        join(moved, 'rollouts.jsonl'),
+        '--prompts',
+        join(moved, 'prompts.jsonl'),
+        ...SHARDS.map(out),
+      ]).done;
+      expect(found.code, found.stderr).toBe(0);
+      expect(res(join(dir, 'eval.found'))).toEqual(res(merged));
+      expect(summary(join(dir, 'eval.found'))).toEqual(merged_);
+      // --prompts belongs to eval's shards only.
+      const wrong = await rubrica(dir, [
+        'merge',
+        '--out',
+        join(dir, 'x.jsonl'),
+        '--prompts',
+        join(moved, 'prompts.jsonl'),
+        ...SHARDS.map((i) => join(dir, `gen.${i}.jsonl`)),
+      ]).done;
+      expect(wrong.code).toBe(2);
+      expect(wrong.stderr).toMatch(
+        /--prompts is for the shards of `eval`; these are shards of `generate`/,
+      );
+    } finally {
+      for (const [from, to] of [
+        [join(moved, 'prompts.jsonl'), prompts()],
+        [join(moved, 'rollouts.jsonl'), rollouts()],
+      ] as const)
+        if (existsSync(from)) renameSync(from, to);
+    }
   }, 420_000);
   it('with --policy, shards sample their prompts and the merge equals one sampled run', async () => {
     const pol = (o: string) => [

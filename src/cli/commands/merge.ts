@@ -28,24 +28,31 @@ function shardFile(path: string): string {
   return inner;
 }
 
-async function merge(shards: string[], flags: { out: string; in?: string }): Promise<void> {
+type MergeFlags = { out: string; in?: string; prompts?: string };
+
+async function merge(shards: string[], flags: MergeFlags): Promise<void> {
   // Every input is checked before any is read: a missing one is one line naming it, exit 2.
   for (const shard of shards)
     if (existsSync(shard) && statSync(shard).isDirectory()) inputDir('<shard-outputs...>', shard);
     else inputFile('<shard-outputs...>', shard);
   optionalInputFile('--in', flags.in);
+  optionalInputFile('--prompts', flags.prompts);
   try {
     if (shards.some((s) => resolve(s) === resolve(flags.out)))
       throw new ShardMergeError(`--out ${flags.out} is one of the shard outputs`);
     const set = await checkShardSet(shards.map(shardFile), flags.in);
     const folder = set.car.command === 'eval' || set.car.command === 'curate';
+    if (flags.prompts && set.car.command !== 'eval')
+      throw new ShardMergeError(
+        `--prompts is for the shards of \`eval\`; these are shards of \`${set.car.command}\``,
+      );
     if (folder && existsSync(flags.out) && !statSync(flags.out).isDirectory())
       throw new ShardMergeError(
         `--out ${flags.out} is a file; the shards of \`${set.car.command}\` merge into a folder`,
       );
     const r =
       set.car.command === 'eval'
-        ? await mergeEvalShards(flags.out, set)
+        ? await mergeEvalShards(flags.out, set, flags.prompts)
         : set.car.command === 'curate'
           ? await mergeCurateShards(flags.out, set)
           : await mergeJsonlShards(flags.out, set);
@@ -72,5 +79,9 @@ export const register: RegisterCommand = (program) => {
       'the merged file, or folder for curate and eval (in the order of the input)',
     )
     .option('--in <file>', 'the input the shards read (default: the path their sidecars recorded)')
-    .action((shards: string[], flags: { out: string; in?: string }) => merge(shards, flags));
+    .option(
+      '--prompts <file>',
+      'eval: the prompts file the shards read (default: the path their sidecars recorded)',
+    )
+    .action((shards: string[], flags: MergeFlags) => merge(shards, flags));
 };
