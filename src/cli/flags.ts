@@ -89,3 +89,13 @@ export async function cacheFlag(flags: { cache: boolean | string }): Promise<str
   await checkCacheReachable(spec);
   return spec;
 }
+
+/** A commander option parser for an integer ≥ `min` (a usage error naming the flag else). */
+export function intOption(name: string, min: number) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min)
+      throw new UsageError(`${name} must be an integer ≥ ${min}`);
+    return n;
+  };
+}

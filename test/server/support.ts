@@ -130,12 +130,33 @@ export interface ServeProcess {
 }
 
 /** Spawn `node bin/rubrica.js serve …` and wait for its "ready" log line. */
-export async function spawnServe(
+export function spawnServe(
   args: string[],
   env: Record<string, string> = {},
   startTimeoutMs = 30_000,
 ): Promise<ServeProcess> {
-  const child = spawn('node', ['bin/rubrica.js', 'serve', '--port', '0', ...args], {
+  return spawnListening('serve', args, env, startTimeoutMs);
+}
+
+/** A rubrica process that listens on a port: `serve` and `judge-proxy`. */
+export type JudgeProxyProcess = ServeProcess;
+
+/** Spawn `node bin/rubrica.js judge-proxy …` on a free port and wait for its "ready" line. */
+export function spawnJudgeProxy(
+  args: string[],
+  startTimeoutMs = 30_000,
+): Promise<JudgeProxyProcess> {
+  return spawnListening('judge-proxy', args, {}, startTimeoutMs);
+}
+
+/** Spawns `rubrica <command> --port 0 …` and resolves with the URL its "ready" log line names. */
+async function spawnListening(
+  command: 'serve' | 'judge-proxy',
+  args: string[],
+  env: Record<string, string>,
+  startTimeoutMs: number,
+): Promise<ServeProcess> {
+  const child = spawn('node', ['bin/rubrica.js', command, '--port', '0', ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -145,7 +166,7 @@ export async function spawnServe(
   );
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(
-      () => reject(new Error(`serve did not start:\n${err}`)),
+      () => reject(new Error(`${command} did not start:\n${err}`)),
       startTimeoutMs,
     );
     child.stderr!.on('data', (chunk: Buffer) => {
@@ -158,49 +179,10 @@ export async function spawnServe(
     });
     child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`serve exited with ${code}:\n${err}`));
+      reject(new Error(`${command} exited with ${code}:\n${err}`));
     });
   });
   return { child, url, stderr: () => err, exited };
-}
-
-export interface JudgeProxyProcess {
-  child: ChildProcess;
-  url: string;
-  exited: Promise<number | null>;
-}
-
-/** Spawn `node bin/rubrica.js judge-proxy …` on a free port and wait for its "ready" line. */
-export async function spawnJudgeProxy(
-  args: string[],
-  startTimeoutMs = 30_000,
-): Promise<JudgeProxyProcess> {
-  const child = spawn('node', ['bin/rubrica.js', 'judge-proxy', '--port', '0', ...args], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  const exited = new Promise<number | null>((resolve) =>
-    child.once('exit', (code) => resolve(code)),
-  );
-  let err = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`judge-proxy did not start:\n${err}`)),
-      startTimeoutMs,
-    );
-    child.stderr!.on('data', (d: Buffer) => {
-      err += d.toString();
-      const m = /"msg":"ready"/.test(err) ? /"url":"(http:[^"]+)"/.exec(err) : null;
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`judge-proxy exited with ${code}:\n${err}`));
-    });
-  });
-  return { child, url, exited };
 }
 
 /** A loopback port nothing listens on (it was free a moment ago): a judge that is down. */

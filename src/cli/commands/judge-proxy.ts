@@ -7,18 +7,9 @@ import { pino } from 'pino';
 import { readEnv } from '../../core/env.ts';
 import { startProxy } from '../../proxy/server.ts';
 import { ServerConfigError } from '../../server/config-error.ts';
-import { checkCacheReachable } from '../flags.ts';
+import { checkCacheReachable, intOption } from '../flags.ts';
 import type { RegisterCommand } from '../register.ts';
 import { UsageError } from '../usage-error.ts';
-
-function int(name: string, min: number) {
-  return (value: string): number => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < min)
-      throw new UsageError(`${name} must be an integer ≥ ${min}`);
-    return n;
-  };
-}
 
 interface ProxyFlags {
   upstream?: string;
@@ -42,7 +33,7 @@ export const register: RegisterCommand = (program) => {
     .description('a caching, coalescing proxy in front of the judge: calls survive a replica crash')
     .option('--upstream <base-url>', "the judge's base URL, e.g. http://judge:8000/v1 (required)")
     .option('--host <host>', 'address to bind (loopback by default)', '127.0.0.1')
-    .option('--port <port>', 'port (0 = any free port)', int('--port', 0), 8790)
+    .option('--port <port>', 'port (0 = any free port)', intOption('--port', 0), 8790)
     .option(
       '--cache <redis://…|file>',
       'also keep answers here, shared by proxies: redis://host:port/db or a SQLite file',
@@ -50,22 +41,27 @@ export const register: RegisterCommand = (program) => {
     .option(
       '--concurrency <n>',
       'upstream calls in flight at once (over all proxies when --cache is redis://)',
-      int('--concurrency', 1),
+      intOption('--concurrency', 1),
       32,
     )
     .option(
       '--judge-rpm <n>',
       'upstream requests per minute (0: no limit)',
-      int('--judge-rpm', 0),
+      intOption('--judge-rpm', 0),
       0,
     )
-    .option('--judge-tpm <n>', 'upstream tokens per minute (0: no limit)', int('--judge-tpm', 0), 0)
-    .option('--ttl-s <s>', 'how long a 200 answer is kept, seconds', int('--ttl-s', 1), 600)
-    .option('--timeout-s <s>', 'per upstream call, seconds', int('--timeout-s', 1), 120)
+    .option(
+      '--judge-tpm <n>',
+      'upstream tokens per minute (0: no limit)',
+      intOption('--judge-tpm', 0),
+      0,
+    )
+    .option('--ttl-s <s>', 'how long a 200 answer is kept, seconds', intOption('--ttl-s', 1), 600)
+    .option('--timeout-s <s>', 'per upstream call, seconds', intOption('--timeout-s', 1), 120)
     .option(
       '--max-body-mb <n>',
       'largest request body, MB (413 above)',
-      int('--max-body-mb', 1),
+      intOption('--max-body-mb', 1),
       64,
     )
     .option(

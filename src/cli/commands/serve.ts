@@ -16,7 +16,7 @@ import { ServerConfigError } from '../../server/config-error.ts';
 import { checkExposure } from '../../server/exposure.ts';
 import { closeOnSignal, startRewardService } from '../../server/service.ts';
 import { addDataRootFlag, dataRootFlag } from '../assets-flag.ts';
-import { checkCacheReachable } from '../flags.ts';
+import { checkCacheReachable, intOption } from '../flags.ts';
 import { addHtmlFlag, htmlFlagOptions } from '../html-flag.ts';
 import { addHybridFlags, type HybridFlags, hybridFromFlags } from '../hybrid-flags.ts';
 import { inputFile } from '../input-file.ts';
@@ -29,21 +29,12 @@ import { UsageError } from '../usage-error.ts';
 
 const MODES: JudgeMode[] = ['joint', 'per-item'];
 
-function int(name: string, min: number) {
-  return (value: string): number => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < min)
-      throw new UsageError(`${name} must be an integer ≥ ${min}`);
-    return n;
-  };
-}
-
 export const register: RegisterCommand = (program) => {
   const cmd = program
     .command('serve')
     .description('serve rubric rewards over HTTP for RL trainers (verl, OpenRLHF, TRL)')
     .option('--host <host>', 'address to bind (loopback by default)', '127.0.0.1')
-    .option('--port <port>', 'port (0 = any free port)', int('--port', 0), 8787)
+    .option('--port <port>', 'port (0 = any free port)', intOption('--port', 0), 8787)
     .option('--rubrics <file>', 'rubrics.jsonl from `rubrica rubric synth` (kept rubrics are used)')
     .option(
       '--judge <spec>',
@@ -60,36 +51,41 @@ export const register: RegisterCommand = (program) => {
     .option(
       '--concurrency <n>',
       'judge calls in flight at once (over all replicas when --cache is redis://)',
-      int('--concurrency', 1),
+      intOption('--concurrency', 1),
       32,
     )
     .option(
       '--judge-rpm <n>',
       'judge requests per minute (over all replicas when --cache is redis://; 0: no limit)',
-      int('--judge-rpm', 0),
+      intOption('--judge-rpm', 0),
       0,
     )
     .option(
       '--judge-tpm <n>',
       'judge tokens per minute (over all replicas when --cache is redis://; 0: no limit)',
-      int('--judge-tpm', 0),
+      intOption('--judge-tpm', 0),
       0,
     )
     .option(
       '--render-workers <n>',
       'render worker processes (default: cores)',
-      int('--render-workers', 1),
+      intOption('--render-workers', 1),
     )
     .option(
       '--pipeline <n>',
       'rollouts inspected, rendered and judged at once (default max(32, 2×concurrency + 4×workers))',
-      int('--pipeline', 1),
+      intOption('--pipeline', 1),
     )
-    .option('--judge-timeout <ms>', 'per judge attempt, ms', int('--judge-timeout', 1), 120_000)
+    .option(
+      '--judge-timeout <ms>',
+      'per judge attempt, ms',
+      intOption('--judge-timeout', 1),
+      120_000,
+    )
     .option(
       '--judge-retries <n>',
       'judge retries after the first attempt',
-      int('--judge-retries', 0),
+      intOption('--judge-retries', 0),
       4,
     )
     .option(
@@ -98,24 +94,24 @@ export const register: RegisterCommand = (program) => {
       '.rubrica/cache.sqlite',
     )
     .option('--no-cache', 'do not read or write the answer cache')
-    .option('--max-items <n>', 'most rollouts in one request', int('--max-items', 1), 4096)
+    .option('--max-items <n>', 'most rollouts in one request', intOption('--max-items', 1), 4096)
     .option(
       '--max-in-flight <n>',
       'most rollouts scored at once (503 above)',
-      int('--max-in-flight', 1),
+      intOption('--max-in-flight', 1),
       8192,
     )
-    .option('--max-body-mb <n>', 'largest request body, MB', int('--max-body-mb', 1), 64)
+    .option('--max-body-mb <n>', 'largest request body, MB', intOption('--max-body-mb', 1), 64)
     .option(
       '--max-body-total-mb <n>',
       'request bodies read and parsed at once over all requests, MB (503 above)',
-      int('--max-body-total-mb', 1),
+      intOption('--max-body-total-mb', 1),
       128,
     )
     .option(
       '--body-timeout <ms>',
       'drop a request body that sends nothing for this long (408)',
-      int('--body-timeout', 1),
+      intOption('--body-timeout', 1),
       30_000,
     )
     .option('--log-level <level>', 'pino level: fatal|error|warn|info|debug', 'info')
@@ -127,13 +123,13 @@ export const register: RegisterCommand = (program) => {
     .option(
       '--gather-ms <ms>',
       'per-sample routes (OpenRLHF, slime, NeMo Gym): requests arriving within this window are scored as one batch, so a group is scored together (0 = each alone)',
-      int('--gather-ms', 0),
+      intOption('--gather-ms', 0),
       20,
     )
     .option(
       '--health-window <n>',
       'steps (requests) the running health figures cover',
-      int('--health-window', 1),
+      intOption('--health-window', 1),
       20,
     );
   addDataRootFlag(cmd);
