@@ -86,6 +86,12 @@ export async function startStubJudge(): Promise<StubJudge> {
         const tail = '"},"finish_reason":"stop"}]}';
         const block = Buffer.alloc(1024 * 1024, 'a');
         res.writeHead(200, { 'content-type': 'application/json' });
+        if (mb === 1) {
+          // One write: small answers go out whole (still chunked, no Content-Length).
+          return void res.end(
+            Buffer.concat([Buffer.from(head), block.subarray(200), Buffer.from(tail)]),
+          );
+        }
         res.write(head);
         for (let i = 0; i < mb; i++) {
           if (!res.write(i === mb - 1 ? block.subarray(0, block.length - 200) : block))
