@@ -290,10 +290,22 @@ function piped(
         // client), and ends the slot even if nobody pulls again.
         client.addEventListener('abort', () => finish(), { once: true });
         const reader = res.body.getReader();
+        // A judge that stops sending mid-stream would hold the slot for ever: --timeout-s
+        // bounds each silence between chunks.
+        const read = () => {
+          let timer: NodeJS.Timeout | undefined;
+          const silent = new Promise<never>((_, reject) => {
+            timer = setTimeout(
+              () => reject(new Error(`the judge's stream sent nothing for ${o.timeoutMs} ms`)),
+              o.timeoutMs,
+            );
+          });
+          return Promise.race([reader.read(), silent]).finally(() => clearTimeout(timer));
+        };
         const out = new ReadableStream<Uint8Array>({
           async pull(ctl) {
             try {
-              const r = await reader.read();
+              const r = await read();
               if (r.done) {
                 ctl.close();
                 finish();
@@ -302,6 +314,7 @@ function piped(
                 ctl.enqueue(r.value);
               }
             } catch (err) {
+              reader.cancel(err).catch(() => undefined);
               ctl.error(err);
               finish();
             }

@@ -246,7 +246,7 @@ describe('no secret from --upstream', () => {
         '--upstream',
         'http://judge:USERSECRET@127.0.0.1:1/v1',
       ],
-      { encoding: 'utf8' },
+      { encoding: 'utf8', timeout: 20_000 }, // before issue 42 it started and never exited
     );
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('RUBRICA_JUDGE_API_KEY');
