@@ -139,7 +139,11 @@ describe('bounded waiting', () => {
     expect([200, 503]).toContain(honest.status);
     if (honest.status === 503) expect(honest.text).toContain('queue_full');
     expect(took).toBeLessThan(3000 + 5000); // the queue timeout, plus a loaded machine's slack
-    expect(rss(p).peak - before).toBeLessThan(150 * MB);
+    const peak = rss(p).peak;
+    console.log(
+      `${N} abandoned: ${inFlight} held, honest ${honest.status} in ${took} ms, peak RSS +${((peak - before) / MB) | 0} MB`,
+    );
+    expect(peak - before).toBeLessThan(150 * MB);
   }, 60_000);
 });
 
