@@ -8,9 +8,9 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { BoundedCache } from '../scorers/bounded-cache.ts';
 import { CacheError } from '../store/cache-error.ts';
 import { isRedisUrl, redisConnection } from '../store/redis-cache.ts';
+import { ByteLru } from './byte-lru.ts';
 
 /** A kept upstream answer: always a 200, its bytes and content type. */
 export interface StoredAnswer {
@@ -24,12 +24,16 @@ export interface AnswerStore {
   peek(key: string): StoredAnswer | undefined;
   set(key: string, answer: StoredAnswer): Promise<void>;
   close(): Promise<void>;
+  /** Bytes of answers kept in memory now. */
+  readonly memoryBytes: number;
 }
 
 export interface AnswerStoreOptions {
   ttlMs: number;
   /** Answers kept in memory at most (least recently used dropped first). Default 4096. */
   memoryEntries?: number;
+  /** Bytes of answers kept in memory at most (--cache-mb). Default 256 MiB. */
+  memoryBytes?: number;
   /** redis://… or a SQLite path; none: memory only. */
   shared?: string;
   now?: () => number;
@@ -113,7 +117,8 @@ function sqliteShared(path: string): Shared {
 
 export function createAnswerStore(o: AnswerStoreOptions): AnswerStore {
   const now = o.now ?? Date.now;
-  const memory = new BoundedCache<string, { a: StoredAnswer; exp: number }>(
+  const memory = new ByteLru<{ a: StoredAnswer; exp: number; size: number }>(
+    o.memoryBytes ?? 256 * 1024 * 1024,
     o.memoryEntries ?? 4096,
   );
   const shared = o.shared
@@ -127,6 +132,9 @@ export function createAnswerStore(o: AnswerStoreOptions): AnswerStore {
     return m && m.exp > now() ? m.a : undefined;
   };
   return {
+    get memoryBytes() {
+      return memory.bytes;
+    },
     peek,
     async get(key) {
       const m = peek(key);
@@ -140,12 +148,12 @@ export function createAnswerStore(o: AnswerStoreOptions): AnswerStore {
       }
       if (!w || w.exp <= now()) return undefined;
       const a = { contentType: w.t, body: Buffer.from(w.b, 'base64') };
-      memory.set(key, { a, exp: w.exp });
+      memory.set(key, { a, exp: w.exp, size: a.body.byteLength });
       return a;
     },
     async set(key, a) {
       const exp = now() + o.ttlMs;
-      memory.set(key, { a, exp });
+      memory.set(key, { a, exp, size: a.body.byteLength });
       if (!shared) return;
       try {
         await shared.set(key, { t: a.contentType, b: a.body.toString('base64'), exp }, o.ttlMs);

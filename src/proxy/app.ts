@@ -2,16 +2,26 @@
 // `…/messages` (POST) and `…/models` (GET) forwarded to the upstream with the same tail.
 // A non-streaming POST is answered, in order, from the kept answers in memory, by joining an
 // identical call in flight, from the shared store, or by one upstream call under the budget
-// — a call that runs to its end whoever is still waiting for it, and whose 200 answer is
-// kept. `stream: true` is piped through, neither joined nor kept.
+// — a call that runs to its end whoever is still waiting for it, and whose answer is kept
+// when it is a whole, good answer of its route (answer-check.ts). Anything the proxy cannot
+// read exactly as the judge will (a stream, an ambiguous `stream`, another encoding) is piped
+// through, neither joined nor kept, holding its budget slot until it ends. Every upstream
+// call — streams and GET …/models too — waits in the bounded queue (queue.ts).
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { type Context, Hono } from 'hono';
 import type { Logger } from 'pino';
 import type { CallGate } from '../models/shared-budget.ts';
-import { type BodyRefusal, bodyLimits, createBodyBudget } from '../server/body-limit.ts';
+import {
+  type BodyBudget,
+  type BodyRefusal,
+  bodyLimits,
+  releaseBodyBudget,
+} from '../server/body-limit.ts';
+import { completeAnswer, keepableRequest } from './answer-check.ts';
 import type { AnswerStore } from './answer-store.ts';
 import type { Coalescer } from './coalesce.ts';
 import {
+  type ForwardRequest,
   forward,
   forwardStream,
   type ProxyErrorCode,
@@ -21,18 +31,27 @@ import {
 import { answerTokens } from './gate.ts';
 import { proxyKey } from './key.ts';
 import type { ProxyMetrics } from './metrics.ts';
+import { QUEUE_FULL, type QueuedGate } from './queue.ts';
+import { streamTokens } from './stream-tokens.ts';
 
-/** A flight's outcome: the answer and where it came from. */
-export interface Flight {
-  answer: UpstreamAnswer;
-  from: 'upstream' | 'shared';
-}
+/** A flight's outcome: the answer and where it came from, or a refusal to queue it. */
+export type Flight =
+  | { answer: UpstreamAnswer; from: 'upstream' | 'shared' }
+  | { from: 'queue_full' };
 
 export interface ProxyAppOptions {
   upstream: string;
   /** Per upstream attempt, ms. */
   timeoutMs: number;
   maxBodyBytes: number;
+  /** Request-body bytes read at once over all requests (--max-body-total-mb). */
+  bodyBudget: BodyBudget;
+  /** A whole request body must arrive within this, ms (--body-timeout). */
+  bodyTimeoutMs: number;
+  /** Largest upstream answer read, bytes (--max-answer-mb). */
+  maxAnswerBytes: number;
+  /** Every upstream call waits here for a slot of `gate` (--max-queue, --queue-timeout-s). */
+  queue: QueuedGate;
   store: AnswerStore;
   coalescer: Coalescer<Flight>;
   gate: CallGate;
@@ -62,16 +81,13 @@ const REFUSALS: Record<BodyRefusal, { status: number; code: string }> = {
   gone: { status: 400, code: 'client_closed' },
 };
 
+// The Buffer itself, not a copy: clients joined to one flight share one answer buffer
+// (@hono/node-server writes a Uint8Array body as it is).
 const send = (a: UpstreamAnswer) =>
-  new Response(new Uint8Array(a.body), { status: a.status, headers: a.headers });
-
-function isStream(body: Buffer): boolean {
-  try {
-    return (JSON.parse(body.toString('utf8')) as { stream?: unknown }).stream === true;
-  } catch {
-    return false; // not JSON: forwarded as is, the judge says what is wrong (never kept)
-  }
-}
+  new Response(a.body as unknown as Uint8Array<ArrayBuffer>, {
+    status: a.status,
+    headers: a.headers,
+  });
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
@@ -122,21 +138,47 @@ export function createProxyApp(o: ProxyAppOptions): Hono {
     '*',
     bodyLimits({
       maxBytes: o.maxBodyBytes,
-      budget: createBodyBudget(4 * o.maxBodyBytes),
-      idleTimeoutMs: 30_000,
+      budget: o.bodyBudget,
+      // Charged by bytes received and ended by a whole-body deadline: four slow senders
+      // declaring 64 MiB each no longer hold the budget everyone else needs (issue 42).
+      chargeReceived: true,
+      idleTimeoutMs: Math.min(30_000, o.bodyTimeoutMs),
+      deadlineMs: o.bodyTimeoutMs,
       refuse: (c, why) => {
         const { status, code } = REFUSALS[why];
-        return refuse(
+        const res = refuse(
           c,
           status,
           code,
           why === 'too_large'
             ? `request body over ${o.maxBodyBytes} bytes (--max-body-mb)`
-            : `request body refused: ${code}`,
+            : why === 'busy'
+              ? 'request bodies being read are over --max-body-total-mb; retry shortly'
+              : why === 'timeout'
+                ? `request body did not arrive within ${o.bodyTimeoutMs} ms (--body-timeout)`
+                : `request body refused: ${code}`,
         );
+        if (why === 'busy') res.headers.set('retry-after', '1');
+        return res;
       },
     }),
   );
+
+  const full = (c: Context) => {
+    const res = refuse(
+      c,
+      503,
+      'queue_full',
+      `too many judge calls waiting (--max-queue ${o.queue.maxQueue}, --queue-timeout-s ${o.queue.timeoutMs / 1000}); retry later`,
+    );
+    res.headers.set('retry-after', String(Math.max(1, Math.ceil(o.queue.timeoutMs / 4000))));
+    return res;
+  };
+  const call = (tail: string, req: ForwardRequest) =>
+    o.queue.run(async () => {
+      o.metrics.upstreamCalls.inc({ path: tail });
+      return forward(req, o.timeoutMs, o.maxAnswerBytes);
+    });
 
   app.all('*', async (c) => {
     const tail = routeTail(c.req.method, c.req.path);
@@ -144,42 +186,34 @@ export function createProxyApp(o: ProxyAppOptions): Hono {
     const headers = requestHeaders(c, o);
     const query = new URL(c.req.url).search;
     if (c.req.method === 'GET') {
-      o.metrics.upstreamCalls.inc({ path: tail });
-      return count(
-        o,
-        send(
-          await forward(
-            { upstream: o.upstream, tail: tail + query, method: 'GET', headers },
-            o.timeoutMs,
-          ),
-        ),
-      );
+      const a = await call(tail, {
+        upstream: o.upstream,
+        tail: tail + query,
+        method: 'GET',
+        headers,
+      });
+      return a === QUEUE_FULL ? full(c) : count(o, send(a));
     }
     const body = Buffer.from(await c.req.arrayBuffer());
-    const req = {
+    // Parsed: the body's bytes leave the shared budget while the call waits for the judge.
+    releaseBodyBudget(c.req.raw);
+    const req: ForwardRequest = {
       upstream: o.upstream,
       tail: tail + query,
-      method: 'POST' as const,
+      method: 'POST',
       headers,
       body,
     };
-    if (isStream(body)) {
-      o.metrics.upstreamCalls.inc({ path: tail });
-      return count(o, await o.gate(() => forwardStream(req, o.timeoutMs, c.req.raw.signal)));
+    if (!keepableRequest(body)) {
+      const res = await piped(o, tail, req, c.req.raw.signal);
+      return res === QUEUE_FULL ? full(c) : count(o, res);
     }
     // A request that says `cache-control: no-cache` (or no-store) must reach the judge: a
     // readiness or `models check` probe asks whether the judge answers now. It is neither
     // answered from kept answers nor joined to a flight, and its answer is not kept.
     if (/\bno-(cache|store)\b/i.test(c.req.header('cache-control') ?? '')) {
-      return count(
-        o,
-        send(
-          await o.gate(async () => {
-            o.metrics.upstreamCalls.inc({ path: tail });
-            return forward(req, o.timeoutMs);
-          }),
-        ),
-      );
+      const a = await call(tail, req);
+      return a === QUEUE_FULL ? full(c) : count(o, send(a));
     }
     const key = proxyKey({ upstream: o.upstream, path: tail + query, headers, body });
     const kept = o.store.peek(key);
@@ -200,28 +234,104 @@ export function createProxyApp(o: ProxyAppOptions): Hono {
           },
         };
       }
-      const answer = await o.gate(async () => {
+      const answer = await o.queue.run(async () => {
         o.metrics.upstreamCalls.inc({ path: tail });
-        const a = await forward(req, o.timeoutMs);
+        const a = await forward(req, o.timeoutMs, o.maxAnswerBytes);
         if (a.status === 200) o.gate.charge(answerTokens(a.body));
         return a;
       });
-      if (answer.status === 200) {
+      if (answer === QUEUE_FULL) return { from: 'queue_full' };
+      if (answer.status === 200 && completeAnswer(tail, answer.body)) {
         await o.store.set(key, {
           contentType: answer.headers['content-type'] ?? 'application/json',
           body: answer.body,
         });
+      } else if (answer.status === 200) {
+        o.metrics.notKept.inc();
+        o.log?.warn(
+          { path: tail, bytes: answer.body.byteLength },
+          'judge 200 not a whole answer; not kept',
+        );
       } else {
         o.metrics.upstreamErrors.inc({ status: String(answer.status) });
       }
       return { from: 'upstream', answer };
     });
     const flight = await result;
+    if (flight.from === 'queue_full') return full(c);
     if (joined) o.metrics.coalesced.inc();
     else if (flight.from === 'shared') o.metrics.cacheHits.inc({ store: 'shared' });
     return send(flight.answer);
   });
   return app;
+}
+
+/**
+ * A call piped through as it comes (a stream, or a body the proxy will not key), holding its
+ * budget slot until the answer has ended — not only until its headers came (issue 42) — and
+ * charging the tokens counted from it. The Response is resolved as soon as the judge answers.
+ */
+function piped(
+  o: ProxyAppOptions,
+  tail: string,
+  req: ForwardRequest,
+  client: AbortSignal,
+): Promise<Response | typeof QUEUE_FULL> {
+  return new Promise((resolve) => {
+    o.queue
+      .run(async () => {
+        o.metrics.upstreamCalls.inc({ path: tail });
+        const res = await forwardStream(req, o.timeoutMs, client);
+        if (!res.body) return resolve(res);
+        const tokens = streamTokens();
+        let finish!: () => void;
+        const ended = new Promise<void>((r) => (finish = r));
+        // A client gone mid-stream aborts the upstream read (forwardStream ties it to the
+        // client), and ends the slot even if nobody pulls again.
+        client.addEventListener('abort', () => finish(), { once: true });
+        const reader = res.body.getReader();
+        // A judge that stops sending mid-stream would hold the slot for ever: --timeout-s
+        // bounds each silence between chunks.
+        const read = () => {
+          let timer: NodeJS.Timeout | undefined;
+          const silent = new Promise<never>((_, reject) => {
+            timer = setTimeout(
+              () => reject(new Error(`the judge's stream sent nothing for ${o.timeoutMs} ms`)),
+              o.timeoutMs,
+            );
+          });
+          return Promise.race([reader.read(), silent]).finally(() => clearTimeout(timer));
+        };
+        const out = new ReadableStream<Uint8Array>({
+          async pull(ctl) {
+            try {
+              const r = await read();
+              if (r.done) {
+                ctl.close();
+                finish();
+              } else {
+                tokens.feed(r.value);
+                ctl.enqueue(r.value);
+              }
+            } catch (err) {
+              reader.cancel(err).catch(() => undefined);
+              ctl.error(err);
+              finish();
+            }
+          },
+          cancel(reason) {
+            reader.cancel(reason).catch(() => undefined);
+            finish();
+          },
+        });
+        resolve(new Response(out, { status: res.status, headers: res.headers }));
+        await ended;
+        o.gate.charge(tokens.total());
+      })
+      .then((r) => {
+        if (r === QUEUE_FULL) resolve(QUEUE_FULL);
+      });
+  });
 }
 
 /** Counts a GET, stream or no-cache answer that was not a 200 as an upstream error. */

@@ -28,6 +28,10 @@ export interface UpstreamAnswer {
 export type ProxyErrorCode =
   | 'upstream_unreachable'
   | 'upstream_timeout'
+  | 'answer_too_large'
+  | 'queue_full'
+  | 'body_budget'
+  | 'body_timeout'
   | 'draining'
   | 'body_too_large'
   | 'not_found'
@@ -85,12 +89,65 @@ function init(r: ForwardRequest, signal: AbortSignal): RequestInit {
 
 const url = (r: ForwardRequest) => `${r.upstream.replace(/\/+$/, '')}${r.tail}`;
 
+/**
+ * An upstream URL as it may appear in an answer or a log line: scheme, host and port only.
+ * Userinfo, path and query may hold a key (`/v1/<token>`, `?key=`), so they never appear.
+ */
+export function redactUrl(raw: string): string {
+  try {
+    const u = new URL(raw);
+    return `${u.protocol}//${u.host}${u.pathname === '/' && !u.search ? '' : '/…'}`;
+  } catch {
+    return '(upstream)';
+  }
+}
+
+/** Any URL inside a message (an error's cause may quote one), redacted. */
+export const scrubUrls = (text: string) =>
+  text.replace(/[a-z][a-z0-9+.-]*:\/\/[^\s)"'>]+/gi, (m) => redactUrl(m));
+
+/** Reads a body whole, or undefined (and the read cancelled) past `max` bytes. */
+async function readCapped(res: Response, max: number): Promise<Buffer | undefined> {
+  const declared = Number(res.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > max) {
+    await res.body?.cancel().catch(() => undefined);
+    return undefined;
+  }
+  if (!res.body) return Buffer.alloc(0);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = res.body.getReader();
+  for (;;) {
+    const r = await reader.read();
+    if (r.done) break;
+    size += r.value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => undefined);
+      return undefined;
+    }
+    chunks.push(r.value);
+  }
+  return Buffer.concat(chunks, size);
+}
+
 /** The whole answer of one upstream attempt; never throws (unreachable/timeout are answers). */
-export async function forward(r: ForwardRequest, timeoutMs: number): Promise<UpstreamAnswer> {
+export async function forward(
+  r: ForwardRequest,
+  timeoutMs: number,
+  maxAnswerBytes = Number.POSITIVE_INFINITY,
+): Promise<UpstreamAnswer> {
   const signal = AbortSignal.timeout(timeoutMs);
   try {
     const res = await fetch(url(r), init(r, signal));
-    const body = Buffer.from(await res.arrayBuffer());
+    const body = await readCapped(res, maxAnswerBytes);
+    if (!body) {
+      return providerError(
+        r.tail,
+        502,
+        'answer_too_large',
+        `the judge's answer is over ${maxAnswerBytes} bytes (--max-answer-mb); not kept`,
+      );
+    }
     const headers: Record<string, string> = {};
     for (const n of RETURNED_HEADERS) {
       const v = res.headers.get(n);
@@ -112,7 +169,7 @@ export async function forward(r: ForwardRequest, timeoutMs: number): Promise<Ups
       r.tail,
       502,
       'upstream_unreachable',
-      `the judge at ${r.upstream} cannot be reached (${why})`,
+      `the judge at ${redactUrl(r.upstream)} cannot be reached (${scrubUrls(String(why))})`,
     );
   }
 }
@@ -152,7 +209,7 @@ export async function forwardStream(
           r.tail,
           502,
           'upstream_unreachable',
-          `the judge at ${r.upstream} cannot be reached (${(err as Error).message})`,
+          `the judge at ${redactUrl(r.upstream)} cannot be reached (${scrubUrls((err as Error).message)})`,
         );
     return new Response(new Uint8Array(a.body), { status: a.status, headers: a.headers });
   }

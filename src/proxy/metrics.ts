@@ -14,9 +14,27 @@ export interface ProxyMetrics {
   upstreamErrors: Counter<'status'>;
   /** Requests refused by the proxy itself, by code. */
   rejected: Counter<'code'>;
+  /** Judge 200s that were not a whole, good answer of their route: answered, not kept. */
+  notKept: Counter;
+  /** Connections still open when the drain deadline passed, closed by force. */
+  drainClosed: Counter;
 }
 
-export function createProxyMetrics(inFlight: () => number): ProxyMetrics {
+/** What the proxy holds now, read at each scrape (issue 42: every bound shown). */
+export interface ProxyGauges {
+  /** Upstream calls waiting for a slot. */
+  queueWaiting(): number;
+  /** Upstream calls holding a slot in this process (streams for their whole life). */
+  upstreamRunning(): number;
+  /** Request-body bytes being read now (the --max-body-total-mb budget). */
+  bodyBytes(): number;
+  /** Bytes of answers kept in memory (the --cache-mb bound). */
+  cacheBytes(): number;
+  /** Each configured bound by name, in its unit (bytes, seconds, calls). */
+  limits: Record<string, number>;
+}
+
+export function createProxyMetrics(inFlight: () => number, g?: ProxyGauges): ProxyMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'rubrica_proxy_' });
   const registers = [registry];
@@ -28,8 +46,44 @@ export function createProxyMetrics(inFlight: () => number): ProxyMetrics {
       this.set(inFlight());
     },
   });
+  if (g) {
+    const gauge = (name: string, help: string, read: () => number) =>
+      new Gauge({
+        name,
+        help,
+        registers,
+        collect() {
+          this.set(read());
+        },
+      });
+    gauge('rubrica_proxy_queue_waiting', 'Upstream calls waiting for a slot now', g.queueWaiting);
+    gauge(
+      'rubrica_proxy_upstream_running',
+      'Upstream calls holding a slot in this process now (a stream for its whole life)',
+      g.upstreamRunning,
+    );
+    gauge('rubrica_proxy_body_bytes', 'Request-body bytes being read now', g.bodyBytes);
+    gauge('rubrica_proxy_cache_bytes', 'Bytes of answers kept in memory now', g.cacheBytes);
+    const limits = new Gauge({
+      name: 'rubrica_proxy_limit',
+      help: 'Each configured bound (flag) by name, in its unit',
+      labelNames: ['bound'] as const,
+      registers,
+    });
+    for (const [bound, v] of Object.entries(g.limits)) limits.set({ bound }, v);
+  }
   return {
     registry,
+    notKept: new Counter({
+      name: 'rubrica_proxy_not_kept_total',
+      help: 'Judge 200 answers not kept: cut short, an error body, or not the answer of the route',
+      registers,
+    }),
+    drainClosed: new Counter({
+      name: 'rubrica_proxy_drain_closed_total',
+      help: 'Connections still open at the --drain-s deadline, closed by force',
+      registers,
+    }),
     upstreamCalls: new Counter({
       name: 'rubrica_proxy_upstream_calls_total',
       help: 'Calls made to the upstream judge, by path',

@@ -381,3 +381,25 @@ describe('judge-proxy', () => {
     expect(double.requests).toHaveLength(1);
   });
 });
+
+describe('bounded waiting (issue 42)', () => {
+  it('past --max-queue a call gets 503 queue_full with Retry-After, at once', async () => {
+    const p = await startProxy({ upstream: double.url, port: 0, concurrency: 1, maxQueue: 1 });
+    try {
+      delayMs = 400;
+      const res = await Promise.all(
+        [0, 1, 2].map((i) =>
+          fetch(`${p.url}/v1/chat/completions`, { method: 'POST', body: chat(`queued ${i}`) }),
+        ),
+      );
+      const statuses = res.map((r) => r.status).sort();
+      expect(statuses).toEqual([200, 200, 503]);
+      const full = res.find((r) => r.status === 503)!;
+      expect(Number(full.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(((await full.json()) as { error: { code: string } }).error.code).toBe('queue_full');
+      expect(double.requests).toHaveLength(2);
+    } finally {
+      await p.close();
+    }
+  });
+});

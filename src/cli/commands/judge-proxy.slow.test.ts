@@ -28,6 +28,13 @@ describe('rubrica judge-proxy', () => {
       '--ttl-s',
       '--timeout-s',
       '--token',
+      '--max-body-total-mb',
+      '--body-timeout',
+      '--max-answer-mb',
+      '--cache-mb',
+      '--max-queue',
+      '--queue-timeout-s',
+      '--drain-s',
     ])
       expect(r.stdout).toContain(flag);
   });

@@ -5,6 +5,7 @@
 // SIGTERM/SIGINT.
 import { pino } from 'pino';
 import { readEnv } from '../../core/env.ts';
+import { redactUrl } from '../../proxy/forward.ts';
 import { startProxy } from '../../proxy/server.ts';
 import { ServerConfigError } from '../../server/config-error.ts';
 import { checkCacheReachable, intOption } from '../flags.ts';
@@ -22,6 +23,13 @@ interface ProxyFlags {
   ttlS: number;
   timeoutS: number;
   maxBodyMb: number;
+  maxBodyTotalMb: number;
+  bodyTimeout: number;
+  maxAnswerMb: number;
+  cacheMb: number;
+  maxQueue: number;
+  queueTimeoutS: number;
+  drainS: number;
   token?: string;
   insecure?: boolean;
   logLevel: string;
@@ -65,6 +73,48 @@ export const register: RegisterCommand = (program) => {
       64,
     )
     .option(
+      '--max-body-total-mb <n>',
+      'request bodies being read at once over all requests, MB, counted as bytes arrive (503 body_budget above)',
+      intOption('--max-body-total-mb', 1),
+      256,
+    )
+    .option(
+      '--body-timeout <ms>',
+      'a whole request body must arrive within this, ms (408 body_timeout)',
+      intOption('--body-timeout', 1),
+      60_000,
+    )
+    .option(
+      '--max-answer-mb <n>',
+      'largest judge answer read, MB (502 answer_too_large above, not kept)',
+      intOption('--max-answer-mb', 1),
+      64,
+    )
+    .option(
+      '--cache-mb <n>',
+      'answers kept in memory at most, MB (least recently used dropped first)',
+      intOption('--cache-mb', 1),
+      256,
+    )
+    .option(
+      '--max-queue <n>',
+      'judge calls waiting for a slot at most (503 queue_full + Retry-After above)',
+      intOption('--max-queue', 1),
+      1024,
+    )
+    .option(
+      '--queue-timeout-s <s>',
+      'longest a judge call waits for a slot, seconds (then 503 queue_full)',
+      intOption('--queue-timeout-s', 1),
+      60,
+    )
+    .option(
+      '--drain-s <s>',
+      'on SIGTERM, longest wait for open requests and calls before closing them, seconds',
+      intOption('--drain-s', 1),
+      30,
+    )
+    .option(
       '--token <token>',
       'require this token from clients (Bearer or x-api-key; else RUBRICA_TOKEN); the judge then gets RUBRICA_JUDGE_API_KEY',
     )
@@ -82,10 +132,14 @@ function upstreamUrl(raw: string | undefined): string {
   try {
     u = new URL(raw);
   } catch {
-    throw new UsageError(`--upstream: "${raw}" is not a URL`);
+    throw new UsageError('--upstream: not a URL (e.g. http://judge:8000/v1)');
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:')
-    throw new UsageError(`--upstream: "${raw}" is not http(s)`);
+    throw new UsageError(`--upstream: "${redactUrl(raw)}" is not http(s)`);
+  if (u.username || u.password)
+    throw new UsageError(
+      `--upstream ${redactUrl(raw)} holds credentials (user:password@), which never reach the judge and would be shown in errors; put the judge's key in RUBRICA_JUDGE_API_KEY (with --token) instead`,
+    );
   return raw.replace(/\/+$/, '');
 }
 
@@ -108,6 +162,13 @@ async function judgeProxy(o: ProxyFlags): Promise<void> {
     ttlMs: o.ttlS * 1000,
     timeoutMs: o.timeoutS * 1000,
     maxBodyBytes: o.maxBodyMb * 1024 * 1024,
+    maxBodyTotalBytes: o.maxBodyTotalMb * 1024 * 1024,
+    bodyTimeoutMs: o.bodyTimeout,
+    maxAnswerBytes: o.maxAnswerMb * 1024 * 1024,
+    cacheBytes: o.cacheMb * 1024 * 1024,
+    maxQueue: o.maxQueue,
+    queueTimeoutMs: o.queueTimeoutS * 1000,
+    drainMs: o.drainS * 1000,
     ...(token !== undefined ? { token } : {}),
     ...(token !== undefined && readEnv('RUBRICA_JUDGE_API_KEY')
       ? { upstreamKey: readEnv('RUBRICA_JUDGE_API_KEY') }
