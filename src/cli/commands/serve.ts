@@ -127,6 +127,16 @@ export const register: RegisterCommand = (program) => {
       20,
     )
     .option(
+      '--ors',
+      'also serve the OpenReward Standard environment "rubrica" at the root of the port (TRL environment_factory; docs/serve.md)',
+    )
+    .option(
+      '--ors-session-ttl-s <n>',
+      'drop an ORS session idle this long, seconds',
+      intOption('--ors-session-ttl-s', 1),
+      900,
+    )
+    .option(
       '--health-window <n>',
       'steps (requests) the running health figures cover',
       intOption('--health-window', 1),
@@ -167,6 +177,8 @@ interface ServeFlags extends HybridFlags {
   flatEpsilon: string;
   healthWindow: number;
   gatherMs: number;
+  ors?: boolean;
+  orsSessionTtlS: number;
 }
 
 function healthFlags(o: ServeFlags) {
@@ -261,6 +273,8 @@ async function serve(o: ServeFlags): Promise<void> {
     logger: log,
     health,
     gather: { windowMs: o.gatherMs },
+    orsEnabled: Boolean(o.ors),
+    orsSessionTtlMs: o.orsSessionTtlS * 1000,
     limits: {
       maxItemsPerRequest: o.maxItems,
       maxInFlight: o.maxInFlight,
