@@ -75,8 +75,19 @@ async function call(
   return { status: res.status, text: await res.text(), type: res.headers.get('content-type') };
 }
 
+interface OrsResult {
+  ok: boolean;
+  error?: string;
+  output: {
+    blocks: Array<Record<string, unknown>>;
+    metadata: Record<string, unknown>;
+    reward: number | null;
+    finished: boolean;
+  };
+}
+
 /** The SSE result of a stream: the task id and the reassembled JSON of chunk + end. */
-function sseResult(text: string): { taskId: string | undefined; result: any; pings: number } {
+function sseResult(text: string): { taskId: string | undefined; result: OrsResult; pings: number } {
   const events = readLikeOrsClient(text);
   const taskId = events.find(([e]) => e === 'task_id')?.[1];
   const body = events

@@ -232,22 +232,27 @@ export function registerOrsRoutes(app: Hono, d: OrsDeps): void {
       typeof body?.task_id === 'string' && body.task_id !== '' ? body.task_id : undefined;
     const running = taskId ? d.calls.find(s.id, taskId) : undefined;
     if (running) return c.body(callStream(running, d.pingMs), 200, SSE_HEADERS);
+    // ok:false texts start with "rubrica: " so a reward function can tell the policy's
+    // mistake (shown to it as tool output) from a transport failure of the client.
     const answer = (out: OrsRunToolOutput) =>
       c.body(eventsStream(sseEvent('task_id', taskId ?? 'none') + resultOf(out)), 200, SSE_HEADERS);
     if (!body || typeof body.name !== 'string') {
-      return answer({ ok: false, error: 'a tool call needs "name" and "input"' });
+      return answer({ ok: false, error: 'rubrica: a tool call needs "name" and "input"' });
     }
     const tool = body.name;
     if (tool !== 'submit' && tool !== 'render') {
       return answer({
         ok: false,
-        error: `unknown tool "${tool}"; the tools are submit and render`,
+        error: `rubrica: unknown tool "${tool}"; the tools are submit and render`,
       });
     }
     const arg = codeArgument(body.input);
-    if ('error' in arg) return answer({ ok: false, error: arg.error });
+    if ('error' in arg) return answer({ ok: false, error: `rubrica: ${arg.error}` });
     if (tool === 'submit' && s.finished) {
-      return answer({ ok: false, error: 'this episode is finished: submit was already called' });
+      return answer({
+        ok: false,
+        error: 'rubrica: this episode is finished: submit was already called',
+      });
     }
     // One rollout against --max-in-flight; a full server says so before the stream starts.
     if (!d.admission.tryAcquire(1)) {
