@@ -9,5 +9,10 @@ import { RubricaError } from '../core/errors.ts';
  * or a port that cannot be listened on.
  */
 export class ServerConfigError extends RubricaError<
-  'empty_token' | 'bad_token' | 'exposed_without_token' | 'port_in_use' | 'listen_failed'
+  | 'empty_token'
+  | 'bad_token'
+  | 'exposed_without_token'
+  | 'port_in_use'
+  | 'listen_failed'
+  | 'protocol_clash'
 > {}

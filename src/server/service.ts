@@ -51,6 +51,8 @@ export interface RewardServiceOptions
   orsEnabled?: boolean;
   /** ORS sessions idle longer than this are dropped, ms (default 900 s). */
   orsSessionTtlMs?: number;
+  /** Serve the OpenEnv environment (`--openenv`): `/ws` and its HTTP routes. */
+  openenvEnabled?: boolean;
 }
 
 /** One line in the log for the rubrics file: how many rubrics are kept, dropped, unreadable. */
@@ -127,26 +129,34 @@ export async function startRewardService(opts: RewardServiceOptions): Promise<Ru
     pipeline: _p,
     orsEnabled,
     orsSessionTtlMs,
+    openenvEnabled,
     ...server
   } = opts;
-  const ors = orsEnabled
-    ? {
-        tasks: readOrsTasks(opts.rubrics),
-        ...(orsSessionTtlMs !== undefined ? { sessionTtlMs: orsSessionTtlMs } : {}),
-        // The `render` tool: the picture and its checks, never a judge call.
-        preview: async (item: RolloutInput) =>
-          renderOutput(
-            await inspectCompletion(item.completion, {
-              renderer,
-              ...(item.prompt ? { prompt: item.prompt } : {}),
-              ...(item.domain ? { domain: item.domain } : {}),
-            }),
-          ),
-      }
-    : undefined;
+  // The environment protocols' tasks are the rubrics' prompts; their `render` tool shows the
+  // picture and its checks, never a judge call.
+  const protocol =
+    orsEnabled || openenvEnabled
+      ? {
+          tasks: readOrsTasks(opts.rubrics),
+          preview: async (item: RolloutInput) =>
+            renderOutput(
+              await inspectCompletion(item.completion, {
+                renderer,
+                ...(item.prompt ? { prompt: item.prompt } : {}),
+                ...(item.domain ? { domain: item.domain } : {}),
+              }),
+            ),
+        }
+      : undefined;
+  const ors =
+    orsEnabled && protocol
+      ? { ...protocol, ...(orsSessionTtlMs !== undefined ? { sessionTtlMs: orsSessionTtlMs } : {}) }
+      : undefined;
+  const openenv = openenvEnabled ? protocol : undefined;
   return startServer({
     ...server,
     ...(ors ? { ors } : {}),
+    ...(openenv ? { openenv } : {}),
     scorer,
     readiness: judge ? judgeReadiness(judge) : undefined,
   }).catch(async (err) => {

@@ -131,6 +131,10 @@ export const register: RegisterCommand = (program) => {
       'also serve the OpenReward Standard environment "rubrica" at the root of the port (TRL environment_factory; docs/serve.md)',
     )
     .option(
+      '--openenv',
+      'also serve the OpenEnv environment "rubrica" (/ws, /reset, /step, …; not with --ors on one port)',
+    )
+    .option(
       '--ors-session-ttl-s <n>',
       'drop an ORS session idle this long, seconds',
       intOption('--ors-session-ttl-s', 1),
@@ -178,6 +182,7 @@ interface ServeFlags extends HybridFlags {
   healthWindow: number;
   gatherMs: number;
   ors?: boolean;
+  openenv?: boolean;
   orsSessionTtlS: number;
 }
 
@@ -217,6 +222,16 @@ function checkFlags(o: ServeFlags) {
   const health = healthFlags(o);
   if (!MODES.includes(o.mode)) throw new UsageError(`--mode must be one of ${MODES.join(', ')}`);
   if (needs.rubrics && !o.rubrics) throw new UsageError(`--reward ${o.reward} needs --rubrics`);
+  if (o.ors && o.openenv) {
+    throw new UsageError(
+      '--ors and --openenv both define /health at the root of the port: run one `rubrica serve` per protocol (they can share --cache)',
+    );
+  }
+  if ((o.ors || o.openenv) && !o.rubrics) {
+    throw new UsageError(
+      `--${o.ors ? 'ors' : 'openenv'} needs --rubrics: its tasks are the rubrics' prompts`,
+    );
+  }
   if (o.rubrics) inputFile('--rubrics', o.rubrics);
   if (needs.judge && !o.judge) throw new UsageError(`--judge is required for --reward ${o.reward}`);
   if (o.judge) {
@@ -274,6 +289,7 @@ async function serve(o: ServeFlags): Promise<void> {
     health,
     gather: { windowMs: o.gatherMs },
     orsEnabled: Boolean(o.ors),
+    openenvEnabled: Boolean(o.openenv),
     orsSessionTtlMs: o.orsSessionTtlS * 1000,
     limits: {
       maxItemsPerRequest: o.maxItems,
