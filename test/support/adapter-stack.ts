@@ -40,6 +40,8 @@ const rubrics = writeRubrics(dir, [
   // enough to hold the ORS-open serve's two in-flight slots.
   ['slow', 'SLOW_JUDGE a slow fox'],
   ['hold', 'HOLD_JUDGE a held owl'],
+  // OpenEnv contract tests: a judge slower than the client's 60 s per message.
+  ['slow70', 'SLOW70_JUDGE a very slow fox'],
 ]);
 const [iconA, iconB] = fluentEmoji(12);
 const svgA = join(dir, 'a.svg');
@@ -61,6 +63,7 @@ const double = await startModelDouble({
       return { status: 500 };
     }
     const reply = byImage(req);
+    if (req.text.includes('SLOW70_JUDGE')) return { ...reply, delayMs: 70_000 };
     if (req.text.includes('SLOW_JUDGE')) return { ...reply, delayMs: 35_000 };
     if (req.text.includes('HOLD_JUDGE')) return { ...reply, delayMs: 3_000 };
     return reply;
@@ -89,7 +92,7 @@ const serveArgs = (cache: string) => [
 ];
 // The ORS environment (`--ors`): one serve with the token, one without (short session TTL and
 // two rollouts in flight, for the expiry and overload cases).
-const [serve, universal, ors, orsOpen] = await Promise.all([
+const [serve, universal, ors, orsOpen, openenv] = await Promise.all([
   spawnServe(serveArgs('cache.sqlite'), { RUBRICA_TOKEN: TOKEN }),
   spawnServe([...serveArgs('cache-universal.sqlite'), '--reward', 'universal'], {
     RUBRICA_TOKEN: TOKEN,
@@ -103,13 +106,16 @@ const [serve, universal, ors, orsOpen] = await Promise.all([
     '--max-in-flight',
     '2',
   ]),
+  // The OpenEnv environment (`--openenv`), four episodes at once.
+  spawnServe([...serveArgs('cache-openenv.sqlite'), '--openenv', '--max-in-flight', '4']),
 ]);
-const procs = [serve, universal, ors, orsOpen];
+const procs = [serve, universal, ors, orsOpen, openenv];
 const info = {
   url: serve.url,
   urlUniversal: universal.url,
   urlOrs: ors.url,
   urlOrsOpen: orsOpen.url,
+  urlOpenEnv: openenv.url,
   statsUrl,
   token: TOKEN,
   svgA,

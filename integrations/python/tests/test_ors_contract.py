@@ -208,6 +208,9 @@ class GraderFaults(unittest.TestCase):
             c.close_session(e.sid)
 
 
+# The 35 s judge case: the wire contract is the server's, so one interpreter's run covers it
+# (scripts/python-adapters.sh sets RUBRICA_SLOW_CONTRACTS=0 for the others).
+@unittest.skipUnless(os.environ.get("RUBRICA_SLOW_CONTRACTS", "1") != "0", "RUBRICA_SLOW_CONTRACTS=0")
 class SlowJudge(unittest.TestCase):
     def test_no_silence_over_15s_and_a_dropped_stream_resumes_with_one_judge_call(self):
         """The judge takes 35 s: past the clients' 30 s silence limit without pings."""
