@@ -247,6 +247,18 @@ describe('serve --ors', () => {
     expect(bad.result.ok).toBe(false);
   });
 
+  it("leaves rubrica's own routes where they were", async () => {
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    const comps = await fetch(`${server.url}/v1/components`, { headers: KEY });
+    expect(comps.status).toBe(200);
+    const rewards = await fetch(`${server.url}/v1/rewards`, {
+      method: 'POST',
+      headers: { ...KEY, 'content-type': 'application/json' },
+      body: JSON.stringify({ items: [{ id: 'a', prompt_id: 'owl', completion: 'no drawing' }] }),
+    });
+    expect(rewards.status).toBe(200);
+  });
+
   it('refuses unknown sessions, a wrong key and no key; accepts a bearer token too', async () => {
     expect((await call('GET', '/prompt', { sid: 'nope' })).status).toBe(404);
     expect((await call('GET', '/prompt')).status).toBe(400);
