@@ -34,7 +34,11 @@ for v in "${versions[@]}"; do
   fi
   echo "python-adapters: $("$py" --version) ($py)"
   "$py" -m pip install --quiet --root-user-action=ignore --no-index --no-deps --force-reinstall ./integrations/python
-  (cd "$work" && "$py" -W ignore::ResourceWarning -m unittest discover -s "$OLDPWD/integrations/python/tests" -v) ||
+  # The protocol contract cases that wait on a 35 s and a 70 s judge test the server's wire
+  # behaviour, not the interpreter: the first interpreter runs them, the others skip them.
+  slow=1
+  [ "$v" = "${versions[0]}" ] || slow=0
+  (cd "$work" && RUBRICA_SLOW_CONTRACTS=$slow "$py" -W ignore::ResourceWarning -m unittest discover -s "$OLDPWD/integrations/python/tests" -v) ||
     failed+=("$v")
 done
 if [ ${#failed[@]} -gt 0 ]; then

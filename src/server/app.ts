@@ -11,10 +11,13 @@ import type { RolloutScorer } from '../pipeline/types.ts';
 import { type Admission, createAdmission, resolveLimits, type ServerLimits } from './admission.ts';
 import { bearerAuth } from './auth.ts';
 import { type BodyRefusal, bodyLimits, createBodyBudget } from './body-limit.ts';
+import { ServerConfigError } from './config-error.ts';
 import { errorHandler, validationHook } from './errors.ts';
 import { createGatherer, DEFAULT_GATHER, type GatherOptions } from './gather.ts';
 import { createServerHealth, type ServerHealthOptions } from './health.ts';
 import { createServerMetrics, type ServerMetrics } from './metrics.ts';
+import { registerOpenEnvRoutes } from './openenv/http-routes.ts';
+import { mountOrs, type OrsOptions } from './ors/index.ts';
 import type { Readiness } from './readiness.ts';
 import { registerRoutes } from './routes.ts';
 import { createScoreCall } from './score-call.ts';
@@ -41,10 +44,31 @@ export interface ServerOptions {
    * together into one scored batch (src/server/gather.ts). Default: 20 ms, 512 rollouts.
    */
   gather?: Partial<GatherOptions>;
+  /**
+   * Serve the OpenReward Standard environment (`serve --ors`) at the root beside rubrica's
+   * own routes (src/server/ors/): its tasks are the loaded rubrics.
+   */
+  ors?: OrsOptions;
+  /**
+   * Serve the OpenEnv environment (`serve --openenv`): `/ws` (attached by startServer) and the
+   * HTTP routes `/reset`, `/step`, `/state`, `/schema`, `/metadata`, `/health`. Not with `ors`
+   * on the same port: both protocols define `/health`.
+   */
+  openenv?: OpenEnvOptions;
+}
+
+/** What `--openenv` needs: the tasks (the loaded rubrics), the preview, the step deadline. */
+export interface OpenEnvOptions {
+  tasks: OrsOptions['tasks'];
+  preview?: OrsOptions['preview'];
+  /** A step not scored by then answers `reason: "deadline"`, ms (default 55 s). */
+  stepDeadlineMs?: number;
 }
 
 /** Routes a probe must reach without a token. */
 const OPEN_ROUTES: ReadonlySet<string> = new Set(['/healthz', '/readyz']);
+/** With --ors or --openenv, their liveness route is open too (their clients probe without a key). */
+const OPEN_ROUTES_ORS: ReadonlySet<string> = new Set([...OPEN_ROUTES, '/health']);
 
 const BODY_REFUSALS: Record<BodyRefusal, { status: 400 | 408 | 413 | 503; code: string }> = {
   too_large: { status: 413, code: 'body_too_large' },
@@ -101,7 +125,9 @@ export function createServer(opts: ServerOptions): OpenAPIHono {
     metrics.requests.inc({ route, status: String(c.res.status) });
     metrics.requestSeconds.observe({ route }, (performance.now() - t0) / 1000);
   });
-  if (opts.token !== undefined) app.use('*', bearerAuth(opts.token, OPEN_ROUTES));
+  if (opts.token !== undefined) {
+    app.use('*', bearerAuth(opts.token, opts.ors || opts.openenv ? OPEN_ROUTES_ORS : OPEN_ROUTES));
+  }
   const limitBodies = bodyLimits({
     maxBytes: limits.maxBodyBytes,
     budget: createBodyBudget(limits.maxBodyBytesInFlight),
@@ -112,6 +138,19 @@ export function createServer(opts: ServerOptions): OpenAPIHono {
   // prefix when observability is on), so those bodies are limited like /v1's.
   for (const path of ['/v1/*', '/verify', '/ng-rollout/*']) app.use(path, limitBodies);
   const gather = { ...DEFAULT_GATHER, ...opts.gather };
+  if (opts.ors && opts.openenv) {
+    throw new ServerConfigError(
+      'protocol_clash',
+      '--ors and --openenv both define /health at the root: serve each from its own process (docs/serve.md)',
+    );
+  }
+  if (opts.ors) {
+    mountOrs(app, opts.ors, { scorer: opts.scorer, admission, limits, limitBodies, log });
+  }
+  if (opts.openenv) {
+    for (const path of ['/reset', '/step']) app.post(path, limitBodies);
+    registerOpenEnvRoutes(app, { ...opts.openenv, scorer: opts.scorer, admission, limits });
+  }
 
   registerRoutes(app, {
     limits,

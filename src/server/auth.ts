@@ -35,13 +35,24 @@ function refuse(c: Context, message: string, error: 'invalid_request' | 'invalid
   return c.json(errorBody('unauthorized', message), 401);
 }
 
-/** Requires `Authorization: Bearer <token>` on every route but those in `open`. */
+/** Requires `Authorization: Bearer <token>` (or `X-API-Key: <token>`) on every route but those in `open`. */
 export function bearerAuth(token: string, open: ReadonlySet<string>): MiddlewareHandler {
   validateToken(token);
   const expected = digest(token);
   return async (c, next) => {
     if (open.has(c.req.path)) return next();
     const header = c.req.header('authorization');
+    // The OpenReward Standard's clients send the credential as X-API-Key, never as a bearer
+    // header (openreward 0.1.112, ors python-sdk a399408): either is accepted.
+    const apiKey = c.req.header('x-api-key')?.trim();
+    if ((header === undefined || header.trim() === '') && apiKey) {
+      if (timingSafeEqual(digest(apiKey), expected)) return next();
+      return refuse(
+        c,
+        'the X-API-Key is not the token this server was started with',
+        'invalid_token',
+      );
+    }
     if (header === undefined || header.trim() === '') {
       return refuse(c, 'missing "Authorization: Bearer <token>" header', 'invalid_request');
     }

@@ -15,4 +15,5 @@ export class ServerConfigError extends RubricaError<
   | 'port_in_use'
   | 'listen_failed'
   | 'upstream_credentials'
+  | 'protocol_clash'
 > {}

@@ -11,11 +11,13 @@ import { inspectCompletion } from '../inspect/inspect.ts';
 import type { CircuitHealth } from '../models/circuit-breaker.ts';
 import type { ModelClient } from '../models/types.ts';
 import { createRolloutScorer } from '../pipeline/score.ts';
-import type { JudgeMode, RolloutScorer } from '../pipeline/types.ts';
+import type { JudgeMode, RolloutInput, RolloutScorer } from '../pipeline/types.ts';
 import { createRenderPool } from '../render/pool.ts';
 import type { RendererName } from '../render/types.ts';
 import type { HybridRewarder } from '../reward/hybrid.ts';
 import { parseRubricsJsonl } from '../rubric/load.ts';
+import { readOrsTasks } from './ors/index.ts';
+import { renderOutput } from './ors/tools.ts';
 import { judgeReadiness } from './readiness.ts';
 import { type RunningServer, type StartOptions, startServer } from './start.ts';
 
@@ -45,6 +47,12 @@ export interface RewardServiceOptions
   cache: string | false;
   /** Rollouts inspected, rendered and judged at once. Default max(32, 2×judgeConcurrency + 4×workers). */
   pipeline?: number;
+  /** Serve the OpenReward Standard environment (`--ors`): its tasks are `rubrics`' prompts. */
+  orsEnabled?: boolean;
+  /** ORS sessions idle longer than this are dropped, ms (default 900 s). */
+  orsSessionTtlMs?: number;
+  /** Serve the OpenEnv environment (`--openenv`): `/ws` and its HTTP routes. */
+  openenvEnabled?: boolean;
 }
 
 /** One line in the log for the rubrics file: how many rubrics are kept, dropped, unreadable. */
@@ -119,10 +127,36 @@ export async function startRewardService(opts: RewardServiceOptions): Promise<Ru
     dataRoot: _d,
     cache: _a,
     pipeline: _p,
+    orsEnabled,
+    orsSessionTtlMs,
+    openenvEnabled,
     ...server
   } = opts;
+  // The environment protocols' tasks are the rubrics' prompts; their `render` tool shows the
+  // picture and its checks, never a judge call.
+  const protocol =
+    orsEnabled || openenvEnabled
+      ? {
+          tasks: readOrsTasks(opts.rubrics),
+          preview: async (item: RolloutInput) =>
+            renderOutput(
+              await inspectCompletion(item.completion, {
+                renderer,
+                ...(item.prompt ? { prompt: item.prompt } : {}),
+                ...(item.domain ? { domain: item.domain } : {}),
+              }),
+            ),
+        }
+      : undefined;
+  const ors =
+    orsEnabled && protocol
+      ? { ...protocol, ...(orsSessionTtlMs !== undefined ? { sessionTtlMs: orsSessionTtlMs } : {}) }
+      : undefined;
+  const openenv = openenvEnabled ? protocol : undefined;
   return startServer({
     ...server,
+    ...(ors ? { ors } : {}),
+    ...(openenv ? { openenv } : {}),
     scorer,
     readiness: judge ? judgeReadiness(judge) : undefined,
   }).catch(async (err) => {

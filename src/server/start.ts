@@ -1,6 +1,8 @@
 // Runs the reward app on a real port with @hono/node-server, and shuts it down the way a
 // training job needs: stop taking work (503 `draining`, /readyz too), let every admitted
 // rollout finish and be answered, then stop listening and close the scorer (render workers, cache store) — never drop an answer half-way.
+
+import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import type { Logger } from 'pino';
@@ -9,6 +11,7 @@ import { createServer, type ServerOptions } from './app.ts';
 import { ServerConfigError } from './config-error.ts';
 import { checkExposure } from './exposure.ts';
 import { createServerMetrics, type ServerMetrics } from './metrics.ts';
+import { attachOpenEnvSocket } from './openenv/ws.ts';
 
 /** createServer's options plus where to listen and how long a shutdown may drain. */
 export interface StartOptions extends ServerOptions {
@@ -84,6 +87,16 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   // Long batches (a GRPO step of 1,024 rollouts behind a slow judge) must not hit Node's
   // default request timeout (300 s); trainers set their own client timeouts.
   if ('requestTimeout' in server) server.requestTimeout = 0;
+  const closeSockets = opts.openenv
+    ? attachOpenEnvSocket(server as HttpServer, {
+        ...opts.openenv,
+        scorer: opts.scorer,
+        admission,
+        maxSessions: limits.maxInFlight,
+        token: opts.token,
+        log,
+      })
+    : undefined;
   const port = (server.address() as AddressInfo).port;
   const shownHost = host.includes(':') ? `[${host}]` : host;
   const url = `http://${shownHost}:${port}`;
@@ -107,6 +120,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
       ]);
       clearTimeout(timer);
       if (timedOut) log?.warn({ in_flight: admission.inFlight }, 'drain timed out; closing anyway');
+      closeSockets?.();
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       // Answers are written; idle keep-alive sockets would otherwise hold the server open.
       if ('closeIdleConnections' in server) server.closeIdleConnections();

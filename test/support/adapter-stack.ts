@@ -15,6 +15,8 @@
 // until its stdin closes (the Python side's teardown) or it gets SIGTERM. It then stops
 // serve with SIGTERM and exits with serve's exit code, so an unclean shutdown fails the test.
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import {
   judgeByImage,
@@ -34,6 +36,12 @@ const rubrics = writeRubrics(dir, [
   ['owl', 'an owl at night'],
   ['fail', 'JUDGE_FAILS on this prompt'],
   ['mixed', 'MIXED_GROUP a cat on a mat'],
+  // ORS contract tests: a judge slower than the clients' 30 s silence limit, and one slow
+  // enough to hold the ORS-open serve's two in-flight slots.
+  ['slow', 'SLOW_JUDGE a slow fox'],
+  ['hold', 'HOLD_JUDGE a held owl'],
+  // OpenEnv contract tests: a judge slower than the client's 60 s per message.
+  ['slow70', 'SLOW70_JUDGE a very slow fox'],
 ]);
 const [iconA, iconB] = fluentEmoji(12);
 const svgA = join(dir, 'a.svg');
@@ -50,11 +58,24 @@ for (const [i, icon] of fluentEmoji(64).slice(0, 16).entries()) {
 // holds measured rollouts and grader faults together (the fault imputation tests).
 const byImage = judgeByImage();
 const double = await startModelDouble({
-  handler: (req) =>
-    req.text.includes('MIXED_GROUP') && scoreForImage(req.images[0] ?? '') <= 0.3
-      ? { status: 500 }
-      : byImage(req),
+  handler: (req) => {
+    if (req.text.includes('MIXED_GROUP') && scoreForImage(req.images[0] ?? '') <= 0.3) {
+      return { status: 500 };
+    }
+    const reply = byImage(req);
+    if (req.text.includes('SLOW70_JUDGE')) return { ...reply, delayMs: 70_000 };
+    if (req.text.includes('SLOW_JUDGE')) return { ...reply, delayMs: 35_000 };
+    if (req.text.includes('HOLD_JUDGE')) return { ...reply, delayMs: 3_000 };
+    return reply;
+  },
 });
+// How many judge calls the double has answered, for tests that count them (ORS resumes).
+const stats = createServer((_req, res) => {
+  res.setHeader('content-type', 'application/json');
+  res.end(JSON.stringify({ judge_calls: double.requests.length }));
+});
+await new Promise<void>((resolve) => stats.listen(0, '127.0.0.1', resolve));
+const statsUrl = `http://127.0.0.1:${(stats.address() as AddressInfo).port}`;
 const serveArgs = (cache: string) => [
   '--rubrics',
   rubrics,
@@ -69,27 +90,54 @@ const serveArgs = (cache: string) => [
   '--render-workers',
   '1',
 ];
-const [serve, universal] = await Promise.all([
+// The ORS environment (`--ors`): one serve with the token, one without (short session TTL and
+// two rollouts in flight, for the expiry and overload cases).
+const [serve, universal, ors, orsOpen, openenv] = await Promise.all([
   spawnServe(serveArgs('cache.sqlite'), { RUBRICA_TOKEN: TOKEN }),
   spawnServe([...serveArgs('cache-universal.sqlite'), '--reward', 'universal'], {
     RUBRICA_TOKEN: TOKEN,
   }),
+  spawnServe([...serveArgs('cache-ors.sqlite'), '--ors'], { RUBRICA_TOKEN: TOKEN }),
+  spawnServe([
+    ...serveArgs('cache-ors-open.sqlite'),
+    '--ors',
+    '--ors-session-ttl-s',
+    '2',
+    '--max-in-flight',
+    '2',
+  ]),
+  // The OpenEnv environment (`--openenv`), four episodes at once.
+  spawnServe([...serveArgs('cache-openenv.sqlite'), '--openenv', '--max-in-flight', '4']),
 ]);
-const info = { url: serve.url, urlUniversal: universal.url, token: TOKEN, svgA, svgB, svgDir };
+const procs = [serve, universal, ors, orsOpen, openenv];
+const info = {
+  url: serve.url,
+  urlUniversal: universal.url,
+  urlOrs: ors.url,
+  urlOrsOpen: orsOpen.url,
+  urlOpenEnv: openenv.url,
+  statsUrl,
+  token: TOKEN,
+  svgA,
+  svgB,
+  svgDir,
+};
 process.stdout.write(`${JSON.stringify(info)}\n`);
 
 let stopping = false;
 async function stop(): Promise<void> {
   if (stopping) return;
   stopping = true;
-  serve.child.kill('SIGTERM');
-  universal.child.kill('SIGTERM');
-  const [code, codeUniversal] = await Promise.all([serve.exited, universal.exited]);
-  if (codeUniversal !== 0)
-    process.stderr.write(`universal serve exited ${codeUniversal}:\n${universal.stderr()}\n`);
+  for (const p of procs) p.child.kill('SIGTERM');
+  const codes = await Promise.all(procs.map((p) => p.exited));
   await double.close();
-  if (code !== 0) process.stderr.write(`rubrica serve exited ${code}:\n${serve.stderr()}\n`);
-  process.exit(code === 0 && codeUniversal === 0 ? 0 : (code ?? 1));
+  stats.close();
+  codes.forEach((code, i) => {
+    if (code !== 0)
+      process.stderr.write(`rubrica serve ${i} exited ${code}:\n${procs[i]!.stderr()}\n`);
+  });
+  const bad = codes.find((c) => c !== 0);
+  process.exit(bad === undefined ? 0 : (bad ?? 1));
 }
 process.stdin.on('end', stop);
 process.stdin.on('close', stop);

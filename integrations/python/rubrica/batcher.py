@@ -17,7 +17,9 @@ import concurrent.futures
 import os
 import threading
 
-from rubrica.client import RubricaError, _env_number
+from rubrica.client import on_reset_default_client
+from rubrica.errors import RubricaError
+from rubrica.errors import env_number as _env_number
 from rubrica.records import impute_faults
 
 __all__ = ["MicroBatcher", "batcher_for", "reset"]
@@ -120,3 +122,7 @@ def batcher_for(client, kind, reward=None):
 def reset():
     with _batchers_lock:
         _batchers.clear()
+
+
+# A batcher posts with the client it was made for: a reset default client means new batchers.
+on_reset_default_client(reset)

@@ -29,23 +29,11 @@ import random
 import time
 
 from rubrica.connection import Connection, Replicas, parse_urls
+from rubrica.errors import RubricaError, RubricaUnavailable, env_number as _env_number
 
 __all__ = ["RubricaClient", "RubricaError", "RubricaUnavailable", "default_client", "reset_default_client"]
 
 RETRYABLE_STATUS = {408, 429, 500, 502, 503, 504}
-
-
-class RubricaError(RuntimeError):
-    """The rubrica service refused a request (bad request, auth) or answered nonsense."""
-
-    def __init__(self, message, status=None, code=None):
-        super().__init__(message)
-        self.status = status
-        self.code = code
-
-
-class RubricaUnavailable(RubricaError):
-    """The rubrica service could not be reached after every retry (or before the deadline)."""
 
 
 def _jsonable(value):
@@ -60,16 +48,6 @@ def _jsonable(value):
     if isinstance(value, bytes):
         return value.decode("utf-8", "replace")
     raise TypeError(f"cannot send {type(value).__name__} to rubrica")
-
-
-def _env_number(name, default, cast):
-    raw = os.environ.get(name)
-    if raw is None or raw.strip() == "":
-        return default
-    try:
-        return cast(raw)
-    except ValueError as err:
-        raise RubricaError(f"{name}={raw!r} is not a number") from err
 
 
 def _error_detail(body):
@@ -199,9 +177,18 @@ def default_client():
 def reset_default_client():
     """Forget the default client (tests change RUBRICA_* between cases)."""
     global _default
-    from rubrica import batcher  # the batcher holds a reference to the client it posts with
-
     if _default is not None:
         _default.close()
     _default = None
-    batcher.reset()
+    # Modules that hold on to the default client (the batcher) forget it too. They register
+    # here rather than being imported, so that this module imports none of its users.
+    for forget in _on_reset:
+        forget()
+
+
+_on_reset = []
+
+
+def on_reset_default_client(forget):
+    """Call `forget()` whenever reset_default_client() runs (the batcher's registration)."""
+    _on_reset.append(forget)

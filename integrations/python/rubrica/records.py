@@ -23,7 +23,7 @@ import math
 import os
 import sys
 
-from rubrica.client import RubricaError
+from rubrica.errors import RubricaError
 from rubrica.components import component_keys
 
 __all__ = ["BASE_FIELDS", "impute_faults", "is_fault", "flat_fields", "fault_fields", "check_kind", "fault_score"]

@@ -30,6 +30,9 @@ GDPO (TRL >= 0.27, PR #4785; GRPOConfig(multi_objective_aggregation="normalize_t
 `component_rewards(kind)` gives one reward function per component of the reward kind
 (rubrica.components), named rubrica_<key>, which sum to the reward; they share one request
 per batch. Configure with RUBRICA_URL / RUBRICA_TOKEN (rubrica.client).
+
+`ors_reward` (rubrica.ors) is the reward function for TRL's environment_factory with
+OpenRewardSpec against `rubrica serve --ors`: None for a grader fault, never a silent 0.0.
 """
 
 import asyncio
@@ -41,6 +44,7 @@ import threading
 
 from rubrica.client import RubricaError, RubricaUnavailable, default_client
 from rubrica.components import component_keys, configured_kind
+from rubrica.ors import ors_reward
 from rubrica.records import check_kind, impute_faults, is_fault
 
 __all__ = [
@@ -52,6 +56,7 @@ __all__ = [
     "RubricaError",
     "RubricaUnavailable",
     "NOT_THE_POLICYS_FAULT",
+    "ors_reward",
 ]
 
 # Reasons that say nothing about the drawing: the reward is None, not 0. The grader faults

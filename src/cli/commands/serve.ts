@@ -127,6 +127,20 @@ export const register: RegisterCommand = (program) => {
       20,
     )
     .option(
+      '--ors',
+      'also serve the OpenReward Standard environment "rubrica" at the root of the port (TRL environment_factory; docs/serve.md)',
+    )
+    .option(
+      '--openenv',
+      'also serve the OpenEnv environment "rubrica" (/ws, /reset, /step, …; not with --ors on one port)',
+    )
+    .option(
+      '--ors-session-ttl-s <n>',
+      'drop an ORS session idle this long, seconds',
+      intOption('--ors-session-ttl-s', 1),
+      900,
+    )
+    .option(
       '--health-window <n>',
       'steps (requests) the running health figures cover',
       intOption('--health-window', 1),
@@ -167,6 +181,9 @@ interface ServeFlags extends HybridFlags {
   flatEpsilon: string;
   healthWindow: number;
   gatherMs: number;
+  ors?: boolean;
+  openenv?: boolean;
+  orsSessionTtlS: number;
 }
 
 function healthFlags(o: ServeFlags) {
@@ -205,6 +222,16 @@ function checkFlags(o: ServeFlags) {
   const health = healthFlags(o);
   if (!MODES.includes(o.mode)) throw new UsageError(`--mode must be one of ${MODES.join(', ')}`);
   if (needs.rubrics && !o.rubrics) throw new UsageError(`--reward ${o.reward} needs --rubrics`);
+  if (o.ors && o.openenv) {
+    throw new UsageError(
+      '--ors and --openenv both define /health at the root of the port: run one `rubrica serve` per protocol (they can share --cache)',
+    );
+  }
+  if ((o.ors || o.openenv) && !o.rubrics) {
+    throw new UsageError(
+      `--${o.ors ? 'ors' : 'openenv'} needs --rubrics: its tasks are the rubrics' prompts`,
+    );
+  }
   if (o.rubrics) inputFile('--rubrics', o.rubrics);
   if (needs.judge && !o.judge) throw new UsageError(`--judge is required for --reward ${o.reward}`);
   if (o.judge) {
@@ -261,6 +288,9 @@ async function serve(o: ServeFlags): Promise<void> {
     logger: log,
     health,
     gather: { windowMs: o.gatherMs },
+    orsEnabled: Boolean(o.ors),
+    openenvEnabled: Boolean(o.openenv),
+    orsSessionTtlMs: o.orsSessionTtlS * 1000,
     limits: {
       maxItemsPerRequest: o.maxItems,
       maxInFlight: o.maxInFlight,
