@@ -6,7 +6,7 @@
 // one byte is read, read through fs/promises with a bound on bytes and on time, and a file
 // whose size changes while it is read (someone appending) is refused rather than read
 // forever. Nothing here throws for what the file is: every outcome is a value.
-import { type Stats, constants } from 'node:fs';
+import { constants, type Stats } from 'node:fs';
 import { type FileHandle, open, stat } from 'node:fs/promises';
 
 /** Why a file could not be read: each maps to one stable per-item code upstream. */
@@ -88,8 +88,7 @@ export async function readRegularFile(
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<RegularFileRead>((res) => {
     timer = setTimeout(
-      () =>
-        res({ ok: false, problem: 'timeout', message: `was not read within ${timeoutMs} ms` }),
+      () => res({ ok: false, problem: 'timeout', message: `was not read within ${timeoutMs} ms` }),
       timeoutMs,
     );
   });

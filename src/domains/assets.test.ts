@@ -80,7 +80,9 @@ describe('resolveAssets', () => {
       { dataRoot: root, limits: { maxTotalBytes: 4 } },
     );
     expect(!r3.ok && r3.error.code).toBe('assets_too_large');
-    expect((await resolveAssets({ 'a.csv': '1234' }, { limits: { maxTotalBytes: 4 } })).ok).toBe(true);
+    expect((await resolveAssets({ 'a.csv': '1234' }, { limits: { maxTotalBytes: 4 } })).ok).toBe(
+      true,
+    );
   });
 
   it('hashes names and bytes, in any order; no assets, no hash', () => {

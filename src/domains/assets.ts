@@ -102,7 +102,10 @@ export async function resolveAssets(
       if (!got.ok) {
         const why = `asset "${name}": ${value.path} ${got.message}`;
         if (got.problem === 'too_large') {
-          return fail('assets_too_large', `the task's assets are over ${lim.maxTotalBytes} bytes (${why})`);
+          return fail(
+            'assets_too_large',
+            `the task's assets are over ${lim.maxTotalBytes} bytes (${why})`,
+          );
         }
         return fail(got.problem === 'missing' ? 'asset_missing' : 'asset_invalid', why);
       }

@@ -58,7 +58,12 @@ describe('a FIFO asset under --data-root', () => {
         { id: 'fifo', prompt: 'a line', completion: PY, assets: { 'd.csv': { path: 'pipe.csv' } } },
         { id: 'dir', prompt: 'a line', completion: PY, assets: { 'd.csv': { path: '.' } } },
       ];
-      const scored = postJson(`${serve.url}/v1/rewards`, { items });
+      // Caught here so a frozen (killed) service fails the assertions below, not the run.
+      const scored = postJson(`${serve.url}/v1/rewards`, { items }).catch((e: Error) => ({
+        status: 0,
+        headers: new Headers(),
+        json: e.message as unknown,
+      }));
       // The service must keep answering while that request is being handled.
       for (let i = 0; i < 3; i++) {
         const h = await fetch(`${serve.url}/healthz`, { signal: AbortSignal.timeout(5_000) });
