@@ -5,7 +5,6 @@
 // `safe` when its tools run inside its isolation; with `requireCgroup` a per-process-only cap
 // is not safe either. Nothing here throws: every failure is a line of the report.
 import { existsSync } from 'node:fs';
-import { DEFAULT_CHROMIUM } from '../browser/launch.ts';
 import { DOMAIN_IDS, type DomainId } from '../core/domain-ids.ts';
 import { readEnv } from '../core/env.ts';
 import { memoryCgroupSupport } from './sandbox/memory-cgroup.ts';
@@ -83,6 +82,8 @@ async function checkOne(domain: DomainId, cap: MemoryCap, requireCgroup: boolean
     } satisfies DomainCheck;
   }
   if (domain === 'html' || domain === 'mermaid') {
+    // Loaded here only: playwright-core is not needed to learn the memory cap (serve's start).
+    const { DEFAULT_CHROMIUM } = await import('../browser/launch.ts');
     const chromium = readEnv('RUBRICA_CHROMIUM') ?? DEFAULT_CHROMIUM;
     const found = existsSync(chromium);
     if (!found) notes.push(`no Chromium at ${chromium} (RUBRICA_CHROMIUM)`);

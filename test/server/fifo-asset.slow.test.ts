@@ -8,6 +8,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { currentMemoryCap } from '../../src/domains/doctor.ts';
 import { type ModelDouble, startModelDouble } from '../support/model-double.ts';
 import { judgeByImage, postJson, spawnServe, tempDir, writeRubrics } from './support.ts';
 
@@ -49,10 +50,14 @@ describe('a FIFO asset under --data-root', () => {
         '1',
         '--data-root',
         root,
+        // This machine has a memory cgroup (v1): the flag lets serve start, and the ready
+        // line names the cap in force.
+        '--require-cgroup',
       ],
       {},
       60_000,
     );
+    expect(serve.stderr()).toContain(`"memory_cap":"${currentMemoryCap()}"`);
     try {
       const items = [
         { id: 'fifo', prompt: 'a line', completion: PY, assets: { 'd.csv': { path: 'pipe.csv' } } },
