@@ -24,8 +24,9 @@ export type ResolvedAssets = Readonly<Record<string, Buffer>>;
 
 /** The per-item codes of assets that cannot be given to a job (never the policy's fault). */
 export type AssetErrorCode =
-  | 'asset_invalid' // a name that is not a plain relative path, or a path with no data root
-  | 'asset_missing' // the path names no regular file under the data root
+  | 'asset_invalid' // a bad name, a path with no data root, or a path that is no regular file
+  //                  (FIFO, socket, device, directory), changes while read or is too slow to read
+  | 'asset_missing' // the path names nothing under the data root, or it cannot be opened
   | 'asset_outside_root' // the path (or a symlink on it) leads out of the data root
   | 'assets_too_large'; // more files or bytes than the limits allow
 

@@ -14,8 +14,8 @@ symlinkSync(join(base, 'secret.txt'), join(root, 'leak.csv'));
 symlinkSync(join(root, 'data', 'cars.csv'), join(root, 'alias.csv'));
 
 describe('resolveAssets', () => {
-  it('reads inline content and paths under the data root', () => {
-    const r = resolveAssets(
+  it('reads inline content and paths under the data root', async () => {
+    const r = await resolveAssets(
       {
         'cars.csv': { path: 'data/cars.csv' },
         'data/x.json': '[1,2]',
@@ -31,21 +31,21 @@ describe('resolveAssets', () => {
     expect(r.assets['a.csv']!.toString()).toBe('name,mpg\nvw,30\n');
   });
 
-  it('refuses a path escaping the root, a symlink out of it, a missing file, each with its code', () => {
-    const code = (v: unknown) => {
-      const r = resolveAssets({ 'x.csv': v as { path: string } }, { dataRoot: root });
+  it('refuses a path escaping the root, a symlink out of it, a missing file, each with its code', async () => {
+    const code = async (v: unknown) => {
+      const r = await resolveAssets({ 'x.csv': v as { path: string } }, { dataRoot: root });
       return r.ok ? 'ok' : r.error.code;
     };
-    expect(code({ path: '../secret.txt' })).toBe('asset_outside_root');
-    expect(code({ path: join(base, 'secret.txt') })).toBe('asset_outside_root');
-    expect(code({ path: 'data/../../secret.txt' })).toBe('asset_outside_root');
-    expect(code({ path: 'leak.csv' })).toBe('asset_outside_root');
-    expect(code({ path: 'nope.csv' })).toBe('asset_missing');
-    expect(code({ path: 'data' })).toBe('asset_missing'); // a directory is not a file
+    expect(await code({ path: '../secret.txt' })).toBe('asset_outside_root');
+    expect(await code({ path: join(base, 'secret.txt') })).toBe('asset_outside_root');
+    expect(await code({ path: 'data/../../secret.txt' })).toBe('asset_outside_root');
+    expect(await code({ path: 'leak.csv' })).toBe('asset_outside_root');
+    expect(await code({ path: 'nope.csv' })).toBe('asset_missing');
+    expect(await code({ path: 'data' })).toBe('asset_invalid'); // a directory is not a file
   });
 
-  it('needs a data root for paths, and plain relative names', () => {
-    const noRoot = resolveAssets({ 'x.csv': { path: 'data/cars.csv' } });
+  it('needs a data root for paths, and plain relative names', async () => {
+    const noRoot = await resolveAssets({ 'x.csv': { path: 'data/cars.csv' } });
     expect(!noRoot.ok && noRoot.error.code).toBe('asset_invalid');
     for (const bad of [
       '/etc/passwd',
@@ -58,29 +58,31 @@ describe('resolveAssets', () => {
       'a/b/c/d/e',
     ]) {
       expect(assetNameProblem(bad), bad).not.toBeNull();
-      const r = resolveAssets({ [bad]: 'x' });
+      const r = await resolveAssets({ [bad]: 'x' });
       expect(!r.ok && r.error.code, bad).toBe('asset_invalid');
     }
     expect(assetNameProblem('data/cars.json')).toBeNull();
-    const clash = resolveAssets({ data: 'x', 'data/a.csv': 'y' });
+    const clash = await resolveAssets({ data: 'x', 'data/a.csv': 'y' });
     expect(!clash.ok && clash.error.code).toBe('asset_invalid');
   });
 
-  it('bounds the count and the total bytes (assets_too_large)', () => {
+  it('bounds the count and the total bytes (assets_too_large)', async () => {
     const many = Object.fromEntries(Array.from({ length: 4 }, (_, i) => [`f${i}.csv`, 'x']));
-    const r1 = resolveAssets(many, { limits: { maxCount: 3 } });
+    const r1 = await resolveAssets(many, { limits: { maxCount: 3 } });
     expect(!r1.ok && r1.error.code).toBe('assets_too_large');
-    const r2 = resolveAssets(
+    const r2 = await resolveAssets(
       { 'a.csv': '12345', 'b.csv': '67890' },
       { limits: { maxTotalBytes: 8 } },
     );
     expect(!r2.ok && r2.error.code).toBe('assets_too_large');
-    const r3 = resolveAssets(
+    const r3 = await resolveAssets(
       { 'a.csv': { path: 'data/cars.csv' } },
       { dataRoot: root, limits: { maxTotalBytes: 4 } },
     );
     expect(!r3.ok && r3.error.code).toBe('assets_too_large');
-    expect(resolveAssets({ 'a.csv': '1234' }, { limits: { maxTotalBytes: 4 } }).ok).toBe(true);
+    expect((await resolveAssets({ 'a.csv': '1234' }, { limits: { maxTotalBytes: 4 } })).ok).toBe(
+      true,
+    );
   });
 
   it('hashes names and bytes, in any order; no assets, no hash', () => {

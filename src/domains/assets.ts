@@ -1,9 +1,10 @@
 // Resolves a record's `assets` (src/core/assets.ts) into bytes: inline content as written,
 // `{ path }` read from the data root. A path must stay inside the root after every symlink is
-// followed (realpath), name a regular file, and the task's files must fit the limits; else the
+// followed (realpath), name a regular file (checked on the open handle, opened non-blocking),
+// and the task's files must fit the limits in bytes and read time; else the
 // item gets a stable code (asset_invalid, asset_missing, asset_outside_root,
 // assets_too_large) and is never rendered. Nothing here throws for bad input.
-import { closeSync, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
+import { realpath } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import {
   type AssetErrorCode,
@@ -14,12 +15,15 @@ import {
   type ResolvedAssets,
 } from '../core/assets.ts';
 import { type ErrorValue, makeError } from '../core/errors.ts';
+import { readRegularFile } from '../core/read-regular-file.ts';
 
 /** Where `{ path }` assets are read from, and the limits. */
 export interface ResolveAssetsOptions {
   /** The data root (`--data-root`); without it only inline assets are accepted. */
   dataRoot?: string | null;
   limits?: Partial<AssetLimits>;
+  /** Deadline for reading each `{ path }` file, in ms (default 10 s). */
+  readTimeoutMs?: number;
 }
 
 /** The assets as bytes, or the first problem with them. */
@@ -32,30 +36,15 @@ function inside(root: string, p: string): boolean {
   return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
 }
 
-/** Reads one regular file of at most `max` bytes (one more byte tells it is bigger). */
-function readBounded(file: string, max: number): Buffer | 'not_file' | 'too_large' {
-  const fd = openSync(file, 'r');
-  try {
-    if (!fstatSync(fd).isFile()) return 'not_file';
-    const buf = Buffer.alloc(max + 1);
-    let n = 0;
-    for (;;) {
-      const got = readSync(fd, buf, n, buf.length - n, null);
-      if (got === 0) break;
-      n += got;
-      if (n > max) return 'too_large';
-    }
-    return buf.subarray(0, n);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** Resolves a record's assets; absent or empty gives `{}`. */
-export function resolveAssets(
+/**
+ * Resolves a record's assets; absent or empty gives `{}`. Asynchronous and bounded: a path
+ * naming a FIFO, socket, device or directory, a file that changes while read, or one that
+ * is not read in time is a per-item code, and the event loop never waits on it.
+ */
+export async function resolveAssets(
   input: AssetsInput | null | undefined,
   opts: ResolveAssetsOptions = {},
-): AssetsResolution {
+): Promise<AssetsResolution> {
   const lim = { ...DEFAULT_ASSET_LIMITS, ...opts.limits };
   const fail = (code: AssetErrorCode, message: string): AssetsResolution => ({
     ok: false,
@@ -82,7 +71,7 @@ export function resolveAssets(
         );
       }
       try {
-        root ??= realpathSync(opts.dataRoot);
+        root ??= await realpath(opts.dataRoot);
       } catch {
         return fail('asset_missing', `the data root ${opts.dataRoot} does not exist`);
       }
@@ -95,7 +84,7 @@ export function resolveAssets(
       }
       let real: string;
       try {
-        real = realpathSync(asked);
+        real = await realpath(asked);
       } catch {
         return fail('asset_missing', `asset "${name}": no file ${value.path} under the data root`);
       }
@@ -106,22 +95,21 @@ export function resolveAssets(
           `asset "${name}": ${value.path} leads out of the data root (symlink)`,
         );
       }
-      let got: ReturnType<typeof readBounded>;
-      try {
-        got = readBounded(real, lim.maxTotalBytes - total);
-      } catch (e) {
-        return fail(
-          'asset_missing',
-          `asset "${name}": cannot read ${value.path}: ${(e as Error).message}`,
-        );
+      const got = await readRegularFile(real, {
+        maxBytes: lim.maxTotalBytes - total,
+        ...(opts.readTimeoutMs !== undefined ? { timeoutMs: opts.readTimeoutMs } : {}),
+      });
+      if (!got.ok) {
+        const why = `asset "${name}": ${value.path} ${got.message}`;
+        if (got.problem === 'too_large') {
+          return fail(
+            'assets_too_large',
+            `the task's assets are over ${lim.maxTotalBytes} bytes (${why})`,
+          );
+        }
+        return fail(got.problem === 'missing' ? 'asset_missing' : 'asset_invalid', why);
       }
-      if (got === 'not_file') {
-        return fail('asset_missing', `asset "${name}": ${value.path} is not a regular file`);
-      }
-      if (got === 'too_large') {
-        return fail('assets_too_large', `the task's assets are over ${lim.maxTotalBytes} bytes`);
-      }
-      bytes = got;
+      bytes = got.bytes;
     }
     total += bytes.length;
     if (total > lim.maxTotalBytes) {

@@ -9,6 +9,20 @@ import type { DomainNotes, DomainRender } from './types.ts';
 /** Largest picture a domain may hand on (pixels): bigger is `too_large`. */
 export const MAX_DOMAIN_PIXELS = 4096 * 4096;
 
+/**
+ * Whether the picture is one flat colour once flattened on white. (sharp's stats() reads the
+ * input, not the pipeline, so the flattened pixels are compared directly: a buffer equal to
+ * itself shifted by one pixel holds one colour, and memcmp does it in one pass.)
+ */
+async function flatOnWhite(png: Buffer): Promise<boolean> {
+  const { data } = await sharp(png, { limitInputPixels: MAX_DOMAIN_PIXELS })
+    .flatten({ background: '#ffffff' })
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return data.subarray(3).equals(data.subarray(0, data.length - 3));
+}
+
 export async function pngResult(
   png: Buffer,
   started: number,
@@ -26,8 +40,10 @@ export async function pngResult(
         notes,
       };
     }
-    const stats = await sharp(png).stats();
-    if (stats.isOpaque && stats.channels.slice(0, 3).every((c) => c.min === c.max)) {
+    // Judged as it is seen: on white. A picture whose transparency hides everything is one
+    // flat colour once flattened — `digraph {}` is a white box with soft transparent edges,
+    // which the unflattened alpha channel used to let pass as a drawing (issue 35).
+    if (await flatOnWhite(png)) {
       return {
         ok: false,
         error: makeError('blank', 'the picture is a single flat colour'),

@@ -6,7 +6,7 @@
 // bootstrap intervals and health are computed once over the whole run, never combined from
 // the shards' summaries. What only says how a run went (created_at, elapsed, the judge's
 // probe, usage) is taken or added up from the shards (docs/sharding.md).
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { addUsage, emptyUsage } from '../core/usage.ts';
 import { parseAlertThresholds } from '../monitors/alerts.ts';
@@ -99,7 +99,11 @@ export async function mergeEvalShards(
   for (const r of records) {
     if (!r.image) continue;
     const from = join(dirs[shardOfId(policy ? r.prompt_id : r.id, set.car.shards)]!, r.image);
-    if (!existsSync(from)) throw new ShardMergeError(`the picture ${from} of ${r.id} is missing`);
+    // stat, not open: a FIFO or device named by a line is refused before copyFile waits on it.
+    const st = statSync(from, { throwIfNoEntry: false });
+    if (!st) throw new ShardMergeError(`the picture ${from} of ${r.id} is missing`);
+    if (!st.isFile())
+      throw new ShardMergeError(`the picture ${from} of ${r.id} is not a regular file`);
     mkdirSync(dirname(join(out, r.image)), { recursive: true });
     copyFileSync(from, join(out, r.image));
   }

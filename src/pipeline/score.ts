@@ -343,7 +343,7 @@ export async function createRolloutScorer(opts: RolloutScorerOptions): Promise<I
     // takes its prompt's, as `rubric synth` recorded them in the rubrics file.
     const taskAssets =
       rollout.assets ?? found?.assets ?? (promptId ? res.rubrics.assetsOf(promptId) : undefined);
-    const assets = resolveAssets(taskAssets, {
+    const assets = await resolveAssets(taskAssets, {
       dataRoot: opts.dataRoot ?? null,
       ...(opts.assetLimits ? { limits: opts.assetLimits } : {}),
     });

@@ -217,9 +217,14 @@ export function createStudioApp(store: StudioStore, now: () => number = Date.now
     if (!showing) return c.json(errorBody('not_found', 'no such picture'), 404);
     const key = store.tasks(rater).find((t) => t.seq === showing.seq)!.items[showing.pos]!;
     const file = key === null ? null : store.item(key)!.image;
+    const png = await servedPicture(file);
+    // The run's file is not a picture rubrica may read (a FIFO, a device, changed while read).
+    if (!Buffer.isBuffer(png)) {
+      return c.json(errorBody('picture_unreadable', `the picture ${png.message}`), 422);
+    }
     c.header('Content-Type', 'image/png');
     c.header('Cache-Control', 'private, max-age=3600');
-    return c.body(new Uint8Array(await servedPicture(file)));
+    return c.body(new Uint8Array(png));
   });
 
   app.get('/admin/:token', (c) => {

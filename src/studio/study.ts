@@ -1,12 +1,16 @@
 // What a study is: the study file (kind, sample, raters, repeats, attention checks), the
 // pictures it draws from (eval run directories), and the plan built from both — fixed by a
 // seed, so the same file over the same runs always gives the same units, order and sides.
-import { existsSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { seededRandom } from '../eval/stats/prng.ts';
 import { StudioError } from './errors.ts';
 import { readRunPictures } from './run-pictures.ts';
+
+// stat never waits on what it names (a FIFO, a device); only regular files become pictures,
+// so nothing that could block a reader is ever put in front of a rater.
+const isRegularFile = (p: string) => statSync(p, { throwIfNoEntry: false })?.isFile() === true;
 
 export const STUDY_KINDS = ['pairwise', 'absolute', 'triple'] as const;
 export type StudyKind = (typeof STUDY_KINDS)[number];
@@ -138,14 +142,14 @@ export async function loadItems(
         `${run.issues.length} line(s) of ${i.file} left out (first: line ${i.line}, ${i.code}: ${i.message})`,
       );
     }
-    const missing = run.records.filter((r) => !existsSync(resolve(dir, r.image)));
+    const missing = run.records.filter((r) => !isRegularFile(resolve(dir, r.image)));
     if (missing.length > 0)
       warn(
         `${missing.length} picture(s) of ${dir} not found, left out (first: ${missing[0]!.image})`,
       );
     for (const r of run.records) {
       const image = resolve(dir, r.image);
-      if (!existsSync(image)) continue;
+      if (!isRegularFile(image)) continue;
       const name = r.run ?? run.label;
       const key = `${name}/${r.id}`;
       if (seen.has(key)) continue;

@@ -142,7 +142,7 @@ export function createRubricSynthesizer(opts: SynthOptions): RubricSynthesizer {
         return record({ kept: true, ideal_score: null });
       }
       const author = opts.author!;
-      const data = resolveAssets(given, { dataRoot: opts.dataRoot ?? null });
+      const data = await resolveAssets(given, { dataRoot: opts.dataRoot ?? null });
       if (!data.ok) return drop(data.error.code, data.error.message);
       const dataHash = assetsHash(data.assets);
       // The author is told the files' names, so the ideal can read them as a policy would.

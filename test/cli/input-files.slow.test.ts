@@ -121,6 +121,7 @@ const CASES: Record<string, Case[]> = {
   ],
   compare: [folder('<dirs...>', (b) => ['compare', p('run'), b])],
   models: [], // models check takes a model spec, no file
+  doctor: [], // doctor reads no input file
   'judge-proxy': [], // reads no input file (a SQLite --cache is created)
   render: [file('<files...>', (b) => ['render', p('c.svg'), b, '--out-dir', out()])],
   serve: [file('--rubrics', (b) => ['serve', '--rubrics', b, '--judge', MODEL, '--port', '0'])],

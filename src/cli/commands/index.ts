@@ -55,6 +55,11 @@ export const commandTable: Readonly<Record<string, CommandEntry>> = {
     summary: 'compare eval runs: paper-style table and per-prompt win/tie/loss',
     load: () => import('./compare.ts'),
   },
+  doctor: {
+    term: 'doctor [options]',
+    summary: 'check each domain: tools, sandbox start, memory cap; exit 1 if one is unsafe',
+    load: () => import('./doctor.ts'),
+  },
   models: {
     term: 'models',
     summary: 'model servers: check a configuration',

@@ -122,7 +122,7 @@ async function run(file: string, f: Flags, setExit: (code: number) => void): Pro
   // line with its stable code, exit 2 — nothing is rendered without the data it needs.
   const dataRoot = dataRootFlag(f.dataRoot);
   const given = await assetsFileFlag(f.assets);
-  const resolved = resolveAssets(given, { dataRoot: dataRoot ?? null });
+  const resolved = await resolveAssets(given, { dataRoot: dataRoot ?? null });
   if (!resolved.ok) {
     throw new UsageError(`--assets: ${resolved.error.code}: ${resolved.error.message}`);
   }

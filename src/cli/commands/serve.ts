@@ -6,6 +6,7 @@ import { availableParallelism } from 'node:os';
 import { type Logger, pino } from 'pino';
 import { readEnv } from '../../core/env.ts';
 import { RubricaError } from '../../core/errors.ts';
+import { currentMemoryCap } from '../../domains/doctor.ts';
 import { createModelClient } from '../../models/client.ts';
 import type { CallGate } from '../../models/shared-budget.ts';
 import { parseModelSpec } from '../../models/spec.ts';
@@ -147,6 +148,10 @@ export const register: RegisterCommand = (program) => {
       20,
     );
   addDataRootFlag(cmd);
+  cmd.option(
+    '--require-cgroup',
+    'refuse to start unless each sandbox gets a memory cgroup (not per-process limits only)',
+  );
   addHtmlFlag(addRendererFlag(addHybridFlags(cmd))).action((o) => serve(o));
 };
 
@@ -163,6 +168,7 @@ interface ServeFlags extends HybridFlags {
   reward: string;
   token?: string;
   insecure?: boolean;
+  requireCgroup?: boolean;
   concurrency: number;
   judgeRpm: number;
   judgeTpm: number;
@@ -258,6 +264,14 @@ async function serve(o: ServeFlags): Promise<void> {
     { level: o.logLevel, base: { svc: 'rubrica' } },
     pino.destination({ dest: 2, sync: true }),
   );
+  // Which memory cap a sandboxed job gets here (`rubrica doctor` says the rest): logged, and
+  // with --require-cgroup a machine that can only bound memory per process is refused.
+  const memoryCap = currentMemoryCap();
+  if (o.requireCgroup && memoryCap === 'per-process only') {
+    throw new UsageError(
+      '--require-cgroup: no memory cgroup can be made for a sandbox here (not root and no delegated cgroup v2 subtree); run `rubrica doctor`',
+    );
+  }
   // Loads CLIP / connects image scorers only when the hybrid reward was asked for.
   const hybrid = needs.hybrid ? await hybridFromFlags(o) : undefined;
   await checkCacheReachable(o.cache);
@@ -305,7 +319,14 @@ async function serve(o: ServeFlags): Promise<void> {
     throw new UsageError((err as Error).message);
   });
   log.info(
-    { url: server.url, judge: o.judge, reward: kinds, mode: o.mode, auth: Boolean(token) },
+    {
+      url: server.url,
+      judge: o.judge,
+      reward: kinds,
+      mode: o.mode,
+      auth: Boolean(token),
+      memory_cap: memoryCap,
+    },
     'ready',
   );
   if (!(await closeOnSignal(server, log))) process.exitCode = 1;

@@ -63,3 +63,23 @@ describe('dot refusals (issue 22, item 6)', () => {
     expect((await dot.render('digraph { a -> b }')).ok).toBe(true);
   }, 60_000);
 });
+
+describe('an empty graph (issue 35, item 6)', () => {
+  it('is blank, warm or one-shot; a drawing on a transparent background is not', async () => {
+    const warm = createDotRenderer({ timeoutMs: 10_000 });
+    const cold = createDotRenderer({ timeoutMs: 10_000, pool: false });
+    try {
+      for (const dot of [warm, cold]) {
+        // dot draws an 11×11 white box with soft transparent edges: nothing, seen on white.
+        for (const code of ['digraph {}', 'graph G { }', 'digraph { bgcolor=transparent }']) {
+          const r = await dot.render(code);
+          expect(r.ok ? 'ok' : r.error.code, code).toBe('blank');
+        }
+        expect((await dot.render('digraph { bgcolor=transparent; a -> b }')).ok).toBe(true);
+      }
+    } finally {
+      await warm.close();
+      await cold.close();
+    }
+  }, 60_000);
+});

@@ -91,3 +91,35 @@ describe('latex domain', () => {
     expect((await tex.render(TIKZ)).ok).toBe(true);
   }, 120_000);
 });
+
+// Issue 35, item 6: a page is judged by what it draws, and the error-line guard is live.
+describe('latex pages judged by what they draw', () => {
+  const tex = createLatexRenderer({ timeoutMs: 15_000, format: false });
+
+  it('a broken \\pdfliteral draws what it draws (poppler complaints stay out of the picture)', async () => {
+    // poppler says "Syntax Error" about the garbage; the line before it is still drawn.
+    const line = await tex.render(
+      String.raw`\begin{tikzpicture}\pdfliteral{0 0 m 10 10 l S garbage q Q Q Q BT}\end{tikzpicture}`,
+    );
+    expect(line.ok ? 'ok' : line.error.message).toBe('ok');
+    // Garbage alone draws nothing: blank, not ok and not an unreadable picture.
+    const none = await tex.render(
+      String.raw`\begin{tikzpicture}\pdfliteral{garbage q Q Q Q BT}\end{tikzpicture}`,
+    );
+    expect(none.ok ? 'ok' : none.error.code).toBe('blank');
+    expect(error(await tex.render(String.raw`\begin{tikzpicture}\end{tikzpicture}`)).code).toBe(
+      'blank',
+    );
+  }, 120_000);
+
+  it('a log holding an error line fails the job even when pdflatex exits 0 (the guard)', async () => {
+    // -halt-on-error makes every real TeX error exit non-zero, so the only way found to reach
+    // the guard is a document writing the error line into its own log: with the guard that is
+    // exec_error carrying the line; without it this page would be drawn.
+    const r = await tex.render(
+      String.raw`\documentclass{standalone}\usepackage{tikz}\begin{document}\newlinechar=10 \immediate\write-1{^^J! Forged error.}\tikz\draw (0,0)--(1,1);\end{document}`,
+    );
+    const e = error(r);
+    expect([e.code, e.message.includes('! Forged error.')]).toEqual(['exec_error', true]);
+  }, 120_000);
+});

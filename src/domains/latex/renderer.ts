@@ -41,6 +41,9 @@ export function latexDocument(code: string): string {
 // A TeX error is never a page: in nonstop mode pdflatex would write the PDF despite errors;
 // -halt-on-error stops at the first (a document's \scrollmode or \batchmode cannot undo
 // it), and a log holding an error line ("! …") after an exit 0 fails the job all the same.
+// pdftoppm's complaints about a page (a broken \pdfliteral is "Syntax Error" from poppler)
+// go to stderr only, never into the picture's bytes on stdout: the page is then judged by
+// what it draws (ok, or blank when it draws nothing), not as an unreadable picture.
 function pipeline(dpi: number, fmt: boolean): string {
   const errorLines = "{ grep -m2 -A3 '^!' doc.log || tail -c 1500 doc.log; } >&2";
   return [
@@ -48,7 +51,7 @@ function pipeline(dpi: number, fmt: boolean): string {
     `pdflatex ${fmt ? '-fmt=/fmt/rubrica ' : ''}-interaction=nonstopmode -halt-on-error -no-shell-escape doc.tex > /dev/null 2>&1 || { ${errorLines}; exit ${EXIT_TOOL_FAILED}; }`,
     `! grep -q '^! ' doc.log || { ${errorLines}; exit ${EXIT_TOOL_FAILED}; }`,
     `[ -s doc.pdf ] || { tail -c 1500 doc.log >&2; exit ${EXIT_NO_OUTPUT}; }`,
-    `pdftoppm -png -r ${dpi} -f 1 -l 1 -x 0 -y 0 -W 4000 -H 4000 -singlefile doc.pdf out 2>&1 >&2 || exit ${EXIT_NO_OUTPUT}`,
+    `pdftoppm -png -r ${dpi} -f 1 -l 1 -x 0 -y 0 -W 4000 -H 4000 -singlefile doc.pdf out >&2 2>&1 || exit ${EXIT_NO_OUTPUT}`,
     'cat out.png',
   ].join('\n');
 }

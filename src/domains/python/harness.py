@@ -120,6 +120,8 @@ EXIT_FIGURE = 0
 EXIT_NO_FIGURE = 10
 EXIT_EXCEPTION = 11
 EXIT_MEMORY = 12
+# The job's own pid namespace could be made but not set up (its /proc, its capabilities).
+EXIT_NAMESPACE = 13
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
@@ -170,6 +172,86 @@ def write_assets(assets):
             f.write(base64.b64decode(data))
 
 
+CLONE_NEWNS = 0x00020000
+CLONE_NEWUSER = 0x10000000
+CLONE_NEWPID = 0x20000000
+MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE = 2, 4, 8, 1 << 14, 1 << 18
+
+
+class _CapHeader(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+
+class _CapData(ctypes.Structure):
+    _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32), ("inheritable", ctypes.c_uint32)]
+
+
+def _write(path, text):
+    fd = os.open(path, os.O_WRONLY)
+    try:
+        os.write(fd, text.encode())
+    finally:
+        os.close(fd)
+
+
+SHARED_PID_NAMESPACE = None
+
+
+def own_pid_namespace():
+    """In the job's forked child (issue 35): give the job a pid namespace of its own, so it
+    sees neither the zygote (the sandbox's pid 1) nor any other pid. Unprivileged: a nested
+    user namespace (the child's own uid and gid mapped to themselves) owns a new pid and mount
+    namespace. This process stays outside as the zygote's child and only waits; it forks the
+    job, which is pid 1 of the new namespace, mounts a /proc of that namespace over the old
+    one, and drops every capability before any job code runs (so it can never unmount that
+    /proc again). The job's exit status or signal is passed on as this process's own, so the
+    zygote decides the outcome as before. When the job (its namespace's pid 1) ends, the
+    kernel kills everything it left in its namespace. Where the kernel refuses a nested user
+    namespace, the job runs in the shared namespace as before (still unable to trace, read or
+    signal the zygote: non-dumpable, seccomp) and says so in its stderr."""
+    uid, gid = os.getuid(), os.getgid()
+    os.setsid()  # the zygote's killpg(pid) then reaches this waiter
+    if _libc.unshare(CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNS) != 0:
+        global SHARED_PID_NAMESPACE
+        SHARED_PID_NAMESPACE = os.strerror(ctypes.get_errno())
+        return
+    # A non-dumpable process's /proc files belong to root: dumpable just long enough to write
+    # its own maps. No other process exists now (kill_leftovers ran) and no job code has run.
+    _libc.prctl(4, 1, 0, 0, 0)  # PR_SET_DUMPABLE = 1
+    try:
+        _write("/proc/self/setgroups", "deny")
+        _write("/proc/self/uid_map", "%d %d 1" % (uid, uid))
+        _write("/proc/self/gid_map", "%d %d 1" % (gid, gid))
+    finally:
+        _libc.prctl(4, 0, 0, 0, 0)
+    job = os.fork()
+    if job == 0:
+        if _libc.mount(b"none", b"/", None, MS_REC | MS_PRIVATE, None) != 0 or _libc.mount(
+            b"proc", b"/proc", b"proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, None
+        ) != 0:
+            os._exit(EXIT_NAMESPACE)
+        # No capability left, in this user namespace or any: no-new-privs (sandbox_filter)
+        # keeps them from coming back through exec.
+        data = (_CapData * 2)()
+        if _libc.capset(ctypes.byref(_CapHeader(0x20080522, 0)), data) != 0:
+            os._exit(EXIT_NAMESPACE)
+        return
+    # The waiter: holds nothing of the job's, passes on how the job ended.
+    os.closerange(0, 1 << 16)
+    while True:
+        try:
+            _, status = os.waitpid(job, 0)
+            break
+        except InterruptedError:
+            continue
+    if os.WIFSIGNALED(status):
+        sig = os.WTERMSIG(status)
+        signal.signal(sig, signal.SIG_DFL)
+        os.kill(os.getpid(), sig)
+        os._exit(128 + sig)
+    os._exit(os.WEXITSTATUS(status))
+
+
 def run_child(job, wfd):
     """In the forked child: limits, fresh dir, run the script, save the figure."""
     os.setsid()
@@ -184,6 +266,8 @@ def run_child(job, wfd):
     os.closerange(4, 1 << 16)
     sys.stdout = open(1, "w", buffering=1, closefd=False)
     sys.stderr = open(2, "w", buffering=1, closefd=False)
+    if SHARED_PID_NAMESPACE is not None:
+        print("rubrica: the job shares the sandbox's pid namespace (%s)" % SHARED_PID_NAMESPACE, file=sys.stderr)
     cpu = int(job["cpu"])
     hard = resource.getrlimit(resource.RLIMIT_CPU)[1]
     if hard != resource.RLIM_INFINITY:
@@ -383,6 +467,7 @@ def run_job(job):
     if pid == 0:
         os.close(r)
         try:
+            own_pid_namespace()
             run_child(job, w)
         except BaseException:
             import traceback
@@ -493,6 +578,8 @@ def decide(job, status, timed_out, too_large, raw, stderr):
         return fail("no_output", "the script drew no figure", warnings=warnings)
     if code == EXIT_MEMORY:
         return fail("too_large", report.get("message", "MemoryError"), warnings=warnings)
+    if code == EXIT_NAMESPACE:
+        return fail("sandbox_error", "the job's pid namespace could not be set up", warnings=warnings)
     if code == EXIT_EXCEPTION and "message" in report:
         return fail("exec_error", report["message"], warnings=warnings)
     msg = "the script exited (status %s) before saving a figure\n%s" % (code, stderr[-1500:])

@@ -132,12 +132,36 @@ describe('python domain', () => {
       ),
     );
     expect(next.message).toContain('left=False');
-    // The zygote (the sandbox's pid 1, no bwrap init inside) and this job: nothing from the
-    // previous job.
-    expect(next.message).toContain('procs=2');
+    // The job alone in its own pid namespace (issue 35): nothing from the previous job, and
+    // not the zygote either.
+    expect(next.message).toContain('procs=1');
     // And after all of it, a normal figure still renders.
     const ok = await py.render(PLOT);
     expect(ok.ok).toBe(true);
     expect(logger.hits).toEqual([]);
   }, 120_000);
+
+  it('runs each job in a pid namespace of its own: no zygote, no other pid (issue 35)', async () => {
+    // On the shared namespace the job saw the zygote as pid 1 and itself as another pid.
+    const seen = failed(
+      await py.render(
+        [
+          'import os, signal',
+          "pids = sorted(int(p) for p in os.listdir('/proc') if p.isdigit())",
+          "cmd = open('/proc/1/cmdline', 'rb').read().split(b'\\0')[0].decode()",
+          'try:',
+          '    os.kill(2, 0); two = "alive"',
+          'except ProcessLookupError:',
+          '    two = "none"',
+          "raise RuntimeError(f'me={os.getpid()} parent={os.getppid()} pids={pids} two={two}')",
+        ].join('\n'),
+      ),
+    );
+    expect(seen.message).toContain('me=1 parent=0 pids=[1] two=none');
+    // Its children live and die inside it; the next job renders.
+    const ok = await py.render(
+      `import os\nif os.fork() == 0:\n    os._exit(0)\nos.wait()\n${PLOT}`,
+    );
+    expect(ok.ok ? 'ok' : ok.error.message).toBe('ok');
+  }, 60_000);
 });

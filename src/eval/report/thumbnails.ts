@@ -5,8 +5,8 @@
 // at that quality (noise textures) is encoded again at a lower one. Identical renders (a
 // policy drawing the same SVG twice) share one encoding.
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { readRegularFile } from '../../core/read-regular-file.ts';
 import sharp from '../../render/sharp.ts';
 import type { EvalRecord } from '../types.ts';
 
@@ -18,6 +18,8 @@ const FALLBACK_QUALITY = 45;
 export const THUMBNAIL_BUDGET = 8 * 1024;
 /** Pictures encoded at once (sharp runs each on its own libuv thread). */
 const CONCURRENCY = 4;
+/** Bytes of one source picture read for a thumbnail (a run's PNGs are kilobytes). */
+const MAX_THUMBNAIL_SOURCE = 32 * 1024 ** 2;
 
 async function webp(png: Buffer, size: number, quality: number): Promise<Buffer> {
   return sharp(png)
@@ -47,9 +49,12 @@ export async function loadThumbnails(
   const worker = async () => {
     while (next < todo.length) {
       const r = todo[next++]!;
-      const png = await readFile(join(dir, r.image!)).catch(() => null);
-      // A missing file shows as a card without a picture rather than failing the report.
-      if (!png) continue;
+      // The path comes from a results line: read like any line-named file (issue 35), so a
+      // FIFO or device there cannot hang the report. A missing or unreadable file shows as a
+      // card without a picture rather than failing the report.
+      const got = await readRegularFile(join(dir, r.image!), { maxBytes: MAX_THUMBNAIL_SOURCE });
+      if (!got.ok) continue;
+      const png = got.bytes;
       const hash = createHash('sha1').update(png).digest('hex');
       let uri = byHash.get(hash);
       if (!uri) {

@@ -1,0 +1,42 @@
+// `rubrica doctor` (issue 35, item 5): real sandbox starts, the machine's real memory cap, and
+// the exit code a deployment script reads.
+import { describe, expect, it } from 'vitest';
+import { runCliInProcess } from '../../test/support/run-cli.ts';
+import { currentMemoryCap, runDoctor } from './doctor.ts';
+
+describe('rubrica doctor', () => {
+  it('starts each bwrap domain’s sandbox with its tool and names the memory cap in force', async () => {
+    const r = await runDoctor({ domains: ['dot', 'latex'] });
+    expect(r.memoryCap).toBe(currentMemoryCap());
+    // This machine's cap, printed so a CI log says which path ran.
+    console.log(`doctor: memory cap on this machine: ${r.memoryCap}`);
+    for (const d of r.domains) {
+      expect([d.domain, d.isolation, d.toolOk, d.sandboxOk], d.notes.join('; ')).toEqual([
+        d.domain,
+        'bwrap',
+        true,
+        true,
+      ]);
+      expect(d.memoryCap).toBe(r.memoryCap);
+      expect(d.startMs).toBeGreaterThan(0);
+    }
+    // --require-cgroup: safe only where a per-sandbox cgroup exists.
+    const strict = await runDoctor({ domains: ['dot'], requireCgroup: true });
+    expect(strict.ok).toBe(r.memoryCap !== 'per-process only');
+  }, 60_000);
+
+  it('exits 1 for a domain that cannot run safely, 0 otherwise; --json is the report', async () => {
+    const vega = await runCliInProcess(['doctor', '--domain', 'vega-lite', '--json']);
+    expect(vega.code).toBe(1);
+    const report = JSON.parse(vega.stdout);
+    expect(report.domains[0]).toMatchObject({ domain: 'vega-lite', safe: false });
+    expect(report.domains[0].notes.join(' ')).toMatch(/not in bubblewrap/);
+    const dot = await runCliInProcess(['doctor', '--domain', 'dot,svg']);
+    expect(dot.code).toBe(0);
+    expect(dot.stdout).toMatch(/^domain\s+isolation\s+tools\s+sandbox\s+memory cap/);
+    expect(dot.stdout).toContain(`memory cap on this machine: ${currentMemoryCap()}`);
+    const bad = await runCliInProcess(['doctor', '--domain', 'dot,nope']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('not a domain: nope');
+  }, 60_000);
+});
