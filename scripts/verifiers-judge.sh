@@ -7,9 +7,9 @@
 #
 # rubrica_judge is installed as a trainer's environment would install it (pip into a fresh
 # virtual environment, offline: its build backend needs only the standard library), together
-# with the `rubrica` package, whose test stack (integrations/python/tests/stack.py, a real `rubrica serve` on loopback) the live
-# judge tests run against. The suites run from a directory outside the clone, so they import
-# the INSTALLED packages. Needs node and the clone's node_modules (the stack and `serve --help`).
+# with the `rubrica` package, whose test stack (integrations/python/tests/stack.py: a real
+# `rubrica serve` on loopback) the live judge tests run against. The suites run from a
+# directory outside the clone, so they import the INSTALLED packages. Needs node and the clone's node_modules (the stack and `serve --help`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 py=${1:-python3}
