@@ -29,6 +29,8 @@ import { fluentEmoji } from './corpus.ts';
 import { startModelDouble } from './model-double.ts';
 
 const TOKEN = 'tok-adapters';
+// Five serves start at once on two cores (each warms its render workers): give them time.
+const START_MS = 120_000;
 
 const dir = tempDir('py-adapters');
 const rubrics = writeRubrics(dir, [
@@ -93,21 +95,31 @@ const serveArgs = (cache: string) => [
 // The ORS environment (`--ors`): one serve with the token, one without (short session TTL and
 // two rollouts in flight, for the expiry and overload cases).
 const [serve, universal, ors, orsOpen, openenv] = await Promise.all([
-  spawnServe(serveArgs('cache.sqlite'), { RUBRICA_TOKEN: TOKEN }),
-  spawnServe([...serveArgs('cache-universal.sqlite'), '--reward', 'universal'], {
-    RUBRICA_TOKEN: TOKEN,
-  }),
-  spawnServe([...serveArgs('cache-ors.sqlite'), '--ors'], { RUBRICA_TOKEN: TOKEN }),
-  spawnServe([
-    ...serveArgs('cache-ors-open.sqlite'),
-    '--ors',
-    '--ors-session-ttl-s',
-    '2',
-    '--max-in-flight',
-    '2',
-  ]),
+  spawnServe(serveArgs('cache.sqlite'), { RUBRICA_TOKEN: TOKEN }, START_MS),
+  spawnServe(
+    [...serveArgs('cache-universal.sqlite'), '--reward', 'universal'],
+    { RUBRICA_TOKEN: TOKEN },
+    START_MS,
+  ),
+  spawnServe([...serveArgs('cache-ors.sqlite'), '--ors'], { RUBRICA_TOKEN: TOKEN }, START_MS),
+  spawnServe(
+    [
+      ...serveArgs('cache-ors-open.sqlite'),
+      '--ors',
+      '--ors-session-ttl-s',
+      '2',
+      '--max-in-flight',
+      '2',
+    ],
+    {},
+    START_MS,
+  ),
   // The OpenEnv environment (`--openenv`), four episodes at once.
-  spawnServe([...serveArgs('cache-openenv.sqlite'), '--openenv', '--max-in-flight', '4']),
+  spawnServe(
+    [...serveArgs('cache-openenv.sqlite'), '--openenv', '--max-in-flight', '4'],
+    {},
+    START_MS,
+  ),
 ]);
 const procs = [serve, universal, ors, orsOpen, openenv];
 const info = {

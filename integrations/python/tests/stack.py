@@ -55,7 +55,7 @@ def start():
         _proc = subprocess.Popen(
             ["node", "--import", "tsx", STACK], cwd=REPO, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=_log
         )
-        line = _first_line(_proc, timeout=120)
+        line = _first_line(_proc, timeout=240)
         if line is None:
             _proc.kill()
             _proc.wait()
