@@ -7,9 +7,9 @@
 // What is kept: string literals (a plot title is a string), `<title>`/`<desc>` (accessibility
 // criteria ask about them), mermaid `%%{init}%%` directives (they style the picture). A code
 // rubric whose criteria ask about comments or metadata gets the program unchanged.
-import { type JudgedCode, stripCodeComments } from './strip-comments.ts';
+import { type JudgedCode, stripCodeComments } from '../artifact/code-comments.ts';
 
-export type { JudgedCode } from './strip-comments.ts';
+export type { JudgedCode } from '../artifact/code-comments.ts';
 
 /** Criteria that talk about what is stripped: such a rubric is judged on the raw program. */
 const ASKS_ABOUT_STRIPPED = /comment|metadata|foreignobject|docstring|documented|annotat/i;
@@ -19,7 +19,8 @@ const ASKS_ABOUT_STRIPPED = /comment|metadata|foreignobject|docstring|documented
  * (`criteria`, the items' texts) asks about comments or metadata.
  */
 export function codeForJudge(code: string, domain: string, criteria: string[] = []): JudgedCode {
-  if (criteria.some((c) => ASKS_ABOUT_STRIPPED.test(c))) return { code, removed: 0 };
+  if (criteria.some((c) => ASKS_ABOUT_STRIPPED.test(c)))
+    return { code, removed: 0, comments: [], strings: [] };
   return stripCodeComments(code, domain);
 }
 

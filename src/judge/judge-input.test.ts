@@ -4,9 +4,10 @@
 import fc from 'fast-check';
 import { marked } from 'marked';
 import { describe, expect, it } from 'vitest';
+import { neutraliseTemplateTokens } from '../artifact/template-tokens.ts';
 import { codeForJudge, fenceFor } from './code-for-judge.ts';
 import { judgedCode, prismaMessages } from './prisma-judges.ts';
-import { neutraliseMessages, neutraliseTemplateTokens } from './template-tokens.ts';
+import { neutraliseMessages } from './template-tokens.ts';
 
 const PIECES = [
   '`',

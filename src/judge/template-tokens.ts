@@ -1,61 +1,7 @@
-// Chat-template token strings in judge input. Servers that tokenise special tokens inside
-// user content (llama.cpp, vLLM with HF tokenizers) turn a written `<|im_end|>` or `[INST]`
-// into a real turn boundary, so a policy could open its own "assistant" turn in the judge's
-// conversation. Every text part of every judge message passes through here: each such
-// string is rewritten *visibly* (the judge still sees that something was written there, and
-// can count it against the answer) into characters no tokenizer maps to a special token —
-// the ASCII brackets become their look-alike guillemets and full-width forms.
+// Every text part of every judge message with its chat-template token strings rewritten
+// visibly (artifact/template-tokens.ts says which strings and why).
+import { neutraliseTemplateTokens } from '../artifact/template-tokens.ts';
 import type { ChatMessage, ContentPart } from '../models/types.ts';
-
-// `<|…|>` (ChatML, Llama 3, Phi, GPT-style), DeepSeek's full-width `<｜…｜>`, SentencePiece's
-// `<s>` `</s>` `<unk>` `<pad>`, Gemma's turn markers and `<bos>`/`<eos>`, Llama 2's `[INST]`
-// `<<SYS>>`, Mistral's bracketed control tokens, and reasoning tags that many chat
-// templates treat as single tokens. Bounded repetition keeps the scan linear.
-const TOKEN_RE = new RegExp(
-  [
-    String.raw`<\|[^|<>\n]{0,64}\|>`,
-    String.raw`<｜[^｜<>\n]{0,64}｜>`,
-    String.raw`</?(?:s|unk|pad|bos|eos|think|start_of_turn|end_of_turn|start_of_image|end_of_image)>`,
-    String.raw`\[/?(?:INST|SYS|AVAILABLE_TOOLS|TOOL_CALLS|TOOL_RESULTS|SYSTEM_PROMPT)\]`,
-    String.raw`<</?SYS>>`,
-  ].join('|'),
-  'g',
-);
-
-/** The visible, inert spelling of one template token string. */
-function defuse(token: string): string {
-  return token
-    .replace(/^<</, '«')
-    .replace(/>>$/, '»')
-    .replace(/^</, '‹')
-    .replace(/>$/, '›')
-    .replace(/^\[/, '［')
-    .replace(/\]$/, '］');
-}
-
-export interface Neutralised {
-  text: string;
-  /** The token strings that were rewritten, in order of appearance. */
-  tokens: string[];
-}
-
-/** Rewrites every chat-template token string in `text` visibly (see the file comment). */
-export function neutraliseTemplateTokens(text: string): Neutralised {
-  const tokens: string[] = [];
-  const out = text.replace(TOKEN_RE, (m) => {
-    tokens.push(m);
-    return defuse(m);
-  });
-  return { text: out, tokens };
-}
-
-/** True when `text` holds a chat-template token string. */
-export function hasTemplateToken(text: string): boolean {
-  TOKEN_RE.lastIndex = 0;
-  const hit = TOKEN_RE.test(text);
-  TOKEN_RE.lastIndex = 0;
-  return hit;
-}
 
 /**
  * Every text part of `messages` neutralised. rubrica's own templates hold no such string,

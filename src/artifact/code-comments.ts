@@ -1,4 +1,5 @@
-// Comments out of a program, per domain, for the code judge's copy (code-for-judge.ts).
+// Comments out of a program, per domain, for the code judge's copy (judge/code-for-judge.ts),
+// and the comments and string literals themselves for the judge_text check.
 // One linear scanner that knows each language's string quotes (a `#` inside a Python string
 // is not a comment), line comments and block comments. A removed line comment keeps its
 // newline, a removed block keeps a space, so line numbers the judge quotes stay close.
@@ -9,6 +10,10 @@ export interface JudgedCode {
   code: string;
   /** How many comment / metadata / foreignObject spans were removed. */
   removed: number;
+  /** The removed comments' text (SVG: also metadata and foreignObject), in order. */
+  comments: string[];
+  /** The string literals kept (code domains), in order. */
+  strings: string[];
 }
 
 interface Syntax {
@@ -48,23 +53,24 @@ const SVG_DROPS = [
 ];
 
 function stripSvg(code: string): JudgedCode {
-  let removed = 0;
+  const comments: string[] = [];
   let out = code;
   for (const re of SVG_DROPS) {
-    out = out.replace(re, () => {
-      removed++;
+    out = out.replace(re, (m) => {
+      comments.push(m);
       return '';
     });
   }
-  return { code: out, removed };
+  return { code: out, removed: comments.length, comments, strings: [] };
 }
 
 export function stripCodeComments(code: string, domain: string): JudgedCode {
   if (domain === 'svg') return stripSvg(code);
   const syn = SYNTAX[domain];
-  if (!syn) return { code, removed: 0 };
+  if (!syn) return { code, removed: 0, comments: [], strings: [] };
   let out = '';
-  let removed = 0;
+  const comments: string[] = [];
+  const strings: string[] = [];
   let i = 0;
   const n = code.length;
   const at = (s: string) => code.startsWith(s, i);
@@ -79,9 +85,10 @@ export function stripCodeComments(code: string, domain: string): JudgedCode {
     const block = syn.block.find(([open]) => at(open));
     if (block) {
       const end = code.indexOf(block[1], i + block[0].length);
-      i = end === -1 ? n : end + block[1].length;
+      const to = end === -1 ? n : end + block[1].length;
+      comments.push(code.slice(i, to));
+      i = to;
       out += ' ';
-      removed++;
       continue;
     }
     const line =
@@ -89,8 +96,9 @@ export function stripCodeComments(code: string, domain: string): JudgedCode {
       (lineStart() ? syn.lineAtStart?.find((s) => at(s)) : undefined);
     if (line && !syn.keepIf?.test(code.slice(i + line.length, i + line.length + 2))) {
       const nl = code.indexOf('\n', i);
-      i = nl === -1 ? n : nl;
-      removed++;
+      const to = nl === -1 ? n : nl;
+      comments.push(code.slice(i, to));
+      i = to;
       continue;
     }
     if (syn.quotes.includes(c)) {
@@ -103,11 +111,12 @@ export function stripCodeComments(code: string, domain: string): JudgedCode {
       }
       j = Math.min(n, code.startsWith(q, j) ? j + q.length : j);
       out += code.slice(i, j);
+      strings.push(code.slice(i, j));
       i = j;
       continue;
     }
     out += c;
     i++;
   }
-  return { code: out, removed };
+  return { code: out, removed: comments.length, comments, strings };
 }
