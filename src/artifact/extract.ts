@@ -4,6 +4,7 @@
 import { type ArtifactErrorCode, type ErrorValue, makeError } from '../core/errors.ts';
 import { dwtReport } from './dwt.ts';
 import { type Segment, splitFences } from './fences.ts';
+import { maskSvgComments } from './mask-comments.ts';
 import { asciiLower, findAnswerTags, type Span, splitReasoning } from './regions.ts';
 import { prologStart, scanSvgs } from './svg-scan.ts';
 import { countTokensWithParts, type TokenCount } from './tokens.ts';
@@ -45,7 +46,8 @@ export async function extractArtifact(
 /** The synchronous part of extractArtifact: where the answer is, without token counts. */
 export function locateArtifact(completion: string): ArtifactLocation {
   const text = typeof completion === 'string' ? completion : '';
-  const lower = asciiLower(text);
+  // Comments inside a drawing cannot open reasoning or close a fence (mask-comments.ts).
+  const lower = maskSvgComments(asciiLower(text));
   const regions = splitReasoning(lower);
   const answerTags = findAnswerTags(lower, regions.answer);
 

@@ -5,6 +5,7 @@ import type { Artifact } from '../artifact/types.ts';
 import type { ChecksSummary } from '../core/record.ts';
 import type { RenderResult } from '../render/types.ts';
 import { clutter } from './clutter.ts';
+import { judgeText } from './judge-text.ts';
 import { blank, clipped, inkCoverage, renders } from './pixel-checks.ts';
 import { dwt, outputTokens } from './text-checks.ts';
 import { textInImage } from './text-in-image.ts';
@@ -20,6 +21,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   clutter,
   outputTokens,
   dwt,
+  judgeText,
 ]);
 
 /**
@@ -64,6 +66,7 @@ export function summarizeChecks(
     clipped: ok ? flag('clipped') : null,
     text_in_image: flag('text_in_image'),
     clutter: flag('clutter'),
+    judge_text: flag('judge_text'),
     output_tokens: artifact.tokens.completion,
     svg_tokens: artifact.tokens.svg,
     dwt_stages: [...artifact.dwt.stages],

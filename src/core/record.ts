@@ -31,6 +31,8 @@ export const ChecksSummarySchema = z.object({
   clipped: z.boolean().nullable(),
   text_in_image: z.boolean(),
   clutter: z.boolean(),
+  /** Text addressed to the judge (checks/judge-text.ts); absent on records made before it. */
+  judge_text: z.boolean().optional(),
   output_tokens: z.number(),
   svg_tokens: z.number(),
   dwt_stages: z.array(z.string()),

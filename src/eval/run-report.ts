@@ -82,6 +82,11 @@ function rewardTiles(kind: string, r: RewardSummary, primary: boolean): Headline
       value: pct(r.hacking.clutter),
       hint: `${counts.clutter} of ${r.rendered} rendered (reward-hack monitor)`,
     },
+    {
+      label: 'text for the judge',
+      value: pct(r.hacking.judge_text ?? null),
+      hint: `${counts.judge_text ?? 0} of ${r.rendered} rendered (judge_text: verdicts, instructions, markers)`,
+    },
   );
   if (r.dwt.applicable)
     tiles.push({

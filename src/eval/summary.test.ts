@@ -80,7 +80,7 @@ const RECORDS: EvalRecord[] = [
           crit('k3', 'visual', 4, 0.6),
         ],
       },
-      { output_tokens: 500, text_in_image: true },
+      { output_tokens: 500, text_in_image: true, judge_text: true },
     ),
   }),
   rec('r3', 'icon/2', {
@@ -236,8 +236,8 @@ describe('summarizeRun', () => {
     // Bins [0,250) [250,500) [500,1k) [1k,2k) [2k,4k) [4k,8k) [8k,16k) [16k,∞).
     expect(u.output_tokens.histogram.map((b) => b.count)).toEqual([1, 1, 2, 1, 0, 1, 0, 0]);
     // Shares among the five rendered samples.
-    expect(u.hacking).toEqual({ text_in_image: 0.2, clutter: 0.2, blank: 0.2 });
-    expect(u.hacking_counts).toEqual({ text_in_image: 1, clutter: 1, blank: 1 });
+    expect(u.hacking).toEqual({ text_in_image: 0.2, clutter: 0.2, blank: 0.2, judge_text: 0.2 });
+    expect(u.hacking_counts).toEqual({ text_in_image: 1, clutter: 1, blank: 1, judge_text: 1 });
     expect(u).toMatchObject({ judged: 3, not_judged: 1 });
     expect(u.dwt).toEqual({ applicable: false, with_stages: 0, valid: 0, coverage: null });
     expect(u.usage).toMatchObject({ calls: 6, inputTokens: 600 });

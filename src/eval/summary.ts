@@ -92,9 +92,15 @@ export interface RewardSummary {
   /** Grader failures by reason (judge_error, scorer_error, no_rubric). */
   grader_errors: Record<string, number>;
   /** Reward-hacking monitors: shares among rendered samples. */
-  hacking: { text_in_image: number | null; clutter: number | null; blank: number | null };
+  hacking: {
+    text_in_image: number | null;
+    clutter: number | null;
+    blank: number | null;
+    /** Text addressed to the judge (checks/judge-text.ts). */
+    judge_text: number | null;
+  };
   /** The same monitors as counts (out of `rendered`). */
-  hacking_counts: { text_in_image: number; clutter: number; blank: number };
+  hacking_counts: { text_in_image: number; clutter: number; blank: number; judge_text: number };
   /** Drawing-with-Thought coverage; meaningful only when `applicable`. */
   dwt: { applicable: boolean; with_stages: number; valid: number; coverage: number | null };
   /** Reward-health monitors (src/monitors): flat groups, lengths, flags and their rewards, faults, alerts. */
@@ -267,6 +273,7 @@ export function summarizeReward(
   const svgTokens: number[] = [];
   let renderedCount = 0;
   let text = 0;
+  let judgeText = 0;
   let clutter = 0;
   let blank = 0;
   let withStages = 0;
@@ -282,6 +289,7 @@ export function summarizeReward(
     if (renders) {
       renderedCount++;
       if (checks.text_in_image) text++;
+      if (checks.judge_text) judgeText++;
       if (checks.clutter) clutter++;
       if (checks.blank) blank++;
     }
@@ -349,8 +357,9 @@ export function summarizeReward(
       text_in_image: share(text, renderedCount),
       clutter: share(clutter, renderedCount),
       blank: share(blank, renderedCount),
+      judge_text: share(judgeText, renderedCount),
     },
-    hacking_counts: { text_in_image: text, clutter, blank },
+    hacking_counts: { text_in_image: text, clutter, blank, judge_text: judgeText },
     dwt: {
       applicable: withStages > 0,
       with_stages: withStages,

@@ -14,6 +14,7 @@ import { fillTemplate, loadPromptTemplate, sha256 } from '../rubric/prompt-file.
 import type { AnswerCache } from '../store/cache.ts';
 import { cacheKey, modelKeyParts } from '../store/keys.ts';
 import { type Asked, createCachedAsk } from './cached-ask.ts';
+import { codeForJudge, fenceFor } from './code-for-judge.ts';
 import type { ItemVerdict } from './prisma-schema.ts';
 import {
   type ItemAnswer,
@@ -23,6 +24,7 @@ import {
 } from './prisma-schema.ts';
 import { pngDataUrl } from './prompt.ts';
 import { ScoreSchema } from './schema.ts';
+import { neutraliseMessages } from './template-tokens.ts';
 
 /** Judges sample greedily: a reward should not depend on the sampling seed. */
 const TEMPERATURE = 0;
@@ -67,14 +69,17 @@ export function renderCriterion(it: PrismaItem): string {
   return `- ${it.key} (${kind}, weight ${it.weight}): ${it.criterion}`;
 }
 
-function messages(
+/** The chat messages of one PrismaForge judge call (exported for the fence property test). */
+export function prismaMessages(
   file: string,
   values: Record<string, string>,
   png: Buffer | undefined,
 ): ChatMessage[] {
   const t = loadPromptTemplate(file);
   const text = fillTemplate(t.user, values);
-  return [
+  // Chat-template token strings in the program, prompt or rubric never reach the judge as
+  // tokens (template-tokens.ts).
+  return neutraliseMessages([
     { role: 'system', content: fillTemplate(t.system, values) },
     {
       role: 'user',
@@ -85,7 +90,17 @@ function messages(
           ]
         : text,
     },
-  ];
+  ]);
+}
+
+/** The program as a code judge reads it, and the fence it sits in (code-for-judge.ts). */
+export function judgedCode(code: string, domain: string, items: PrismaItem[] = []) {
+  const judged = codeForJudge(
+    code,
+    domain,
+    items.map((i) => i.criterion),
+  ).code;
+  return { code: judged, fence: fenceFor(judged) };
 }
 
 interface Cached {
@@ -134,7 +149,7 @@ export function createPrismaJudge(opts: PrismaJudgeOptions): PrismaJudge {
     const values = (items: PrismaItem[]) => ({
       prompt: req.prompt,
       domain: req.domain,
-      code: req.code,
+      ...judgedCode(req.code, req.domain, req.items),
       rubric: items.map(renderCriterion).join('\n'),
       keys: items.map((i) => i.key).join(', '),
     });
@@ -143,14 +158,14 @@ export function createPrismaJudge(opts: PrismaJudgeOptions): PrismaJudge {
       groups.map((items) =>
         mode === 'joint'
           ? client.generateObject(
-              messages(file, values(items), png),
+              prismaMessages(file, values(items), png),
               jointItemsSchema(items),
               'rubric_verdicts',
               { ...call, signal },
             )
           : client
               .generateObject(
-                messages(file, values(items), png),
+                prismaMessages(file, values(items), png),
                 itemAnswerSchema(items[0]!),
                 'criterion_verdict',
                 { ...call, signal },
@@ -184,7 +199,12 @@ export function createPrismaJudge(opts: PrismaJudgeOptions): PrismaJudge {
     modelId: client.spec.id,
     mode,
     async judgeRubric(req) {
-      const evidence = req.modality === 'vision' ? sha256(req.png ?? '') : sha256(req.code);
+      // The code judge's evidence is the copy it reads: answers differing only in comments
+      // share one judgement.
+      const evidence =
+        req.modality === 'vision'
+          ? sha256(req.png ?? '')
+          : sha256(judgedCode(req.code, req.domain, req.items).code);
       const key = cacheKey([
         'prisma-judge',
         ...modelKeyParts(client),
@@ -210,16 +230,20 @@ export function createPrismaJudge(opts: PrismaJudgeOptions): PrismaJudge {
         TEMPERATURE,
         req.domain,
         sha256(req.prompt),
-        sha256(req.code),
+        sha256(judgedCode(req.code, req.domain).code),
         sha256(req.png),
         ...(req.assets ? [`assets:${req.assets}`] : []),
       ]);
-      const values = { prompt: req.prompt, domain: req.domain, code: req.code };
+      const values = {
+        prompt: req.prompt,
+        domain: req.domain,
+        ...judgedCode(req.code, req.domain),
+      };
       const out = await askDirect(
         key,
         async (signal) => {
           const r = await client.generateObject(
-            messages(file, values, req.png),
+            prismaMessages(file, values, req.png),
             DirectAnswerSchema,
             'overall_score',
             { ...call, signal },

@@ -3,6 +3,7 @@
 import type { ChatMessage } from '../models/types.ts';
 import { fillTemplate, loadPromptTemplate, type PromptTemplate } from '../rubric/prompt-file.ts';
 import type { RubricItem } from '../rubric/schema.ts';
+import { neutraliseMessages } from './template-tokens.ts';
 
 export type JudgeModeName = 'joint' | 'per-item';
 
@@ -39,7 +40,7 @@ export function perItemMessages(prompt: string, item: RubricItem, png: Buffer): 
 }
 
 function messages(t: PromptTemplate, values: Record<string, string>, png: Buffer): ChatMessage[] {
-  return [
+  return neutraliseMessages([
     { role: 'system', content: fillTemplate(t.system, values) },
     {
       role: 'user',
@@ -48,5 +49,5 @@ function messages(t: PromptTemplate, values: Record<string, string>, png: Buffer
         { type: 'image', dataUrl: pngDataUrl(png) },
       ],
     },
-  ];
+  ]);
 }
