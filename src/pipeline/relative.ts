@@ -20,10 +20,10 @@
 import { groupKey } from '../core/group-key.ts';
 import type { RolloutInput, ScoreRecord } from '../core/record.ts';
 import { addUsage, emptyUsage, type Usage } from '../core/usage.ts';
-import type { PairwiseJudge, PairsMode } from '../judge/pairwise.ts';
-import { sha256 } from '../rubric/prompt-file.ts';
+import type { PairsMode, PairwiseJudge } from '../judge/pairwise.ts';
 import { type Comparison, fitBradleyTerry } from '../reward/bradley-terry.ts';
 import { rewardComponents } from '../reward/components.ts';
+import { sha256 } from '../rubric/prompt-file.ts';
 
 /** What a rollout brings to a comparison: its picture and what its judge was asked about. */
 export interface RelativeEntry {

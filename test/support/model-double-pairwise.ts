@@ -39,7 +39,10 @@ export function pairwiseFirstBias(o: FirstBiasOptions): DoubleHandler & {
   const memo = new Map<string, Promise<number>>();
   const q = (u: string) => {
     let v = memo.get(u);
-    if (!v) memo.set(u, (v = Promise.resolve(o.quality(u))));
+    if (!v) {
+      v = Promise.resolve(o.quality(u));
+      memo.set(u, v);
+    }
     return v;
   };
   const answers = { first: 0, second: 0, tie: 0 };
