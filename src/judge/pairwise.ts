@@ -14,10 +14,7 @@ import { JUDGE_TEMPERATURE } from './ask.ts';
 import { type Asked, createCachedAsk } from './cached-ask.ts';
 import { pngDataUrl } from './prompt.ts';
 
-/** How a group is judged: alone (`absolute`, today's judge), in ordered pairs, or several pictures in one call. */
-export type JudgingMode = 'absolute' | 'pairwise' | 'group';
-/** Which pairs of a group are compared: each with the next round a ring, or every pair. */
-export type PairsMode = 'circular' | 'all';
+export type { JudgingMode, PairsMode } from './strategy.ts';
 
 export const PairwiseAnswerSchema = z.object({
   reasoning: z.string(),

@@ -17,14 +17,17 @@ import { parseRubricsJsonl } from '../../rubric/load.ts';
 import { ExactIdSchema } from '../../store/jsonl.ts';
 import { addDataRootFlag, dataRootFlag } from '../assets-flag.ts';
 import { asUsage, cacheFlag, judgeCallFlags, parseCount, parseMode } from '../flags.ts';
+import { createGroupBatcher, groupSizes } from '../group-batches.ts';
 import { addHtmlFlag, htmlFlagOptions } from '../html-flag.ts';
 import { addHybridFlags, type HybridFlags, hybridFromFlags } from '../hybrid-flags.ts';
 import { inputFile, optionalInputFile } from '../input-file.ts';
 import { finishJsonlCommand, runJsonlCommand } from '../jsonl-command.ts';
 import { addJudgeBudgetFlags, batchJudgeBudget } from '../judge-budget.ts';
+import { type JudgingFlags, judgingFromFlags } from '../judging-flags.ts';
 import { preflight } from '../preflight.ts';
 import { prismaFromFlags } from '../prisma-flags.ts';
 import type { RegisterCommand } from '../register.ts';
+import { addRelativeFlags } from '../relative-flags.ts';
 import { addRendererFlag, parseRenderer } from '../renderer-flag.ts';
 import { checkRolloutFileApplies } from '../reward-domains.ts';
 import { parseRewardFlag, REWARD_FLAG_HELP, rewardNeeds } from '../reward-flag.ts';
@@ -68,7 +71,7 @@ function nothingScored(records: readonly Pick<ScoreRecord, 'status' | 'reason'>[
     : 'nothing could be scored';
 }
 
-interface ScoreFlags extends HybridFlags, ShardFlags {
+interface ScoreFlags extends HybridFlags, ShardFlags, JudgingFlags {
   renderer?: string;
   dataRoot?: string;
   htmlFullPage?: boolean;
@@ -117,7 +120,18 @@ function checkFlags(flags: ScoreFlags) {
   const concurrency = parseCount('--concurrency', flags.concurrency, 8);
   if (rewardNeeds(reward).judge && !flags.judge)
     throw new UsageError(`--judge is required for --reward ${flags.reward}`);
-  return { reward, rubrics: rubrics?.rubrics, mode, concurrency, dropAxis: flags.dropAxis };
+  const strategy = judgingFromFlags(flags);
+  if (strategy.judging !== 'absolute' && (flags.shard !== undefined || flags.shards !== undefined))
+    // Shards split rollouts by id, so a GRPO group would be split between shards.
+    throw new UsageError(`--judging ${strategy.judging} judges whole groups: it cannot be sharded`);
+  return {
+    reward,
+    rubrics: rubrics?.rubrics,
+    mode,
+    concurrency,
+    dropAxis: flags.dropAxis,
+    strategy,
+  };
 }
 
 /** The judge and (for --reward prisma) the code judge, each pre-flight probed, and prisma's rubrics. */
@@ -163,7 +177,7 @@ async function score(flags: ScoreFlags, setExit: (code: number) => void): Promis
 async function scoreWith(
   flags: ScoreFlags,
   setExit: (code: number) => void,
-  { reward, rubrics, mode, concurrency, dropAxis }: ReturnType<typeof checkFlags>,
+  { reward, rubrics, mode, concurrency, dropAxis, strategy }: ReturnType<typeof checkFlags>,
   cache: string | false,
   budget: ReturnType<typeof batchJudgeBudget>,
 ): Promise<void> {
@@ -186,6 +200,8 @@ async function scoreWith(
     cache,
     reward,
     mode,
+    judging: strategy.judging,
+    pairs: strategy.pairs,
     dropAxis: dropAxis as ScoringRunOptions['dropAxis'],
     concurrency,
     blankPolicy: flags.blank as ScoringRunOptions['blankPolicy'],
@@ -195,6 +211,15 @@ async function scoreWith(
     if (err instanceof ScorerConfigError) throw new UsageError(err.message);
     throw err;
   });
+  // Pairwise: each rollout waits for its group, and every rollout may be in flight at once
+  // (the scorer's own limit bounds the work).
+  const batcher =
+    strategy.judging === 'absolute'
+      ? null
+      : createGroupBatcher(
+          await groupSizes(flags.in, flags.out, RolloutLine, (line) => scoreFault(line) !== null),
+          (items) => run.scoreBatch(items),
+        );
   try {
     const r = await runJsonlCommand({
       inPath: flags.in,
@@ -204,8 +229,8 @@ async function scoreWith(
       label: 'score',
       noun: 'rollouts',
       shard: shard && { ...shard, command: 'score' },
-      concurrency,
-      process: (it: z.infer<typeof RolloutLine>) => run.score(it),
+      concurrency: batcher ? Math.max(concurrency, batcher.total) : concurrency,
+      process: (it: z.infer<typeof RolloutLine>) => (batcher ? batcher.score(it) : run.score(it)),
       faultOf: scoreFault,
       redo: (line) => scoreFault(line) !== null,
       // The summary reads status, reason, reward, cached and usage; the criteria and
@@ -267,6 +292,7 @@ export const register: RegisterCommand = (program, setExit) => {
     .option('--no-cache', 'do not read or write the answer cache');
   addJudgeBudgetFlags(cmd);
   addDataRootFlag(cmd);
+  addRelativeFlags(cmd);
   addShardFlags(addRendererFlag(addHtmlFlag(addHybridFlags(cmd)))).action((flags: ScoreFlags) =>
     score(flags, setExit),
   );
