@@ -28,6 +28,7 @@ import {
   type PairsMode,
   type PairwiseJudge,
 } from '../judge/pairwise.ts';
+import { checkPanel, createPairwisePanel, createPanelJudge } from '../judge/panel.ts';
 import { createPrismaJudge } from '../judge/prisma-judges.ts';
 import { renderItem } from '../judge/prompt.ts';
 import { createModelClient, type ModelClientOptions } from '../models/client.ts';
@@ -70,6 +71,15 @@ export interface RolloutScorerOptions {
   rubrics?: readonly RubricRecord[] | string;
   /** A model client, or a `provider:model` spec. Needed for every reward but `hybrid`. */
   judge?: ModelClient | string;
+  /**
+   * Judges asked beside `judge` as one panel (issue 37): every criterion the weighted mean of
+   * the judges that answered, a pairwise comparison their majority (src/judge/panel.ts).
+   */
+  panel?: readonly (ModelClient | string)[];
+  /** Weight of each panel judge, `judge` first (default equal). */
+  panelWeights?: readonly number[];
+  /** Panel judges that must answer for the panel to answer (default: all). */
+  quorum?: number | null;
   /** Options for the judge client built from a spec (base URL, key, timeout, retries, concurrency). */
   judgeOptions?: Omit<ModelClientOptions, 'role'>;
   /** The renderer to use (the caller keeps ownership). Default: a render pool owned and closed by the scorer. */
@@ -265,6 +275,18 @@ function openResources(opts: RolloutScorerOptions): Resources {
         : openAnswerCache(opts.cache ?? DEFAULT_CACHE_PATH);
   const judges = new Map<JudgeMode, Judge>();
   let pairwise: PairwiseJudge | null = null;
+  const clients = client
+    ? [
+        client,
+        ...(opts.panel ?? []).map((c) =>
+          typeof c === 'string' ? createModelClient(c, { ...opts.judgeOptions, role: 'judge' }) : c,
+        ),
+      ]
+    : [];
+  const panelOpts = {
+    ...(opts.panelWeights ? { weights: opts.panelWeights } : {}),
+    quorum: opts.quorum ?? null,
+  };
   const renderer = opts.renderer ?? createRenderPool();
   const codeClient =
     typeof opts.codeJudge === 'string'
@@ -297,14 +319,26 @@ function openResources(opts: RolloutScorerOptions): Resources {
     },
     pairwise() {
       if (!client) return null;
-      pairwise ??= createPairwiseJudge({ client, cache });
+      pairwise ??=
+        clients.length > 1
+          ? createPairwisePanel(
+              clients.map((c) => createPairwiseJudge({ client: c, cache })),
+              panelOpts,
+            )
+          : createPairwiseJudge({ client, cache });
       return pairwise;
     },
     judgeFor(mode) {
       if (!client) return null;
       let j = judges.get(mode);
       if (!j) {
-        j = createJudge({ client, mode, cache });
+        j =
+          clients.length > 1
+            ? createPanelJudge(
+                clients.map((c) => createJudge({ client: c, mode, cache })),
+                panelOpts,
+              )
+            : createJudge({ client, mode, cache });
         judges.set(mode, j);
       }
       return j;
@@ -335,6 +369,16 @@ export async function createRolloutScorer(opts: RolloutScorerOptions): Promise<I
   };
   checkRewards(defaults, have);
   checkJudging(opts.judging ?? 'absolute', have.judge);
+  if (opts.panel?.length || opts.quorum != null || opts.panelWeights) {
+    try {
+      checkPanel(1 + (opts.panel?.length ?? 0), {
+        ...(opts.panelWeights ? { weights: opts.panelWeights } : {}),
+        quorum: opts.quorum ?? null,
+      });
+    } catch (err) {
+      throw new ScorerConfigError('no_judge', (err as Error).message);
+    }
+  }
   const apply: ApplyOptions = {
     hybridThink: opts.hybrid ? resolveLambdas(opts.hybrid.config.lambdas).think : undefined,
   };

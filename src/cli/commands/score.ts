@@ -80,7 +80,9 @@ interface ScoreFlags extends HybridFlags, ShardFlags, JudgingFlags {
   prismaLambdas?: string;
   in: string;
   out: string;
-  judge?: string;
+  /** Every --judge given (a comma list splits): one judge, or a panel. */
+  judge?: string[];
+  panelWeights?: string;
   mode?: string;
   reward: string;
   dropAxis?: string;
@@ -93,6 +95,14 @@ interface ScoreFlags extends HybridFlags, ShardFlags, JudgingFlags {
   judgeConcurrency?: string;
   judgeRpm?: string;
   judgeTpm?: string;
+}
+
+/** `--panel-weights 2,1,1` → [2, 1, 1]; each a positive number. */
+function parseWeights(raw: string): number[] {
+  const ws = raw.split(',').map(Number);
+  if (ws.some((w) => !(w > 0) || !Number.isFinite(w)))
+    throw new UsageError(`--panel-weights must be positive numbers, got "${raw}"`);
+  return ws;
 }
 
 /** Flag checks before any model is made: each a usage error (exit 2). */
@@ -141,7 +151,7 @@ async function judgeClients(
   concurrency: number,
   budget: ReturnType<typeof batchJudgeBudget>,
 ) {
-  const judgeSpec = flags.judge;
+  const judgeSpec = flags.judge?.[0];
   const client = judgeSpec
     ? asUsage(() =>
         createModelClient(judgeSpec, {
@@ -154,19 +164,36 @@ async function judgeClients(
       )
     : undefined;
   await preflight(client, 'judge'); // a dead judge is found in seconds, not after retries
+  // The other judges of a panel, made and probed like the first.
+  const panel = (flags.judge ?? []).slice(1).map((spec) =>
+    asUsage(() =>
+      createModelClient(spec, {
+        role: 'judge',
+        baseUrl: flags.judgeBaseUrl,
+        concurrency: budget.concurrency,
+        ...(budget.gate ? { gate: budget.gate } : {}),
+        ...judgeCallFlags(flags),
+      }),
+    ),
+  );
+  for (const p of panel) await preflight(p, 'judge');
   const prisma = prismaFromFlags(flags, reward, {
     baseUrl: flags.judgeBaseUrl,
     concurrency: concurrency * 6,
     ...judgeCallFlags(flags),
   });
   await preflight(prisma.codeJudge, 'judge');
-  return { client, prisma };
+  return { client, prisma, panel };
 }
 
 async function score(flags: ScoreFlags, setExit: (code: number) => void): Promise<void> {
   const checked = checkFlags(flags);
   const cache = await cacheFlag(flags);
-  const budget = batchJudgeBudget(flags, cache, checked.concurrency * 6);
+  const budget = batchJudgeBudget(
+    { ...flags, judge: flags.judge?.[0] },
+    cache,
+    checked.concurrency * 6,
+  );
   try {
     await scoreWith(flags, setExit, checked, cache, budget);
   } finally {
@@ -182,7 +209,7 @@ async function scoreWith(
   budget: ReturnType<typeof batchJudgeBudget>,
 ): Promise<void> {
   const shard = parseShardFlags(flags);
-  const { client, prisma } = await judgeClients(flags, reward, concurrency, budget);
+  const { client, prisma, panel } = await judgeClients(flags, reward, concurrency, budget);
   // Loads CLIP / connects scorers only when the hybrid reward was asked for.
   const hybrid = rewardNeeds(reward).hybrid ? await hybridFromFlags(flags) : undefined;
   inputFile('--in', flags.in); // still there after the model checks
@@ -202,6 +229,9 @@ async function scoreWith(
     mode,
     judging: strategy.judging,
     pairs: strategy.pairs,
+    ...(panel.length ? { panel } : {}),
+    ...(strategy.quorum !== null ? { quorum: strategy.quorum } : {}),
+    ...(flags.panelWeights ? { panelWeights: parseWeights(flags.panelWeights) } : {}),
     dropAxis: dropAxis as ScoringRunOptions['dropAxis'],
     concurrency,
     blankPolicy: flags.blank as ScoringRunOptions['blankPolicy'],
@@ -265,7 +295,16 @@ export const register: RegisterCommand = (program, setExit) => {
       '--out <file>',
       'scores.jsonl (appended in input order; ids already done are skipped, grader faults redone)',
     )
-    .option('--judge <spec>', 'judge VLM, provider:model (not needed for --reward hybrid)')
+    .option(
+      '--judge <spec>',
+      'judge VLM, provider:model (not needed for --reward hybrid); repeat it or give a comma list for a panel: every criterion the mean of the judges, pairwise their majority',
+      (v: string, prev: string[] = []) => [...prev, ...v.split(',').filter(Boolean)],
+    )
+    .option('--quorum <n>', 'panel: judges that must answer for the panel to answer (default: all)')
+    .option(
+      '--panel-weights <w,…>',
+      'panel: one weight per --judge, in order (default equal), e.g. fitted to human votes',
+    )
     .option(
       '--code-judge <spec>',
       'LLM that reads the code for --reward prisma, provider:model (default: the judge)',
