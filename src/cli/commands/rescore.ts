@@ -3,7 +3,7 @@
 // and per-prompt shift, rank correlation inside each group, GRPO advantages that change
 // sign) as text or --json. Sharded by GRPO group (a group is never split between shards).
 // Thin: parse flags, read the input (src/eval/rescore-inputs.ts), score, print.
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { groupKey } from '../../core/group-key.ts';
 import { keptPictureInspect, rescore } from '../../eval/rescore.ts';
 import { formatRescoreDiff } from '../../eval/rescore-diff.ts';
@@ -14,7 +14,7 @@ import { createRenderPool } from '../../render/pool.ts';
 import { openAnswerCache } from '../../store/open-cache.ts';
 import { inShard } from '../../store/shard.ts';
 import { asUsage, cacheFlag, judgeCallFlags, parseCount, parseMode } from '../flags.ts';
-import { inputFile, optionalInputFile } from '../input-file.ts';
+import { optionalInputFile } from '../input-file.ts';
 import { addJudgingFlags, type JudgingFlags, judgingFromFlags } from '../judging-flags.ts';
 import { preflight } from '../preflight.ts';
 import type { RegisterCommand } from '../register.ts';
@@ -46,6 +46,7 @@ async function run(flags: RescoreFlags, setExit: (code: number) => void): Promis
   const mode = parseMode(flags.mode);
   const concurrency = parseCount('--concurrency', flags.concurrency, 8);
   const shard = parseShardFlags(flags);
+  if (!existsSync(flags.in)) throw new UsageError(`--in ${flags.in}: no such file or folder`);
   optionalInputFile('--rollouts', flags.rollouts);
   optionalInputFile('--rubrics', flags.rubrics);
   const reward = flags.reward === undefined ? undefined : parseRewardFlag(flags.reward);
