@@ -6,6 +6,10 @@
 //
 // Flags: --prompts 128 --per-prompt 8 --latency-ms 1000 --concurrency 24 --render-workers N
 //        --mode joint|per-item --json
+//        --judging absolute|pairwise --pairs circular|all: the cost of relative judging (issue
+//        37): judge calls and tokens per rollout for each mode. Pairwise asks the absolute
+//        judge once per rollout (gates, components, the fallback of a group of one) and then
+//        each compared pair in both orders: circular 2N calls a group of N, all N(N−1).
 //        --heap-mb 320 --malloc-arenas 2: the server runs as docs/serve.md recommends, with
 //        NODE_OPTIONS=--max-old-space-size=320 and MALLOC_ARENA_MAX=2 (0 leaves either unset)
 // The defaults keep the judge, not the CPU, the bound on a 2-core machine: inspection and
@@ -31,6 +35,8 @@ const { values: flags } = parseArgs({
     'render-workers': { type: 'string' },
     pipeline: { type: 'string' },
     mode: { type: 'string', default: 'joint' },
+    judging: { type: 'string', default: 'absolute' },
+    pairs: { type: 'string', default: 'circular' },
     json: { type: 'boolean', default: false },
   },
 });
@@ -102,6 +108,11 @@ async function main() {
   // Every item gets 0.7: the double's work is only the fixed latency.
   const double = await startModelDouble({
     handler: (req: DoubleRequest) => {
+      if (req.images.length === 2) {
+        // A comparison: a fixed winner chosen by the two pictures, so the answer is stable.
+        const winner = req.images[0]! < req.images[1]! ? 'first' : 'second';
+        return { content: JSON.stringify({ reasoning: 'ok', winner }), delayMs: LATENCY };
+      }
       const keys = Object.keys((req.schema?.properties ?? {}) as Record<string, unknown>);
       const answer = Object.fromEntries(keys.map((k) => [k, { reasoning: 'ok', score: 0.7 }]));
       return { content: JSON.stringify(answer), delayMs: LATENCY };
@@ -124,6 +135,10 @@ async function main() {
     String(C),
     '--mode',
     String(flags.mode),
+    '--judging',
+    String(flags.judging),
+    '--pairs',
+    String(flags.pairs),
   );
   args.push('--cache', join(dir, 'cache.sqlite'), '--max-in-flight', String(Math.max(N, 8192)));
   if (flags['render-workers']) args.push('--render-workers', String(flags['render-workers']));
@@ -157,6 +172,7 @@ async function main() {
     const latencies: number[] = [];
     let cached = 0;
     let ok = 0;
+    const tokens = { input: 0, output: 0 };
     const t0 = performance.now();
     await Promise.all(
       requests.map(async (body) => {
@@ -168,10 +184,16 @@ async function main() {
         });
         if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${await res.text()}`);
         const { results } = (await res.json()) as {
-          results: { status: string; cached: boolean }[];
+          results: {
+            status: string;
+            cached: boolean;
+            usage: { inputTokens: number; outputTokens: number };
+          }[];
         };
         latencies.push(performance.now() - s);
         for (const r of results) {
+          tokens.input += r.usage.inputTokens;
+          tokens.output += r.usage.outputTokens;
           if (r.cached) cached++;
           if (r.status === 'ok') ok++;
         }
@@ -179,7 +201,14 @@ async function main() {
     );
     const makespan = performance.now() - t0;
     latencies.sort((a, b) => a - b);
-    return { makespan, ok, cached, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+    return {
+      makespan,
+      ok,
+      cached,
+      tokens,
+      p50: percentile(latencies, 50),
+      p99: percentile(latencies, 99),
+    };
   };
 
   // How busy the judge was during the first pass: the ideal needs every slot busy all along.
@@ -198,7 +227,20 @@ async function main() {
   rmSync(dir, { recursive: true, force: true });
 
   const ideal = Math.ceil(calls1 / C) * LATENCY;
+  // What the mode costs by construction: 1 absolute call a rollout, plus the comparisons.
+  const pairCalls =
+    flags.judging !== 'pairwise' || G < 2
+      ? 0
+      : flags.pairs === 'all' || G === 2
+        ? G * (G - 1)
+        : 2 * G;
+  const expectedPerRollout = 1 + pairCalls / G;
   const report = {
+    judging: flags.judging,
+    pairs: flags.judging === 'pairwise' ? flags.pairs : null,
+    expected_judge_calls_per_rollout: expectedPerRollout,
+    input_tokens_per_rollout: first.tokens.input / N,
+    output_tokens_per_rollout: first.tokens.output / N,
     rollouts: N,
     prompts: P,
     per_prompt: G,
@@ -232,10 +274,11 @@ async function main() {
   }
   const goal = (pass: boolean) => (pass ? 'ok' : 'MISSED');
   const lines = [
-    `rubrica serve: ${N} rollouts (${P} prompts × ${G}), judge double ${LATENCY} ms, concurrency ${C}, ${flags.mode}${heap ? `, ${heap}` : ''}${env.MALLOC_ARENA_MAX ? `, MALLOC_ARENA_MAX=${env.MALLOC_ARENA_MAX}` : ''} (load avg before ${loadBefore.toFixed(1)})`,
+    `rubrica serve: ${N} rollouts (${P} prompts × ${G}), judge double ${LATENCY} ms, concurrency ${C}, ${flags.mode}, judging ${flags.judging}${heap ? `, ${heap}` : ''}${env.MALLOC_ARENA_MAX ? `, MALLOC_ARENA_MAX=${env.MALLOC_ARENA_MAX}` : ''} (load avg before ${loadBefore.toFixed(1)})`,
     `  makespan            ${report.makespan_ms} ms  (ideal ${ideal} ms, ratio ${report.ratio_to_ideal.toFixed(3)}; goal ≤ 1.05: ${goal(report.ratio_to_ideal <= 1.05)})`,
     `  throughput          ${report.rollouts_per_s.toFixed(1)} rollouts/s; ${first.ok}/${N} scored ok; judge slots busy ${(100 * judgeBusy).toFixed(1)}% of the makespan`,
-    `  judge calls         ${calls1} (${report.judge_calls_per_rollout.toFixed(3)} per rollout; goal ≤ 1: ${goal(report.judge_calls_per_rollout <= 1)})`,
+    `  judge calls         ${calls1} (${report.judge_calls_per_rollout.toFixed(3)} per rollout; ${flags.judging}${report.pairs ? ` ${report.pairs}` : ''} costs ${expectedPerRollout.toFixed(3)}: ${goal(report.judge_calls_per_rollout <= expectedPerRollout)})`,
+    `  judge tokens        ${report.input_tokens_per_rollout.toFixed(0)} in, ${report.output_tokens_per_rollout.toFixed(1)} out per rollout`,
     `  per-request latency p50 ${report.p50_request_ms} ms, p99 ${report.p99_request_ms} ms`,
     `  second pass         ${calls2} judge calls (goal 0: ${goal(calls2 === 0)}), ${second.cached} cache hits, makespan ${report.second_pass_makespan_ms} ms`,
     `  peak RSS            server process ${report.peak_rss_server_mb} MB (goal ≤ 512: ${goal(report.peak_rss_server_mb <= 512)}); with its render worker processes ${report.peak_rss_with_render_workers_mb} MB`,

@@ -29,6 +29,15 @@ export const CriterionLeafSchema = z.object({
   source: CriterionSourceSchema.optional(),
   /** Why `score` is null: a grader fault (judge_error, scorer_error, …) or a rule reason. */
   reason: ReasonSchema.optional(),
+  /**
+   * Under a judge panel (issue 37): each judge's own answer for this criterion (score null
+   * with the fault when that judge failed); `score` is the panel's combined value.
+   */
+  panel: z
+    .array(
+      z.object({ judge: z.string(), score: z.number().nullable(), fault: z.string().optional() }),
+    )
+    .optional(),
 });
 /**
  * One scored criterion: key, axis, weight and a score in [0,1] (null with a `reason` when it

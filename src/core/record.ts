@@ -73,6 +73,26 @@ export const RewardResultSchema = z.object({
  */
 export type RewardResult = z.infer<typeof RewardResultSchema>;
 
+/** How a relatively judged record was reached (src/pipeline/relative.ts). */
+export const RelativeSchema = z.object({
+  judging: z.enum(['pairwise', 'group']),
+  pairs: z.enum(['circular', 'all']),
+  /** Members of the group that were compared (rendered and judged ok). */
+  group_size: z.number(),
+  /** Ordered comparisons this rollout was in, those answered, those masked (faulted). */
+  comparisons: z.number(),
+  answered: z.number(),
+  masked: z.number(),
+  /** Wins, a tie counting one half. */
+  wins: z.number(),
+  /** Bradley–Terry strength (log-odds scale). */
+  strength: z.number(),
+  /** The absolute reward this rollout had alone. */
+  absolute_reward: z.number(),
+  /** True when no comparison was answered and the absolute reward stands. */
+  fallback: z.boolean(),
+});
+
 /**
  * The zod schema of a score record: one scored rollout, as JSONL files and the HTTP service
  * write it. The one definition of its shape.
@@ -88,6 +108,11 @@ export const ScoreRecordSchema = RewardResultSchema.extend({
    * fields are the first one's, except `usage`, which sums all of them.
    */
   rewards: z.partialRecord(RewardKindSchema, RewardResultSchema).optional(),
+  /**
+   * Present when the rollout was judged against its group (`--judging pairwise`, issue 37):
+   * what was compared and answered, and the absolute reward the relative one replaced.
+   */
+  relative: RelativeSchema.optional(),
 });
 /**
  * One scored rollout: id, prompt, the first reward's result, its checks, and every reward

@@ -22,7 +22,15 @@ import type { DomainRenderers } from '../domains/renderers.ts';
 import { completionDomain, inspectCompletion } from '../inspect/inspect.ts';
 import type { InspectFn } from '../inspect/types.ts';
 import { createJudge, type Judge } from '../judge/judge.ts';
+import {
+  createPairwiseJudge,
+  type JudgingMode,
+  type PairsMode,
+  type PairwiseJudge,
+} from '../judge/pairwise.ts';
+import { checkPanel, createPairwisePanel, createPanelJudge } from '../judge/panel.ts';
 import { createPrismaJudge } from '../judge/prisma-judges.ts';
+import { renderItem } from '../judge/prompt.ts';
 import { createModelClient, type ModelClientOptions } from '../models/client.ts';
 import type { ModelClient } from '../models/types.ts';
 import { createRenderPool } from '../render/pool.ts';
@@ -48,6 +56,7 @@ import { type AnswerCache, DEFAULT_CACHE_PATH } from '../store/cache.ts';
 import { openAnswerCache } from '../store/open-cache.ts';
 import { judgeWithAssets, prismaWithAssets } from './assets-key.ts';
 import { assembleRecord, faultRecord, faultResult } from './record.ts';
+import { judgeRelative } from './relative.ts';
 import type { InspectingScorer, JudgeMode, ScoreBatchOptions, ScoredRollout } from './types.ts';
 
 export type { BlankPolicy } from '../reward/gates.ts';
@@ -62,6 +71,15 @@ export interface RolloutScorerOptions {
   rubrics?: readonly RubricRecord[] | string;
   /** A model client, or a `provider:model` spec. Needed for every reward but `hybrid`. */
   judge?: ModelClient | string;
+  /**
+   * Judges asked beside `judge` as one panel (issue 37): every criterion the weighted mean of
+   * the judges that answered, a pairwise comparison their majority (src/judge/panel.ts).
+   */
+  panel?: readonly (ModelClient | string)[];
+  /** Weight of each panel judge, `judge` first (default equal). */
+  panelWeights?: readonly number[];
+  /** Panel judges that must answer for the panel to answer (default: all). */
+  quorum?: number | null;
   /** Options for the judge client built from a spec (base URL, key, timeout, retries, concurrency). */
   judgeOptions?: Omit<ModelClientOptions, 'role'>;
   /** The renderer to use (the caller keeps ownership). Default: a render pool owned and closed by the scorer. */
@@ -79,6 +97,10 @@ export interface RolloutScorerOptions {
   /** The default reward(s); the first is each record's `reward`. Default `ruler`. */
   reward?: RewardKind | readonly RewardKind[];
   mode?: JudgeMode;
+  /** `absolute` (default) or `pairwise`: a batch's groups judged in ordered pairs (issue 37). */
+  judging?: JudgingMode;
+  /** Pairs `pairwise` compares: `circular` (default, 2N calls a group of N) or `all` (N(N−1)). */
+  pairs?: PairsMode;
   dropAxis?: DropAxis;
   /** Rollouts in flight at once (judge calls are further limited by the client). Default 8. */
   concurrency?: number;
@@ -111,8 +133,28 @@ export interface RolloutScorerOptions {
 
 /** A scorer that cannot work as configured (a usage error, not bad policy output). */
 export class ScorerConfigError extends RubricaError<
-  'hybrid_unavailable' | 'no_rubrics' | 'no_judge' | 'unknown_reward' | 'reward_not_applicable'
+  | 'hybrid_unavailable'
+  | 'no_rubrics'
+  | 'no_judge'
+  | 'unknown_reward'
+  | 'reward_not_applicable'
+  | 'judging_unavailable'
 > {}
+
+/** The judging mode asked for, refused by name when this scorer cannot do it. */
+export function checkJudging(judging: JudgingMode, haveJudge: boolean): void {
+  if (judging === 'group')
+    throw new ScorerConfigError(
+      'judging_unavailable',
+      'judging "group" (several pictures in one judge call) is not implemented yet; use pairwise',
+    );
+  if (judging === 'pairwise' && !haveJudge)
+    throw new ScorerConfigError('no_judge', 'judging "pairwise" needs a judge model');
+}
+
+/** What "better" means to the pairwise judge when no rubric was found for the prompt. */
+const DEFAULT_CRITERIA =
+  'How faithfully and completely the picture shows what the prompt asks for, then how clear and well made it is.';
 
 /**
  * Throws ScorerConfigError `reward_not_applicable` (naming the reward and the domain) when a
@@ -215,6 +257,7 @@ interface Resources {
   rubrics: RubricIndex;
   prismaRubrics: PrismaRubricIndex;
   judgeFor(mode: JudgeMode): Judge | null;
+  pairwise(): PairwiseJudge | null;
   prismaFor(mode: JudgeMode): PrismaGraders | undefined;
 }
 
@@ -231,6 +274,19 @@ function openResources(opts: RolloutScorerOptions): Resources {
         ? opts.cache
         : openAnswerCache(opts.cache ?? DEFAULT_CACHE_PATH);
   const judges = new Map<JudgeMode, Judge>();
+  let pairwise: PairwiseJudge | null = null;
+  const clients = client
+    ? [
+        client,
+        ...(opts.panel ?? []).map((c) =>
+          typeof c === 'string' ? createModelClient(c, { ...opts.judgeOptions, role: 'judge' }) : c,
+        ),
+      ]
+    : [];
+  const panelOpts = {
+    ...(opts.panelWeights ? { weights: opts.panelWeights } : {}),
+    quorum: opts.quorum ?? null,
+  };
   const renderer = opts.renderer ?? createRenderPool();
   const codeClient =
     typeof opts.codeJudge === 'string'
@@ -261,11 +317,28 @@ function openResources(opts: RolloutScorerOptions): Resources {
       }
       return g;
     },
+    pairwise() {
+      if (!client) return null;
+      pairwise ??=
+        clients.length > 1
+          ? createPairwisePanel(
+              clients.map((c) => createPairwiseJudge({ client: c, cache })),
+              panelOpts,
+            )
+          : createPairwiseJudge({ client, cache });
+      return pairwise;
+    },
     judgeFor(mode) {
       if (!client) return null;
       let j = judges.get(mode);
       if (!j) {
-        j = createJudge({ client, mode, cache });
+        j =
+          clients.length > 1
+            ? createPanelJudge(
+                clients.map((c) => createJudge({ client: c, mode, cache })),
+                panelOpts,
+              )
+            : createJudge({ client, mode, cache });
         judges.set(mode, j);
       }
       return j;
@@ -295,6 +368,17 @@ export async function createRolloutScorer(opts: RolloutScorerOptions): Promise<I
     rubrics: !!opts.rubrics || !!opts.prismaRubrics,
   };
   checkRewards(defaults, have);
+  checkJudging(opts.judging ?? 'absolute', have.judge);
+  if (opts.panel?.length || opts.quorum != null || opts.panelWeights) {
+    try {
+      checkPanel(1 + (opts.panel?.length ?? 0), {
+        ...(opts.panelWeights ? { weights: opts.panelWeights } : {}),
+        quorum: opts.quorum ?? null,
+      });
+    } catch (err) {
+      throw new ScorerConfigError('no_judge', (err as Error).message);
+    }
+  }
   const apply: ApplyOptions = {
     hybridThink: opts.hybrid ? resolveLambdas(opts.hybrid.config.lambdas).think : undefined,
   };
@@ -383,7 +467,19 @@ export async function createRolloutScorer(opts: RolloutScorerOptions): Promise<I
     const results = await Promise.all(
       kinds.map((k) => REWARD_FUNCTIONS[k](ctx).catch((err: unknown) => faultResult(k, err))),
     );
-    return { record: assembleRecord(rollout, promptId, inspection, results), inspection };
+    const judgeContext =
+      prompt === null
+        ? null
+        : {
+            prompt,
+            criteria: found ? found.items.map(renderItem).join('\n\n') : DEFAULT_CRITERIA,
+            assets: dataHash ?? null,
+          };
+    return {
+      record: assembleRecord(rollout, promptId, inspection, results),
+      inspection,
+      judgeContext,
+    };
   };
 
   return {
@@ -395,8 +491,24 @@ export async function createRolloutScorer(opts: RolloutScorerOptions): Promise<I
       checkRewards(kinds, have);
       if (rewardsRestricted(kinds, apply))
         checkRewardsApply(kinds, rolloutDomains(items, opts.domain), apply);
-      return Promise.all(
-        items.map((it) => limit(() => scoreRollout(it, batch)).then((s) => s.record)),
+      const judging = batch.judging ?? opts.judging ?? 'absolute';
+      checkJudging(judging, have.judge);
+      const scored = await Promise.all(items.map((it) => limit(() => scoreRollout(it, batch))));
+      const pairJudge = res.pairwise();
+      if (judging !== 'pairwise' || !pairJudge) return scored.map((s) => s.record);
+      // Relative judging: every picture of the batch is rendered and checked by now.
+      return judgeRelative(
+        items,
+        scored.map((s) => ({
+          record: s.record,
+          png: s.inspection?.render?.ok ? s.inspection.render.png : null,
+          context: s.judgeContext ?? null,
+        })),
+        {
+          judge: pairJudge,
+          pairs: batch.pairs ?? opts.pairs ?? 'circular',
+          ...(batch.signal ? { signal: batch.signal } : {}),
+        },
       );
     },
     async close() {

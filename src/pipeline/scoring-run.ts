@@ -20,6 +20,8 @@ export interface ScoringRunOptions
 export interface ScoringRun {
   /** Scores one rollout (at most `concurrency` at once): always one record, never a throw for bad policy output. */
   score(item: RolloutInput): Promise<ScoreRecord>;
+  /** Scores rollouts as one batch (a GRPO group under pairwise judging): one record each, in order. */
+  scoreBatch(items: RolloutInput[]): Promise<ScoreRecord[]>;
   /** Closes the scorer (and its hybrid rewarder), the cache and the render pool. */
   close(): Promise<void>;
 }
@@ -45,6 +47,7 @@ export async function openScoringRun(opts: ScoringRunOptions): Promise<ScoringRu
   }
   return {
     score: async (item) => (await scorer.scoreBatch([item]))[0]!,
+    scoreBatch: (items) => scorer.scoreBatch(items),
     async close() {
       await scorer.close();
       await cache?.close();

@@ -3,6 +3,7 @@
 // them knows how a score is made.
 import type { RewardKind, RolloutInput, ScoreRecord } from '../core/record.ts';
 import type { Inspection } from '../inspect/types.ts';
+import type { JudgingMode, PairsMode } from '../judge/pairwise.ts';
 
 export type { RewardKind, RolloutInput } from '../core/record.ts';
 
@@ -14,6 +15,10 @@ export interface ScoreBatchOptions {
   /** One reward or several (computed from one inspection; the first is the record's `reward`). */
   reward?: RewardKind | readonly RewardKind[];
   mode?: JudgeMode;
+  /** `absolute` (default): each rollout alone; `pairwise`: against its group (pipeline/relative.ts). */
+  judging?: JudgingMode;
+  /** Which pairs of a group `pairwise` compares (default `circular`). */
+  pairs?: PairsMode;
   signal?: AbortSignal;
 }
 
@@ -22,6 +27,8 @@ export interface ScoredRollout {
   record: ScoreRecord;
   /** The one inspection every requested reward was computed from (PNG included). */
   inspection: Inspection | null;
+  /** What a relative judge reads with the picture: prompt, criteria, data hash (null: none found). */
+  judgeContext?: { prompt: string; criteria: string; assets: string | null } | null;
 }
 
 /** Scores rollouts; every input gets exactly one record, in input order. */

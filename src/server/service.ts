@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import type { RewardKind } from '../core/record.ts';
 import type { HtmlPictureOptions } from '../domains/html/picture.ts';
 import { inspectCompletion } from '../inspect/inspect.ts';
+import type { JudgingMode, PairsMode } from '../judge/strategy.ts';
 import type { CircuitHealth } from '../models/circuit-breaker.ts';
 import type { ModelClient } from '../models/types.ts';
 import { createRolloutScorer } from '../pipeline/score.ts';
@@ -35,6 +36,9 @@ export interface RewardServiceOptions
   judgeConcurrency: number;
   reward: readonly RewardKind[];
   mode: JudgeMode;
+  /** `pairwise`: each gathered batch's GRPO groups judged in ordered pairs (issue 37). */
+  judging?: JudgingMode;
+  pairs?: PairsMode;
   hybrid?: HybridRewarder;
   /** Render worker processes. */
   renderWorkers: number;
@@ -90,6 +94,8 @@ export async function startRewardService(opts: RewardServiceOptions): Promise<Ru
       cache: opts.cache,
       reward: opts.reward,
       mode: opts.mode,
+      ...(opts.judging ? { judging: opts.judging } : {}),
+      ...(opts.pairs ? { pairs: opts.pairs } : {}),
       hybrid: opts.hybrid,
       // Enough rollouts in the pipeline to keep every judge slot and render worker busy.
       concurrency: opts.pipeline ?? Math.max(32, 2 * opts.judgeConcurrency + 4 * workers),
@@ -120,6 +126,8 @@ export async function startRewardService(opts: RewardServiceOptions): Promise<Ru
     judgeConcurrency: _c,
     reward: _k,
     mode: _m,
+    judging: _j,
+    pairs: _pairs,
     hybrid: _h,
     renderWorkers: _w,
     renderer: _n,

@@ -130,6 +130,12 @@ export const commandTable: Readonly<Record<string, CommandEntry>> = {
     summary: 'score rollouts: render, judge against rubrics, weigh into rewards',
     load: () => import('./score.ts'),
   },
+  rescore: {
+    term: 'rescore [options]',
+    summary:
+      'judge a finished score/eval output again with another judge or judging mode, and show what changed',
+    load: () => import('./rescore.ts'),
+  },
 };
 
 /** Loads every command module (for tests and tools that want the full program). */

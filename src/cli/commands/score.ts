@@ -17,14 +17,17 @@ import { parseRubricsJsonl } from '../../rubric/load.ts';
 import { ExactIdSchema } from '../../store/jsonl.ts';
 import { addDataRootFlag, dataRootFlag } from '../assets-flag.ts';
 import { asUsage, cacheFlag, judgeCallFlags, parseCount, parseMode } from '../flags.ts';
+import { createGroupBatcher, groupSizes } from '../group-batches.ts';
 import { addHtmlFlag, htmlFlagOptions } from '../html-flag.ts';
 import { addHybridFlags, type HybridFlags, hybridFromFlags } from '../hybrid-flags.ts';
 import { inputFile, optionalInputFile } from '../input-file.ts';
 import { finishJsonlCommand, runJsonlCommand } from '../jsonl-command.ts';
 import { addJudgeBudgetFlags, batchJudgeBudget } from '../judge-budget.ts';
+import { type JudgingFlags, judgingFromFlags } from '../judging-flags.ts';
 import { preflight } from '../preflight.ts';
 import { prismaFromFlags } from '../prisma-flags.ts';
 import type { RegisterCommand } from '../register.ts';
+import { addRelativeFlags } from '../relative-flags.ts';
 import { addRendererFlag, parseRenderer } from '../renderer-flag.ts';
 import { checkRolloutFileApplies } from '../reward-domains.ts';
 import { parseRewardFlag, REWARD_FLAG_HELP, rewardNeeds } from '../reward-flag.ts';
@@ -68,7 +71,7 @@ function nothingScored(records: readonly Pick<ScoreRecord, 'status' | 'reason'>[
     : 'nothing could be scored';
 }
 
-interface ScoreFlags extends HybridFlags, ShardFlags {
+interface ScoreFlags extends HybridFlags, ShardFlags, JudgingFlags {
   renderer?: string;
   dataRoot?: string;
   htmlFullPage?: boolean;
@@ -77,7 +80,9 @@ interface ScoreFlags extends HybridFlags, ShardFlags {
   prismaLambdas?: string;
   in: string;
   out: string;
-  judge?: string;
+  /** Every --judge given (a comma list splits): one judge, or a panel. */
+  judge?: string[];
+  panelWeights?: string;
   mode?: string;
   reward: string;
   dropAxis?: string;
@@ -90,6 +95,14 @@ interface ScoreFlags extends HybridFlags, ShardFlags {
   judgeConcurrency?: string;
   judgeRpm?: string;
   judgeTpm?: string;
+}
+
+/** `--panel-weights 2,1,1` → [2, 1, 1]; each a positive number. */
+function parseWeights(raw: string): number[] {
+  const ws = raw.split(',').map(Number);
+  if (ws.some((w) => !(w > 0) || !Number.isFinite(w)))
+    throw new UsageError(`--panel-weights must be positive numbers, got "${raw}"`);
+  return ws;
 }
 
 /** Flag checks before any model is made: each a usage error (exit 2). */
@@ -117,7 +130,18 @@ function checkFlags(flags: ScoreFlags) {
   const concurrency = parseCount('--concurrency', flags.concurrency, 8);
   if (rewardNeeds(reward).judge && !flags.judge)
     throw new UsageError(`--judge is required for --reward ${flags.reward}`);
-  return { reward, rubrics: rubrics?.rubrics, mode, concurrency, dropAxis: flags.dropAxis };
+  const strategy = judgingFromFlags(flags);
+  if (strategy.judging !== 'absolute' && (flags.shard !== undefined || flags.shards !== undefined))
+    // Shards split rollouts by id, so a GRPO group would be split between shards.
+    throw new UsageError(`--judging ${strategy.judging} judges whole groups: it cannot be sharded`);
+  return {
+    reward,
+    rubrics: rubrics?.rubrics,
+    mode,
+    concurrency,
+    dropAxis: flags.dropAxis,
+    strategy,
+  };
 }
 
 /** The judge and (for --reward prisma) the code judge, each pre-flight probed, and prisma's rubrics. */
@@ -127,7 +151,7 @@ async function judgeClients(
   concurrency: number,
   budget: ReturnType<typeof batchJudgeBudget>,
 ) {
-  const judgeSpec = flags.judge;
+  const judgeSpec = flags.judge?.[0];
   const client = judgeSpec
     ? asUsage(() =>
         createModelClient(judgeSpec, {
@@ -140,19 +164,36 @@ async function judgeClients(
       )
     : undefined;
   await preflight(client, 'judge'); // a dead judge is found in seconds, not after retries
+  // The other judges of a panel, made and probed like the first.
+  const panel = (flags.judge ?? []).slice(1).map((spec) =>
+    asUsage(() =>
+      createModelClient(spec, {
+        role: 'judge',
+        baseUrl: flags.judgeBaseUrl,
+        concurrency: budget.concurrency,
+        ...(budget.gate ? { gate: budget.gate } : {}),
+        ...judgeCallFlags(flags),
+      }),
+    ),
+  );
+  for (const p of panel) await preflight(p, 'judge');
   const prisma = prismaFromFlags(flags, reward, {
     baseUrl: flags.judgeBaseUrl,
     concurrency: concurrency * 6,
     ...judgeCallFlags(flags),
   });
   await preflight(prisma.codeJudge, 'judge');
-  return { client, prisma };
+  return { client, prisma, panel };
 }
 
 async function score(flags: ScoreFlags, setExit: (code: number) => void): Promise<void> {
   const checked = checkFlags(flags);
   const cache = await cacheFlag(flags);
-  const budget = batchJudgeBudget(flags, cache, checked.concurrency * 6);
+  const budget = batchJudgeBudget(
+    { ...flags, judge: flags.judge?.[0] },
+    cache,
+    checked.concurrency * 6,
+  );
   try {
     await scoreWith(flags, setExit, checked, cache, budget);
   } finally {
@@ -163,12 +204,12 @@ async function score(flags: ScoreFlags, setExit: (code: number) => void): Promis
 async function scoreWith(
   flags: ScoreFlags,
   setExit: (code: number) => void,
-  { reward, rubrics, mode, concurrency, dropAxis }: ReturnType<typeof checkFlags>,
+  { reward, rubrics, mode, concurrency, dropAxis, strategy }: ReturnType<typeof checkFlags>,
   cache: string | false,
   budget: ReturnType<typeof batchJudgeBudget>,
 ): Promise<void> {
   const shard = parseShardFlags(flags);
-  const { client, prisma } = await judgeClients(flags, reward, concurrency, budget);
+  const { client, prisma, panel } = await judgeClients(flags, reward, concurrency, budget);
   // Loads CLIP / connects scorers only when the hybrid reward was asked for.
   const hybrid = rewardNeeds(reward).hybrid ? await hybridFromFlags(flags) : undefined;
   inputFile('--in', flags.in); // still there after the model checks
@@ -186,6 +227,11 @@ async function scoreWith(
     cache,
     reward,
     mode,
+    judging: strategy.judging,
+    pairs: strategy.pairs,
+    ...(panel.length ? { panel } : {}),
+    ...(strategy.quorum !== null ? { quorum: strategy.quorum } : {}),
+    ...(flags.panelWeights ? { panelWeights: parseWeights(flags.panelWeights) } : {}),
     dropAxis: dropAxis as ScoringRunOptions['dropAxis'],
     concurrency,
     blankPolicy: flags.blank as ScoringRunOptions['blankPolicy'],
@@ -195,6 +241,15 @@ async function scoreWith(
     if (err instanceof ScorerConfigError) throw new UsageError(err.message);
     throw err;
   });
+  // Pairwise: each rollout waits for its group, and every rollout may be in flight at once
+  // (the scorer's own limit bounds the work).
+  const batcher =
+    strategy.judging === 'absolute'
+      ? null
+      : createGroupBatcher(
+          await groupSizes(flags.in, flags.out, RolloutLine, (line) => scoreFault(line) !== null),
+          (items) => run.scoreBatch(items),
+        );
   try {
     const r = await runJsonlCommand({
       inPath: flags.in,
@@ -204,8 +259,8 @@ async function scoreWith(
       label: 'score',
       noun: 'rollouts',
       shard: shard && { ...shard, command: 'score' },
-      concurrency,
-      process: (it: z.infer<typeof RolloutLine>) => run.score(it),
+      concurrency: batcher ? Math.max(concurrency, batcher.total) : concurrency,
+      process: (it: z.infer<typeof RolloutLine>) => (batcher ? batcher.score(it) : run.score(it)),
       faultOf: scoreFault,
       redo: (line) => scoreFault(line) !== null,
       // The summary reads status, reason, reward, cached and usage; the criteria and
@@ -240,7 +295,16 @@ export const register: RegisterCommand = (program, setExit) => {
       '--out <file>',
       'scores.jsonl (appended in input order; ids already done are skipped, grader faults redone)',
     )
-    .option('--judge <spec>', 'judge VLM, provider:model (not needed for --reward hybrid)')
+    .option(
+      '--judge <spec>',
+      'judge VLM, provider:model (not needed for --reward hybrid); repeat it or give a comma list for a panel: every criterion the mean of the judges, pairwise their majority',
+      (v: string, prev: string[] = []) => [...prev, ...v.split(',').filter(Boolean)],
+    )
+    .option('--quorum <n>', 'panel: judges that must answer for the panel to answer (default: all)')
+    .option(
+      '--panel-weights <w,…>',
+      'panel: one weight per --judge, in order (default equal), e.g. fitted to human votes',
+    )
     .option(
       '--code-judge <spec>',
       'LLM that reads the code for --reward prisma, provider:model (default: the judge)',
@@ -267,6 +331,7 @@ export const register: RegisterCommand = (program, setExit) => {
     .option('--no-cache', 'do not read or write the answer cache');
   addJudgeBudgetFlags(cmd);
   addDataRootFlag(cmd);
+  addRelativeFlags(cmd);
   addShardFlags(addRendererFlag(addHtmlFlag(addHybridFlags(cmd)))).action((flags: ScoreFlags) =>
     score(flags, setExit),
   );

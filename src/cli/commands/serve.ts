@@ -22,8 +22,10 @@ import { addHtmlFlag, htmlFlagOptions } from '../html-flag.ts';
 import { addHybridFlags, type HybridFlags, hybridFromFlags } from '../hybrid-flags.ts';
 import { inputFile } from '../input-file.ts';
 import { sharedJudgeGate } from '../judge-budget.ts';
+import { type JudgingFlags, judgingFromFlags } from '../judging-flags.ts';
 import { preflight } from '../preflight.ts';
 import type { RegisterCommand } from '../register.ts';
+import { addRelativeFlags } from '../relative-flags.ts';
 import { addRendererFlag, parseRenderer } from '../renderer-flag.ts';
 import { parseRewardFlag, REWARD_FLAG_HELP, rewardNeeds } from '../reward-flag.ts';
 import { UsageError } from '../usage-error.ts';
@@ -152,10 +154,11 @@ export const register: RegisterCommand = (program) => {
     '--require-cgroup',
     'refuse to start unless each sandbox gets a memory cgroup (not per-process limits only)',
   );
+  addRelativeFlags(cmd);
   addHtmlFlag(addRendererFlag(addHybridFlags(cmd))).action((o) => serve(o));
 };
 
-interface ServeFlags extends HybridFlags {
+interface ServeFlags extends HybridFlags, JudgingFlags {
   dataRoot?: string;
   renderer?: string;
   htmlFullPage?: boolean;
@@ -255,11 +258,12 @@ function checkFlags(o: ServeFlags) {
     if (err instanceof ServerConfigError) throw new UsageError(err.message);
     throw err;
   }
-  return { kinds, needs, health, token };
+  const strategy = judgingFromFlags(o);
+  return { kinds, needs, health, token, strategy };
 }
 
 async function serve(o: ServeFlags): Promise<void> {
-  const { kinds, needs, health, token } = checkFlags(o);
+  const { kinds, needs, health, token, strategy } = checkFlags(o);
   const log = pino(
     { level: o.logLevel, base: { svc: 'rubrica' } },
     pino.destination({ dest: 2, sync: true }),
@@ -288,6 +292,8 @@ async function serve(o: ServeFlags): Promise<void> {
     judgeConcurrency: o.concurrency,
     reward: kinds,
     mode: o.mode,
+    judging: strategy.judging,
+    pairs: strategy.pairs,
     hybrid,
     renderWorkers: o.renderWorkers ?? availableParallelism(),
     renderer: parseRenderer(o.renderer),
