@@ -173,6 +173,14 @@ export async function compareRounds(
         : '';
       console.log(`  ${row.label}: ${parts.join('; ')}${b}`);
     }
+    // The interval so far after every round: how many rounds a change of a given size needs
+    // to be seen on this machine (and when one can stop).
+    if (round >= 2)
+      for (const row of rows) {
+        const d = data.get(row.label)!;
+        const iv = ratioInterval(d.cpu.candidate, d.cpu.ref);
+        console.log(`  so far, ${row.label}, CPU: ${formatInterval(iv)}`);
+      }
   }
   console.log(`\ncandidate/REF cost per file (< 1: candidate faster), 95 % interval over rounds:`);
   for (const row of rows) {
