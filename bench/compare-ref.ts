@@ -210,7 +210,7 @@ export async function compareRounds(
   return { baselines };
 }
 
-/** Runs a child process to completion and parses the last line of its stdout as JSON. */
+/** Runs a child process to completion (killed after timeoutMs) and parses its stdout as JSON. */
 export function runJsonChild<T>(args: string[], cwd: string, timeoutMs: number): Promise<T> {
   return new Promise((resolveRun, reject) => {
     const p = spawn(process.execPath, args, { cwd, stdio: ['ignore', 'pipe', 'inherit'] });
@@ -222,10 +222,15 @@ export function runJsonChild<T>(args: string[], cwd: string, timeoutMs: number):
     p.on('close', (code, signal) => {
       clearTimeout(timer);
       if (code !== 0) return reject(new Error(`${args.join(' ')} exited ${code ?? signal}`));
+      // The whole output is one JSON document (possibly pretty-printed), or its last line is.
       try {
-        resolveRun(JSON.parse(out.trim().split('\n').at(-1)!) as T);
-      } catch (e) {
-        reject(e);
+        resolveRun(JSON.parse(out) as T);
+      } catch {
+        try {
+          resolveRun(JSON.parse(out.trim().split('\n').at(-1)!) as T);
+        } catch (e) {
+          reject(e);
+        }
       }
     });
   });

@@ -53,6 +53,10 @@ const ROUNDS = Number(arg('rounds', '1'));
 // librsvg alone shows what the routing costs; chromium is the reference.
 const RENDERERS = arg('renderers', 'auto,librsvg,chromium').split(',') as RendererName[];
 const RENDERER = arg('renderer', 'librsvg') as RendererName;
+// Files in flight per worker (default 4, as a GRPO batch keeps the pool busy). The p50
+// latency printed is mostly this queue: with 4 in flight a file waits for ~3 others' renders.
+// --in-flight 1 measures one rollout alone (the latency of a request of one rollout).
+const IN_FLIGHT = Number(arg('in-flight', '4'));
 const SIZE = 512;
 // --src DIR: the tree whose src/ is measured (default: this checkout). --against REF runs
 // this same harness on REF's src/ too, so only the code under test differs between sides.
@@ -130,7 +134,7 @@ async function rubrica(
   // Warm up, not timed: boot every worker (tsx + libvips), load the tokenizer, and run the
   // measured path on 8 files per worker (CairoSVG warms up on 8 files too). Warm-up text
   // differs from the timed completions so no timed file hits a cache.
-  const limit = pLimit(workers * 4);
+  const limit = pLimit(workers * IN_FLIGHT);
   const warm = fluentEmoji(workers * 8 + 7).slice(-workers * 8);
   await Promise.all(
     warm.map((i) =>
@@ -327,7 +331,7 @@ function print(rows: Row[]): void {
 function rubricaInChild(workers: number, whole: boolean, renderer: RendererName): Promise<Row> {
   const self = new URL(import.meta.url).pathname;
   const args = ['--import', 'tsx', self, '--child-rubrica', String(workers), '--files', String(N)];
-  args.push('--renderer', renderer);
+  args.push('--renderer', renderer, '--in-flight', String(IN_FLIGHT));
   if (!whole) args.push('--render-only');
   return new Promise((resolve, reject) => {
     const p = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -427,7 +431,7 @@ async function against(): Promise<void> {
             '--files',
             String(N),
           ];
-          args.push('--renderer', renderer, '--src', side.dir);
+          args.push('--renderer', renderer, '--src', side.dir, '--in-flight', String(IN_FLIGHT));
           const row = await runJsonChild<Row>(args, side.dir, 30 * 60_000);
           if (row.failed)
             throw new Error(`${side.name} failed ${row.failed} of ${row.files} files`);
