@@ -22,25 +22,18 @@
 // read apart and printed on its own; "+start-up" is the ratio with it charged to the N files.
 // "identical": how many pictures both ways drew pixel-identical (after decoding).
 // A benchmark, not a test: nothing is asserted. Issue 12's goal: ≥ 5× for python, latex, html.
+// A fresh way that cannot run (tool missing) or draws only part of the files gets no ratio
+// ("absent" and the reason), and the bench then exits 1.
+// --against REF [--rounds R]: each domain's warm pool, this checkout's and REF's (a temporary
+// worktree) alternating, the fresh way between them, candidate/REF with a 95 % interval over
+// rounds (bench/compare-ref.ts; docs/rendering.md#comparing-against-a-commit).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import sharp from 'sharp';
-import { launchChromium } from '../src/browser/launch.ts';
-import { createBrowserRoom } from '../src/browser/room.ts';
-import { createDotRenderer } from '../src/domains/dot/renderer.ts';
-import { createHtmlRenderer, HTML_VIEWPORT } from '../src/domains/html/renderer.ts';
-import { createLatexRenderer, latexDocument } from '../src/domains/latex/renderer.ts';
-import { lilypondCompiledScheme } from '../src/domains/lilypond/compiled-scheme.ts';
-import { createLilypondRenderer, lilypondDocument } from '../src/domains/lilypond/renderer.ts';
-import { createMermaidRenderer, mermaidPage } from '../src/domains/mermaid/renderer.ts';
-import { pngResult } from '../src/domains/png.ts';
-import { createPythonRenderer } from '../src/domains/python/renderer.ts';
-import { createSmilesRenderer } from '../src/domains/smiles/renderer.ts';
 import type { DomainRenderer } from '../src/domains/types.ts';
-import { createVegaLiteRenderer } from '../src/domains/vega-lite/renderer.ts';
-import { createRenderPool } from '../src/render/index.ts';
 import {
   dotCorpus,
   htmlCorpus,
@@ -52,11 +45,56 @@ import {
   svgCorpus,
   vegaLiteCorpus,
 } from '../test/support/domain-corpus.ts';
+import { type CompareRow, checkoutRef, compareRounds, runJsonChild } from './compare-ref.ts';
+import { type BaselineRun, baselineProblem, benchExitCode } from './compare-stats.ts';
 
 const arg = (name: string, dflt: string) => {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : dflt;
 };
+// --src DIR: the tree whose src/ is measured (default: this checkout); --against REF runs this
+// same harness on REF's src/ too, so only the code under test differs between the sides.
+const SRC = resolve(arg('src', fileURLToPath(new URL('..', import.meta.url))));
+const fromSrc = (p: string) => pathToFileURL(join(SRC, p)).href;
+const { launchChromium } = (await import(
+  fromSrc('src/browser/launch.ts')
+)) as typeof import('../src/browser/launch.ts');
+const { createBrowserRoom } = (await import(
+  fromSrc('src/browser/room.ts')
+)) as typeof import('../src/browser/room.ts');
+const { createDotRenderer } = (await import(
+  fromSrc('src/domains/dot/renderer.ts')
+)) as typeof import('../src/domains/dot/renderer.ts');
+const { createHtmlRenderer, HTML_VIEWPORT } = (await import(
+  fromSrc('src/domains/html/renderer.ts')
+)) as typeof import('../src/domains/html/renderer.ts');
+const { createLatexRenderer, latexDocument } = (await import(
+  fromSrc('src/domains/latex/renderer.ts')
+)) as typeof import('../src/domains/latex/renderer.ts');
+const { lilypondCompiledScheme } = (await import(
+  fromSrc('src/domains/lilypond/compiled-scheme.ts')
+)) as typeof import('../src/domains/lilypond/compiled-scheme.ts');
+const { createLilypondRenderer, lilypondDocument } = (await import(
+  fromSrc('src/domains/lilypond/renderer.ts')
+)) as typeof import('../src/domains/lilypond/renderer.ts');
+const { createMermaidRenderer, mermaidPage } = (await import(
+  fromSrc('src/domains/mermaid/renderer.ts')
+)) as typeof import('../src/domains/mermaid/renderer.ts');
+const { pngResult } = (await import(
+  fromSrc('src/domains/png.ts')
+)) as typeof import('../src/domains/png.ts');
+const { createPythonRenderer } = (await import(
+  fromSrc('src/domains/python/renderer.ts')
+)) as typeof import('../src/domains/python/renderer.ts');
+const { createSmilesRenderer } = (await import(
+  fromSrc('src/domains/smiles/renderer.ts')
+)) as typeof import('../src/domains/smiles/renderer.ts');
+const { createVegaLiteRenderer } = (await import(
+  fromSrc('src/domains/vega-lite/renderer.ts')
+)) as typeof import('../src/domains/vega-lite/renderer.ts');
+const { createRenderPool } = (await import(
+  fromSrc('src/render/index.ts')
+)) as typeof import('../src/render/index.ts');
 const N = Number(arg('files', '20'));
 const ONLY = arg(
   'only',
@@ -307,6 +345,9 @@ async function freshVegaLite(corpus: string[]) {
 const VL2SVG = join(process.cwd(), 'node_modules/vega-lite/bin/vl2svg');
 
 async function freshSvg(corpus: string[]) {
+  // Without the tool every file "fails": say so instead (Debian librsvg2-bin).
+  if (spawnSync('rsvg-convert', ['--version']).error)
+    throw new Error('rsvg-convert not installed (Debian librsvg2-bin, scripts/setup-debian.sh)');
   const dir = mkdtempSync(join(tmpdir(), 'bench-svg-'));
   const out: (Buffer | null)[] = [];
   for (const [i, svg] of corpus.entries()) {
@@ -469,43 +510,127 @@ const DOMAINS: Record<
   },
 };
 
-const rows: string[] = [];
-for (const name of ONLY) {
-  const d = DOMAINS[name];
-  if (!d) continue;
-  const all = d.corpus(N + 1);
-  const corpus = all.slice(0, N);
-  process.stderr.write(`${name}: ${corpus.length} files…\n`);
-  browserMode = name === 'html' || name === 'mermaid';
-  const pool = await measurePool(d.pool, all[N]!, corpus);
-  const fresh = await measureFresh(() => d.fresh(corpus));
-  let identical = 0;
-  for (let i = 0; i < corpus.length; i++)
-    if (await same(pool.pngs[i]!, fresh.pngs[i]!)) identical++;
-  const okPool = pool.pngs.filter(Boolean).length;
-  const okFresh = fresh.pngs.filter(Boolean).length;
-  const rate = (ok: number, cpuS: number) => ok / cpuS;
-  const freshRate = rate(okFresh, fresh.cpuS);
-  // With start-up: the pool's start (and its warm-up file) charged to these N files.
-  const withStart = rate(okPool + 1, pool.cpuS + pool.startCpuS!);
-  rows.push(
-    [
-      name.padEnd(9),
-      `${okPool}/${corpus.length}`.padStart(6),
-      rate(okPool, pool.cpuS).toFixed(2).padStart(9),
-      `${okFresh}/${corpus.length}`.padStart(6),
-      freshRate.toFixed(2).padStart(9),
-      `${(rate(okPool, pool.cpuS) / freshRate).toFixed(2)}×`.padStart(7),
-      `${(withStart / freshRate).toFixed(2)}×`.padStart(9),
-      `${identical}/${corpus.length}`.padStart(9),
-      `${pool.startCpuS!.toFixed(1)}/${pool.startWallS!.toFixed(1)}`.padStart(10),
-      `${pool.cpuS.toFixed(1)}/${fresh.cpuS.toFixed(1)}`.padStart(11),
-      `${pool.wallS.toFixed(1)}/${fresh.wallS.toFixed(1)}`.padStart(11),
-    ].join(' '),
-  );
-  process.stderr.write(`${rows.at(-1)}\n`);
+/** A fresh-process baseline that could not run: the reason, printed in its row. */
+async function freshOrError(run: () => Promise<Way>): Promise<Way | { error: string }> {
+  try {
+    return await run();
+  } catch (e) {
+    return { error: (e instanceof Error ? e.message : String(e)).split('\n')[0]! };
+  }
 }
-console.log(
-  'domain  pool-ok pool f/cpu-s fresh-ok fresh f/cpu-s ratio +start-up identical start cpu/wall cpu-s p/f wall-s p/f',
-);
-for (const r of rows) console.log(r);
+
+/** `--child-domain NAME` (for --against): the pool's way only, as JSON on stdout. */
+async function childDomain(name: string): Promise<void> {
+  const d = DOMAINS[name];
+  if (!d) throw new Error(`unknown domain ${name}`);
+  browserMode = name === 'html' || name === 'mermaid';
+  const all = d.corpus(N + 1);
+  const pool = await measurePool(d.pool, all[N]!, all.slice(0, N));
+  const ok = pool.pngs.filter(Boolean).length;
+  process.stdout.write(`${JSON.stringify({ files: N, ok, cpuS: pool.cpuS, wallS: pool.wallS })}\n`);
+}
+
+/** `--against REF`: each domain's warm pool, candidate and REF alternating, the fresh way between. */
+async function against(ref: string): Promise<void> {
+  const sides = checkoutRef(ref);
+  const self = fileURLToPath(import.meta.url);
+  const rows: CompareRow[] = ONLY.filter((n) => DOMAINS[n]).map((name) => {
+    const d = DOMAINS[name]!;
+    return {
+      label: `${name} pool, ${N} files`,
+      run: async (side) => {
+        const args = ['--import', 'tsx', self, '--child-domain', name, '--files', String(N)];
+        args.push('--src', side.dir);
+        const m = await runJsonChild<{ files: number; ok: number; cpuS: number; wallS: number }>(
+          args,
+          side.dir,
+          30 * 60_000,
+        );
+        if (m.ok < m.files)
+          process.stderr.write(`  ${name} ${side.name}: ${m.ok}/${m.files} drawn\n`);
+        return m;
+      },
+      baseline: async () => {
+        browserMode = name === 'html' || name === 'mermaid';
+        const corpus = d.corpus(N + 1).slice(0, N);
+        const fresh = await measureFresh(() => d.fresh(corpus));
+        return {
+          files: N,
+          ok: fresh.pngs.filter(Boolean).length,
+          cpuS: fresh.cpuS,
+          wallS: fresh.wallS,
+        };
+      },
+    };
+  });
+  try {
+    const { baselines } = await compareRounds(rows, sides, Number(arg('rounds', '3')));
+    process.exitCode = benchExitCode(baselines);
+  } finally {
+    sides.cleanup();
+  }
+}
+
+const CHILD_DOMAIN = arg('child-domain', '');
+const AGAINST = arg('against', '');
+if (CHILD_DOMAIN) await childDomain(CHILD_DOMAIN);
+else if (AGAINST) await against(AGAINST);
+else await sideBySide();
+
+/** The default run: each domain's pool and its fresh way once, in one table. */
+async function sideBySide(): Promise<void> {
+  const rows: string[] = [];
+  const baselines: BaselineRun[] = [];
+  for (const name of ONLY) {
+    const d = DOMAINS[name];
+    if (!d) continue;
+    const all = d.corpus(N + 1);
+    const corpus = all.slice(0, N);
+    process.stderr.write(`${name}: ${corpus.length} files…\n`);
+    browserMode = name === 'html' || name === 'mermaid';
+    const pool = await measurePool(d.pool, all[N]!, corpus);
+    const freshRun = await freshOrError(() => measureFresh(() => d.fresh(corpus)));
+    const fresh: Way =
+      'error' in freshRun ? { pngs: corpus.map(() => null), cpuS: 0, wallS: 0 } : freshRun;
+    let identical = 0;
+    for (let i = 0; i < corpus.length; i++)
+      if (await same(pool.pngs[i]!, fresh.pngs[i]!)) identical++;
+    const okPool = pool.pngs.filter(Boolean).length;
+    const okFresh = fresh.pngs.filter(Boolean).length;
+    const base: BaselineRun = {
+      files: corpus.length,
+      ok: okFresh,
+      ...('error' in freshRun ? { error: freshRun.error } : {}),
+    };
+    baselines.push(base);
+    const problem = baselineProblem(base);
+    const rate = (ok: number, cpuS: number) => ok / cpuS;
+    const freshRate = rate(okFresh, fresh.cpuS);
+    // With start-up: the pool's start (and its warm-up file) charged to these N files.
+    const withStart = rate(okPool + 1, pool.cpuS + pool.startCpuS!);
+    // No ratio over a failed baseline (it printed Infinity× when rsvg-convert was missing).
+    const ratio = (x: number) => (problem ? 'absent' : `${x.toFixed(2)}×`);
+    rows.push(
+      [
+        name.padEnd(9),
+        `${okPool}/${corpus.length}`.padStart(6),
+        rate(okPool, pool.cpuS).toFixed(2).padStart(9),
+        `${okFresh}/${corpus.length}`.padStart(6),
+        (problem ? '-' : freshRate.toFixed(2)).padStart(9),
+        ratio(rate(okPool, pool.cpuS) / freshRate).padStart(7),
+        ratio(withStart / freshRate).padStart(9),
+        `${identical}/${corpus.length}`.padStart(9),
+        `${pool.startCpuS!.toFixed(1)}/${pool.startWallS!.toFixed(1)}`.padStart(10),
+        `${pool.cpuS.toFixed(1)}/${fresh.cpuS.toFixed(1)}`.padStart(11),
+        `${pool.wallS.toFixed(1)}/${fresh.wallS.toFixed(1)}`.padStart(11),
+        problem ? ` (fresh baseline failed: ${problem})` : '',
+      ].join(' '),
+    );
+    process.stderr.write(`${rows.at(-1)}\n`);
+  }
+  console.log(
+    'domain  pool-ok pool f/cpu-s fresh-ok fresh f/cpu-s ratio +start-up identical start cpu/wall cpu-s p/f wall-s p/f',
+  );
+  for (const r of rows) console.log(r);
+  process.exitCode = benchExitCode(baselines);
+}

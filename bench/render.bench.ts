@@ -14,13 +14,13 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import pLimit from 'p-limit';
-import { extractArtifact } from '../src/artifact/extract.ts';
-import { runChecks } from '../src/checks/run-checks.ts';
-import { createRenderPool, pngDataUri } from '../src/render/index.ts';
 import type { RendererName } from '../src/render/types.ts';
 import { fluentEmoji } from '../test/support/corpus.ts';
+import { type CompareRow, checkoutRef, compareRounds, runJsonChild } from './compare-ref.ts';
+import { type BaselineRun, baselineProblem, benchExitCode } from './compare-stats.ts';
 
 interface Row {
   label: string;
@@ -35,6 +35,8 @@ interface Row {
   parentCpuS?: number;
   latMs: number[];
   peakRssMb: number;
+  /** A baseline row that could not run at all: why (no ratio is printed over it). */
+  error?: string;
 }
 
 const arg = (name: string, dflt: string) => {
@@ -51,7 +53,25 @@ const ROUNDS = Number(arg('rounds', '1'));
 // librsvg alone shows what the routing costs; chromium is the reference.
 const RENDERERS = arg('renderers', 'auto,librsvg,chromium').split(',') as RendererName[];
 const RENDERER = arg('renderer', 'librsvg') as RendererName;
+// Files in flight per worker (default 4, as a GRPO batch keeps the pool busy). The p50
+// latency printed is mostly this queue: with 4 in flight a file waits for ~3 others' renders.
+// --in-flight 1 measures one rollout alone (the latency of a request of one rollout).
+const IN_FLIGHT = Number(arg('in-flight', '4'));
 const SIZE = 512;
+// --src DIR: the tree whose src/ is measured (default: this checkout). --against REF runs
+// this same harness on REF's src/ too, so only the code under test differs between sides.
+const SRC = resolve(arg('src', fileURLToPath(new URL('..', import.meta.url))));
+const fromSrc = (p: string) => pathToFileURL(join(SRC, p)).href;
+const { extractArtifact } = (await import(
+  fromSrc('src/artifact/extract.ts')
+)) as typeof import('../src/artifact/extract.ts');
+const { runChecks } = (await import(
+  fromSrc('src/checks/run-checks.ts')
+)) as typeof import('../src/checks/run-checks.ts');
+const { createRenderPool, pngDataUri } = (await import(
+  fromSrc('src/render/index.ts')
+)) as typeof import('../src/render/index.ts');
+const AGAINST = arg('against', '');
 
 const quantile = (xs: number[], q: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -114,7 +134,7 @@ async function rubrica(
   // Warm up, not timed: boot every worker (tsx + libvips), load the tokenizer, and run the
   // measured path on 8 files per worker (CairoSVG warms up on 8 files too). Warm-up text
   // differs from the timed completions so no timed file hits a cache.
-  const limit = pLimit(workers * 4);
+  const limit = pLimit(workers * IN_FLIGHT);
   const warm = fluentEmoji(workers * 8 + 7).slice(-workers * 8);
   await Promise.all(
     warm.map((i) =>
@@ -237,11 +257,27 @@ async function cairo(svgs: string[], procs: number): Promise<Row> {
   writeFileSync(file, JSON.stringify(svgs));
   try {
     const per = Math.ceil(svgs.length / procs);
-    const parts = await Promise.all(
-      Array.from({ length: procs }, (_, i) =>
-        runPython(file, i * per, Math.min(svgs.length, (i + 1) * per)),
-      ),
-    );
+    let parts: Awaited<ReturnType<typeof runPython>>[];
+    try {
+      parts = await Promise.all(
+        Array.from({ length: procs }, (_, i) =>
+          runPython(file, i * per, Math.min(svgs.length, (i + 1) * per)),
+        ),
+      );
+    } catch (e) {
+      const error = (e instanceof Error ? e.message : String(e)).split('\n')[0]!;
+      const label = `CairoSVG, ${procs} process${procs > 1 ? 'es' : ''}`;
+      return {
+        label,
+        files: svgs.length,
+        failed: svgs.length,
+        wallS: 0,
+        cpuS: 0,
+        latMs: [],
+        peakRssMb: 0,
+        error,
+      };
+    }
     return {
       label: `CairoSVG, ${procs} process${procs > 1 ? 'es' : ''}`,
       files: svgs.length,
@@ -295,7 +331,7 @@ function print(rows: Row[]): void {
 function rubricaInChild(workers: number, whole: boolean, renderer: RendererName): Promise<Row> {
   const self = new URL(import.meta.url).pathname;
   const args = ['--import', 'tsx', self, '--child-rubrica', String(workers), '--files', String(N)];
-  args.push('--renderer', renderer);
+  args.push('--renderer', renderer, '--in-flight', String(IN_FLIGHT));
   if (!whole) args.push('--render-only');
   return new Promise((resolve, reject) => {
     const p = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -328,6 +364,7 @@ async function main(): Promise<void> {
     process.stdout.write(JSON.stringify(row));
     return;
   }
+  if (AGAINST) return against();
   const icons = fluentEmoji(N);
   const svgs = icons.map((i) => i.svg);
   console.log(
@@ -335,6 +372,7 @@ async function main(): Promise<void> {
       'rubrica path: extractArtifact → sanitise → render → pixel stats → runChecks → base64 data URI',
   );
   const perCoreByLabel = new Map<string, number[]>();
+  const baselines: BaselineRun[] = [];
   for (let round = 1; round <= ROUNDS; round++) {
     if (ROUNDS > 1)
       console.log(
@@ -344,6 +382,7 @@ async function main(): Promise<void> {
       );
     const rows = await oneRound(svgs);
     report(rows);
+    for (const r of rows) if (r.label.startsWith('CairoSVG')) baselines.push(asBaseline(r));
     for (const [label, ratio] of perCoreRatios(rows)) {
       perCoreByLabel.set(label, [...(perCoreByLabel.get(label) ?? []), ratio]);
     }
@@ -361,6 +400,55 @@ async function main(): Promise<void> {
       );
     }
   }
+  process.exitCode = benchExitCode(baselines);
+}
+
+/** A CairoSVG row as a baseline: its failure (the process died, files it could not draw). */
+function asBaseline(r: Row): BaselineRun {
+  return { files: r.files, ok: r.files - r.failed, ...(r.error ? { error: r.error } : {}) };
+}
+
+/**
+ * `--against REF`: the whole path (completion text → … → data URI) for each renderer and
+ * worker count, candidate and REF alternating, CairoSVG with as many processes between them.
+ */
+async function against(): Promise<void> {
+  const sides = checkoutRef(AGAINST);
+  const svgs = fluentEmoji(N).map((i) => i.svg);
+  const self = fileURLToPath(import.meta.url);
+  const rows: CompareRow[] = [];
+  for (const w of WORKERS)
+    for (const renderer of RENDERERS) {
+      rows.push({
+        label: `whole path, ${renderer}, ${w} worker${w > 1 ? 's' : ''}, ${N} files`,
+        run: async (side) => {
+          const args = [
+            '--import',
+            'tsx',
+            self,
+            '--child-rubrica',
+            String(w),
+            '--files',
+            String(N),
+          ];
+          args.push('--renderer', renderer, '--src', side.dir, '--in-flight', String(IN_FLIGHT));
+          const row = await runJsonChild<Row>(args, side.dir, 30 * 60_000);
+          if (row.failed)
+            throw new Error(`${side.name} failed ${row.failed} of ${row.files} files`);
+          return { files: row.files, cpuS: row.cpuS, wallS: row.wallS };
+        },
+        baseline: async () => {
+          const c = await cairo(svgs, w);
+          return { ...asBaseline(c), files: c.files, cpuS: c.cpuS, wallS: c.wallS };
+        },
+      });
+    }
+  try {
+    const { baselines } = await compareRounds(rows, sides, ROUNDS);
+    process.exitCode = benchExitCode(baselines);
+  } finally {
+    sides.cleanup();
+  }
 }
 
 /** Every configuration once: CairoSVG, then each rubrica row, for each worker count. */
@@ -377,11 +465,26 @@ async function oneRound(svgs: string[]): Promise<Row[]> {
   return rows;
 }
 
+/**
+ * The round's CairoSVG row with `w` processes, or undefined when it failed: no ratio is
+ * ever printed over a baseline that drew nothing (or only part of the files).
+ */
+function usableCairo(rows: Row[], w: number): Row | undefined {
+  const c = rows.find((r) => r.label.startsWith('CairoSVG') && r.label.includes(` ${w} `));
+  if (!c) return undefined;
+  const problem = baselineProblem(asBaseline(c));
+  if (problem) {
+    console.log(`${c.label}: baseline absent (${problem}); no ratio to it`);
+    return undefined;
+  }
+  return c;
+}
+
 /** Each rubrica row's files per CPU-second over its round's CairoSVG row with as many processes. */
 function perCoreRatios(rows: Row[]): [string, number][] {
   const out: [string, number][] = [];
   for (const w of WORKERS) {
-    const c = rows.find((r) => r.label.startsWith('CairoSVG') && r.label.includes(` ${w} `));
+    const c = usableCairo(rows, w);
     const ours = rows.filter((r) => r.label.startsWith('rubrica') && r.label.includes(` ${w} `));
     for (const o of c ? ours : []) out.push([o.label, o.files / o.cpuS / (c!.files / c!.cpuS)]);
   }
@@ -401,7 +504,7 @@ function report(rows: Row[]): void {
     );
   }
   for (const w of WORKERS) {
-    const c = rows.find((r) => r.label.startsWith('CairoSVG') && r.label.includes(` ${w} `));
+    const c = usableCairo(rows, w);
     const ours = rows.filter((r) => r.label.startsWith('rubrica') && r.label.includes(` ${w} `));
     for (const o of c ? ours : []) {
       const ratio = o.files / o.wallS / (c!.files / c!.wallS);

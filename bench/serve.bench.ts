@@ -18,11 +18,14 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { rulerRubric } from '../test/score/support/fixtures.ts';
 import { fluentEmoji } from '../test/support/corpus.ts';
 import { type DoubleRequest, startModelDouble } from '../test/support/model-double.ts';
+import { checkoutRef, compareRounds, runJsonChild } from './compare-ref.ts';
+import { treeCpuSeconds } from './proc-cpu.ts';
 
 const { values: flags } = parseArgs({
   options: {
@@ -38,8 +41,18 @@ const { values: flags } = parseArgs({
     judging: { type: 'string', default: 'absolute' },
     pairs: { type: 'string', default: 'circular' },
     json: { type: 'boolean', default: false },
+    // --against REF [--rounds R]: this harness against REF's server (a temporary worktree),
+    // alternating, candidate/REF of the server tree's CPU per rollout and of the makespan.
+    against: { type: 'string' },
+    rounds: { type: 'string', default: '3' },
+    // The tree whose bin/rubrica.js serves (default: this checkout); --from-source runs its
+    // TypeScript through tsx (RUBRICA_FROM_SOURCE=1), as --against does for both sides so
+    // neither runs a stale or missing dist/.
+    src: { type: 'string' },
+    'from-source': { type: 'boolean', default: false },
   },
 });
+const SRC = resolve(flags.src ?? fileURLToPath(new URL('..', import.meta.url)));
 const P = Number(flags.prompts);
 const G = Number(flags['per-prompt']);
 const LATENCY = Number(flags['latency-ms']);
@@ -119,7 +132,7 @@ async function main() {
     },
   });
   const args = [
-    'bin/rubrica.js',
+    join(SRC, 'bin/rubrica.js'),
     'serve',
     '--port',
     '0',
@@ -151,7 +164,8 @@ async function main() {
     NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} ${heap}`.trim(),
   };
   if (arenas > 0) env.MALLOC_ARENA_MAX = String(arenas);
-  const child = spawn('node', args, { stdio: ['ignore', 'ignore', 'pipe'], env });
+  if (flags['from-source']) env.RUBRICA_FROM_SOURCE = '1';
+  const child = spawn('node', args, { stdio: ['ignore', 'ignore', 'pipe'], env, cwd: SRC });
   const url = await waitReady(child);
 
   let peak = { self: 0, tree: 0 };
@@ -214,7 +228,10 @@ async function main() {
   // How busy the judge was during the first pass: the ideal needs every slot busy all along.
   const busy: number[] = [];
   const busySampler = setInterval(() => busy.push(double.inFlight), 50);
+  const cpu0 = treeCpuSeconds(child.pid!);
   const first = await pass();
+  // The server's tree (server, render workers) during the first pass: its per-core cost.
+  const firstCpuS = treeCpuSeconds(child.pid!) - cpu0;
   clearInterval(busySampler);
   const judgeBusy = busy.reduce((a, b) => a + b, 0) / Math.max(1, busy.length) / C;
   const calls1 = double.requests.length;
@@ -256,6 +273,7 @@ async function main() {
     judge_slots_busy: judgeBusy,
     ideal_makespan_ms: ideal,
     makespan_ms: Math.round(first.makespan),
+    server_tree_cpu_s_first_pass: firstCpuS,
     ratio_to_ideal: first.makespan / ideal,
     rollouts_per_s: N / (first.makespan / 1000),
     p50_request_ms: Math.round(first.p50),
@@ -286,4 +304,47 @@ async function main() {
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
-await main();
+/** `--against REF`: whole runs of this bench, candidate's server and REF's alternating. */
+async function against(ref: string) {
+  const sides = checkoutRef(ref);
+  const self = fileURLToPath(import.meta.url);
+  const passOn = process.argv.slice(2).filter((_, i, a) => {
+    const k = a[i] === '--against' || a[i] === '--rounds' || a[i] === '--src';
+    const v =
+      i > 0 && (a[i - 1] === '--against' || a[i - 1] === '--rounds' || a[i - 1] === '--src');
+    return !k && !v && a[i] !== '--json';
+  });
+  try {
+    await compareRounds(
+      [
+        {
+          label: `serve, ${N} rollouts, judge ${LATENCY} ms × ${C}`,
+          run: async (side) => {
+            const args = ['--import', 'tsx', self, ...passOn, '--json', '--from-source'];
+            args.push('--src', side.dir);
+            const r = await runJsonChild<{
+              rollouts: number;
+              ok_first_pass: number;
+              makespan_ms: number;
+              server_tree_cpu_s_first_pass: number;
+            }>(args, side.dir, 30 * 60_000);
+            if (r.ok_first_pass < r.rollouts)
+              throw new Error(`${side.name}: ${r.ok_first_pass}/${r.rollouts} scored ok`);
+            return {
+              files: r.rollouts,
+              cpuS: r.server_tree_cpu_s_first_pass,
+              wallS: r.makespan_ms / 1000,
+            };
+          },
+        },
+      ],
+      sides,
+      Number(flags.rounds),
+    );
+  } finally {
+    sides.cleanup();
+  }
+}
+
+if (flags.against) await against(flags.against);
+else await main();

@@ -20,6 +20,7 @@
 #  - slurm-wlm, munge: a real Slurm job array for sharded jobs (docs/sharding.md); the test
 #    starts its own munged, slurmctld and slurmd on free loopback ports with its own key and
 #    slurm.conf, never the system services (Debian ships no slurm.conf: those do not start)
+#  - librsvg2-bin: `rsvg-convert`, the fresh-process baseline of bench:domains' svg row
 set -euo pipefail
 
 missing=()
@@ -41,6 +42,7 @@ command -v redis-server >/dev/null || missing+=(redis-server)
 command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || missing+=(nginx-light)
 [ -x /usr/sbin/slurmctld ] && [ -x /usr/sbin/slurmd ] && command -v sbatch >/dev/null || missing+=(slurm-wlm)
 [ -x /usr/sbin/munged ] && [ -x /usr/sbin/mungekey ] || missing+=(munge)
+command -v rsvg-convert >/dev/null || missing+=(librsvg2-bin)
 
 if [ ${#missing[@]} -eq 0 ]; then
   echo "setup-debian: all test packages present"
