@@ -7,10 +7,12 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { Logger } from 'pino';
 import { errorBody } from '../core/error-body.ts';
+import type { RewardKind } from '../core/record.ts';
 import type { RolloutScorer } from '../pipeline/types.ts';
 import { type Admission, createAdmission, resolveLimits, type ServerLimits } from './admission.ts';
 import { bearerAuth } from './auth.ts';
 import { type BodyRefusal, bodyLimits, createBodyBudget } from './body-limit.ts';
+import { type DeadlineOptions, scoreByDeadline } from './deadline.ts';
 import { errorHandler, validationHook } from './errors.ts';
 import { createGatherer, DEFAULT_GATHER, type GatherOptions } from './gather.ts';
 import { createServerHealth, type ServerHealthOptions } from './health.ts';
@@ -41,6 +43,14 @@ export interface ServerOptions {
    * together into one scored batch (src/server/gather.ts). Default: 20 ms, 512 rollouts.
    */
   gather?: Partial<GatherOptions>;
+  /**
+   * serve --deadline-ms: every request is answered by then; a rollout not scored in time is
+   * a grader fault with reason `deadline` and its work runs on into the cache (deadline.ts).
+   * The native route's `deadline_ms` overrides it per request. Unset: no deadline.
+   */
+  deadlineMs?: number;
+  /** The scorer's default rewards, named by the records of rollouts past their deadline. */
+  defaultRewards?: readonly RewardKind[];
 }
 
 /** Routes a probe must reach without a token. */
@@ -112,6 +122,15 @@ export function createServer(opts: ServerOptions): OpenAPIHono {
   // prefix when observability is on), so those bodies are limited like /v1's.
   for (const path of ['/v1/*', '/verify', '/ng-rollout/*']) app.use(path, limitBodies);
   const gather = { ...DEFAULT_GATHER, ...opts.gather };
+  const deadline: DeadlineOptions = {
+    ...(opts.defaultRewards ? { defaultRewards: opts.defaultRewards } : {}),
+    onLate: () => metrics.deadlineFaults.inc(),
+    onLateFinished: (ok) => metrics.lateFinished.inc({ outcome: ok ? 'ok' : 'fault' }),
+  };
+  const deadlineMs = opts.deadlineMs;
+  // A gathered request waits up to the window before its batch starts: the batch gets what
+  // is left of the deadline, so the request is still answered by its own.
+  const gatherDeadline = deadlineMs ? Math.max(1, deadlineMs - gather.windowMs) : 0;
 
   registerRoutes(app, {
     limits,
@@ -126,8 +145,13 @@ export function createServer(opts: ServerOptions): OpenAPIHono {
       admission,
       metrics,
       log,
+      deadlineMs,
+      deadline,
       gatherer: createGatherer(
-        (items, scoreOpts) => opts.scorer.scoreBatch(items, scoreOpts),
+        (items, scoreOpts) =>
+          gatherDeadline
+            ? scoreByDeadline(opts.scorer, items, scoreOpts, gatherDeadline, deadline)
+            : opts.scorer.scoreBatch(items, scoreOpts),
         gather,
       ),
       health:

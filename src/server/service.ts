@@ -123,6 +123,7 @@ export async function startRewardService(opts: RewardServiceOptions): Promise<Ru
   } = opts;
   return startServer({
     ...server,
+    defaultRewards: opts.reward,
     scorer,
     readiness: judge ? judgeReadiness(judge) : undefined,
   }).catch(async (err) => {

@@ -127,6 +127,11 @@ export const register: RegisterCommand = (program) => {
       20,
     )
     .option(
+      '--deadline-ms <ms>',
+      'answer every request by this many ms; a rollout not scored by then is a grader fault (reason deadline) whose work runs on into the cache (default: no deadline)',
+      intOption('--deadline-ms', 1),
+    )
+    .option(
       '--health-window <n>',
       'steps (requests) the running health figures cover',
       intOption('--health-window', 1),
@@ -167,6 +172,7 @@ interface ServeFlags extends HybridFlags {
   flatEpsilon: string;
   healthWindow: number;
   gatherMs: number;
+  deadlineMs?: number;
 }
 
 function healthFlags(o: ServeFlags) {
@@ -261,6 +267,7 @@ async function serve(o: ServeFlags): Promise<void> {
     logger: log,
     health,
     gather: { windowMs: o.gatherMs },
+    ...(o.deadlineMs ? { deadlineMs: o.deadlineMs } : {}),
     limits: {
       maxItemsPerRequest: o.maxItems,
       maxInFlight: o.maxInFlight,
