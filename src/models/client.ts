@@ -20,6 +20,12 @@ import {
 import { extractJson } from './extract-json.ts';
 import { loadPrices, type PriceTable, priceFor } from './prices.ts';
 import { languageModelFor } from './providers.ts';
+import {
+  createRetryBudget,
+  type RetryBudget,
+  type RetryBudgetOptions,
+  type RetryBudgetStats,
+} from './retry-budget.ts';
 import { resolveRoleConfig } from './role-config.ts';
 import { schemaOutput } from './schema-output.ts';
 import type { CallGate } from './shared-budget.ts';
@@ -58,6 +64,12 @@ export interface ModelClientOptions {
   retryMaxMs?: number;
   /** Longest wait a `retry-after` header may impose. Default 60 000 ms. */
   retryAfterCapMs?: number;
+  /**
+   * Retries may add at most this share of calls over a sliding window (default 20 % over
+   * 10 s, at least 10 per window); past it a failure is final at once. A budget object may be
+   * shared by clients; false: only maxRetries limits retries.
+   */
+  retryBudget?: RetryBudgetOptions | RetryBudget | false;
   /** Circuit breaker settings, or false to call a failing server every time. */
   circuitBreaker?: CircuitOptions | false;
   /** Told when the circuit opens, probes or closes (the CLI logs it). */
@@ -74,6 +86,8 @@ export interface RubricaModelClient extends ModelClient {
   totalUsage(): Usage;
   /** The circuit breaker's view of the server: state, failures in a row, last success. */
   health(): CircuitHealth;
+  /** The retry budget's figures (null when the client has none). */
+  retryStats(): RetryBudgetStats | null;
 }
 
 /**
@@ -116,7 +130,11 @@ export function createModelClient(
     headers: options.headers,
   });
   let total = emptyUsage();
+  const rb = options.retryBudget;
+  const retryBudget =
+    rb === false ? undefined : rb && 'tryRetry' in rb ? rb : createRetryBudget(rb ?? {});
   const run = createCallLoop({
+    retryBudget,
     attempt: createAttempt({
       model,
       price: priceFor(s, loadPrices(options.prices, env)),
@@ -148,6 +166,7 @@ export function createModelClient(
     baseUrl,
     totalUsage: () => total,
     health: () => breaker.health(),
+    retryStats: () => retryBudget?.stats() ?? null,
     generateText(messages, opts = {}) {
       return run(messages, opts, (text) => ({ ok: true, value: text }));
     },

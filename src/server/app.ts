@@ -20,6 +20,7 @@ import { createServerMetrics, type ServerMetrics } from './metrics.ts';
 import type { Readiness } from './readiness.ts';
 import { registerRoutes } from './routes.ts';
 import { createScoreCall } from './score-call.ts';
+import { type RetryStatsSource, registerRetryMetrics } from './tail-metrics.ts';
 
 export { errorBody } from '../core/error-body.ts';
 export type { ScoreOutcome } from './score-call.ts';
@@ -51,6 +52,8 @@ export interface ServerOptions {
   deadlineMs?: number;
   /** The scorer's default rewards, named by the records of rollouts past their deadline. */
   defaultRewards?: readonly RewardKind[];
+  /** The judge client's retry-budget figures, shown on /metrics (tail-metrics.ts). */
+  retryStats?: RetryStatsSource;
 }
 
 /** Routes a probe must reach without a token. */
@@ -96,6 +99,7 @@ export function createServer(opts: ServerOptions): OpenAPIHono {
   const admission = opts.admission ?? createAdmission(limits.maxInFlight);
   const metrics = opts.metrics ?? createServerMetrics();
   const log = opts.logger;
+  if (opts.retryStats) registerRetryMetrics(metrics.registry, opts.retryStats);
 
   const app = new OpenAPIHono({ defaultHook: validationHook(metrics) });
   app.onError(errorHandler(log));

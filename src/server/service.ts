@@ -9,6 +9,7 @@ import type { RewardKind } from '../core/record.ts';
 import type { HtmlPictureOptions } from '../domains/html/picture.ts';
 import { inspectCompletion } from '../inspect/inspect.ts';
 import type { CircuitHealth } from '../models/circuit-breaker.ts';
+import type { RetryBudgetStats } from '../models/retry-budget.ts';
 import type { ModelClient } from '../models/types.ts';
 import { createRolloutScorer } from '../pipeline/score.ts';
 import type { JudgeMode, RolloutScorer } from '../pipeline/types.ts';
@@ -28,7 +29,7 @@ export interface RewardServiceOptions
   /** rubrics.jsonl (kept rubrics are used); needed by the rewards that read a rubric. */
   rubrics?: string;
   /** The judge client (its health drives /readyz); none when only `hybrid` is served. */
-  judge?: ModelClient & { health(): CircuitHealth };
+  judge?: ModelClient & { health(): CircuitHealth; retryStats?(): RetryBudgetStats | null };
   /** Judge calls in flight at once (sizes the rollout pipeline when `pipeline` is not set). */
   judgeConcurrency: number;
   reward: readonly RewardKind[];
@@ -124,6 +125,7 @@ export async function startRewardService(opts: RewardServiceOptions): Promise<Ru
   return startServer({
     ...server,
     defaultRewards: opts.reward,
+    ...(judge?.retryStats ? { retryStats: () => judge.retryStats?.() ?? null } : {}),
     scorer,
     readiness: judge ? judgeReadiness(judge) : undefined,
   }).catch(async (err) => {

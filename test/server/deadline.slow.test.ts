@@ -224,6 +224,11 @@ describe('rubrica serve --deadline-ms (a real process)', () => {
         'grader_error',
       ]);
       expect(results[2].reason).toBe('deadline');
+      // The judge's retry budget (--judge-retry-budget, default 20 %) is on /metrics.
+      const metrics = await (await fetch(`${proc.url}/metrics`)).text();
+      expect(metrics).toMatch(/rubrica_judge_retry_budget_ratio 0\.2\b/);
+      expect(metrics).toMatch(/rubrica_judge_calls_started_total [1-9]/);
+      expect(metrics).toMatch(/rubrica_deadline_faults_total 1\b/);
     } finally {
       proc.child.kill('SIGTERM');
       await proc.exited;

@@ -127,6 +127,11 @@ export const register: RegisterCommand = (program) => {
       20,
     )
     .option(
+      '--judge-retry-budget <share>',
+      'judge retries may add at most this share of calls over a 10 s window (then a failure is a fault at once); off = only --judge-retries',
+      '0.2',
+    )
+    .option(
       '--deadline-ms <ms>',
       'answer every request by this many ms; a rollout not scored by then is a grader fault (reason deadline) whose work runs on into the cache (default: no deadline)',
       intOption('--deadline-ms', 1),
@@ -173,6 +178,7 @@ interface ServeFlags extends HybridFlags {
   healthWindow: number;
   gatherMs: number;
   deadlineMs?: number;
+  judgeRetryBudget: string;
 }
 
 function healthFlags(o: ServeFlags) {
@@ -186,6 +192,15 @@ function healthFlags(o: ServeFlags) {
   }
 }
 
+/** --judge-retry-budget: a share in [0, 1], or off. */
+function retryBudgetFlag(v: string): { ratio: number } | false {
+  if (v === 'off') return false;
+  const ratio = Number(v);
+  if (v.trim() === '' || !Number.isFinite(ratio) || ratio < 0 || ratio > 1)
+    throw new UsageError(`--judge-retry-budget must be a share in [0, 1] or off, not "${v}"`);
+  return { ratio };
+}
+
 /** The judge client of --judge, its circuit changes logged (none when no --judge). */
 function judgeClient(o: ServeFlags, log: Logger, gate: CallGate | undefined) {
   if (!o.judge) return undefined;
@@ -196,6 +211,7 @@ function judgeClient(o: ServeFlags, log: Logger, gate: CallGate | undefined) {
     ...(gate ? { gate } : {}),
     timeoutMs: o.judgeTimeout,
     maxRetries: o.judgeRetries,
+    retryBudget: retryBudgetFlag(o.judgeRetryBudget),
     onCircuitChange: (e) =>
       log[e.state === 'open' ? 'warn' : 'info'](
         { model: e.model, url: e.baseUrl, failures: e.failures, error: e.lastError },
@@ -209,6 +225,7 @@ function checkFlags(o: ServeFlags) {
   const kinds = parseRewardFlag(o.reward);
   const needs = rewardNeeds(kinds);
   const health = healthFlags(o);
+  retryBudgetFlag(o.judgeRetryBudget);
   if (!MODES.includes(o.mode)) throw new UsageError(`--mode must be one of ${MODES.join(', ')}`);
   if (needs.rubrics && !o.rubrics) throw new UsageError(`--reward ${o.reward} needs --rubrics`);
   if (o.rubrics) inputFile('--rubrics', o.rubrics);
