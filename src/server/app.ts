@@ -8,6 +8,7 @@ import type { Context } from 'hono';
 import type { Logger } from 'pino';
 import { errorBody } from '../core/error-body.ts';
 import type { RewardKind } from '../core/record.ts';
+import type { HedgeStats } from '../models/hedge.ts';
 import type { RolloutScorer } from '../pipeline/types.ts';
 import { type Admission, createAdmission, resolveLimits, type ServerLimits } from './admission.ts';
 import { bearerAuth } from './auth.ts';
@@ -20,7 +21,11 @@ import { createServerMetrics, type ServerMetrics } from './metrics.ts';
 import type { Readiness } from './readiness.ts';
 import { registerRoutes } from './routes.ts';
 import { createScoreCall } from './score-call.ts';
-import { type RetryStatsSource, registerRetryMetrics } from './tail-metrics.ts';
+import {
+  type RetryStatsSource,
+  registerHedgeMetrics,
+  registerRetryMetrics,
+} from './tail-metrics.ts';
 
 export { errorBody } from '../core/error-body.ts';
 export type { ScoreOutcome } from './score-call.ts';
@@ -54,6 +59,8 @@ export interface ServerOptions {
   defaultRewards?: readonly RewardKind[];
   /** The judge client's retry-budget figures, shown on /metrics (tail-metrics.ts). */
   retryStats?: RetryStatsSource;
+  /** The judge client's hedge figures, shown on /metrics. */
+  hedgeStats?: () => HedgeStats | null;
 }
 
 /** Routes a probe must reach without a token. */
@@ -100,6 +107,7 @@ export function createServer(opts: ServerOptions): OpenAPIHono {
   const metrics = opts.metrics ?? createServerMetrics();
   const log = opts.logger;
   if (opts.retryStats) registerRetryMetrics(metrics.registry, opts.retryStats);
+  if (opts.hedgeStats) registerHedgeMetrics(metrics.registry, opts.hedgeStats);
 
   const app = new OpenAPIHono({ defaultHook: validationHook(metrics) });
   app.onError(errorHandler(log));

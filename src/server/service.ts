@@ -9,6 +9,7 @@ import type { RewardKind } from '../core/record.ts';
 import type { HtmlPictureOptions } from '../domains/html/picture.ts';
 import { inspectCompletion } from '../inspect/inspect.ts';
 import type { CircuitHealth } from '../models/circuit-breaker.ts';
+import type { HedgeStats } from '../models/hedge.ts';
 import type { RetryBudgetStats } from '../models/retry-budget.ts';
 import type { ModelClient } from '../models/types.ts';
 import { createRolloutScorer } from '../pipeline/score.ts';
@@ -29,7 +30,11 @@ export interface RewardServiceOptions
   /** rubrics.jsonl (kept rubrics are used); needed by the rewards that read a rubric. */
   rubrics?: string;
   /** The judge client (its health drives /readyz); none when only `hybrid` is served. */
-  judge?: ModelClient & { health(): CircuitHealth; retryStats?(): RetryBudgetStats | null };
+  judge?: ModelClient & {
+    health(): CircuitHealth;
+    retryStats?(): RetryBudgetStats | null;
+    hedgeStats?(): HedgeStats;
+  };
   /** Judge calls in flight at once (sizes the rollout pipeline when `pipeline` is not set). */
   judgeConcurrency: number;
   reward: readonly RewardKind[];
@@ -126,6 +131,7 @@ export async function startRewardService(opts: RewardServiceOptions): Promise<Ru
     ...server,
     defaultRewards: opts.reward,
     ...(judge?.retryStats ? { retryStats: () => judge.retryStats?.() ?? null } : {}),
+    ...(judge?.hedgeStats ? { hedgeStats: () => judge.hedgeStats?.() ?? null } : {}),
     scorer,
     readiness: judge ? judgeReadiness(judge) : undefined,
   }).catch(async (err) => {

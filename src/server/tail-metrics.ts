@@ -2,6 +2,7 @@
 // room, read from the judge client when Prometheus scrapes. Deadline faults are counted by the
 // server itself (metrics.ts); these figures live in the model client, below this room.
 import { Gauge, type Registry } from 'prom-client';
+import type { HedgeStats } from '../models/hedge.ts';
 import type { RetryBudgetStats } from '../models/retry-budget.ts';
 
 /** Where the figures come from: the judge client's retryStats (null: no budget). */
@@ -48,4 +49,42 @@ export function registerRetryMetrics(registry: Registry, source: RetryStatsSourc
     (s) => s.allowed,
   );
   gauge('rubrica_judge_retry_budget_ratio', 'The retry budget’s share of calls', (s) => s.ratio);
+}
+
+/** Registers the judge hedge gauges on `registry` once (a second call is a no-op). */
+export function registerHedgeMetrics(registry: Registry, source: () => HedgeStats | null): void {
+  if (registry.getSingleMetric('rubrica_judge_hedges_total')) return;
+  const registers = [registry];
+  const gauge = (name: string, help: string, pick: (s: HedgeStats) => number | null) =>
+    new Gauge({
+      name,
+      help,
+      registers,
+      collect() {
+        const s = source();
+        const v = s ? pick(s) : null;
+        if (v !== null) this.set(v);
+      },
+    });
+  gauge(
+    'rubrica_judge_requests_total',
+    'Judge HTTP requests (attempts), before hedging',
+    (s) => s.requests,
+  );
+  gauge('rubrica_judge_hedges_total', 'Second (hedged) judge requests sent', (s) => s.hedges);
+  gauge(
+    'rubrica_judge_hedge_wins_total',
+    'Hedged requests whose answer came first',
+    (s) => s.hedgeWins,
+  );
+  gauge(
+    'rubrica_judge_hedge_dropped_total',
+    'Judge requests aborted because the other of a hedged pair answered first',
+    (s) => s.dropped,
+  );
+  gauge(
+    'rubrica_judge_hedge_after_ms',
+    'The delay hedge auto uses now (recent p95), ms',
+    (s) => s.autoAfterMs,
+  );
 }

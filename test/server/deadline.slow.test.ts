@@ -229,6 +229,7 @@ describe('rubrica serve --deadline-ms (a real process)', () => {
       expect(metrics).toMatch(/rubrica_judge_retry_budget_ratio 0\.2\b/);
       expect(metrics).toMatch(/rubrica_judge_calls_started_total [1-9]/);
       expect(metrics).toMatch(/rubrica_deadline_faults_total 1\b/);
+      expect(metrics).toMatch(/rubrica_judge_hedges_total \d+/);
     } finally {
       proc.child.kill('SIGTERM');
       await proc.exited;

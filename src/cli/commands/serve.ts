@@ -7,6 +7,7 @@ import { type Logger, pino } from 'pino';
 import { readEnv } from '../../core/env.ts';
 import { RubricaError } from '../../core/errors.ts';
 import { createModelClient } from '../../models/client.ts';
+import { type HedgeOptions, parseHedgeAfter } from '../../models/hedge.ts';
 import type { CallGate } from '../../models/shared-budget.ts';
 import { parseModelSpec } from '../../models/spec.ts';
 import { parseAlertThresholds } from '../../monitors/alerts.ts';
@@ -127,6 +128,16 @@ export const register: RegisterCommand = (program) => {
       20,
     )
     .option(
+      '--hedge-after-ms <auto|ms|off>',
+      'send one identical second judge request (to another --judge-base-url server when there are several) when an attempt is slower than the recent p95 (auto) or this many ms; the first good answer wins',
+      'auto',
+    )
+    .option(
+      '--hedge-max-share <share>',
+      'hedges as a share of judge requests over a 10 s window',
+      '0.05',
+    )
+    .option(
       '--judge-retry-budget <share>',
       'judge retries may add at most this share of calls over a 10 s window (then a failure is a fault at once); off = only --judge-retries',
       '0.2',
@@ -179,6 +190,8 @@ interface ServeFlags extends HybridFlags {
   gatherMs: number;
   deadlineMs?: number;
   judgeRetryBudget: string;
+  hedgeAfterMs: string;
+  hedgeMaxShare: string;
 }
 
 function healthFlags(o: ServeFlags) {
@@ -201,6 +214,17 @@ function retryBudgetFlag(v: string): { ratio: number } | false {
   return { ratio };
 }
 
+/** --hedge-after-ms and --hedge-max-share. */
+function hedgeFlags(o: ServeFlags): HedgeOptions {
+  const afterMs = parseHedgeAfter(o.hedgeAfterMs);
+  if (afterMs === null)
+    throw new UsageError(`--hedge-after-ms must be auto, off or a whole number of ms > 0`);
+  const maxShare = Number(o.hedgeMaxShare);
+  if (o.hedgeMaxShare.trim() === '' || !Number.isFinite(maxShare) || maxShare < 0 || maxShare > 1)
+    throw new UsageError('--hedge-max-share must be a share in [0, 1]');
+  return { afterMs, maxShare };
+}
+
 /** The judge client of --judge, its circuit changes logged (none when no --judge). */
 function judgeClient(o: ServeFlags, log: Logger, gate: CallGate | undefined) {
   if (!o.judge) return undefined;
@@ -212,6 +236,7 @@ function judgeClient(o: ServeFlags, log: Logger, gate: CallGate | undefined) {
     timeoutMs: o.judgeTimeout,
     maxRetries: o.judgeRetries,
     retryBudget: retryBudgetFlag(o.judgeRetryBudget),
+    hedge: hedgeFlags(o),
     onCircuitChange: (e) =>
       log[e.state === 'open' ? 'warn' : 'info'](
         { model: e.model, url: e.baseUrl, failures: e.failures, error: e.lastError },
@@ -226,6 +251,7 @@ function checkFlags(o: ServeFlags) {
   const needs = rewardNeeds(kinds);
   const health = healthFlags(o);
   retryBudgetFlag(o.judgeRetryBudget);
+  hedgeFlags(o);
   if (!MODES.includes(o.mode)) throw new UsageError(`--mode must be one of ${MODES.join(', ')}`);
   if (needs.rubrics && !o.rubrics) throw new UsageError(`--reward ${o.reward} needs --rubrics`);
   if (o.rubrics) inputFile('--rubrics', o.rubrics);
