@@ -6,11 +6,11 @@ import type { Logger } from 'pino';
 import { errorBody } from '../core/error-body.ts';
 import type { ScoreRecord } from '../core/record.ts';
 import type { StepHealth } from '../monitors/monitor.ts';
+import { type DeadlineOptions, scoreByDeadline } from '../pipeline/deadline.ts';
 import { ScorerConfigError } from '../pipeline/score.ts';
 import type { RolloutInput, RolloutScorer, ScoreBatchOptions } from '../pipeline/types.ts';
 import type { Admission, ServerLimits } from './admission.ts';
 import { releaseBodyBudget } from './body-limit.ts';
-import { type DeadlineOptions, scoreByDeadline } from './deadline.ts';
 import type { Gatherer } from './gather.ts';
 import type { ServerMetrics } from './metrics.ts';
 

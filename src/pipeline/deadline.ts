@@ -6,10 +6,10 @@
 // cancelled: it runs on under its own timeouts and its judge answer lands in the answer cache,
 // so the trainer's next request for the same picture is answered at once.
 import type { RewardKind, RolloutInput, ScoreRecord } from '../core/record.ts';
-import { assembleRecord } from '../pipeline/record.ts';
-import { rewardList } from '../pipeline/score.ts';
-import type { RolloutScorer, ScoreBatchOptions } from '../pipeline/types.ts';
 import { reasonResult } from '../reward/result.ts';
+import { assembleRecord } from './record.ts';
+import { rewardList } from './score.ts';
+import type { RolloutScorer, ScoreBatchOptions } from './types.ts';
 
 /** What the deadline reports while it works (the server's metrics). */
 export interface DeadlineEvents {
