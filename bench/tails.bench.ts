@@ -8,6 +8,7 @@
 // as flagged faults (and no zero among them), and a second pass once the late work has
 // finished: judge calls it made for the rollouts that were late (goal 0).
 //
+// Run from a clone: RUBRICA_FROM_SOURCE=1 (or `npm run build` first) for bin/rubrica.js.
 // Flags: --prompts 128 --per-prompt 8 --latency-ms 500 --concurrency 64
 //        --judge-timeout 10000 --deadline-ms N (default 3 × baseline median) --json
 import { spawn } from 'node:child_process';
