@@ -142,7 +142,17 @@ async function main() {
   const t = await pass(tails.url);
   const late = new Set(t.results.filter((r) => r.reason === 'deadline').map((r) => r.id));
   const zeros = t.results.filter((r) => r.status !== 'ok' && r.status !== 'grader_error').length;
-  // Let the late work finish under its own timeouts (retries included), then count its calls.
+  // Let the late work finish under its own timeouts (retries included) — rendering as well as
+  // judging: every deadline fault's work reports its end on /metrics — then count its calls.
+  const lateDone = async () => {
+    const m = await (await fetch(`${tails.url}/metrics`)).text();
+    const faults = Number(/^rubrica_deadline_faults_total (\S+)/m.exec(m)?.[1] ?? 0);
+    const ended = [...m.matchAll(/^rubrica_deadline_late_finished_total\{[^}]*\} (\S+)/gm)];
+    return ended.reduce((a, x) => a + Number(x[1]), 0) >= faults;
+  };
+  const t1 = Date.now();
+  while (!(await lateDone()) && Date.now() - t1 < 6 * Number(flags['judge-timeout']))
+    await new Promise((r) => setTimeout(r, 200));
   await judgeQuiet(6 * Number(flags['judge-timeout']));
   const tailCalls = double.requests.length;
   const metrics = await (await fetch(`${tails.url}/metrics`)).text();
@@ -196,7 +206,7 @@ async function main() {
   const tt = report.tails;
   const lines = [
     `rubrica serve tails: ${N} rollouts (${P} groups × ${G}), judge double median ${LATENCY} ms (1 % never answer, 5 % at 10×), concurrency ${flags.concurrency}, judge timeout ${flags['judge-timeout']} ms (load avg before ${loadBefore.toFixed(1)})`,
-    `                      baseline (no deadline, no hedges)   --deadline-ms ${deadline} (3 × baseline median) + hedges auto`,
+    `                      baseline (no deadline, no hedges)   --deadline-ms ${deadline}${flags['deadline-ms'] ? '' : ' (3 × baseline median)'} + hedges auto`,
     `  p50 request       ${String(bt.p50_request_ms).padStart(8)} ms${' '.repeat(26)}${tt.p50_request_ms} ms`,
     `  p99 request       ${String(bt.p99_request_ms).padStart(8)} ms${' '.repeat(26)}${tt.p99_request_ms} ms`,
     `  slowest request   ${String(bt.max_request_ms).padStart(8)} ms${' '.repeat(26)}${tt.max_request_ms} ms (deadline ${tt.latest_vs_deadline_ms >= 0 ? '+' : ''}${tt.latest_vs_deadline_ms} ms; goal ≤ +500: ${goal(tt.latest_vs_deadline_ms <= 500)})`,
