@@ -47,6 +47,13 @@ export const ENV_VARS = [
     readBy: `${MODELS} (score, eval, serve, probe, rubric synth, curate, models check); judge-proxy with --token`,
   },
   {
+    name: 'RUBRICA_JUDGE_BASE_URLS',
+    meaning:
+      'several judge servers (comma list) when --judge-base-url is not given: least-loaded healthy server, failing ones ejected and probed back, hedges to another',
+    default: 'none',
+    readBy: `${MODELS} (score, eval, serve, probe)`,
+  },
+  {
     name: 'RUBRICA_JUDGE_API_KEY',
     meaning: "the judge's API key, tried before the provider's key",
     default: "the provider's key variable",

@@ -43,6 +43,9 @@ export const GraderFaultSchema = z.enum([
   'scorer_error',
   'cache_error',
   'infra_error',
+  // The rollout was not scored by its request's deadline (serve --deadline-ms, batch
+  // --rollout-timeout-ms): its judge call runs on into the cache, the answer sent is a fault.
+  'deadline',
 ]);
 /**
  * A reason that blames the grader, not the policy (a judge, scorer, cache or infrastructure

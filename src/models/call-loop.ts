@@ -7,6 +7,7 @@ import pRetry from 'p-retry';
 import { addUsage, emptyUsage, type Usage } from '../core/usage.ts';
 import { type Attempt, AttemptError } from './attempt.ts';
 import { type CircuitBreaker, circuitOutcome } from './circuit-breaker.ts';
+import type { RetryBudget } from './retry-budget.ts';
 import { isRetryable } from './retry-policy.ts';
 import type { SchemaOutput } from './schema-output.ts';
 import type { CallOptions, ChatMessage, ModelCallError, ModelResult } from './types.ts';
@@ -25,6 +26,8 @@ export interface CallLoopConfig {
   retryAfterCapMs: number;
   /** Every attempt's usage, for the client's running total. */
   onUsage: (u: Usage) => void;
+  /** Caps what retries add over all calls (retry-budget.ts); without it only maxRetries. */
+  retryBudget?: RetryBudget | undefined;
 }
 
 /** Waits `ms`, or less if the caller aborts (p-retry then reports the abort). */
@@ -78,6 +81,7 @@ export function createCallLoop(cfg: CallLoopConfig) {
   ): Promise<ModelResult<T>> {
     let usage = emptyUsage();
     let attempts = 0;
+    cfg.retryBudget?.noteCall();
     const record = (u: Usage) => {
       usage = addUsage(usage, u);
       cfg.onUsage(u);
@@ -101,11 +105,16 @@ export function createCallLoop(cfg: CallLoopConfig) {
           maxTimeout: cfg.retryMaxMs,
           randomize: true,
           signal: opts.signal,
+          // Past the retry budget a retryable failure is final at once (retry-budget.ts).
           shouldRetry: ({ error }) =>
-            error instanceof AttemptError && isRetryable(error.failure.error),
+            error instanceof AttemptError &&
+            isRetryable(error.failure.error) &&
+            (cfg.retryBudget?.tryRetry() ?? true),
           onFailedAttempt: async ({ error, retriesLeft }) => {
             // The server's retry-after comes on top of the backoff: never sooner than asked.
             if (!(error instanceof AttemptError) || retriesLeft === 0) return;
+            // No retry will follow: do not wait for one.
+            if (cfg.retryBudget && !cfg.retryBudget.hasRoom()) return;
             const wait = error.failure.retryAfterMs;
             if (wait !== undefined && isRetryable(error.failure.error)) {
               await sleep(Math.min(wait, cfg.retryAfterCapMs), opts.signal);

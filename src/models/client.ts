@@ -7,6 +7,7 @@
 import type { LanguageModel } from 'ai';
 import pLimit from 'p-limit';
 import type { z } from 'zod';
+import { readEnv } from '../core/env.ts';
 import { addUsage, emptyUsage, type Usage } from '../core/usage.ts';
 import { answerJsonSchema } from './answer-schema.ts';
 import { createAttempt } from './attempt.ts';
@@ -18,8 +19,16 @@ import {
   createCircuitBreaker,
 } from './circuit-breaker.ts';
 import { extractJson } from './extract-json.ts';
+import { type HedgeOptions, type HedgeStats, hedgedFetch } from './hedge.ts';
+import { type JudgeServerStats, parseBaseUrls } from './judge-servers.ts';
 import { loadPrices, type PriceTable, priceFor } from './prices.ts';
 import { languageModelFor } from './providers.ts';
+import {
+  createRetryBudget,
+  type RetryBudget,
+  type RetryBudgetOptions,
+  type RetryBudgetStats,
+} from './retry-budget.ts';
 import { resolveRoleConfig } from './role-config.ts';
 import { schemaOutput } from './schema-output.ts';
 import type { CallGate } from './shared-budget.ts';
@@ -35,8 +44,13 @@ import { limitedFetch } from './wire-fetch.ts';
  */
 export interface ModelClientOptions {
   role: Role;
-  /** `--<role>-base-url`; else RUBRICA_<ROLE>_BASE_URL; else the provider's default. */
+  /**
+   * `--<role>-base-url`; else RUBRICA_<ROLE>_BASE_URL; else the provider's default. A comma
+   * list (or RUBRICA_JUDGE_BASE_URLS for the judge) names several servers (judge-servers.ts).
+   */
   baseUrl?: string;
+  /** Hedged attempts (hedge.ts): after the recent p95 by default, at most 5 % of requests. */
+  hedge?: HedgeOptions;
   /** Else RUBRICA_<ROLE>_API_KEY; else the provider's usual variable. */
   apiKey?: string;
   /** Per attempt. Default 120 000 ms. */
@@ -58,6 +72,12 @@ export interface ModelClientOptions {
   retryMaxMs?: number;
   /** Longest wait a `retry-after` header may impose. Default 60 000 ms. */
   retryAfterCapMs?: number;
+  /**
+   * Retries may add at most this share of calls over a sliding window (default 20 % over
+   * 10 s, at least 10 per window); past it a failure is final at once. A budget object may be
+   * shared by clients; false: only maxRetries limits retries.
+   */
+  retryBudget?: RetryBudgetOptions | RetryBudget | false;
   /** Circuit breaker settings, or false to call a failing server every time. */
   circuitBreaker?: CircuitOptions | false;
   /** Told when the circuit opens, probes or closes (the CLI logs it). */
@@ -74,6 +94,20 @@ export interface RubricaModelClient extends ModelClient {
   totalUsage(): Usage;
   /** The circuit breaker's view of the server: state, failures in a row, last success. */
   health(): CircuitHealth;
+  /** The retry budget's figures (null when the client has none). */
+  retryStats(): RetryBudgetStats | null;
+  /** Hedges sent, won and dropped. */
+  hedgeStats(): HedgeStats;
+  /** Each judge server's load, failures and ejection. */
+  serverStats(): JudgeServerStats[];
+}
+
+/** Several base URLs: a comma list in the flag, else RUBRICA_JUDGE_BASE_URLS (judge only). */
+function baseUrlList(o: ModelClientOptions, env: NodeJS.ProcessEnv): string[] | undefined {
+  if (o.baseUrl?.includes(',')) return parseBaseUrls(o.baseUrl);
+  const many =
+    o.role === 'judge' && !o.baseUrl ? readEnv('RUBRICA_JUDGE_BASE_URLS', env) : undefined;
+  return many?.trim() ? parseBaseUrls(many) : undefined;
 }
 
 /**
@@ -93,9 +127,21 @@ export function createModelClient(
 ): RubricaModelClient {
   const s = typeof spec === 'string' ? parseModelSpec(spec) : spec;
   const env = options.env ?? process.env;
-  const flags = { provider: s.provider, baseUrl: options.baseUrl, apiKey: options.apiKey };
+  const list = baseUrlList(options, env);
+  const flags = {
+    provider: s.provider,
+    baseUrl: list?.[0] ?? options.baseUrl,
+    apiKey: options.apiKey,
+  };
   const config = resolveRoleConfig(options.role, flags, env);
   const baseUrl = config.baseUrl ?? '';
+  // Every further server is checked like the first (a bad URL is a ModelConfigError now).
+  const urls = [
+    baseUrl,
+    ...(list ?? [])
+      .slice(1)
+      .map((u) => resolveRoleConfig(options.role, { ...flags, baseUrl: u }, env).baseUrl ?? u),
+  ];
   const breaker = createCircuitBreaker(
     // false: a threshold no run reaches, so the circuit never opens.
     options.circuitBreaker === false
@@ -103,20 +149,30 @@ export function createModelClient(
       : options.circuitBreaker,
     (e) => options.onCircuitChange?.({ ...e, model: s.id, baseUrl }),
   );
-  const model: LanguageModel = languageModelFor(s, {
-    role: options.role,
-    config,
-    // The limit is held on the wire only (wire-fetch.ts); a fetch given by the caller is
-    // looked up per request, as the SDK would.
-    fetch: limitedFetch(
+  // The limit is held on the wire only (wire-fetch.ts); a fetch given by the caller is
+  // looked up per request, as the SDK would. Hedges and the choice of server sit above it,
+  // so a hedge takes a slot like any attempt (it shares the judge budget).
+  const wire = hedgedFetch(
+    limitedFetch(
       () => options.fetch ?? globalThis.fetch,
       options.gate ?? pLimit(options.concurrency ?? 16),
       () => breaker.blocked(),
     ),
+    urls,
+    options.hedge,
+  );
+  const model: LanguageModel = languageModelFor(s, {
+    role: options.role,
+    config,
+    fetch: wire.fetch,
     headers: options.headers,
   });
   let total = emptyUsage();
+  const rb = options.retryBudget;
+  const retryBudget =
+    rb === false ? undefined : rb && 'tryRetry' in rb ? rb : createRetryBudget(rb ?? {});
   const run = createCallLoop({
+    retryBudget,
     attempt: createAttempt({
       model,
       price: priceFor(s, loadPrices(options.prices, env)),
@@ -148,6 +204,9 @@ export function createModelClient(
     baseUrl,
     totalUsage: () => total,
     health: () => breaker.health(),
+    retryStats: () => retryBudget?.stats() ?? null,
+    hedgeStats: () => wire.stats(),
+    serverStats: () => wire.servers.stats(),
     generateText(messages, opts = {}) {
       return run(messages, opts, (text) => ({ ok: true, value: text }));
     },

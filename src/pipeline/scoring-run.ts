@@ -2,11 +2,12 @@
 // (SQLite), a render pool drawing with the asked renderer, and the rollout scorer over them
 // (`rubrica score` scores a rollouts file through this). If the scorer cannot be built as
 // configured, the cache, the pool and the hybrid rewarder are closed before the error goes on.
-import type { RolloutInput, ScoreRecord } from '../core/record.ts';
+import type { RewardKind, RolloutInput, ScoreRecord } from '../core/record.ts';
 import { inspectCompletion } from '../inspect/inspect.ts';
 import { createRenderPool } from '../render/pool.ts';
 import type { RendererName } from '../render/types.ts';
 import { openAnswerCache } from '../store/open-cache.ts';
+import { scoreByDeadline } from './deadline.ts';
 import { createRolloutScorer, type RolloutScorerOptions } from './score.ts';
 
 export interface ScoringRunOptions
@@ -15,6 +16,12 @@ export interface ScoringRunOptions
   cache: string | false;
   /** Who draws the pictures (default: the render pool's default renderer). */
   renderer?: RendererName;
+  /**
+   * `--rollout-timeout-ms`: a rollout not scored by then is a grader fault with reason
+   * `deadline` (redone by the next run); its work runs on and close() waits for it, so its
+   * judge answer is in the cache for that next run.
+   */
+  rolloutTimeoutMs?: number;
 }
 
 export interface ScoringRun {
@@ -28,7 +35,7 @@ export interface ScoringRun {
 
 /** Opens the cache, the render pool and the scorer; throws ScorerConfigError for a scorer that cannot work. */
 export async function openScoringRun(opts: ScoringRunOptions): Promise<ScoringRun> {
-  const { cache: cachePath, renderer: rendererName, ...scorerOptions } = opts;
+  const { cache: cachePath, renderer: rendererName, rolloutTimeoutMs, ...scorerOptions } = opts;
   const cache = cachePath === false ? null : openAnswerCache(cachePath);
   const renderer = createRenderPool(rendererName ? { defaults: { renderer: rendererName } } : {});
   let scorer: Awaited<ReturnType<typeof createRolloutScorer>>;
@@ -45,10 +52,34 @@ export async function openScoringRun(opts: ScoringRunOptions): Promise<ScoringRu
     await opts.hybrid?.close();
     throw err;
   }
+  // Late work still running: close() waits for it so its answers reach the cache.
+  const late = new Set<Promise<unknown>>();
+  const timed = {
+    scoreBatch: (items: RolloutInput[]) => {
+      const p = scorer.scoreBatch(items);
+      late.add(p);
+      const forget = () => late.delete(p);
+      p.then(forget, forget);
+      return p;
+    },
+  };
+  const defaultRewards = Array.isArray(opts.reward)
+    ? opts.reward
+    : opts.reward
+      ? [opts.reward as RewardKind]
+      : undefined;
   return {
-    score: async (item) => (await scorer.scoreBatch([item]))[0]!,
+    score: async (item) =>
+      rolloutTimeoutMs
+        ? (
+            await scoreByDeadline(timed, [item], {}, rolloutTimeoutMs, {
+              ...(defaultRewards ? { defaultRewards } : {}),
+            })
+          )[0]!
+        : (await scorer.scoreBatch([item]))[0]!,
     scoreBatch: (items) => scorer.scoreBatch(items),
     async close() {
+      await Promise.allSettled([...late]);
       await scorer.close();
       await cache?.close();
       await renderer.close();

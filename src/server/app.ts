@@ -7,6 +7,9 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { Logger } from 'pino';
 import { errorBody } from '../core/error-body.ts';
+import type { RewardKind } from '../core/record.ts';
+import type { HedgeStats } from '../models/hedge.ts';
+import { type DeadlineOptions, scoreByDeadline } from '../pipeline/deadline.ts';
 import type { RolloutScorer } from '../pipeline/types.ts';
 import { type Admission, createAdmission, resolveLimits, type ServerLimits } from './admission.ts';
 import { bearerAuth } from './auth.ts';
@@ -21,6 +24,11 @@ import { mountOrs, type OrsOptions } from './ors/index.ts';
 import type { Readiness } from './readiness.ts';
 import { registerRoutes } from './routes.ts';
 import { createScoreCall } from './score-call.ts';
+import {
+  type RetryStatsSource,
+  registerHedgeMetrics,
+  registerRetryMetrics,
+} from './tail-metrics.ts';
 
 export { errorBody } from '../core/error-body.ts';
 export type { ScoreOutcome } from './score-call.ts';
@@ -44,6 +52,18 @@ export interface ServerOptions {
    * together into one scored batch (src/server/gather.ts). Default: 20 ms, 512 rollouts.
    */
   gather?: Partial<GatherOptions>;
+  /**
+   * serve --deadline-ms: every request is answered by then; a rollout not scored in time is
+   * a grader fault with reason `deadline` and its work runs on into the cache (deadline.ts).
+   * The native route's `deadline_ms` overrides it per request. Unset: no deadline.
+   */
+  deadlineMs?: number;
+  /** The scorer's default rewards, named by the records of rollouts past their deadline. */
+  defaultRewards?: readonly RewardKind[];
+  /** The judge client's retry-budget figures, shown on /metrics (tail-metrics.ts). */
+  retryStats?: RetryStatsSource;
+  /** The judge client's hedge figures, shown on /metrics. */
+  hedgeStats?: () => HedgeStats | null;
   /**
    * Serve the OpenReward Standard environment (`serve --ors`) at the root beside rubrica's
    * own routes (src/server/ors/): its tasks are the loaded rubrics.
@@ -110,6 +130,8 @@ export function createServer(opts: ServerOptions): OpenAPIHono {
   const admission = opts.admission ?? createAdmission(limits.maxInFlight);
   const metrics = opts.metrics ?? createServerMetrics();
   const log = opts.logger;
+  if (opts.retryStats) registerRetryMetrics(metrics.registry, opts.retryStats);
+  if (opts.hedgeStats) registerHedgeMetrics(metrics.registry, opts.hedgeStats);
 
   const app = new OpenAPIHono({ defaultHook: validationHook(metrics) });
   app.onError(errorHandler(log));
@@ -151,6 +173,15 @@ export function createServer(opts: ServerOptions): OpenAPIHono {
     for (const path of ['/reset', '/step']) app.post(path, limitBodies);
     registerOpenEnvRoutes(app, { ...opts.openenv, scorer: opts.scorer, admission, limits });
   }
+  const deadline: DeadlineOptions = {
+    ...(opts.defaultRewards ? { defaultRewards: opts.defaultRewards } : {}),
+    onLate: () => metrics.deadlineFaults.inc(),
+    onLateFinished: (ok) => metrics.lateFinished.inc({ outcome: ok ? 'ok' : 'fault' }),
+  };
+  const deadlineMs = opts.deadlineMs;
+  // A gathered request waits up to the window before its batch starts: the batch gets what
+  // is left of the deadline, so the request is still answered by its own.
+  const gatherDeadline = deadlineMs ? Math.max(1, deadlineMs - gather.windowMs) : 0;
 
   registerRoutes(app, {
     limits,
@@ -165,8 +196,13 @@ export function createServer(opts: ServerOptions): OpenAPIHono {
       admission,
       metrics,
       log,
+      deadlineMs,
+      deadline,
       gatherer: createGatherer(
-        (items, scoreOpts) => opts.scorer.scoreBatch(items, scoreOpts),
+        (items, scoreOpts) =>
+          gatherDeadline
+            ? scoreByDeadline(opts.scorer, items, scoreOpts, gatherDeadline, deadline)
+            : opts.scorer.scoreBatch(items, scoreOpts),
         gather,
       ),
       health:

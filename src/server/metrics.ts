@@ -16,6 +16,10 @@ export interface ServerMetrics {
   judgeSeconds: Histogram;
   inFlight: Gauge;
   rejected: Counter<'reason'>;
+  /** Rollouts answered as `deadline` faults (serve --deadline-ms, request deadline_ms). */
+  deadlineFaults: Counter;
+  /** Rollouts answered late whose work then finished in the background (answer cached). */
+  lateFinished: Counter<'outcome'>;
   /** Count one scored rollout. */
   observeRecord(record: ScoreRecord): void;
 }
@@ -94,8 +98,21 @@ export function createServerMetrics(opts: { defaultMetrics?: boolean } = {}): Se
     labelNames: ['reason'] as const,
     registers,
   });
+  const deadlineFaults = new Counter({
+    name: 'rubrica_deadline_faults_total',
+    help: 'Rollouts not scored by their request deadline, answered as grader faults (reason deadline)',
+    registers,
+  });
+  const lateFinished = new Counter({
+    name: 'rubrica_deadline_late_finished_total',
+    help: 'Rollouts answered as deadline faults whose scoring then finished in the background (ok: its answer is cached for the next request)',
+    labelNames: ['outcome'] as const,
+    registers,
+  });
   return {
     registry,
+    deadlineFaults,
+    lateFinished,
     requests,
     requestSeconds,
     rollouts,

@@ -141,7 +141,11 @@ export function registerRoutes(app: OpenAPIHono, ctx: ServerContext): void {
   app.openapi(rewardsRoute, async (c) => {
     const body = c.req.valid('json');
     const items: RolloutInput[] = body.items;
-    const out = await ctx.score(c, items, { reward: body.reward, mode: body.mode });
+    const out = await ctx.score(c, items, {
+      reward: body.reward,
+      mode: body.mode,
+      ...(body.deadline_ms ? { deadlineMs: body.deadline_ms } : {}),
+    });
     if (!out.ok) return out.response as never;
     const stats = groupStats(items, out.records, undefined, ctx.flatEpsilon);
     const results = out.records.map((r, i) => ({ ...r, ...stats[i]! }));

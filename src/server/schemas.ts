@@ -38,6 +38,10 @@ export const RewardsRequestSchema = z
     items: z.array(RolloutItemSchema).min(1),
     reward: RewardRequestSchema.optional(),
     mode: JudgeModeSchema.optional(),
+    deadline_ms: z.number().int().min(1).max(3_600_000).optional().openapi({
+      description:
+        'Answer by this many ms; rollouts not scored by then are grader faults with reason "deadline" (their work runs on into the cache). Default: the server\'s --deadline-ms.',
+    }),
   })
   .openapi('RewardsRequest');
 

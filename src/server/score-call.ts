@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { errorBody } from '../core/error-body.ts';
 import type { ScoreRecord } from '../core/record.ts';
 import type { StepHealth } from '../monitors/monitor.ts';
+import { type DeadlineOptions, scoreByDeadline } from '../pipeline/deadline.ts';
 import { ScorerConfigError } from '../pipeline/score.ts';
 import type { RolloutInput, RolloutScorer, ScoreBatchOptions } from '../pipeline/types.ts';
 import type { Admission, ServerLimits } from './admission.ts';
@@ -27,6 +28,8 @@ export type ScoreOutcome =
 export interface RouteScoreOptions extends ScoreBatchOptions {
   /** Score together with the requests that arrive within the gather window (gather.ts). */
   gather?: boolean;
+  /** This request's deadline in ms (native route's `deadline_ms`); else the server's. */
+  deadlineMs?: number;
 }
 
 export type ScoreCall = (
@@ -47,6 +50,13 @@ export interface ScoreCallDeps {
     | undefined;
   /** Batches per-sample requests that arrive together; without it every request is alone. */
   gatherer?: Gatherer | undefined;
+  /**
+   * serve --deadline-ms: rollouts not scored by then are answered as `deadline` faults
+   * (deadline.ts). The gatherer is handed its own deadline-bound scorer (app.ts).
+   */
+  deadlineMs?: number | undefined;
+  /** Default rewards and event hooks for deadline records. */
+  deadline?: DeadlineOptions | undefined;
 }
 
 /** 400 too_many_items / 503 busy|draining, or null when the batch was admitted. */
@@ -70,7 +80,8 @@ function refuse(c: Context, n: number, d: ScoreCallDeps): Response | null {
 export function createScoreCall(d: ScoreCallDeps): ScoreCall {
   const { scorer, admission, metrics, log, health, gatherer } = d;
   return async (c, items, routeOpts) => {
-    const { gather, ...scoreOpts } = routeOpts;
+    const { gather, deadlineMs: own, ...scoreOpts } = routeOpts;
+    const deadlineMs = own ?? d.deadlineMs;
     // The route has its parsed body: its bytes no longer count against the read budget.
     releaseBodyBudget(c.req.raw);
     const refused = refuse(c, items.length, d);
@@ -86,7 +97,10 @@ export function createScoreCall(d: ScoreCallDeps): ScoreCall {
           records = g.records;
           batch = { items: g.batchItems, records: g.batchRecords };
         } else {
-          records = await scorer.scoreBatch(items, { ...scoreOpts, signal: c.req.raw.signal });
+          const o = { ...scoreOpts, signal: c.req.raw.signal };
+          records = deadlineMs
+            ? await scoreByDeadline(scorer, items, o, deadlineMs, d.deadline)
+            : await scorer.scoreBatch(items, o);
           batch = { items, records };
         }
       } catch (err) {

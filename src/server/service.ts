@@ -10,6 +10,8 @@ import type { HtmlPictureOptions } from '../domains/html/picture.ts';
 import { inspectCompletion } from '../inspect/inspect.ts';
 import type { JudgingMode, PairsMode } from '../judge/strategy.ts';
 import type { CircuitHealth } from '../models/circuit-breaker.ts';
+import type { HedgeStats } from '../models/hedge.ts';
+import type { RetryBudgetStats } from '../models/retry-budget.ts';
 import type { ModelClient } from '../models/types.ts';
 import { createRolloutScorer } from '../pipeline/score.ts';
 import type { JudgeMode, RolloutInput, RolloutScorer } from '../pipeline/types.ts';
@@ -31,7 +33,11 @@ export interface RewardServiceOptions
   /** rubrics.jsonl (kept rubrics are used); needed by the rewards that read a rubric. */
   rubrics?: string;
   /** The judge client (its health drives /readyz); none when only `hybrid` is served. */
-  judge?: ModelClient & { health(): CircuitHealth };
+  judge?: ModelClient & {
+    health(): CircuitHealth;
+    retryStats?(): RetryBudgetStats | null;
+    hedgeStats?(): HedgeStats;
+  };
   /** Judge calls in flight at once (sizes the rollout pipeline when `pipeline` is not set). */
   judgeConcurrency: number;
   reward: readonly RewardKind[];
@@ -165,6 +171,9 @@ export async function startRewardService(opts: RewardServiceOptions): Promise<Ru
     ...server,
     ...(ors ? { ors } : {}),
     ...(openenv ? { openenv } : {}),
+    defaultRewards: opts.reward,
+    ...(judge?.retryStats ? { retryStats: () => judge.retryStats?.() ?? null } : {}),
+    ...(judge?.hedgeStats ? { hedgeStats: () => judge.hedgeStats?.() ?? null } : {}),
     scorer,
     readiness: judge ? judgeReadiness(judge) : undefined,
   }).catch(async (err) => {

@@ -73,6 +73,7 @@ function nothingScored(records: readonly Pick<ScoreRecord, 'status' | 'reason'>[
 
 interface ScoreFlags extends HybridFlags, ShardFlags, JudgingFlags {
   renderer?: string;
+  rolloutTimeoutMs?: string;
   dataRoot?: string;
   htmlFullPage?: boolean;
   rubrics?: string;
@@ -235,6 +236,9 @@ async function scoreWith(
     dropAxis: dropAxis as ScoringRunOptions['dropAxis'],
     concurrency,
     blankPolicy: flags.blank as ScoringRunOptions['blankPolicy'],
+    ...(flags.rolloutTimeoutMs !== undefined
+      ? { rolloutTimeoutMs: parseCount('--rollout-timeout-ms', flags.rolloutTimeoutMs, 1) }
+      : {}),
     hybrid,
     ...(dataRoot ? { dataRoot } : {}),
   }).catch((err) => {
@@ -324,6 +328,10 @@ export const register: RegisterCommand = (program, setExit) => {
     )
     .option('--judge-timeout <ms>', 'per judge attempt, ms (default 120000)')
     .option('--judge-retries <n>', 'judge retries after the first attempt (default 4)')
+    .option(
+      '--rollout-timeout-ms <ms>',
+      'a rollout not scored by then is a grader fault (reason deadline, redone by the next run); its judge call runs on into the cache',
+    )
     .option(
       '--cache <file|url>',
       'answer cache: SQLite file (default .rubrica/cache.sqlite) or redis://host:port/db',

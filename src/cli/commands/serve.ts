@@ -8,6 +8,7 @@ import { readEnv } from '../../core/env.ts';
 import { RubricaError } from '../../core/errors.ts';
 import { currentMemoryCap } from '../../domains/doctor.ts';
 import { createModelClient } from '../../models/client.ts';
+import { type HedgeOptions, parseHedgeAfter } from '../../models/hedge.ts';
 import type { CallGate } from '../../models/shared-budget.ts';
 import { parseModelSpec } from '../../models/spec.ts';
 import { parseAlertThresholds } from '../../monitors/alerts.ts';
@@ -144,6 +145,26 @@ export const register: RegisterCommand = (program) => {
       900,
     )
     .option(
+      '--hedge-after-ms <auto|ms|off>',
+      'send one identical second judge request (to another --judge-base-url server when there are several) when an attempt is slower than the recent p95 (auto) or this many ms; the first good answer wins',
+      'auto',
+    )
+    .option(
+      '--hedge-max-share <share>',
+      'hedges as a share of judge requests over a 10 s window',
+      '0.05',
+    )
+    .option(
+      '--judge-retry-budget <share>',
+      'judge retries may add at most this share of calls over a 10 s window (then a failure is a fault at once); off = only --judge-retries',
+      '0.2',
+    )
+    .option(
+      '--deadline-ms <ms>',
+      'answer every request by this many ms; a rollout not scored by then is a grader fault (reason deadline) whose work runs on into the cache (default: no deadline)',
+      intOption('--deadline-ms', 1),
+    )
+    .option(
       '--health-window <n>',
       'steps (requests) the running health figures cover',
       intOption('--health-window', 1),
@@ -193,6 +214,10 @@ interface ServeFlags extends HybridFlags, JudgingFlags {
   ors?: boolean;
   openenv?: boolean;
   orsSessionTtlS: number;
+  deadlineMs?: number;
+  judgeRetryBudget: string;
+  hedgeAfterMs: string;
+  hedgeMaxShare: string;
 }
 
 function healthFlags(o: ServeFlags) {
@@ -206,6 +231,26 @@ function healthFlags(o: ServeFlags) {
   }
 }
 
+/** --judge-retry-budget: a share in [0, 1], or off. */
+function retryBudgetFlag(v: string): { ratio: number } | false {
+  if (v === 'off') return false;
+  const ratio = Number(v);
+  if (v.trim() === '' || !Number.isFinite(ratio) || ratio < 0 || ratio > 1)
+    throw new UsageError(`--judge-retry-budget must be a share in [0, 1] or off, not "${v}"`);
+  return { ratio };
+}
+
+/** --hedge-after-ms and --hedge-max-share. */
+function hedgeFlags(o: ServeFlags): HedgeOptions {
+  const afterMs = parseHedgeAfter(o.hedgeAfterMs);
+  if (afterMs === null)
+    throw new UsageError(`--hedge-after-ms must be auto, off or a whole number of ms > 0`);
+  const maxShare = Number(o.hedgeMaxShare);
+  if (o.hedgeMaxShare.trim() === '' || !Number.isFinite(maxShare) || maxShare < 0 || maxShare > 1)
+    throw new UsageError('--hedge-max-share must be a share in [0, 1]');
+  return { afterMs, maxShare };
+}
+
 /** The judge client of --judge, its circuit changes logged (none when no --judge). */
 function judgeClient(o: ServeFlags, log: Logger, gate: CallGate | undefined) {
   if (!o.judge) return undefined;
@@ -216,6 +261,8 @@ function judgeClient(o: ServeFlags, log: Logger, gate: CallGate | undefined) {
     ...(gate ? { gate } : {}),
     timeoutMs: o.judgeTimeout,
     maxRetries: o.judgeRetries,
+    retryBudget: retryBudgetFlag(o.judgeRetryBudget),
+    hedge: hedgeFlags(o),
     onCircuitChange: (e) =>
       log[e.state === 'open' ? 'warn' : 'info'](
         { model: e.model, url: e.baseUrl, failures: e.failures, error: e.lastError },
@@ -229,6 +276,8 @@ function checkFlags(o: ServeFlags) {
   const kinds = parseRewardFlag(o.reward);
   const needs = rewardNeeds(kinds);
   const health = healthFlags(o);
+  retryBudgetFlag(o.judgeRetryBudget);
+  hedgeFlags(o);
   if (!MODES.includes(o.mode)) throw new UsageError(`--mode must be one of ${MODES.join(', ')}`);
   if (needs.rubrics && !o.rubrics) throw new UsageError(`--reward ${o.reward} needs --rubrics`);
   if (o.ors && o.openenv) {
@@ -311,6 +360,7 @@ async function serve(o: ServeFlags): Promise<void> {
     orsEnabled: Boolean(o.ors),
     openenvEnabled: Boolean(o.openenv),
     orsSessionTtlMs: o.orsSessionTtlS * 1000,
+    ...(o.deadlineMs ? { deadlineMs: o.deadlineMs } : {}),
     limits: {
       maxItemsPerRequest: o.maxItems,
       maxInFlight: o.maxInFlight,
