@@ -126,7 +126,13 @@ export const clipped: Check = ({ render, options }) => {
   // running off the frame is cut whatever it is drawn over.
   // Where the pixels cannot see the cut (a subject over rays, bokeh, noise or a pattern joins
   // their regions), a subject whose part runs well past the frame is cut on its own word.
-  const sliced = frame.cutRun >= options.clippedMinBorderInk;
+  // The pixels must still show ink on the frame for it (half the run at least: a geometry
+  // read against the wrong frame — units, a root transform — shows none), and the frame
+  // must not cut a tiling drawn past the edge (many subject shapes, none owning much). The
+  // pixels' own pattern rule is not asked: rays and bokeh over a subject cut the frame's
+  // pixels into many pieces too.
+  const sliced =
+    frame.cutRun >= options.clippedMinBorderInk && !frame.tiling && pic.edgeInk >= frame.cutRun / 2;
   const subjectCut = (pixelCut && frame.subjectRun >= options.clippedMinBorderInk) || sliced;
   const textCut = frame.textsOff.length > 0;
   const closeUp = !subjectCut && frame.closeUpRun >= options.clippedMinBorderInk;
@@ -146,6 +152,7 @@ export const clipped: Check = ({ render, options }) => {
       pixelCut: pic.edgeCutLargest,
       subjectRun: frame.subjectRun,
       cutRun: frame.cutRun,
+      tiling: frame.tiling,
       closeUpRun: frame.closeUpRun,
       owners: frame.owners,
       ...base,

@@ -16,6 +16,10 @@ import type { XNode } from './walker.ts';
 
 /** Points sampled per side of the frame. */
 export const FRAME_POINTS = 128;
+/** Subject shapes owning the frame for a tiling (as the pixel rule's PATTERN_REGIONS)… */
+export const TILING_SHAPES = 12;
+/** …none owning this share of their points. */
+export const TILING_DOMINANCE = 0.25;
 /** Average advance of a character in em (DejaVu Sans is 0.55–0.65: kept low, to under-call). */
 export const CHAR_ADVANCE = 0.52;
 /** Text is cut when its estimated extent runs past the frame by this many em (a glyph). */
@@ -55,7 +59,12 @@ const within = (a: FrameShape['box'], b: FrameShape['box']): boolean => {
 };
 
 /** The class owning one point: topmost opaque shape (a subject inside scenery is scenery). */
-function ownerAt(shapes: FrameShape[], x: number, y: number): ShapeClass | 'none' | 'cut' {
+function ownerAt(
+  shapes: FrameShape[],
+  x: number,
+  y: number,
+  who: (s: FrameShape) => void = () => {},
+): ShapeClass | 'none' | 'cut' {
   let translucent: ShapeClass | 'none' = 'none';
   for (let i = shapes.length - 1; i >= 0; i--) {
     const s = shapes[i]!;
@@ -71,6 +80,7 @@ function ownerAt(shapes: FrameShape[], x: number, y: number): ShapeClass | 'none
       if (under.cls === 'scenery' && within(s.box, under.box)) return 'scenery';
       break;
     }
+    who(s);
     return s.runsPast ? 'cut' : 'subject';
   }
   return translucent;
@@ -91,19 +101,27 @@ export function measureFrame(root: XNode): CodeFrame {
       s.box[3] >= vy + vh - ey,
   );
   const owners: (ShapeClass | 'none' | 'cut')[] = [];
+  // How many subject shapes own the frame, and the most any one owns: a tiling drawn past
+  // the edge is cut into many shapes, none owning much; a subject is a few large ones.
+  const bySubject = new Map<FrameShape, number>();
+  const who = (s: FrameShape) => bySubject.set(s, (bySubject.get(s) ?? 0) + 1);
   const n = FRAME_POINTS;
   // Clockwise from the top-left corner, half a step inside the frame.
-  for (let i = 0; i < n; i++) owners.push(ownerAt(near, vx + ((i + 0.5) * vw) / n, vy + ey / 2));
   for (let i = 0; i < n; i++)
-    owners.push(ownerAt(near, vx + vw - ex / 2, vy + ((i + 0.5) * vh) / n));
+    owners.push(ownerAt(near, vx + ((i + 0.5) * vw) / n, vy + ey / 2, who));
+  for (let i = 0; i < n; i++)
+    owners.push(ownerAt(near, vx + vw - ex / 2, vy + ((i + 0.5) * vh) / n, who));
   for (let i = n - 1; i >= 0; i--)
-    owners.push(ownerAt(near, vx + ((i + 0.5) * vw) / n, vy + vh - ey / 2));
+    owners.push(ownerAt(near, vx + ((i + 0.5) * vw) / n, vy + vh - ey / 2, who));
   for (let i = n - 1; i >= 0; i--)
-    owners.push(ownerAt(near, vx + ex / 2, vy + ((i + 0.5) * vh) / n));
+    owners.push(ownerAt(near, vx + ex / 2, vy + ((i + 0.5) * vh) / n, who));
   const shares: Partial<Record<ShapeClass | 'none' | 'cut', number>> = {};
   for (const o of owners) shares[o] = (shares[o] ?? 0) + 1 / owners.length;
+  const subjectPoints = [...bySubject.values()].reduce((a, b) => a + b, 0);
+  const most = Math.max(0, ...bySubject.values());
   return {
     points: owners.length,
+    tiling: bySubject.size >= TILING_SHAPES && most < TILING_DOMINANCE * subjectPoints,
     subjectRun: longestRun(owners, ['subject', 'cut']) / owners.length,
     cutRun: longestRun(owners, ['cut']) / owners.length,
     closeUpRun: longestRun(owners, ['closeup']) / owners.length,

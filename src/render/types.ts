@@ -93,6 +93,8 @@ export interface CodeFrame {
   points: number;
   /** Longest run of points owned by subjects (closed shapes with their own fill), share. */
   subjectRun: number;
+  /** Many subject shapes own the frame, none much of it: a tiling drawn past the edge. */
+  tiling: boolean;
   /** …of them, owned by subjects whose part runs past the frame (sliced, not drawn up to it). */
   cutRun: number;
   /** Longest run owned by a shape filling the frame from a side it runs past (a close-up). */
