@@ -38,6 +38,13 @@ export interface FrameShape {
   runsPast: boolean;
 }
 
+/**
+ * A bare rectangle on the frame is architecture unless it runs this share of its extent
+ * past it: a shelf or a beam is drawn up to the edge or a little past; a block pushed out of
+ * the frame (a temple's tiers, a box) runs well past.
+ */
+export const RECT_PAST = 0.25;
+
 const DISCS = new Set(['circle', 'ellipse']);
 /** This many bare discs under one parent are a scatter (bokeh, bubbles, dots). */
 export const SCATTER = 6;
@@ -274,7 +281,8 @@ function topParts(root: XNode): Map<XNode, number> {
 /**
  * Subjects judged by their part: a subject shape of a part that fills the frame from a side
  * (the joint box of its opaque shapes reaches DEEP_REACH in) is scenery or a close-up, as one shape
- * would be; a bare axis-aligned rectangle reaching the frame is architecture or furniture.
+ * would be; a bare axis-aligned rectangle reaching the frame (and not far past it, RECT_PAST)
+ * is architecture or furniture.
  */
 function regroup(shapes: FrameShape[], frame: [number, number, number, number]): void {
   const boxes = new Map<number, [number, number, number, number]>();
@@ -300,7 +308,7 @@ function regroup(shapes: FrameShape[], frame: [number, number, number, number]):
     s.runsPast = pastShare(b ?? s.box, frame) >= RUNS_PAST;
     const deep = b ? reachClass(b, frame) : null;
     if (deep) s.cls = deep;
-    else if (s.rect) {
+    else if (s.rect && pastShare(s.box, frame) < RECT_PAST) {
       const [x0, y0, x1, y1] = s.box;
       if (x0 <= vx || y0 <= vy || x1 >= vx + vw || y1 >= vy + vh) s.cls = 'scenery';
     }

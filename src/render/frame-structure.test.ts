@@ -41,7 +41,7 @@ describe('frame structure', () => {
     const f = frame(
       `<rect width="512" height="300" fill="#8cf"/><rect y="300" width="512" height="212" fill="#6a4"/>` +
         `<rect x="251" y="200" width="10" height="320" fill="#383"/>` +
-        `<rect x="-20" y="0" width="80" height="420" fill="#eed"/><rect x="-28" y="0" width="96" height="24" fill="#cba"/>` +
+        `<rect x="-20" y="0" width="80" height="420" fill="#eed"/><rect x="-8" y="0" width="76" height="24" fill="#cba"/>` +
         `<path d="M512 -2 L420 -2 Q 400 200 430 330 L512 330 Z" fill="#922"/>` +
         `<rect x="-10" y="380" width="330" height="40" fill="#854"/>`,
     );
