@@ -312,10 +312,11 @@ describe('pixel checks', () => {
 });
 
 describe('output_tokens', () => {
-  it('flags at the configured budget', async () => {
+  it('reads the configured budget: over it and complete is long, not flagged (issue 40)', async () => {
     const icon = fluentEmoji(1)[0]!.svg;
     const low = await check(icon, undefined, { maxOutputTokens: 50 });
-    expect(low.by('output_tokens').flag).toBe(true);
+    expect(low.by('output_tokens').flag).toBe(false);
+    expect(low.by('output_tokens').detail?.kind).toBe('long');
     expect(low.by('output_tokens').value).toBe(low.artifact.tokens.completion);
     const normal = await check(icon);
     expect(normal.by('output_tokens').flag).toBe(false);

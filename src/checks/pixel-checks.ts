@@ -99,22 +99,63 @@ export const clipped: Check = ({ render, options }) => {
     pic.edgeCutRegions >= PATTERN_REGIONS &&
     pic.edgeCutLargest < PATTERN_DOMINANCE * (pic.edgeCut + (pic.edgeScenery ?? 0)) &&
     (pic.edgeCutSpread ?? 1) >= PATTERN_SPREAD;
+  const pixelCut = !pattern && pic.edgeCutLargest >= options.clippedMinBorderInk;
+  const frame = render.code?.frame;
+  const base = {
+    pattern,
+    cutTotal: pic.edgeCut,
+    cutRegions: pic.edgeCutRegions,
+    spread: pic.edgeCutSpread,
+    scenery: pic.edgeScenery,
+    sides: cutSides(pic),
+    touchesEdge: pic.edgeInk > 0,
+    edgeInk: pic.edgeInk,
+    min: options.clippedMinBorderInk,
+  };
+  if (!frame)
+    return {
+      name: 'clipped',
+      value: pic.edgeCutLargest,
+      flag: pixelCut,
+      unit: 'ratio',
+      detail: { rule: 'cut by frame', ...base },
+    };
+  // Issue 40: the pixels say where something is cut; the structure says what it is. A cut
+  // counts only where a subject owns a run of the frame as long as the threshold — light,
+  // background, bands, scenery and close-ups reaching the frame are not cut — and text
+  // running off the frame is cut whatever it is drawn over.
+  // Where the pixels cannot see the cut (a subject over rays, bokeh, noise or a pattern joins
+  // their regions), a subject whose part runs well past the frame is cut on its own word.
+  // The pixels must still show ink on the frame for it (half the run at least: a geometry
+  // read against the wrong frame — units, a root transform — shows none), and the frame
+  // must not cut a tiling drawn past the edge (many subject shapes, none owning much). The
+  // pixels' own pattern rule is not asked: rays and bokeh over a subject cut the frame's
+  // pixels into many pieces too.
+  const sliced =
+    frame.cutRun >= options.clippedMinBorderInk && !frame.tiling && pic.edgeInk >= frame.cutRun / 2;
+  const subjectCut = (pixelCut && frame.subjectRun >= options.clippedMinBorderInk) || sliced;
+  const textCut = frame.textsOff.length > 0;
+  const closeUp = !subjectCut && frame.closeUpRun >= options.clippedMinBorderInk;
+  const value = subjectCut
+    ? Math.max(Math.min(pic.edgeCutLargest, frame.subjectRun), sliced ? frame.cutRun : 0)
+    : 0;
   return {
     name: 'clipped',
-    value: pic.edgeCutLargest,
-    flag: !pattern && pic.edgeCutLargest >= options.clippedMinBorderInk,
+    value: textCut ? Math.max(value, options.clippedMinBorderInk) : value,
+    flag: subjectCut || textCut,
     unit: 'ratio',
     detail: {
-      rule: 'cut by frame',
-      pattern,
-      cutTotal: pic.edgeCut,
-      cutRegions: pic.edgeCutRegions,
-      spread: pic.edgeCutSpread,
-      scenery: pic.edgeScenery,
-      sides: cutSides(pic),
-      touchesEdge: pic.edgeInk > 0,
-      edgeInk: pic.edgeInk,
-      min: options.clippedMinBorderInk,
+      rule: 'subject or text cut by frame',
+      cut: subjectCut ? 'subject' : textCut ? 'text' : closeUp ? 'close_up' : 'none',
+      closeUp,
+      ...(textCut ? { textsOff: frame.textsOff } : {}),
+      pixelCut: pic.edgeCutLargest,
+      subjectRun: frame.subjectRun,
+      cutRun: frame.cutRun,
+      tiling: frame.tiling,
+      closeUpRun: frame.closeUpRun,
+      owners: frame.owners,
+      ...base,
     },
   };
 };

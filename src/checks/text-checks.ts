@@ -4,19 +4,7 @@
 import { DWT_STAGES } from '../artifact/types.ts';
 import type { Check } from './types.ts';
 
-/** Completion tokens; flagged at or past `maxOutputTokens` (cut off, or padding). */
-export const outputTokens: Check = ({ artifact, options }) => ({
-  name: 'output_tokens',
-  value: artifact.tokens.completion,
-  flag: artifact.tokens.completion >= options.maxOutputTokens,
-  unit: 'tokens',
-  detail: {
-    svg: artifact.tokens.svg,
-    reasoning: artifact.tokens.reasoning,
-    limit: options.maxOutputTokens,
-    ...(artifact.tokens.estimated ? { estimated: true } : {}),
-  },
-});
+export { outputTokens } from './output-tokens.ts';
 
 /**
  * Share of the six DwT stages found. No flag: most models write no DwT and that is not a

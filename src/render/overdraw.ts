@@ -54,7 +54,7 @@ const BUDGET = 40_000;
 const STYLE_PROP = new Map<string, RegExp>();
 
 /** A property from style="" (which wins), else the presentation attribute. */
-function styleOf(a: Record<string, string>, prop: string): string | undefined {
+export function styleOf(a: Record<string, string>, prop: string): string | undefined {
   let re = STYLE_PROP.get(prop);
   if (!re) {
     re = new RegExp(`(?:^|;)\\s*${prop}\\s*:\\s*([^;!]+)`, 'i');
@@ -105,7 +105,7 @@ export function visibleWeight(alpha: number, share: number): number {
   return Math.max(clamp01(alpha), 1 - clamp01(share));
 }
 
-function localShape(tag: string, a: Record<string, string>): Pt[][] | null {
+export function localShape(tag: string, a: Record<string, string>): Pt[][] | null {
   switch (tag) {
     case 'rect': {
       const [x, y, w, h] = [num(a.x), num(a.y), num(a.width), num(a.height)];
@@ -152,7 +152,7 @@ function localShape(tag: string, a: Record<string, string>): Pt[][] | null {
   }
 }
 
-function canvasOf(a: Record<string, string>): [number, number, number, number] {
+export function canvasOf(a: Record<string, string>): [number, number, number, number] {
   const vb = nums(a.viewBox);
   if (vb.length === 4 && vb[2]! > 0 && vb[3]! > 0) return vb as [number, number, number, number];
   const w = num(a.width, 0) || 512;
@@ -161,12 +161,12 @@ function canvasOf(a: Record<string, string>): [number, number, number, number] {
 }
 
 /** An opacity value: a number or a percentage. */
-function opacityValue(v: string): number {
+export function opacityValue(v: string): number {
   const t = v.trim();
   return t.endsWith('%') ? num(t.slice(0, -1), 100) / 100 : num(t, 1);
 }
 
-const tagOf = (node: Node) => Object.keys(node).find((k) => k !== ':@') ?? '';
+export const tagOf = (node: Node) => Object.keys(node).find((k) => k !== ':@') ?? '';
 
 /**
  * Overdraw of a parsed document, given its root `<svg>` node (fast-xml-parser's ordered

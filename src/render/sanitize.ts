@@ -10,6 +10,7 @@ import { type ErrorValue, makeError, type RenderErrorCode } from '../core/errors
 import { XMLParser, XMLValidator } from '../core/xml-parser.ts';
 import { expandParameterEntities, findForbiddenChar } from './dtd.ts';
 import { fitRoot } from './fit.ts';
+import { measureFrame } from './frame-structure.ts';
 import { resolveLimits } from './limits.ts';
 import { measureOverdraw, OVERDRAW_MIN_ELEMENTS } from './overdraw.ts';
 import { countPathSegments } from './path-segments.ts';
@@ -286,6 +287,15 @@ export function sanitizeSvg(
   const outer = (opts.nestedDepth ?? 0) === 0 && rootTag === 'svg';
   if (outer && code.expandedElements >= OVERDRAW_MIN_ELEMENTS) {
     code.overdraw = measureOverdraw(rootNode);
+  }
+  // Who owns the frame (for `clipped`): read on every outer document, small ones included.
+  // A geometry it cannot read leaves the reading out (the check then uses pixels alone).
+  if (outer) {
+    try {
+      code.frame = measureFrame(rootNode);
+    } catch {
+      code.frame = undefined;
+    }
   }
   if (!walked.ok) return { ok: false, error: walked.error, code };
   return { ok: true, svg: walked.svg, code };

@@ -80,6 +80,29 @@ export interface CodeStats {
    * document, a root written with a prefix (`<svg:svg>`), and pictures that are not SVG.
    */
   overdraw?: CodeOverdraw;
+  /**
+   * Who owns the frame, from the structure (frame-structure.ts): the `clipped` check's
+   * reading of what reaches the edge. Absent where overdraw is (nested and prefixed roots).
+   */
+  frame?: CodeFrame;
+}
+
+/** The frame read from the SVG's structure (src/render/frame-structure.ts). */
+export interface CodeFrame {
+  /** Points sampled round the edge of the viewBox. */
+  points: number;
+  /** Longest run of points owned by subjects (closed shapes with their own fill), share. */
+  subjectRun: number;
+  /** Many subject shapes own the frame, none much of it: a tiling drawn past the edge. */
+  tiling: boolean;
+  /** …of them, owned by subjects whose part runs past the frame (sliced, not drawn up to it). */
+  cutRun: number;
+  /** Longest run owned by a shape filling the frame from a side it runs past (a close-up). */
+  closeUpRun: number;
+  /** Share of the points per owner class (subject, background, band, scenery, light, …). */
+  owners: Record<string, number>;
+  /** Lines of text whose estimated extent runs off the frame (first 80 characters each). */
+  textsOff: string[];
 }
 
 /** Overdraw from the geometry: what the clutter check reads (src/checks/overdraw.ts). */

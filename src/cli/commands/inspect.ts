@@ -91,7 +91,7 @@ function summaryText(file: string, ins: Inspection): string {
     `  hacks     text_in_image ${yesNo(s.text_in_image)} (${matched.length ? matched.join(', ') : 'no prompt words written'}${by.get('text_in_image')?.detail?.textAsked ? '; the prompt asks for text' : ''}${by.get('text_in_image')?.flag === undefined ? '; no prompt/code to compare' : ''}), clutter ${yesNo(s.clutter)} (${v('clutter').toFixed(2)} of threshold)`,
   );
   lines.push(
-    `  length    output_tokens ${s.output_tokens}${by.get('output_tokens')?.flag ? ' (at or over the budget)' : ''}`,
+    `  length    output_tokens ${s.output_tokens}${by.get('output_tokens')?.flag ? ` (${String(by.get('output_tokens')?.detail?.kind ?? 'flagged')})` : ''}`,
   );
   return `${lines.join('\n')}\n`;
 }

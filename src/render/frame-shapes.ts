@@ -1,0 +1,388 @@
+// What each filled shape of a drawing is, from the SVG's own structure (issue 40): the
+// `clipped` check must tell a subject cut by the frame from the light, background and
+// scenery that reach the frame by design in a full-bleed scene. Pixels cannot: a light ray,
+// a bokeh disc, a sky band split by a stem or a column look like cut shapes. The code can:
+// a shape filled with a pattern or through a noise or blur filter is texture or light; a
+// translucent one (or one whose gradient fades out) is light; one that covers most of the
+// frame is background; one spanning the frame is a band (sky, water, ground, wall); one
+// reaching deep into the picture from a side it crosses is scenery (a column, a drape, a
+// river bank) — or, when it runs well past that side, a deliberate close-up. What is left —
+// a closed shape with its own solid (or shading) fill, drawn smaller than that — is a
+// subject. Read on the sanitiser's parse of the document as written, like overdraw.ts.
+import { apply, clippedArea, ID, type M, mul, num, type Pt, parseTransform } from './geometry.ts';
+import { canvasOf, colourAlpha, localShape, opacityValue, styleOf, tagOf } from './overdraw.ts';
+import type { XNode } from './walker.ts';
+
+export type ShapeClass =
+  | 'subject'
+  | 'background'
+  | 'band'
+  | 'scenery'
+  | 'closeup'
+  | 'light'
+  | 'texture';
+
+export interface FrameShape {
+  /** Subpaths in canvas (viewBox) coordinates. */
+  polys: Pt[][];
+  box: [number, number, number, number];
+  cls: ShapeClass;
+  /** Index of the top-level part of the drawing it belongs to (see topParts). */
+  group: number;
+  /** An axis-aligned <rect>: architecture and furniture (walls, shelves, tabletops, beams). */
+  rect: boolean;
+  /**
+   * Its part (or itself) runs past the frame by RUNS_PAST of its own extent: sliced by the
+   * frame, not drawn up to it.
+   */
+  runsPast: boolean;
+}
+
+/**
+ * A bare rectangle on the frame is architecture unless it runs this share of its extent
+ * past it: a shelf or a beam is drawn up to the edge or a little past; a block pushed out of
+ * the frame (a temple's tiers, a box) runs well past.
+ */
+export const RECT_PAST = 0.25;
+
+const DISCS = new Set(['circle', 'ellipse']);
+/** This many bare discs under one parent are a scatter (bokeh, bubbles, dots). */
+export const SCATTER = 6;
+
+/** A part running this share of its extent past a side of the frame is sliced by it. */
+export const RUNS_PAST = 0.1;
+
+/** A shape covering this share of the frame is the background. */
+export const BACKGROUND_AREA = 0.45;
+/** A shape spanning this share of the frame's width or height is a band across it. */
+export const BAND_SPAN = 0.9;
+/**
+ * A shape reaching this share into the picture from a side it crosses is scenery or a
+ * close-up, not an accident: a subject pushed off the frame leaves a fragment (the planted
+ * cuts leave under 45 %), a column, drape or bust fills the frame from its side.
+ */
+export const DEEP_REACH = 0.55;
+/** …and a close-up when it runs past that side by this share of its own extent. */
+export const CLOSEUP_PAST = 0.05;
+/** Translucent below this alpha: light, haze, a glow (what it covers still shows). */
+export const LIGHT_ALPHA = 0.5;
+/** A gradient with a stop below this opacity fades out: a glow, a ray, a vignette. */
+export const FADING_STOP = 0.35;
+
+const NOT_PAINTED = new Set([
+  'defs', 'clipPath', 'mask', 'pattern', 'marker', 'symbol', 'linearGradient',
+  'radialGradient', 'filter', 'style', 'script', 'title', 'desc', 'metadata', 'text',
+  'foreignObject', 'font', 'glyph',
+]); // biome-ignore format: a list reads better in rows
+
+/** Elements visited before stopping: a bound on work for hostile fan-out through <use>. */
+const BUDGET = 40_000;
+
+type Refs = Map<string, XNode>;
+const kidsOf = (n: XNode): XNode[] => {
+  const k = n[tagOf(n)];
+  return Array.isArray(k) ? (k as XNode[]) : [];
+};
+const attrs = (n: XNode) => (n[':@'] as Record<string, string> | undefined) ?? {};
+
+/** What a filter does to a shape: blurs it away (glow), makes noise, or keeps it crisp. */
+function filterKind(f: XNode | undefined): 'glow' | 'noise' | 'crisp' {
+  if (!f) return 'crisp';
+  let blur = false;
+  let keepsSource = false;
+  let noise = false;
+  const visit = (nodes: XNode[], depth: number) => {
+    if (depth > 20) return;
+    for (const n of nodes) {
+      const t = tagOf(n);
+      const a = attrs(n);
+      if (t === 'feTurbulence') noise = true;
+      if (t === 'feGaussianBlur') blur = true;
+      if (t === 'feDropShadow') keepsSource = true;
+      // A merge, blend or composite that puts the source back: a shadow or an outer glow
+      // around a crisp shape, which is still the shape.
+      if (t !== 'feGaussianBlur' && (a.in === 'SourceGraphic' || a.in2 === 'SourceGraphic'))
+        keepsSource = true;
+      visit(kidsOf(n), depth + 1);
+    }
+  };
+  visit(kidsOf(f), 0);
+  if (noise && !keepsSource) return 'noise';
+  return blur && !keepsSource ? 'glow' : 'crisp';
+}
+
+/** The smallest stop opacity of a gradient (following href chains a few steps). */
+function minStopOpacity(g: XNode, refs: Refs, hops = 0): number {
+  let min = 1;
+  let stops = 0;
+  for (const s of kidsOf(g)) {
+    if (tagOf(s) !== 'stop') continue;
+    stops++;
+    const a = attrs(s);
+    const o = styleOf(a, 'stop-opacity');
+    min = Math.min(
+      min,
+      (o === undefined ? 1 : opacityValue(o)) * colourAlpha(styleOf(a, 'stop-color')),
+    );
+  }
+  if (stops === 0 && hops < 4) {
+    const href = (attrs(g).href ?? attrs(g)['xlink:href'] ?? '').trim();
+    const next = href.startsWith('#') ? refs.get(href.slice(1)) : undefined;
+    if (next) return minStopOpacity(next, refs, hops + 1);
+  }
+  return min;
+}
+
+const refId = (v: string | undefined) => /url\(\s*['"]?#([^)'"\s]+)/.exec(v ?? '')?.[1];
+
+interface Inherited {
+  fill: string;
+  alpha: number;
+  fillOpacity: number;
+  filter: 'glow' | 'noise' | 'crisp';
+}
+
+/** Every filled shape of the document, in paint order, classified; and the frame. */
+export function frameShapes(root: XNode): {
+  shapes: FrameShape[];
+  frame: [number, number, number, number];
+  refs: Refs;
+} {
+  const refs: Refs = new Map();
+  const index = (nodes: XNode[], depth: number) => {
+    if (depth > 400) return;
+    for (const n of nodes) {
+      const id = attrs(n).id;
+      if (id && !refs.has(id)) refs.set(id, n);
+      index(kidsOf(n), depth + 1);
+    }
+  };
+  index([root], 0);
+  const frame = canvasOf(attrs(root));
+  const [vx, vy, vw, vh] = frame;
+  const shapes: FrameShape[] = [];
+  let visits = 0;
+  const tops = topParts(root);
+  const classify = (
+    polys: Pt[][],
+    p: Inherited,
+    group: number,
+    rect: boolean,
+  ): FrameShape | null => {
+    let x0 = Infinity;
+    let y0 = Infinity;
+    let x1 = -Infinity;
+    let y1 = -Infinity;
+    let area = 0;
+    for (const poly of polys) {
+      for (const [x, y] of poly) {
+        if (x < x0) x0 = x;
+        if (x > x1) x1 = x;
+        if (y < y0) y0 = y;
+        if (y > y1) y1 = y;
+      }
+      if (poly.length > 2) area += clippedArea(poly, vx, vy, vx + vw, vy + vh);
+    }
+    if (!(x1 > x0 && y1 > y0)) return null;
+    const box: [number, number, number, number] = [x0, y0, x1, y1];
+    const cls = shapeClass(box, area / (vw * vh), p, refs, frame);
+    return { polys, box, cls, group, rect, runsPast: false };
+  };
+  const walk = (
+    nodes: XNode[],
+    m: M,
+    inh: Inherited,
+    depth: number,
+    useDepth: number,
+    part: number,
+  ) => {
+    // Many bare discs side by side are a scatter — bokeh, bubbles, dots, confetti — not
+    // subjects: a subject is a group of varied shapes.
+    let discs = 0;
+    for (const n of nodes) if (DISCS.has(tagOf(n))) discs++;
+    for (const node of nodes) {
+      const group = tops.get(node) ?? part;
+      const tag = tagOf(node);
+      if (tag === '#text') continue;
+      if (++visits > BUDGET || depth > 200) return;
+      if (tag === '' || NOT_PAINTED.has(tag)) continue;
+      const a = attrs(node);
+      if (styleOf(a, 'display') === 'none' || styleOf(a, 'visibility') === 'hidden') continue;
+      const op = styleOf(a, 'opacity');
+      const fo = styleOf(a, 'fill-opacity');
+      const fill = styleOf(a, 'fill');
+      const filter = refId(styleOf(a, 'filter'));
+      const p: Inherited = {
+        fill: fill ?? inh.fill,
+        alpha: inh.alpha * (op === undefined ? 1 : Math.max(0, Math.min(1, opacityValue(op)))),
+        fillOpacity:
+          fo === undefined ? inh.fillOpacity : Math.max(0, Math.min(1, opacityValue(fo))),
+        filter: filter ? strongest(inh.filter, filterKind(refs.get(filter))) : inh.filter,
+      };
+      const mm = a.transform === undefined ? m : mul(m, parseTransform(a.transform));
+      if (tag === 'use') {
+        const href = (a.href ?? a['xlink:href'] ?? '').trim();
+        const target = href.startsWith('#') ? refs.get(href.slice(1)) : undefined;
+        if (!target || useDepth > 8) continue;
+        const at = mul(mm, [1, 0, 0, 1, num(a.x), num(a.y)]);
+        const ttag = tagOf(target);
+        walk(ttag === 'symbol' ? kidsOf(target) : [target], at, p, depth + 1, useDepth + 1, group);
+        continue;
+      }
+      if (tag === 'image') {
+        const [x, y, w, h] = [num(a.x), num(a.y), num(a.width), num(a.height)];
+        const rect: Pt[] = [[x, y], [x + w, y], [x + w, y + h], [x, y + h]]; // biome-ignore format: a rect
+        const s =
+          w > 0 && h > 0
+            ? classify([rect.map((q) => apply(mm, q))], { ...p, fill: '#000' }, group, false)
+            : null;
+        if (s) shapes.push(s);
+        continue;
+      }
+      const polys = localShape(tag, a);
+      if (polys) {
+        if (tag === 'line' || p.fill === 'none' || p.fill === 'transparent') continue;
+        const scatter = discs >= SCATTER && DISCS.has(tag);
+        const s = classify(
+          polys.map((poly) => poly.map((q) => apply(mm, q))),
+          p,
+          group,
+          tag === 'rect' && mm[1] === 0 && mm[2] === 0,
+        );
+        if (s && scatter && s.cls === 'subject') s.cls = 'texture';
+        if (s) shapes.push(s);
+        continue;
+      }
+      walk(kidsOf(node), mm, p, depth + 1, useDepth, group);
+    }
+  };
+  walk(kidsOf(root), ID, { fill: '#000', alpha: 1, fillOpacity: 1, filter: 'crisp' }, 0, 0, -1);
+  regroup(shapes, frame);
+  return { shapes, frame, refs };
+}
+
+const PAINTED_PART = (n: XNode) => {
+  const t = tagOf(n);
+  return t !== '#text' && t !== '' && !NOT_PAINTED.has(t);
+};
+
+/**
+ * The drawing's top-level parts: the root's painted children, looking through a single
+ * wrapping <g> (Inkscape's layer, an LLM's <g id="scene">). A subject drawn as a group (a
+ * figure, an emoji) is judged whole: its fingers reaching the frame belong to a bust.
+ */
+function topParts(root: XNode): Map<XNode, number> {
+  let parts = kidsOf(root).filter(PAINTED_PART);
+  for (let k = 0; k < 8 && parts.length === 1 && tagOf(parts[0]!) === 'g'; k++)
+    parts = kidsOf(parts[0]!).filter(PAINTED_PART);
+  return new Map(parts.map((n, i) => [n, i]));
+}
+
+/**
+ * Subjects judged by their part: a subject shape of a part that fills the frame from a side
+ * (the joint box of its opaque shapes reaches DEEP_REACH in) is scenery or a close-up, as one shape
+ * would be; a bare axis-aligned rectangle reaching the frame (and not far past it, RECT_PAST)
+ * is architecture or furniture.
+ */
+function regroup(shapes: FrameShape[], frame: [number, number, number, number]): void {
+  const boxes = new Map<number, [number, number, number, number]>();
+  const opaque = (c: ShapeClass) => c !== 'light' && c !== 'texture';
+  for (const s of shapes) {
+    if (!opaque(s.cls) || s.group < 0) continue;
+    const b = boxes.get(s.group);
+    if (!b) boxes.set(s.group, [...s.box]);
+    else {
+      b[0] = Math.min(b[0], s.box[0]);
+      b[1] = Math.min(b[1], s.box[1]);
+      b[2] = Math.max(b[2], s.box[2]);
+      b[3] = Math.max(b[3], s.box[3]);
+    }
+  }
+  const [vx, vy, vw, vh] = frame;
+  for (const s of shapes) {
+    const b = boxes.get(s.group);
+    // A part filling the frame from a side it runs past is a close-up, all of it.
+    if (opaque(s.cls) && s.cls !== 'subject' && b && reachClass(b, frame) === 'closeup')
+      s.cls = 'closeup';
+    if (s.cls !== 'subject') continue;
+    s.runsPast = pastShare(b ?? s.box, frame) >= RUNS_PAST;
+    const deep = b ? reachClass(b, frame) : null;
+    if (deep) s.cls = deep;
+    else if (s.rect && pastShare(s.box, frame) < RECT_PAST) {
+      const [x0, y0, x1, y1] = s.box;
+      if (x0 <= vx || y0 <= vy || x1 >= vx + vw || y1 >= vy + vh) s.cls = 'scenery';
+    }
+  }
+}
+
+const strongest = (a: Inherited['filter'], b: Inherited['filter']) =>
+  a === 'noise' || b === 'noise' ? 'noise' : a === 'glow' || b === 'glow' ? 'glow' : 'crisp';
+
+/** The largest share of a box's extent past one side of the frame. */
+export function pastShare(
+  [x0, y0, x1, y1]: [number, number, number, number],
+  [vx, vy, vw, vh]: [number, number, number, number],
+): number {
+  const w = x1 - x0;
+  const h = y1 - y0;
+  if (!(w > 0 && h > 0)) return 0;
+  return Math.max((vx - x0) / w, (x1 - vx - vw) / w, (vy - y0) / h, (y1 - vy - vh) / h, 0);
+}
+
+/**
+ * Whether a box fills the frame from a side it crosses (or meets within a hair): reaching
+ * DEEP_REACH into the picture from there, a close-up when it runs CLOSEUP_PAST of its own
+ * extent past that side, else scenery. A side along which the box spans the frame is not
+ * one it fills the picture from (a band drawn past both sides). Null: neither.
+ */
+export function reachClass(
+  [x0, y0, x1, y1]: [number, number, number, number],
+  [vx, vy, vw, vh]: [number, number, number, number],
+): 'closeup' | 'scenery' | null {
+  const [fx1, fy1] = [vx + vw, vy + vh];
+  const w = (Math.min(x1, fx1) - Math.max(x0, vx)) / vw;
+  const h = (Math.min(y1, fy1) - Math.max(y0, vy)) / vh;
+  const tol = 0.005;
+  const sides: [boolean, number, number, boolean][] = [
+    [y0 <= vy + tol * vh, h, (vy - y0) / (y1 - y0), h >= BAND_SPAN],
+    [x1 >= fx1 - tol * vw, w, (x1 - fx1) / (x1 - x0), w >= BAND_SPAN],
+    [y1 >= fy1 - tol * vh, h, (y1 - fy1) / (y1 - y0), h >= BAND_SPAN],
+    [x0 <= vx + tol * vw, w, (vx - x0) / (x1 - x0), w >= BAND_SPAN],
+  ];
+  let deep = false;
+  for (const [touches, reach, past, spans] of sides) {
+    if (!touches || reach < DEEP_REACH) continue;
+    if (!spans && past >= CLOSEUP_PAST) return 'closeup';
+    deep = true;
+  }
+  return deep ? 'scenery' : null;
+}
+
+/** The class of one filled shape (see the header). */
+export function shapeClass(
+  [x0, y0, x1, y1]: [number, number, number, number],
+  areaShare: number,
+  p: Inherited,
+  refs: Refs,
+  [vx, vy, vw, vh]: [number, number, number, number],
+): ShapeClass {
+  if (p.filter === 'noise') return 'texture';
+  if (p.filter === 'glow') return 'light';
+  if (p.alpha * p.fillOpacity * colourAlpha(p.fill) < LIGHT_ALPHA) return 'light';
+  const ref = refId(p.fill);
+  const target = ref ? refs.get(ref) : undefined;
+  const ttag = target ? tagOf(target) : '';
+  if (ttag === 'pattern') return 'texture';
+  const gradient = ttag === 'linearGradient' || ttag === 'radialGradient';
+  if (gradient && minStopOpacity(target!, refs) < FADING_STOP) return 'light';
+  const [fx1, fy1] = [vx + vw, vy + vh];
+  const w = (Math.min(x1, fx1) - Math.max(x0, vx)) / vw;
+  const h = (Math.min(y1, fy1) - Math.max(y0, vy)) / vh;
+  const reach = reachClass([x0, y0, x1, y1], [vx, vy, vw, vh]);
+  if (reach === 'closeup') return reach;
+  if (areaShare >= BACKGROUND_AREA) return 'background';
+  if (w >= BAND_SPAN || h >= BAND_SPAN) return 'band';
+  if (gradient && areaShare >= 0.3) return 'background';
+  if (reach) return 'scenery';
+  return 'subject';
+}

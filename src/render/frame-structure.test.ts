@@ -1,0 +1,89 @@
+// The structural reading of the frame (issue 40): which shapes reaching the edge are
+// subjects, which are light, background, bands, scenery or a close-up, and which text runs
+// off the frame. Read on the sanitiser's parse, as the worker does.
+import { describe, expect, it } from 'vitest';
+import { sanitizeSvg } from './sanitize.ts';
+
+const svg = (body: string) =>
+  `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 512 512">${body}</svg>`;
+const frame = (body: string) => sanitizeSvg(svg(body)).code!.frame!;
+const BG = '<rect width="512" height="512" fill="#234"/>';
+// A subject of varied shapes, as a group: body, head, eye (≈ 200 × 240 at the origin).
+const figure = (x: number, y: number) =>
+  `<g transform="translate(${x} ${y})"><path d="M20 100 C 20 40 180 40 180 100 L 190 240 L 10 240 Z" fill="#c84"/><circle cx="100" cy="60" r="50" fill="#fc9"/><circle cx="120" cy="50" r="6" fill="#000"/></g>`;
+const MIN = 0.012;
+
+describe('frame structure', () => {
+  it('gives a subject pushed off the frame a cut run, and a whole one none', () => {
+    expect(frame(BG + figure(-100, 120)).cutRun).toBeGreaterThanOrEqual(MIN);
+    expect(frame(BG + figure(150, 120)).subjectRun).toBe(0);
+  });
+
+  it('does not count light rays, glows, bokeh, noise or patterns as subjects', () => {
+    const defs =
+      '<defs><filter id="b"><feGaussianBlur stdDeviation="9"/></filter><filter id="n"><feTurbulence baseFrequency="0.8"/></filter><pattern id="p" width="20" height="20" patternUnits="userSpaceOnUse"><circle cx="10" cy="10" r="5"/></pattern><radialGradient id="g"><stop offset="0" stop-color="#ff0"/><stop offset="1" stop-color="#ff0" stop-opacity="0"/></radialGradient></defs>';
+    const rays = '<polygon points="256,-10 -300,600 -200,600" fill="#fff" opacity="0.25"/>';
+    const glow =
+      '<circle cx="0" cy="0" r="200" fill="url(#g)"/><circle cx="512" cy="512" r="150" fill="#ff0" filter="url(#b)"/>';
+    const bokeh = [0, 1, 2, 3, 4, 5, 6]
+      .map((k) => `<circle cx="${k * 80}" cy="0" r="40" fill="#fc6"/>`)
+      .join('');
+    const f = frame(
+      `${defs}${BG}${rays}${glow}<g>${bokeh}</g><rect x="-20" y="300" width="200" height="240" fill="url(#p)"/><rect x="300" y="-40" width="240" height="200" fill="#fff" filter="url(#n)"/>`,
+    );
+    expect(f.subjectRun).toBe(0);
+    expect(f.cutRun).toBe(0);
+    // Light does not hide what is under it: the background owns the frame.
+    expect(f.owners.background).toBeGreaterThan(0.9);
+  });
+
+  it('does not count bands split by a stem, columns, drapes or a tabletop', () => {
+    const f = frame(
+      `<rect width="512" height="300" fill="#8cf"/><rect y="300" width="512" height="212" fill="#6a4"/>` +
+        `<rect x="251" y="200" width="10" height="320" fill="#383"/>` +
+        `<rect x="-20" y="0" width="80" height="420" fill="#eed"/><rect x="-8" y="0" width="76" height="24" fill="#cba"/>` +
+        `<path d="M512 -2 L420 -2 Q 400 200 430 330 L512 330 Z" fill="#922"/>` +
+        `<rect x="-10" y="380" width="330" height="40" fill="#854"/>`,
+    );
+    expect(f.subjectRun).toBe(0);
+    expect(f.cutRun).toBe(0);
+  });
+
+  it('reports a subject filling the frame from the side it runs past as a close-up', () => {
+    const bust = `<g transform="translate(6 90) scale(2.5)">${figure(0, 0).replace(/<g[^>]*>|<\/g>/g, '')}</g>`;
+    const f = frame(BG + bust);
+    expect(f.closeUpRun).toBeGreaterThanOrEqual(MIN);
+    expect(f.cutRun).toBe(0);
+  });
+
+  it('finds text running off the frame, also over a pattern, and not text that fits', () => {
+    const pattern =
+      '<defs><pattern id="p" width="20" height="20" patternUnits="userSpaceOnUse"><circle cx="10" cy="10" r="5"/></pattern></defs><rect width="512" height="512" fill="url(#p)"/>';
+    const off = frame(`${pattern}<text x="300" y="80" font-size="40">The Secret Garden</text>`);
+    expect(off.textsOff).toEqual(['The Secret Garden']);
+    const anchored = frame(
+      `<text x="500" y="80" font-size="30" text-anchor="middle">Harbour Market</text>`,
+    );
+    expect(anchored.textsOff).toEqual(['Harbour Market']);
+    const lines = frame(
+      `<text font-size="20"><tspan x="20" y="40">fits here</tspan><tspan x="460" y="70">runs off the edge</tspan></text>`,
+    );
+    expect(lines.textsOff).toEqual(['runs off the edge']);
+    const fits = frame(
+      `<text x="256" y="80" font-size="36" text-anchor="middle">The Lighthouse Keeper</text>`,
+    );
+    expect(fits.textsOff).toEqual([]);
+  });
+
+  it('survives hostile input: deep nesting, a self-referencing <use>, no viewBox', () => {
+    const deep = `${'<g>'.repeat(60)}<rect x="-50" width="100" height="100"/>${'</g>'.repeat(60)}`;
+    expect(frame(deep).points).toBe(512);
+    const loop = frame(
+      '<g id="a"><use href="#a"/><rect x="-40" y="200" width="100" height="80"/></g>',
+    );
+    expect(loop.points).toBe(512);
+    const bare = sanitizeSvg('<svg xmlns="http://www.w3.org/2000/svg"><circle r="40"/></svg>').code!
+      .frame!;
+    expect(bare.points).toBe(512);
+  });
+});

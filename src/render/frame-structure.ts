@@ -1,0 +1,241 @@
+// Who owns the frame, from the SVG's structure (issue 40): points sampled along the edge of
+// the viewBox, each given to the topmost opaque filled shape there (frame-shapes.ts says what
+// that shape is: a subject, background, band, scenery, close-up, light or texture). Light and
+// texture do not hide what is under them, so a ray over a cut subject leaves the subject
+// the owner. A subject drawn inside a column or a drape (a capital, a tie-back) belongs to
+// it. The `clipped` check flags a cut only where the pixels show one *and* a subject owns a
+// run of the frame this long; text is judged apart: a line of text whose estimated extent
+// runs off the frame is cut, whatever lies under it (even a pattern).
+
+import { type FrameShape, frameShapes, type ShapeClass } from './frame-shapes.ts';
+import type { Pt } from './geometry.ts';
+import { apply, ID, type M, mul, num, parseTransform } from './geometry.ts';
+import { styleOf, tagOf } from './overdraw.ts';
+import type { CodeFrame } from './types.ts';
+import type { XNode } from './walker.ts';
+
+/** Points sampled per side of the frame. */
+export const FRAME_POINTS = 128;
+/** Subject shapes owning the frame for a tiling (as the pixel rule's PATTERN_REGIONS)… */
+export const TILING_SHAPES = 12;
+/** …none owning this share of their points. */
+export const TILING_DOMINANCE = 0.25;
+/** Average advance of a character in em (DejaVu Sans is 0.55–0.65: kept low, to under-call). */
+export const CHAR_ADVANCE = 0.52;
+/** Text is cut when its estimated extent runs past the frame by this many em (a glyph). */
+export const TEXT_PAST_EM = 0.5;
+
+const OPAQUE: Record<ShapeClass, boolean> = {
+  subject: true,
+  background: true,
+  band: true,
+  scenery: true,
+  closeup: true,
+  light: false,
+  texture: false,
+};
+
+/** Nonzero winding of a point over a shape's subpaths. */
+function inside(s: FrameShape, x: number, y: number): boolean {
+  const [x0, y0, x1, y1] = s.box;
+  if (x < x0 || x > x1 || y < y0 || y > y1) return false;
+  let wind = 0;
+  for (const poly of s.polys) {
+    for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
+      const [xi, yi] = poly[i]!;
+      const [xj, yj] = poly[j]!;
+      if (yj <= y) {
+        if (yi > y && (xi - xj) * (y - yj) - (x - xj) * (yi - yj) > 0) wind++;
+      } else if (yi <= y && (xi - xj) * (y - yj) - (x - xj) * (yi - yj) < 0) wind--;
+    }
+  }
+  return wind !== 0;
+}
+
+const within = (a: FrameShape['box'], b: FrameShape['box']): boolean => {
+  const mx = 0.2 * (b[2] - b[0]);
+  const my = 0.2 * (b[3] - b[1]);
+  return a[0] >= b[0] - mx && a[2] <= b[2] + mx && a[1] >= b[1] - my && a[3] <= b[3] + my;
+};
+
+/** The class owning one point: topmost opaque shape (a subject inside scenery is scenery). */
+function ownerAt(
+  shapes: FrameShape[],
+  x: number,
+  y: number,
+  who: (s: FrameShape) => void = () => {},
+): ShapeClass | 'none' | 'cut' {
+  let translucent: ShapeClass | 'none' = 'none';
+  for (let i = shapes.length - 1; i >= 0; i--) {
+    const s = shapes[i]!;
+    if (!inside(s, x, y)) continue;
+    if (!OPAQUE[s.cls]) {
+      if (translucent === 'none') translucent = s.cls;
+      continue;
+    }
+    if (s.cls !== 'subject') return s.cls;
+    for (let k = i - 1; k >= 0; k--) {
+      const under = shapes[k]!;
+      if (!OPAQUE[under.cls] || !inside(under, x, y)) continue;
+      if (under.cls === 'scenery' && within(s.box, under.box)) return 'scenery';
+      break;
+    }
+    who(s);
+    return s.runsPast ? 'cut' : 'subject';
+  }
+  return translucent;
+}
+
+/** The structural reading of the frame for one parsed document (its root `<svg>` node). */
+export function measureFrame(root: XNode): CodeFrame {
+  const { shapes, frame } = frameShapes(root);
+  const [vx, vy, vw, vh] = frame;
+  // Only shapes reaching the frame can own a point on it.
+  const ex = vw / (2 * FRAME_POINTS);
+  const ey = vh / (2 * FRAME_POINTS);
+  const near = shapes.filter(
+    (s) =>
+      s.box[0] <= vx + ex ||
+      s.box[1] <= vy + ey ||
+      s.box[2] >= vx + vw - ex ||
+      s.box[3] >= vy + vh - ey,
+  );
+  const owners: (ShapeClass | 'none' | 'cut')[] = [];
+  // How many subject shapes own the frame, and the most any one owns: a tiling drawn past
+  // the edge is cut into many shapes, none owning much; a subject is a few large ones.
+  const bySubject = new Map<FrameShape, number>();
+  const who = (s: FrameShape) => bySubject.set(s, (bySubject.get(s) ?? 0) + 1);
+  const n = FRAME_POINTS;
+  // Clockwise from the top-left corner, half a step inside the frame.
+  for (let i = 0; i < n; i++)
+    owners.push(ownerAt(near, vx + ((i + 0.5) * vw) / n, vy + ey / 2, who));
+  for (let i = 0; i < n; i++)
+    owners.push(ownerAt(near, vx + vw - ex / 2, vy + ((i + 0.5) * vh) / n, who));
+  for (let i = n - 1; i >= 0; i--)
+    owners.push(ownerAt(near, vx + ((i + 0.5) * vw) / n, vy + vh - ey / 2, who));
+  for (let i = n - 1; i >= 0; i--)
+    owners.push(ownerAt(near, vx + ex / 2, vy + ((i + 0.5) * vh) / n, who));
+  const shares: Partial<Record<ShapeClass | 'none' | 'cut', number>> = {};
+  for (const o of owners) shares[o] = (shares[o] ?? 0) + 1 / owners.length;
+  const subjectPoints = [...bySubject.values()].reduce((a, b) => a + b, 0);
+  const most = Math.max(0, ...bySubject.values());
+  return {
+    points: owners.length,
+    tiling: bySubject.size >= TILING_SHAPES && most < TILING_DOMINANCE * subjectPoints,
+    subjectRun: longestRun(owners, ['subject', 'cut']) / owners.length,
+    cutRun: longestRun(owners, ['cut']) / owners.length,
+    closeUpRun: longestRun(owners, ['closeup']) / owners.length,
+    owners: Object.fromEntries(
+      Object.entries(shares).map(([k, v]) => [k, Math.round(v * 1000) / 1000]),
+    ),
+    textsOff: textsOffFrame(root, frame),
+  };
+}
+
+/** The longest run of one owner round the frame, read as a circle. */
+export function longestRun(owners: readonly string[], cls: readonly string[]): number {
+  const n = owners.length;
+  if (owners.every((o) => cls.includes(o))) return n;
+  let best = 0;
+  let run = 0;
+  for (let i = 0; i < 2 * n; i++) {
+    run = cls.includes(owners[i % n]!) ? run + 1 : 0;
+    if (run > best) best = run;
+  }
+  return Math.min(best, n);
+}
+
+interface TextLine {
+  x: number;
+  y: number;
+  size: number;
+  anchor: string;
+  text: string;
+  m: M;
+}
+
+const textOf = (nodes: XNode[]): string =>
+  nodes
+    .map((n) =>
+      typeof n['#text'] === 'string' || typeof n['#text'] === 'number'
+        ? String(n['#text'])
+        : tagOf(n) === 'textPath'
+          ? ''
+          : textOf((n[tagOf(n)] as XNode[]) ?? []),
+    )
+    .join('');
+
+/** Lines of text (a <text>, or each of its <tspan>s placed with its own x) running off the frame. */
+export function textsOffFrame(
+  root: XNode,
+  [vx, vy, vw, vh]: [number, number, number, number],
+): string[] {
+  const lines: TextLine[] = [];
+  const walk = (nodes: XNode[], m: M, size: number, anchor: string, depth: number) => {
+    for (const node of nodes) {
+      const tag = tagOf(node);
+      if (tag === '#text' || depth > 100 || lines.length > 500) continue;
+      if (
+        ['defs', 'symbol', 'pattern', 'mask', 'clipPath', 'marker', 'style', 'script'].includes(tag)
+      )
+        continue;
+      const a = (node[':@'] as Record<string, string>) ?? {};
+      if (styleOf(a, 'display') === 'none') continue;
+      const mm = a.transform === undefined ? m : mul(m, parseTransform(a.transform));
+      const fs = styleOf(a, 'font-size');
+      const sz = fs === undefined || !/^\s*[\d.]+\s*(px)?\s*$/.test(fs) ? size : num(fs, size);
+      const an = styleOf(a, 'text-anchor') ?? anchor;
+      const kids = (node[tag] as XNode[]) ?? [];
+      if (tag !== 'text') {
+        walk(kids, mm, sz, an, depth + 1);
+        continue;
+      }
+      const placed = kids.filter(
+        (k) =>
+          tagOf(k) === 'tspan' && (k[':@'] as Record<string, string> | undefined)?.x !== undefined,
+      );
+      if (placed.length === 0) {
+        lines.push({ x: num(a.x), y: num(a.y), size: sz, anchor: an, text: textOf(kids), m: mm });
+        continue;
+      }
+      let y = num(a.y);
+      for (const t of placed) {
+        const ta = (t[':@'] as Record<string, string>) ?? {};
+        y = ta.y !== undefined ? num(ta.y) : y + num(ta.dy);
+        const tfs = styleOf(ta, 'font-size');
+        const tsz = tfs === undefined || !/^\s*[\d.]+\s*(px)?\s*$/.test(tfs) ? sz : num(tfs, sz);
+        lines.push({
+          x: num(ta.x),
+          y,
+          size: tsz,
+          anchor: styleOf(ta, 'text-anchor') ?? an,
+          text: textOf((t.tspan as XNode[]) ?? []),
+          m: mm,
+        });
+      }
+    }
+  };
+  walk([root], ID, 16, 'start', 0);
+  const out: string[] = [];
+  for (const l of lines) {
+    const text = l.text.trim();
+    if (text === '') continue;
+    const w = CHAR_ADVANCE * l.size * [...text].length;
+    const left = l.anchor === 'middle' ? l.x - w / 2 : l.anchor === 'end' ? l.x - w : l.x;
+    const corners: Pt[] = [
+      [left, l.y - 0.75 * l.size],
+      [left + w, l.y - 0.75 * l.size],
+      [left + w, l.y + 0.2 * l.size],
+      [left, l.y + 0.2 * l.size],
+    ].map((p) => apply(l.m, p as Pt));
+    const xs = corners.map((c) => c[0]);
+    const ys = corners.map((c) => c[1]);
+    const scale = Math.sqrt(Math.abs(l.m[0] * l.m[3] - l.m[1] * l.m[2]));
+    const past = TEXT_PAST_EM * l.size * scale;
+    const [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+    const shows = x1 > vx && x0 < vx + vw && y1 > vy && y0 < vy + vh;
+    const runsOff = x0 < vx - past || x1 > vx + vw + past || y0 < vy - past || y1 > vy + vh + past;
+    if (shows && runsOff) out.push(text.slice(0, 80));
+  }
+  return out;
+}

@@ -1,0 +1,88 @@
+// Per-kind figures of `clipped` on the scene corpus (scene-corpus.ts): false positives on
+// the scenes whose subject is whole, recall on those whose subject is cut, per background
+// kind, plus titles off the frame and close-ups. Shared by the slow test and by
+//   node --import tsx test/checks/scene-bench.ts [seed]
+// which prints the table (seed 40 is the one the rule was tuned on; 41 is held out).
+import { evaluate, type Outcome } from './evaluate.ts';
+import type { LabelledItem } from './labelled-set.ts';
+import { type SceneItem, sceneCorpus } from './scene-corpus.ts';
+
+export interface KindFigures {
+  kind: string;
+  clean: number;
+  falsePositives: number;
+  cut: number;
+  caught: number;
+  /** Close-ups reported as such in `detail.closeUp` (close-up kind only). */
+  closeUpsReported: number;
+}
+
+export interface SceneOutcome extends Outcome {
+  scene: SceneItem;
+}
+
+export async function evaluateScenes(items: SceneItem[]): Promise<SceneOutcome[]> {
+  const labelled: LabelledItem[] = items.map((s) => ({
+    id: s.id,
+    family: s.kind,
+    prompt: s.prompt,
+    svg: s.svg,
+    ...(s.cut ? { hack: 'clipped' as const } : {}),
+  }));
+  const outcomes = await evaluate(labelled);
+  return outcomes.map((o, i) => ({ ...o, scene: items[i]! }));
+}
+
+export function sceneFigures(outcomes: SceneOutcome[]): KindFigures[] {
+  const kinds = [...new Set(outcomes.map((o) => o.scene.kind))];
+  return kinds.map((kind) => {
+    const part = outcomes.filter((o) => o.scene.kind === kind);
+    const clean = part.filter((o) => !o.scene.cut);
+    const cut = part.filter((o) => o.scene.cut);
+    const closeUp = (o: Outcome) =>
+      o.checks.find((c) => c.name === 'clipped')?.detail?.closeUp === true;
+    return {
+      kind,
+      clean: clean.length,
+      falsePositives: clean.filter((o) => o.flags.has('clipped')).length,
+      cut: cut.length,
+      caught: cut.filter((o) => o.flags.has('clipped')).length,
+      closeUpsReported: part.filter((o) => o.scene.closeUp && closeUp(o)).length,
+    };
+  });
+}
+
+export function sceneTable(rows: KindFigures[]): string {
+  const pct = (a: number, b: number) => (b === 0 ? '—' : `${((100 * a) / b).toFixed(1)}%`);
+  const lines = ['kind              FP (whole)        recall (cut)      close-ups reported'];
+  const total = { clean: 0, fp: 0, cut: 0, caught: 0 };
+  for (const r of rows) {
+    total.clean += r.clean;
+    total.fp += r.falsePositives;
+    total.cut += r.cut;
+    total.caught += r.caught;
+    lines.push(
+      `${r.kind.padEnd(17)} ${`${r.falsePositives}/${r.clean} ${pct(r.falsePositives, r.clean)}`.padEnd(17)} ${`${r.caught}/${r.cut} ${pct(r.caught, r.cut)}`.padEnd(17)} ${r.kind === 'close-up' ? `${r.closeUpsReported}/${r.clean}` : ''}`,
+    );
+  }
+  lines.push(
+    `${'all'.padEnd(17)} ${`${total.fp}/${total.clean} ${pct(total.fp, total.clean)}`.padEnd(17)} ${total.caught}/${total.cut} ${pct(total.caught, total.cut)}`,
+  );
+  return lines.join('\n');
+}
+
+if (process.argv[1]?.endsWith('scene-bench.ts')) {
+  const seed = Number(process.argv[2] ?? 40);
+  const outcomes = await evaluateScenes(sceneCorpus(seed));
+  console.log(
+    `scene corpus, seed ${seed}: ${outcomes.length} drawings\n${sceneTable(sceneFigures(outcomes))}`,
+  );
+  if (process.argv.includes('--list'))
+    for (const o of outcomes) {
+      const c = o.checks.find((x) => x.name === 'clipped')!;
+      if (o.flags.has('clipped') !== o.scene.cut)
+        console.log(
+          `${o.scene.cut ? 'MISS' : 'FP  '} ${o.item.id} ${c.value.toFixed(3)} ${JSON.stringify(c.detail)}`,
+        );
+    }
+}
