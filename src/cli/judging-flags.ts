@@ -1,0 +1,78 @@
+// The one set of judging flags every judging command shares (score, serve, eval, curate,
+// probe, rubric synth's ideal filter): add them with addJudgingFlags(command), then turn the
+// parsed options into the one JudgingStrategy (src/judge/strategy.ts) that is passed down.
+// A bad value is a usage error (exit 2). Relative judging and panels (--judging, --pairs,
+// --quorum) are parsed here too, so a command never parses a judging flag of its own.
+import type { Command } from 'commander';
+import {
+  DEFAULT_STRATEGY,
+  isJudgingMode,
+  isPairsMode,
+  isScoringMode,
+  JUDGING_MODES,
+  type JudgingStrategy,
+  PAIRS_MODES,
+  SCORING_MODES,
+} from '../judge/strategy.ts';
+import { UsageError } from './usage-error.ts';
+
+/** The judging options as commander hands them over (every value a string or absent). */
+export interface JudgingFlags {
+  judgeScoring?: string;
+  intervalLevel?: string;
+  judging?: string;
+  pairs?: string;
+  quorum?: string;
+}
+
+export function addJudgingFlags(cmd: Command): Command {
+  return cmd
+    .option(
+      '--judge-scoring <mode>',
+      'how an item score is read: expected (Σ p·v over the judge logprobs) | greedy (the written score) | auto (expected when the judge returns logprobs, else greedy)',
+      'auto',
+    )
+    .option(
+      '--interval-level <x>',
+      'level of each reward interval [lo, hi], in (0,1) (default 0.9)',
+    );
+}
+
+/** The strategy from the parsed flags; defaults are DEFAULT_STRATEGY's. */
+export function judgingFromFlags(flags: JudgingFlags): JudgingStrategy {
+  const out: JudgingStrategy = { ...DEFAULT_STRATEGY, panel: [] };
+  if (flags.judgeScoring !== undefined) {
+    if (!isScoringMode(flags.judgeScoring))
+      throw new UsageError(
+        `--judge-scoring must be one of ${SCORING_MODES.join(', ')}, got "${flags.judgeScoring}"`,
+      );
+    out.scoring = flags.judgeScoring;
+  }
+  if (flags.intervalLevel !== undefined) {
+    const x = Number(flags.intervalLevel);
+    if (flags.intervalLevel.trim() === '' || !(x > 0 && x < 1))
+      throw new UsageError(`--interval-level must be in (0,1), got "${flags.intervalLevel}"`);
+    out.intervalLevel = x;
+  }
+  if (flags.judging !== undefined) {
+    if (!isJudgingMode(flags.judging))
+      throw new UsageError(
+        `--judging must be one of ${JUDGING_MODES.join(', ')}, got "${flags.judging}"`,
+      );
+    out.judging = flags.judging;
+  }
+  if (flags.pairs !== undefined) {
+    if (!isPairsMode(flags.pairs))
+      throw new UsageError(
+        `--pairs must be one of ${PAIRS_MODES.join(', ')}, got "${flags.pairs}"`,
+      );
+    out.pairs = flags.pairs;
+  }
+  if (flags.quorum !== undefined) {
+    const q = Number(flags.quorum);
+    if (!Number.isInteger(q) || q < 1)
+      throw new UsageError(`--quorum must be an integer ≥ 1, got "${flags.quorum}"`);
+    out.quorum = q;
+  }
+  return out;
+}
