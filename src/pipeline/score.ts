@@ -23,6 +23,7 @@ import { completionDomain, inspectCompletion } from '../inspect/inspect.ts';
 import type { InspectFn } from '../inspect/types.ts';
 import { createJudge, type Judge } from '../judge/judge.ts';
 import { createPrismaJudge } from '../judge/prisma-judges.ts';
+import { DEFAULT_STRATEGY, type JudgingStrategy } from '../judge/strategy.ts';
 import { createModelClient, type ModelClientOptions } from '../models/client.ts';
 import type { ModelClient } from '../models/types.ts';
 import { createRenderPool } from '../render/pool.ts';
@@ -89,6 +90,11 @@ export interface RolloutScorerOptions {
    */
   inspectConcurrency?: number;
   blankPolicy?: BlankPolicy;
+  /**
+   * How the judge's answers are asked and read (src/judge/strategy.ts): scoring mode
+   * (default `auto`), interval level, …; parsed once by the CLI's judging flags.
+   */
+  judging?: Partial<JudgingStrategy>;
   /** Reason-SVG's hybrid reward (src/reward/hybrid.ts); needed for `hybrid`. */
   hybrid?: HybridRewarder;
   /**
@@ -237,6 +243,7 @@ function openResources(opts: RolloutScorerOptions): Resources {
       ? createModelClient(opts.codeJudge, { ...opts.judgeOptions, role: 'judge' })
       : (opts.codeJudge ?? client);
   const graders = new Map<JudgeMode, PrismaGraders>();
+  const scoring = opts.judging?.scoring ?? DEFAULT_STRATEGY.scoring;
   const prismaSource = opts.prismaRubrics ?? (typeof opts.rubrics === 'string' ? opts.rubrics : []);
   return {
     client,
@@ -265,7 +272,7 @@ function openResources(opts: RolloutScorerOptions): Resources {
       if (!client) return null;
       let j = judges.get(mode);
       if (!j) {
-        j = createJudge({ client, mode, cache });
+        j = createJudge({ client, mode, cache, scoring });
         judges.set(mode, j);
       }
       return j;
@@ -377,6 +384,7 @@ export async function createRolloutScorer(opts: RolloutScorerOptions): Promise<I
       prisma: prismaWithAssets(res.prismaFor(mode), dataHash),
       dropAxis: opts.dropAxis,
       blankPolicy: opts.blankPolicy ?? 'zero',
+      intervalLevel: opts.judging?.intervalLevel ?? DEFAULT_STRATEGY.intervalLevel,
       hybrid: opts.hybrid,
       signal: batch.signal,
     };
