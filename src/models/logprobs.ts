@@ -4,7 +4,6 @@
 // business) is in src/judge/score-distribution.ts. Servers differ (../shared/JUDGE-SERVERS.md):
 // the key may be null or absent, `top_logprobs` empty or absent, values -9999 or float32-min;
 // this reader keeps what it is given and drops nothing but malformed entries.
-import type { Provider } from './types.ts';
 
 /** One alternative at a position: its decoded text and natural-log probability. */
 export interface TopLogprob {
@@ -65,7 +64,8 @@ export function readServedBy(body: unknown): ServedBy {
  * OpenAI provider has its own `logprobs` option). Providers without logprobs: nothing.
  */
 export function logprobOptions(
-  provider: Provider,
+  /** A Provider of types.ts (named as a string: types.ts imports this file's shapes). */
+  provider: string,
   n: number,
 ): Record<string, Record<string, unknown>> {
   const top = Math.max(1, Math.min(MAX_TOP_LOGPROBS, Math.floor(n)));
