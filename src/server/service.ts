@@ -3,11 +3,13 @@
 // HTTP server with the judge's readiness and the reward-health monitor. Whatever was started
 // is closed again when a later step fails (a port in use must not leave render workers
 // behind). `closeOnSignal` is the matching shutdown: drain on SIGTERM/SIGINT, then close.
+
 import { readFileSync } from 'node:fs';
 import type { Logger } from 'pino';
 import type { RewardKind } from '../core/record.ts';
 import type { HtmlPictureOptions } from '../domains/html/picture.ts';
 import { inspectCompletion } from '../inspect/inspect.ts';
+import type { JudgingStrategy } from '../judge/strategy.ts';
 import type { CircuitHealth } from '../models/circuit-breaker.ts';
 import type { ModelClient } from '../models/types.ts';
 import { createRolloutScorer } from '../pipeline/score.ts';
@@ -33,6 +35,8 @@ export interface RewardServiceOptions
   judgeConcurrency: number;
   reward: readonly RewardKind[];
   mode: JudgeMode;
+  /** How judge answers are asked and read (src/judge/strategy.ts). */
+  judging?: Partial<JudgingStrategy>;
   hybrid?: HybridRewarder;
   /** Render worker processes. */
   renderWorkers: number;
@@ -82,6 +86,7 @@ export async function startRewardService(opts: RewardServiceOptions): Promise<Ru
       cache: opts.cache,
       reward: opts.reward,
       mode: opts.mode,
+      ...(opts.judging ? { judging: opts.judging } : {}),
       hybrid: opts.hybrid,
       // Enough rollouts in the pipeline to keep every judge slot and render worker busy.
       concurrency: opts.pipeline ?? Math.max(32, 2 * opts.judgeConcurrency + 4 * workers),

@@ -22,6 +22,7 @@ import { addHybridFlags, type HybridFlags, hybridFromFlags } from '../hybrid-fla
 import { inputFile, optionalInputFile } from '../input-file.ts';
 import { finishJsonlCommand, runJsonlCommand } from '../jsonl-command.ts';
 import { addJudgeBudgetFlags, batchJudgeBudget } from '../judge-budget.ts';
+import { addJudgingFlags, type JudgingFlags, judgingFromFlags } from '../judging-flags.ts';
 import { preflight } from '../preflight.ts';
 import { prismaFromFlags } from '../prisma-flags.ts';
 import type { RegisterCommand } from '../register.ts';
@@ -68,7 +69,7 @@ function nothingScored(records: readonly Pick<ScoreRecord, 'status' | 'reason'>[
     : 'nothing could be scored';
 }
 
-interface ScoreFlags extends HybridFlags, ShardFlags {
+interface ScoreFlags extends HybridFlags, ShardFlags, JudgingFlags {
   renderer?: string;
   dataRoot?: string;
   htmlFullPage?: boolean;
@@ -117,7 +118,15 @@ function checkFlags(flags: ScoreFlags) {
   const concurrency = parseCount('--concurrency', flags.concurrency, 8);
   if (rewardNeeds(reward).judge && !flags.judge)
     throw new UsageError(`--judge is required for --reward ${flags.reward}`);
-  return { reward, rubrics: rubrics?.rubrics, mode, concurrency, dropAxis: flags.dropAxis };
+  const judging = judgingFromFlags(flags);
+  return {
+    reward,
+    rubrics: rubrics?.rubrics,
+    mode,
+    concurrency,
+    dropAxis: flags.dropAxis,
+    judging,
+  };
 }
 
 /** The judge and (for --reward prisma) the code judge, each pre-flight probed, and prisma's rubrics. */
@@ -163,7 +172,7 @@ async function score(flags: ScoreFlags, setExit: (code: number) => void): Promis
 async function scoreWith(
   flags: ScoreFlags,
   setExit: (code: number) => void,
-  { reward, rubrics, mode, concurrency, dropAxis }: ReturnType<typeof checkFlags>,
+  { reward, rubrics, mode, concurrency, dropAxis, judging }: ReturnType<typeof checkFlags>,
   cache: string | false,
   budget: ReturnType<typeof batchJudgeBudget>,
 ): Promise<void> {
@@ -186,6 +195,7 @@ async function scoreWith(
     cache,
     reward,
     mode,
+    judging,
     dropAxis: dropAxis as ScoringRunOptions['dropAxis'],
     concurrency,
     blankPolicy: flags.blank as ScoringRunOptions['blankPolicy'],
@@ -266,6 +276,7 @@ export const register: RegisterCommand = (program, setExit) => {
     )
     .option('--no-cache', 'do not read or write the answer cache');
   addJudgeBudgetFlags(cmd);
+  addJudgingFlags(cmd);
   addDataRootFlag(cmd);
   addShardFlags(addRendererFlag(addHtmlFlag(addHybridFlags(cmd)))).action((flags: ScoreFlags) =>
     score(flags, setExit),

@@ -21,6 +21,7 @@ import { addHtmlFlag, htmlFlagOptions } from '../html-flag.ts';
 import { addHybridFlags, type HybridFlags, hybridFromFlags } from '../hybrid-flags.ts';
 import { inputFile } from '../input-file.ts';
 import { sharedJudgeGate } from '../judge-budget.ts';
+import { addJudgingFlags, type JudgingFlags, judgingFromFlags } from '../judging-flags.ts';
 import { preflight } from '../preflight.ts';
 import type { RegisterCommand } from '../register.ts';
 import { addRendererFlag, parseRenderer } from '../renderer-flag.ts';
@@ -133,10 +134,11 @@ export const register: RegisterCommand = (program) => {
       20,
     );
   addDataRootFlag(cmd);
+  addJudgingFlags(cmd);
   addHtmlFlag(addRendererFlag(addHybridFlags(cmd))).action((o) => serve(o));
 };
 
-interface ServeFlags extends HybridFlags {
+interface ServeFlags extends HybridFlags, JudgingFlags {
   dataRoot?: string;
   renderer?: string;
   htmlFullPage?: boolean;
@@ -222,11 +224,11 @@ function checkFlags(o: ServeFlags) {
     if (err instanceof ServerConfigError) throw new UsageError(err.message);
     throw err;
   }
-  return { kinds, needs, health, token };
+  return { kinds, needs, health, token, judging: judgingFromFlags(o) };
 }
 
 async function serve(o: ServeFlags): Promise<void> {
-  const { kinds, needs, health, token } = checkFlags(o);
+  const { kinds, needs, health, token, judging } = checkFlags(o);
   const log = pino(
     { level: o.logLevel, base: { svc: 'rubrica' } },
     pino.destination({ dest: 2, sync: true }),
@@ -247,6 +249,7 @@ async function serve(o: ServeFlags): Promise<void> {
     judgeConcurrency: o.concurrency,
     reward: kinds,
     mode: o.mode,
+    judging,
     hybrid,
     renderWorkers: o.renderWorkers ?? availableParallelism(),
     renderer: parseRenderer(o.renderer),
