@@ -2,7 +2,7 @@
 // scoring) is a random variable over its allowed answers, every other leaf a point, the leaves
 // independent; each group's value is clamp01(Σ w·v / Σ w⁺) (tree.ts), so the reward's own
 // distribution follows by convolving children group by group. The interval is the central
-// one at `level`: [q((1−L)/2), q((1+L)/2)]. Supports are merged on a 1e-4 grid (well below the
+// one at `level` (at most (1−L)/2 of the mass outside on each side). Supports are merged on a 1e-4 grid (well below the
 // scale's 1/9 step) so a rubric of many items stays a few thousand points. A greedy reward is
 // a point: [r, r]; only a calibration (conformal.ts) widens it then.
 import type { CriterionLeaf, CriterionNode } from '../core/criteria.ts';
@@ -50,14 +50,23 @@ function nodeDist(node: CriterionNode): Dist | null {
   return out;
 }
 
-/** The q-quantile of a discrete distribution (smallest value whose CDF reaches q). */
-function quantile(sorted: [number, number][], q: number): number {
+/**
+ * The central interval's ends: lo is the smallest value whose CDF passes (1−L)/2, hi the
+ * smallest whose CDF reaches (1+L)/2; at most (1−L)/2 of the mass lies on each side outside,
+ * so the interval holds at least L of it, however coarse the support.
+ */
+function ends(sorted: [number, number][], level: number): [number, number] {
+  const a = (1 - level) / 2;
+  const b = (1 + level) / 2;
   let c = 0;
+  let lo: number | undefined;
   for (const [v, p] of sorted) {
     c += p;
-    if (c >= q - 1e-12) return v;
+    if (lo === undefined && c > a + 1e-12) lo = v;
+    if (c >= b - 1e-12) return [lo ?? v, v];
   }
-  return sorted[sorted.length - 1]![0];
+  const last = sorted[sorted.length - 1]![0];
+  return [lo ?? last, last];
 }
 
 /**
@@ -71,5 +80,5 @@ export function rewardInterval(root: CriterionNode, level: number): [number, num
   let z = 0;
   for (const [, p] of sorted) z += p;
   const norm = sorted.map(([v, p]) => [v, p / z] as [number, number]);
-  return [quantile(norm, (1 - level) / 2), quantile(norm, (1 + level) / 2)];
+  return ends(norm, level);
 }
