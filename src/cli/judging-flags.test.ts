@@ -11,9 +11,9 @@ function parse(argv: string[]) {
 }
 
 describe('judging flags', () => {
-  it('default to auto scoring, absolute judging, level 0.9', () => {
+  it('default to the strategy defaults: absolute judging, level 0.9', () => {
     expect(parse([])).toEqual({ ...DEFAULT_STRATEGY, panel: [] });
-    expect(parse([]).scoring).toBe('auto');
+    expect(parse([]).judging).toBe('absolute');
   });
   it('read --judge-scoring and --interval-level', () => {
     const s = parse(['--judge-scoring', 'expected', '--interval-level', '0.8']);

@@ -30,7 +30,7 @@ export function addJudgingFlags(cmd: Command): Command {
     .option(
       '--judge-scoring <mode>',
       'how an item score is read: expected (Σ p·v over the judge logprobs) | greedy (the written score) | auto (expected when the judge returns logprobs, else greedy)',
-      'auto',
+      DEFAULT_STRATEGY.scoring,
     )
     .option(
       '--interval-level <x>',

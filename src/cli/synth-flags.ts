@@ -1,6 +1,8 @@
 // The flags and line shapes of `rubrica rubric synth`, shared by the RULER path
 // (commands/rubric.ts) and the PrismaForge path (prisma-synth.ts).
+
 import { ExactIdSchema } from '../store/jsonl.ts';
+import type { JudgingFlags } from './judging-flags.ts';
 import type { ShardFlags } from './shard-flags.ts';
 
 /**
@@ -17,7 +19,7 @@ export function synthFault(r: { drop_reason?: unknown }): string | null {
     : null;
 }
 
-export interface SynthFlags extends ShardFlags {
+export interface SynthFlags extends ShardFlags, JudgingFlags {
   in: string;
   out: string;
   author?: string;

@@ -7,6 +7,7 @@
 // These zod schemas are the single source of the shapes; the arithmetic lives in
 // src/reward/tree.ts, and every reward, record, file and HTTP body uses these.
 import { z } from 'zod';
+import { ScoreMassSchema } from './provenance.ts';
 import { ReasonSchema } from './status.ts';
 
 export const CriterionSourceSchema = z.enum(['judge', 'check', 'scorer', 'code_judge']);
@@ -38,6 +39,11 @@ export const CriterionLeafSchema = z.object({
       z.object({ judge: z.string(), score: z.number().nullable(), fault: z.string().optional() }),
     )
     .optional(),
+  /**
+   * Expected scoring: the judge's distribution over the allowed answers (renormalised), of
+   * which `score` is the expected value Σ p·score.
+   */
+  distribution: z.array(ScoreMassSchema).optional(),
 });
 /**
  * One scored criterion: key, axis, weight and a score in [0,1] (null with a `reason` when it

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { AssetsInputSchema } from './assets.ts';
 import { CriterionGroupSchema, CriterionLeafSchema } from './criteria.ts';
 import { DOMAIN_IDS } from './domain-ids.ts';
+import { ProvenanceSchema } from './provenance.ts';
 import { isGraderFaultRecord, ReasonSchema, StatusSchema } from './status.ts';
 import { UsageSchema } from './usage.ts';
 
@@ -66,6 +67,18 @@ export const RewardResultSchema = z.object({
   components: z.record(z.string(), z.number()),
   cached: z.boolean(),
   usage: UsageSchema,
+  /** How the judge's item scores were read: expected (Σ p·v) or greedy (judged rewards). */
+  scoring: z.enum(['expected', 'greedy']).optional(),
+  /** What produced the reward: judge, server revision, temperature, seed, mode, prompt hash. */
+  provenance: ProvenanceSchema.optional(),
+  /**
+   * The reward's interval [lo, hi] at `interval_level`, from the item distributions and the
+   * rubric's weights (a point when every item was read greedily), conformally widened when a
+   * calibration was given (`interval_calibrated`).
+   */
+  interval: z.tuple([z.number(), z.number()]).optional(),
+  interval_level: z.number().optional(),
+  interval_calibrated: z.boolean().optional(),
 });
 /**
  * One reward kind's result for a rollout: the reward (null unless `status` is `ok`), its

@@ -12,6 +12,7 @@ import { promptIdResolver } from '../core/group-key.ts';
 import { isUnjudged } from '../core/status.ts';
 import type { Usage } from '../core/usage.ts';
 import type { InspectFn } from '../inspect/types.ts';
+import type { JudgingStrategy } from '../judge/strategy.ts';
 import type { ModelClient } from '../models/types.ts';
 import type { AlertThresholds } from '../monitors/alerts.ts';
 import { recordsByKind } from '../pipeline/record.ts';
@@ -70,6 +71,8 @@ export interface EvalRunOptions {
   /** Cache file, or false for none. Default: the scorer's default file. */
   cache?: string | false;
   mode?: JudgeMode;
+  /** How judge answers are asked and read (src/judge/strategy.ts). */
+  judging?: Partial<JudgingStrategy>;
   /** Rollouts in flight at once. Default 8. */
   concurrency?: number;
   /** Extra settings recorded in summary.json and the report (flags, sources). */
@@ -187,6 +190,7 @@ export async function runEval(opts: EvalRunOptions): Promise<EvalRunResult> {
     reward: kinds,
     hybrid: opts.hybrid,
     mode: opts.mode,
+    ...(opts.judging ? { judging: opts.judging } : {}),
     concurrency: opts.concurrency ?? 8,
   });
 

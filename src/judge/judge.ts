@@ -7,6 +7,7 @@
 // `judge_error` fault, a failing cache a `cache_error` fault.
 
 import type { CriterionScore } from '../core/criteria.ts';
+import type { Provenance } from '../core/provenance.ts';
 import { emptyUsage, type Usage } from '../core/usage.ts';
 import type { ModelClient } from '../models/types.ts';
 import { sha256 } from '../rubric/prompt-file.ts';
@@ -15,9 +16,10 @@ import type { AnswerCache } from '../store/cache.ts';
 import { isCacheError } from '../store/cache-error.ts';
 import { cacheKey, modelKeyParts } from '../store/keys.ts';
 import type { JudgeRequest } from './ask.ts';
-import { askJudge, type CachedAnswer, JUDGE_TEMPERATURE } from './ask.ts';
+import { type AskOptions, askJudge, type CachedAnswer, JUDGE_TEMPERATURE } from './ask.ts';
 import { type JudgeModeName, judgeTemplate } from './prompt.ts';
 import { createSharedCalls } from './shared-calls.ts';
+import { DEFAULT_STRATEGY, type ScoringMode, type ScoringUsed } from './strategy.ts';
 
 export { JUDGE_TEMPERATURE } from './ask.ts';
 
@@ -29,7 +31,16 @@ export type JudgeFault = 'judge_error' | 'cache_error';
  * call or the cache). A fault is a value, never a zero: the caller records a grader error.
  */
 export type JudgeVerdict =
-  | { ok: true; criteria: CriterionScore[]; usage: Usage; cached: boolean }
+  | {
+      ok: true;
+      criteria: CriterionScore[];
+      usage: Usage;
+      cached: boolean;
+      /** How the item scores were read (auto resolves to one of these). */
+      scoring: ScoringUsed;
+      /** What produced the answer: judge, server revision, temperature, seed, mode, prompt. */
+      provenance: Provenance;
+    }
   | { ok: false; fault: JudgeFault; message: string; usage: Usage; cached: false };
 
 /**
@@ -41,6 +52,8 @@ export interface Judge {
   readonly modelId: string;
   /** Version (content hash) of the judge prompt file this mode uses. */
   readonly promptVersion: string;
+  /** How item scores are asked and read. */
+  readonly scoring?: ScoringMode;
   judge(req: JudgeRequest): Promise<JudgeVerdict>;
 }
 
@@ -51,6 +64,12 @@ export interface JudgeOptions {
   /** null/undefined: no cache. */
   cache?: AnswerCache | null;
   maxTokens?: number;
+  /** How item scores are asked and read (default DEFAULT_STRATEGY.scoring; see JudgingStrategy). */
+  scoring?: ScoringMode;
+  /** Sampling temperature of the judge (default 0: greedy). */
+  temperature?: number;
+  /** Sampling seed sent to the server, when set. */
+  seed?: number;
 }
 
 /** Hash of what the judge reads about a rubric: the prompt and every item's text. */
@@ -58,14 +77,21 @@ export function rubricHash(prompt: string, items: readonly RubricItem[]): string
   return sha256(JSON.stringify({ prompt, items }));
 }
 
-/** Everything that shapes a judge answer: the judge asked, prompt version, mode, rubric, picture. */
-function judgeKey(client: ModelClient, mode: JudgeModeName, req: JudgeRequest): string {
+/**
+ * Everything that shapes a judge answer: the judge asked, prompt version, mode, temperature,
+ * scoring mode (and seed), rubric, picture.
+ */
+function judgeKey(client: ModelClient, mode: JudgeModeName, ask: AskOptions, req: JudgeRequest) {
+  const scale = ask.scoring === 'greedy' ? 'grid' : 'digit';
   return cacheKey([
     'judge',
     ...modelKeyParts(client),
-    judgeTemplate(mode).version,
+    judgeTemplate(mode, scale).version,
     mode,
-    JUDGE_TEMPERATURE,
+    ask.temperature,
+    // Greedy keys stay as they were before scoring modes, so old answers are still found.
+    ...(ask.scoring === 'greedy' ? [] : [`scoring:${ask.scoring}`]),
+    ...(ask.seed !== undefined ? [`seed:${ask.seed}`] : []),
     rubricHash(req.prompt, req.items),
     sha256(req.png),
     // Only when the task has data files: keys of tasks without any stay as they were.
@@ -83,6 +109,7 @@ function toCriteria(items: RubricItem[], answer: CachedAnswer): CriterionScore[]
       score: s.score,
       rationale: s.rationale,
       source: 'judge',
+      ...(s.distribution ? { distribution: s.distribution } : {}),
     };
   });
 }
@@ -104,6 +131,40 @@ function fault(f: JudgeFault, message: string, usage = emptyUsage()): JudgeVerdi
 export function createJudge(opts: JudgeOptions): Judge {
   const mode = opts.mode ?? 'joint';
   const { client } = opts;
+  const ask: AskOptions = {
+    scoring: opts.scoring ?? DEFAULT_STRATEGY.scoring,
+    temperature: opts.temperature ?? JUDGE_TEMPERATURE,
+    ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
+  };
+  const template = judgeTemplate(mode, ask.scoring === 'greedy' ? 'grid' : 'digit');
+  const verdict = (
+    items: RubricItem[],
+    answer: CachedAnswer,
+    usage: Usage,
+    cached: boolean,
+  ): JudgeVerdict => {
+    const scoring = answer.scoring ?? 'greedy';
+    return {
+      ok: true,
+      criteria: toCriteria(items, answer),
+      usage,
+      cached,
+      scoring,
+      provenance: {
+        judge: client.spec.id,
+        ...(answer.servedBy?.model ? { served_model: answer.servedBy.model } : {}),
+        ...(answer.servedBy?.fingerprint
+          ? { system_fingerprint: answer.servedBy.fingerprint }
+          : {}),
+        temperature: ask.temperature,
+        seed: ask.seed ?? null,
+        scoring,
+        scoring_requested: ask.scoring,
+        mode,
+        prompt_hash: template.version,
+      },
+    };
+  };
   const cache = opts.cache ?? null;
   const shared = createSharedCalls<JudgeVerdict>();
 
@@ -112,7 +173,7 @@ export function createJudge(opts: JudgeOptions): Judge {
     key: string,
     signal: AbortSignal,
   ): Promise<JudgeVerdict> => {
-    const res = await askJudge(client, mode, req, signal, opts.maxTokens);
+    const res = await askJudge(client, mode, req, signal, opts.maxTokens, ask);
     if (!res.ok) return fault('judge_error', res.message, res.usage);
     try {
       await cache?.set('judge', key, res.answer);
@@ -122,12 +183,7 @@ export function createJudge(opts: JudgeOptions): Judge {
       // must hear of it, so this is a cache fault rather than a silent success.
       return fault('cache_error', err.message, res.usage);
     }
-    return {
-      ok: true,
-      criteria: toCriteria(req.items, res.answer),
-      usage: res.usage,
-      cached: false,
-    };
+    return verdict(req.items, res.answer, res.usage, false);
   };
 
   const lookup = async (key: string): Promise<CachedAnswer | undefined | JudgeVerdict> => {
@@ -142,18 +198,13 @@ export function createJudge(opts: JudgeOptions): Judge {
   return {
     mode,
     modelId: client.spec.id,
-    promptVersion: judgeTemplate(mode).version,
+    promptVersion: template.version,
+    scoring: ask.scoring,
     async judge(req) {
-      const key = judgeKey(client, mode, req);
+      const key = judgeKey(client, mode, ask, req);
       const hit = await lookup(key);
       if (hit && 'ok' in hit) return hit;
-      if (hit)
-        return {
-          ok: true,
-          criteria: toCriteria(req.items, hit),
-          usage: emptyUsage(),
-          cached: true,
-        };
+      if (hit) return verdict(req.items, hit, emptyUsage(), true);
       // Someone else may be judging this exact picture against this exact rubric: share
       // their answer; the calls and tokens are counted once, on the owner's record.
       const out = await shared.run(key, (signal) => run(req, key, signal), req.signal);

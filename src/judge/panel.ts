@@ -83,7 +83,17 @@ export function createPanelJudge(judges: readonly Judge[], o: PanelOptions = {})
           ),
         };
       });
-      return { ok: true, criteria, usage, cached: verdicts.every((v) => v.cached) };
+      // ok[0] answered (the quorum is at least 1): its reading and provenance stand for the
+      // panel's, with every judge of the panel named.
+      const lead = ok[0]!.v as Extract<JudgeVerdict, { ok: true }>;
+      return {
+        ok: true,
+        criteria,
+        usage,
+        cached: verdicts.every((v) => v.cached),
+        scoring: lead.scoring,
+        provenance: { ...lead.provenance, judge: judges.map((j) => j.modelId).join(' + ') },
+      };
     },
   };
 }

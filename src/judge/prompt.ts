@@ -7,8 +7,15 @@ import { neutraliseMessages } from './template-tokens.ts';
 
 export type JudgeModeName = 'joint' | 'per-item';
 
-export function judgeTemplate(mode: JudgeModeName): PromptTemplate {
-  return loadPromptTemplate(mode === 'joint' ? 'judge/joint.md' : 'judge/per-item.md');
+/**
+ * How the judge writes a score: `grid` a number in [0,1] on a 0.01 grid (greedy scoring),
+ * `digit` one digit 0–9 (score = digit ÷ 9), one token whose distribution the logprobs give.
+ */
+export type ScoreScale = 'grid' | 'digit';
+
+export function judgeTemplate(mode: JudgeModeName, scale: ScoreScale = 'grid'): PromptTemplate {
+  const name = mode === 'joint' ? 'judge/joint' : 'judge/per-item';
+  return loadPromptTemplate(`${name}${scale === 'digit' ? '-digit' : ''}.md`);
 }
 
 export function renderItem(item: RubricItem): string {
@@ -25,8 +32,13 @@ export function pngDataUrl(png: Buffer): string {
   return `data:image/png;base64,${png.toString('base64')}`;
 }
 
-export function jointMessages(prompt: string, items: RubricItem[], png: Buffer): ChatMessage[] {
-  const t = judgeTemplate('joint');
+export function jointMessages(
+  prompt: string,
+  items: RubricItem[],
+  png: Buffer,
+  scale: ScoreScale = 'grid',
+): ChatMessage[] {
+  const t = judgeTemplate('joint', scale);
   const values = {
     prompt,
     rubric: items.map(renderItem).join('\n\n'),
@@ -35,8 +47,13 @@ export function jointMessages(prompt: string, items: RubricItem[], png: Buffer):
   return messages(t, values, png);
 }
 
-export function perItemMessages(prompt: string, item: RubricItem, png: Buffer): ChatMessage[] {
-  return messages(judgeTemplate('per-item'), { prompt, item: renderItem(item) }, png);
+export function perItemMessages(
+  prompt: string,
+  item: RubricItem,
+  png: Buffer,
+  scale: ScoreScale = 'grid',
+): ChatMessage[] {
+  return messages(judgeTemplate('per-item', scale), { prompt, item: renderItem(item) }, png);
 }
 
 function messages(t: PromptTemplate, values: Record<string, string>, png: Buffer): ChatMessage[] {

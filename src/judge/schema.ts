@@ -37,17 +37,42 @@ export const ItemVerdictSchema = z.object({
 });
 export type ItemVerdict = z.infer<typeof ItemVerdictSchema>;
 
+/** The one-digit scale (expected scoring): answers "0"…"9", each the score digit ÷ 9. */
+export const DIGIT_SCORES: ReadonlyMap<string, number> = new Map(
+  Array.from({ length: 10 }, (_, d) => [String(d), d / 9] as const),
+);
+
+/** A one-digit score: an integer 0–9, offered to a guided decoder as an enum. */
+export const DigitScoreSchema = z
+  .number()
+  .int()
+  .min(0)
+  .max(9)
+  .meta({ enum: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9] });
+
+export const DigitVerdictSchema = z.object({
+  reasoning: z.string(),
+  score: DigitScoreSchema,
+});
+
 /** Built once per list of item keys: the client caches JSON Schemas by schema object. */
 const jointByKeys = new Map<string, z.ZodObject<Record<string, typeof ItemVerdictSchema>>>();
 const JOINT_CACHE_MAX = 1024;
 
-export function jointAnswerSchema(items: readonly Pick<RubricItem, 'key'>[]) {
+export function jointAnswerSchema(
+  items: readonly Pick<RubricItem, 'key'>[],
+  scale: 'grid' | 'digit' = 'grid',
+) {
   const keys = items.map((it) => it.key);
-  const id = JSON.stringify(keys);
+  const id = JSON.stringify([scale, keys]);
   let schema = jointByKeys.get(id);
   if (!schema) {
     const shape: Record<string, typeof ItemVerdictSchema> = {};
-    for (const k of keys) shape[k] = ItemVerdictSchema;
+    // Both verdicts parse to {reasoning, score: number}: one object type serves both scales.
+    const item = (
+      scale === 'digit' ? DigitVerdictSchema : ItemVerdictSchema
+    ) as typeof ItemVerdictSchema;
+    for (const k of keys) shape[k] = item;
     schema = z.object(shape);
     if (jointByKeys.size >= JOINT_CACHE_MAX) jointByKeys.clear();
     jointByKeys.set(id, schema);

@@ -123,7 +123,17 @@ export function createCallLoop(cfg: CallLoopConfig) {
         },
       );
       const { finishReason } = answer;
-      return { ok: true, value, raw: answer.text, usage, finishReason, attempts };
+      const out: ModelResult<T> = {
+        ok: true,
+        value,
+        raw: answer.text,
+        usage,
+        finishReason,
+        attempts,
+      };
+      if (answer.logprobs !== undefined) out.logprobs = answer.logprobs;
+      if (answer.servedBy) out.servedBy = answer.servedBy;
+      return out;
     } catch (err) {
       if (err instanceof AttemptError) {
         const out: ModelResult<T> = { ok: false, error: err.failure.error, usage, attempts };

@@ -180,6 +180,7 @@ export function createModelClient(
       // OpenAI's strict mode rejects schemas with optional fields; the schema still guides
       // the model and our validation catches the rest.
       providerOptions: s.provider === 'openai' ? { openai: { strictJsonSchema: false } } : {},
+      provider: s.provider,
     }),
     breaker,
     circuitMessage: () => {

@@ -2,6 +2,7 @@
 // rest of rubrica talks to it only through ModelClient and never sees HTTP.
 import type { z } from 'zod';
 import type { Usage } from '../core/usage.ts';
+import type { ServedBy, TokenLogprob } from './logprobs.ts';
 
 export type Provider =
   | 'vllm'
@@ -42,6 +43,13 @@ export interface CallOptions {
    * reach the model itself, not an answer kept by a caching proxy (rubrica judge-proxy).
    */
   headers?: Record<string, string>;
+  /**
+   * Ask for token logprobs with this many alternatives per position (capped at 20); the
+   * answer then carries `logprobs` when the server returns them.
+   */
+  topLogprobs?: number;
+  /** Sampling seed sent to the server (servers that honour it repeat a sampled answer). */
+  seed?: number;
 }
 
 /** Options of a structured call. */
@@ -89,6 +97,10 @@ export type ModelResult<T> =
       finishReason?: FinishReason;
       /** HTTP attempts made (1 when the first one succeeded). */
       attempts?: number;
+      /** Token logprobs of the answer, when asked (`topLogprobs`) and returned; else null. */
+      logprobs?: TokenLogprob[] | null;
+      /** The served model and `system_fingerprint`, when the server says. */
+      servedBy?: ServedBy;
     }
   | { ok: false; error: ModelCallError; raw?: string; usage: Usage; attempts?: number };
 

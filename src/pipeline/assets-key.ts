@@ -13,6 +13,7 @@ export function judgeWithAssets(judge: Judge | null, assets: string | null): Jud
     mode: judge.mode,
     modelId: judge.modelId,
     promptVersion: judge.promptVersion,
+    ...(judge.scoring ? { scoring: judge.scoring } : {}),
     judge: (req) => judge.judge({ ...req, assets }),
   };
 }

@@ -69,7 +69,7 @@ beforeAll(async () => {
     judge: judgeClient(double.url, { maxRetries: 0 }),
     renderer,
     cache: false,
-    judging: 'pairwise',
+    judging: { judging: 'pairwise' },
   });
 });
 afterAll(async () => {

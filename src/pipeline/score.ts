@@ -31,6 +31,7 @@ import {
 import { checkPanel, createPairwisePanel, createPanelJudge } from '../judge/panel.ts';
 import { createPrismaJudge } from '../judge/prisma-judges.ts';
 import { renderItem } from '../judge/prompt.ts';
+import { DEFAULT_STRATEGY, type JudgingStrategy } from '../judge/strategy.ts';
 import { createModelClient, type ModelClientOptions } from '../models/client.ts';
 import type { ModelClient } from '../models/types.ts';
 import { createRenderPool } from '../render/pool.ts';
@@ -97,10 +98,6 @@ export interface RolloutScorerOptions {
   /** The default reward(s); the first is each record's `reward`. Default `ruler`. */
   reward?: RewardKind | readonly RewardKind[];
   mode?: JudgeMode;
-  /** `absolute` (default) or `pairwise`: a batch's groups judged in ordered pairs (issue 37). */
-  judging?: JudgingMode;
-  /** Pairs `pairwise` compares: `circular` (default, 2N calls a group of N) or `all` (N(N−1)). */
-  pairs?: PairsMode;
   dropAxis?: DropAxis;
   /** Rollouts in flight at once (judge calls are further limited by the client). Default 8. */
   concurrency?: number;
@@ -111,6 +108,13 @@ export interface RolloutScorerOptions {
    */
   inspectConcurrency?: number;
   blankPolicy?: BlankPolicy;
+  /**
+   * The judging strategy (src/judge/strategy.ts), parsed once by the CLI's judging flags: how
+   * the judge's answers are asked and read (`scoring`, `intervalLevel`), and whether a
+   * batch's GRPO groups are judged in ordered pairs (`judging: "pairwise"`, `pairs`:
+   * `circular`, 2N calls a group of N, or `all`, N(N−1)).
+   */
+  judging?: Partial<JudgingStrategy>;
   /** Reason-SVG's hybrid reward (src/reward/hybrid.ts); needed for `hybrid`. */
   hybrid?: HybridRewarder;
   /**
@@ -293,6 +297,7 @@ function openResources(opts: RolloutScorerOptions): Resources {
       ? createModelClient(opts.codeJudge, { ...opts.judgeOptions, role: 'judge' })
       : (opts.codeJudge ?? client);
   const graders = new Map<JudgeMode, PrismaGraders>();
+  const scoring = opts.judging?.scoring ?? DEFAULT_STRATEGY.scoring;
   const prismaSource = opts.prismaRubrics ?? (typeof opts.rubrics === 'string' ? opts.rubrics : []);
   return {
     client,
@@ -335,10 +340,10 @@ function openResources(opts: RolloutScorerOptions): Resources {
         j =
           clients.length > 1
             ? createPanelJudge(
-                clients.map((c) => createJudge({ client: c, mode, cache })),
+                clients.map((c) => createJudge({ client: c, mode, cache, scoring })),
                 panelOpts,
               )
-            : createJudge({ client, mode, cache });
+            : createJudge({ client, mode, cache, scoring });
         judges.set(mode, j);
       }
       return j;
@@ -368,7 +373,7 @@ export async function createRolloutScorer(opts: RolloutScorerOptions): Promise<I
     rubrics: !!opts.rubrics || !!opts.prismaRubrics,
   };
   checkRewards(defaults, have);
-  checkJudging(opts.judging ?? 'absolute', have.judge);
+  checkJudging(opts.judging?.judging ?? 'absolute', have.judge);
   if (opts.panel?.length || opts.quorum != null || opts.panelWeights) {
     try {
       checkPanel(1 + (opts.panel?.length ?? 0), {
@@ -461,6 +466,7 @@ export async function createRolloutScorer(opts: RolloutScorerOptions): Promise<I
       prisma: prismaWithAssets(res.prismaFor(mode), dataHash),
       dropAxis: opts.dropAxis,
       blankPolicy: opts.blankPolicy ?? 'zero',
+      intervalLevel: opts.judging?.intervalLevel ?? DEFAULT_STRATEGY.intervalLevel,
       hybrid: opts.hybrid,
       signal: batch.signal,
     };
@@ -491,7 +497,7 @@ export async function createRolloutScorer(opts: RolloutScorerOptions): Promise<I
       checkRewards(kinds, have);
       if (rewardsRestricted(kinds, apply))
         checkRewardsApply(kinds, rolloutDomains(items, opts.domain), apply);
-      const judging = batch.judging ?? opts.judging ?? 'absolute';
+      const judging = batch.judging ?? opts.judging?.judging ?? 'absolute';
       checkJudging(judging, have.judge);
       const scored = await Promise.all(items.map((it) => limit(() => scoreRollout(it, batch))));
       const pairJudge = res.pairwise();
@@ -506,7 +512,7 @@ export async function createRolloutScorer(opts: RolloutScorerOptions): Promise<I
         })),
         {
           judge: pairJudge,
-          pairs: batch.pairs ?? opts.pairs ?? 'circular',
+          pairs: batch.pairs ?? opts.judging?.pairs ?? 'circular',
           ...(batch.signal ? { signal: batch.signal } : {}),
         },
       );

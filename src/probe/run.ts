@@ -3,6 +3,7 @@
 // repeatability, perturbed on the SVG (catalogue.ts) to test hack resistance and sensitivity,
 // with the rubric's items shuffled for order effects, and the rubric's ideal drawing as an
 // anchor. The answer cache is off throughout: a probe measures the judge, not its cache.
+
 import pLimit from 'p-limit';
 import { promptIdResolver } from '../core/group-key.ts';
 import type { RewardKind, RolloutInput, ScoreRecord } from '../core/record.ts';
@@ -12,6 +13,7 @@ import { seededRandom } from '../eval/stats/prng.ts';
 import { inspectCompletion } from '../inspect/inspect.ts';
 import type { Inspection } from '../inspect/types.ts';
 import { createJudge } from '../judge/judge.ts';
+import type { JudgingStrategy } from '../judge/strategy.ts';
 import type { ModelClient } from '../models/types.ts';
 import { createRolloutScorer, type RolloutScorerOptions } from '../pipeline/score.ts';
 import type { JudgeMode } from '../pipeline/types.ts';
@@ -55,6 +57,8 @@ export interface ProbeOptions {
   judge: ModelClient;
   reward: RewardKind;
   mode?: JudgeMode;
+  /** How judge answers are asked and read (src/judge/strategy.ts). */
+  judging?: Partial<JudgingStrategy>;
   /** Needed for reward "hybrid". */
   hybrid?: RolloutScorerOptions['hybrid'];
   renderer: Renderer;
@@ -150,6 +154,7 @@ export async function runProbe(opts: ProbeOptions): Promise<ProbeReport> {
     cache: false,
     reward: kind,
     mode,
+    ...(opts.judging ? { judging: opts.judging } : {}),
     hybrid: opts.hybrid,
     concurrency: opts.concurrency ?? 8,
   });
@@ -302,7 +307,12 @@ export async function runProbe(opts: ProbeOptions): Promise<ProbeReport> {
       const modes = opts.orderModes ?? ['joint', 'per-item'];
       total += modes.length * pictures.length * 2;
       for (const m of modes) {
-        const judge = createJudge({ client: opts.judge, mode: m, cache: null });
+        const judge = createJudge({
+          client: opts.judge,
+          mode: m,
+          cache: null,
+          ...(opts.judging?.scoring ? { scoring: opts.judging.scoring } : {}),
+        });
         const rows = await Promise.all(
           pictures.map((p, i) => {
             const rand = seededRandom((seed * 7919 + i) ^ 0x2545f491);

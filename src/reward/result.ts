@@ -6,6 +6,7 @@ import type { RewardKind, RewardResult } from '../core/record.ts';
 import { statusOf, type UnscoreableReason } from '../core/status.ts';
 import { emptyUsage, type Usage } from '../core/usage.ts';
 import { rewardComponents, zeroComponents } from './components.ts';
+import { rewardInterval } from './interval.ts';
 import { evaluateTree, flattenLeaves } from './tree.ts';
 
 export interface ResultExtras {
@@ -13,7 +14,12 @@ export interface ResultExtras {
   usage?: Usage;
   /** Overrides the tree's own message when the value is null (e.g. the judge's error text). */
   message?: string;
+  /** Level of the reward's interval (default 0.9). */
+  intervalLevel?: number;
 }
+
+/** Level of a reward's interval when nobody says (JudgingStrategy's default). */
+export const DEFAULT_INTERVAL_LEVEL = 0.9;
 
 /** The verdict a tree gives: its value when it has one, else 0 with the tree's status and reason. */
 export function treeResult(
@@ -31,7 +37,15 @@ export function treeResult(
   };
   if (outcome.value !== null) {
     const components = rewardComponents(kind, tree, outcome.value);
-    return { ...base, reward: outcome.value, status: 'ok', components };
+    const level = extras.intervalLevel ?? DEFAULT_INTERVAL_LEVEL;
+    const interval = rewardInterval(tree, level);
+    return {
+      ...base,
+      reward: outcome.value,
+      status: 'ok',
+      components,
+      ...(interval ? { interval, interval_level: level } : {}),
+    };
   }
   return {
     ...base,

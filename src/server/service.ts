@@ -3,12 +3,13 @@
 // HTTP server with the judge's readiness and the reward-health monitor. Whatever was started
 // is closed again when a later step fails (a port in use must not leave render workers
 // behind). `closeOnSignal` is the matching shutdown: drain on SIGTERM/SIGINT, then close.
+
 import { readFileSync } from 'node:fs';
 import type { Logger } from 'pino';
 import type { RewardKind } from '../core/record.ts';
 import type { HtmlPictureOptions } from '../domains/html/picture.ts';
 import { inspectCompletion } from '../inspect/inspect.ts';
-import type { JudgingMode, PairsMode } from '../judge/strategy.ts';
+import type { JudgingStrategy } from '../judge/strategy.ts';
 import type { CircuitHealth } from '../models/circuit-breaker.ts';
 import type { HedgeStats } from '../models/hedge.ts';
 import type { RetryBudgetStats } from '../models/retry-budget.ts';
@@ -42,9 +43,8 @@ export interface RewardServiceOptions
   judgeConcurrency: number;
   reward: readonly RewardKind[];
   mode: JudgeMode;
-  /** `pairwise`: each gathered batch's GRPO groups judged in ordered pairs (issue 37). */
-  judging?: JudgingMode;
-  pairs?: PairsMode;
+  /** The judging strategy (src/judge/strategy.ts): scoring, interval level, pairwise judging. */
+  judging?: Partial<JudgingStrategy>;
   hybrid?: HybridRewarder;
   /** Render worker processes. */
   renderWorkers: number;
@@ -101,7 +101,6 @@ export async function startRewardService(opts: RewardServiceOptions): Promise<Ru
       reward: opts.reward,
       mode: opts.mode,
       ...(opts.judging ? { judging: opts.judging } : {}),
-      ...(opts.pairs ? { pairs: opts.pairs } : {}),
       hybrid: opts.hybrid,
       // Enough rollouts in the pipeline to keep every judge slot and render worker busy.
       concurrency: opts.pipeline ?? Math.max(32, 2 * opts.judgeConcurrency + 4 * workers),
@@ -133,7 +132,6 @@ export async function startRewardService(opts: RewardServiceOptions): Promise<Ru
     reward: _k,
     mode: _m,
     judging: _j,
-    pairs: _pairs,
     hybrid: _h,
     renderWorkers: _w,
     renderer: _n,

@@ -3,10 +3,12 @@
 // started on first use, and the judge of the ideal filter. PrismaForge: the cache and the
 // author only (it has no ideal filter). The CLI feeds prompts to `synthesize` one by one
 // through its resumable JSONL runner.
+
 import type { DomainId } from '../core/domain-ids.ts';
 import { lazyDomainRenderers } from '../domains/lazy.ts';
 import { inspectCompletion } from '../inspect/inspect.ts';
 import { createJudge } from '../judge/judge.ts';
+import type { JudgingStrategy } from '../judge/strategy.ts';
 import type { ModelClient } from '../models/types.ts';
 import type { JudgeMode } from '../pipeline/types.ts';
 import { createRenderPool } from '../render/pool.ts';
@@ -29,6 +31,8 @@ export interface RulerSynthRunOptions {
   /** The judge client of the ideal filter; needed for every preset but `universal`. */
   judge?: ModelClient;
   mode: JudgeMode;
+  /** How the ideal filter's judge answers are asked and read (src/judge/strategy.ts). */
+  judging?: Partial<JudgingStrategy>;
   preset: PresetName;
   minIdeal: number;
   /** Domain of prompts that name none. */
@@ -49,7 +53,14 @@ export function openRulerSynthRun(o: RulerSynthRunOptions): SynthRun<PromptInput
   const domains = lazyDomainRenderers({ svgRenderer: renderer });
   const synthesizer = createRubricSynthesizer({
     author: o.author,
-    judge: o.judge ? createJudge({ client: o.judge, mode: o.mode, cache }) : undefined,
+    judge: o.judge
+      ? createJudge({
+          client: o.judge,
+          mode: o.mode,
+          cache,
+          ...(o.judging?.scoring ? { scoring: o.judging.scoring } : {}),
+        })
+      : undefined,
     renderer,
     inspect: inspectCompletion,
     preset: o.preset,

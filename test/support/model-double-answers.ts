@@ -22,6 +22,13 @@ export interface ContentReply extends Delay {
   finishReason?: 'stop' | 'length';
   /** OpenAI-compatible only: sent as `message.reasoning_content` (vLLM's reasoning parser). */
   reasoning?: string;
+  /**
+   * OpenAI-compatible only: `choices[0].logprobs` exactly as given (null included); the key
+   * is left out when undefined (Ollama's shape). See model-double-logprobs.ts.
+   */
+  logprobs?: unknown;
+  /** OpenAI-compatible only: sent as `system_fingerprint`. */
+  systemFingerprint?: string;
 }
 
 /** An HTTP error (429, 500, …) with optional headers such as `retry-after`. */

@@ -16,6 +16,7 @@ import { type DoubleApi, type DoubleRequest, readRequest } from './model-double-
 import { seededRng as seeded } from './schema-random.ts';
 
 export * from './model-double-answers.ts';
+export * from './model-double-logprobs.ts';
 export type { DoubleApi, DoubleMessage, DoubleRequest } from './model-double-request.ts';
 export * from './schema-answerer.ts';
 
@@ -89,12 +90,19 @@ function errorBody(api: DoubleApi, status: number): string {
 function openaiBody(req: DoubleRequest, r: ContentReply, u: DoubleUsage) {
   const message: Record<string, unknown> = { role: 'assistant', content: r.content };
   if (r.reasoning !== undefined) message.reasoning_content = r.reasoning;
+  const choice: Record<string, unknown> = {
+    index: 0,
+    message,
+    finish_reason: r.finishReason ?? 'stop',
+  };
+  if (r.logprobs !== undefined) choice.logprobs = r.logprobs;
   return {
     id: `chatcmpl-double-${req.index}`,
     object: 'chat.completion',
     created: Math.floor(Date.now() / 1000),
     model: req.model,
-    choices: [{ index: 0, message, finish_reason: r.finishReason ?? 'stop' }],
+    ...(r.systemFingerprint ? { system_fingerprint: r.systemFingerprint } : {}),
+    choices: [choice],
     usage: {
       prompt_tokens: u.inputTokens,
       completion_tokens: u.outputTokens,

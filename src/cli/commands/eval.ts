@@ -35,6 +35,7 @@ import { addHybridFlags, type HybridFlags, hybridFromFlags, hybridPlan } from '.
 import { inputFile } from '../input-file.ts';
 import { finishJsonlCommand, InterruptedError, withInterrupt } from '../jsonl-command.ts';
 import { addJudgeBudgetFlags, type BatchBudgetFlags, batchJudgeBudget } from '../judge-budget.ts';
+import { addJudgingFlags, type JudgingFlags, judgingFromFlags } from '../judging-flags.ts';
 import { checkPolicyDomains } from '../policy-domains.ts';
 import type { RegisterCommand } from '../register.ts';
 import { addRendererFlag, parseRenderer } from '../renderer-flag.ts';
@@ -52,7 +53,7 @@ import {
   type SamplingFlags,
 } from './generate.ts';
 
-interface EvalFlags extends SamplingFlags, HybridFlags, ShardFlags, BatchBudgetFlags {
+interface EvalFlags extends SamplingFlags, HybridFlags, ShardFlags, BatchBudgetFlags, JudgingFlags {
   renderer?: string;
   htmlFullPage?: boolean;
   reward?: string;
@@ -177,7 +178,8 @@ function checkFlags(flags: EvalFlags) {
     );
   const d = domainFlag(flags.domain);
   const domain: DomainId | undefined = d === 'auto' ? undefined : d;
-  return { ruler, concurrency, mode, alerts, extra, renderer, cache, shard, domain };
+  const judging = judgingFromFlags(flags);
+  return { ruler, concurrency, mode, alerts, extra, renderer, cache, shard, domain, judging };
 }
 
 type Settings = Record<string, string | number | boolean | null>;
@@ -335,6 +337,7 @@ async function evaluateWith(
     cache,
     shard,
     domain,
+    judging,
   }: ReturnType<typeof checkFlags>,
   budget: ReturnType<typeof batchJudgeBudget>,
 ): Promise<void> {
@@ -352,6 +355,7 @@ async function evaluateWith(
     prompts: flags.prompts,
     rubrics: flags.rubrics ?? null,
     'judge mode': mode,
+    'judge scoring': judging.scoring,
     concurrency,
     cache: cache === false ? 'off' : (cache ?? 'default'),
   };
@@ -410,6 +414,7 @@ async function evaluateWith(
           ...(domain ? { domain } : {}),
           cache,
           mode,
+          judging,
           concurrency,
           settings,
           alerts,
@@ -486,6 +491,7 @@ export const register: RegisterCommand = (program, setExit) => {
       'reward-health alert thresholds, name=value comma list (docs/probe.md), e.g. clutter_share=0.05',
     );
   addJudgeBudgetFlags(cmd);
+  addJudgingFlags(cmd);
   addShardFlags(addRendererFlag(addHtmlFlag(addHybridFlags(cmd)))).action((flags: EvalFlags) =>
     evaluate(flags, setExit),
   );

@@ -2,6 +2,7 @@
 // resistance, sensitivity, anchors, item order — on real rollouts, and write probe.json and the
 // judge health card. Thin: parse flags, read inputs, call runProbe, print one line per probe.
 // Exit 0 when every probe passed, 1 when one failed or grader faults left it incomplete.
+
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { readEnv } from '../../core/env.ts';
@@ -16,11 +17,12 @@ import { parseRubricsJsonl } from '../../rubric/load.ts';
 import { asUsage, parseCount, parseMode } from '../flags.ts';
 import { addHybridFlags, type HybridFlags, hybridFromFlags } from '../hybrid-flags.ts';
 import { inputFile, optionalInputFile } from '../input-file.ts';
+import { addJudgingFlags, type JudgingFlags, judgingFromFlags } from '../judging-flags.ts';
 import type { RegisterCommand } from '../register.ts';
 import { parseRewardFlag, rewardNeeds } from '../reward-flag.ts';
 import { UsageError } from '../usage-error.ts';
 
-interface ProbeFlags extends HybridFlags {
+interface ProbeFlags extends HybridFlags, JudgingFlags {
   prompts: string;
   rollouts: string;
   rubrics?: string;
@@ -137,6 +139,7 @@ async function probe(flags: ProbeFlags, setExit: (code: number) => void): Promis
       judge,
       reward: kind,
       mode,
+      judging: judgingFromFlags(flags),
       hybrid,
       renderer,
       repeats,
@@ -199,5 +202,6 @@ export const register: RegisterCommand = (program, setExit) => {
     )
     .option('--concurrency <n>', 'scorings in flight at once (default 8)')
     .requiredOption('--out <dir>', 'output folder: probe.json and card.html');
+  addJudgingFlags(cmd);
   addHybridFlags(cmd).action((flags: ProbeFlags) => probe(flags, setExit));
 };

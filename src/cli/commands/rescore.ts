@@ -86,8 +86,7 @@ async function run(flags: RescoreFlags, setExit: (code: number) => void): Promis
       cache: cache ?? false,
       reward: kind,
       mode,
-      judging: strategy.judging,
-      pairs: strategy.pairs,
+      judging: strategy,
       concurrency,
     }).catch((err: unknown) => {
       if (err instanceof ScorerConfigError) throw new UsageError(err.message);

@@ -16,6 +16,7 @@ import { addDataRootFlag, dataRootFlag } from '../assets-flag.ts';
 import { asUsage, cacheFlag, judgeCallFlags, parseCount, parseMode, parseUnit } from '../flags.ts';
 import { inputFile } from '../input-file.ts';
 import { finishJsonlCommand, runJsonlCommand } from '../jsonl-command.ts';
+import { addJudgingFlags, judgingFromFlags } from '../judging-flags.ts';
 import { preflight } from '../preflight.ts';
 import type { RegisterCommand } from '../register.ts';
 import { addRendererFlag, parseRenderer } from '../renderer-flag.ts';
@@ -91,6 +92,7 @@ async function synth(flags: SynthFlags, setExit: (code: number) => void): Promis
     author,
     judge: judgeClient,
     mode,
+    judging: judgingFromFlags(flags),
     preset,
     minIdeal,
     domain,
@@ -191,6 +193,7 @@ export const register: RegisterCommand = (program, setExit) => {
       `answer cache: SQLite file (default ${DEFAULT_CACHE_PATH}) or redis://host:port/db`,
     )
     .option('--no-cache', 'do not read or write the answer cache');
+  addJudgingFlags(synthCmd);
   addDataRootFlag(addShardFlags(addRendererFlag(synthCmd))).action((flags: SynthFlags) =>
     synth(flags, setExit),
   );

@@ -23,7 +23,7 @@ import { addHybridFlags, type HybridFlags, hybridFromFlags } from '../hybrid-fla
 import { inputFile, optionalInputFile } from '../input-file.ts';
 import { finishJsonlCommand, runJsonlCommand } from '../jsonl-command.ts';
 import { addJudgeBudgetFlags, batchJudgeBudget } from '../judge-budget.ts';
-import { type JudgingFlags, judgingFromFlags } from '../judging-flags.ts';
+import { addJudgingFlags, type JudgingFlags, judgingFromFlags } from '../judging-flags.ts';
 import { preflight } from '../preflight.ts';
 import { prismaFromFlags } from '../prisma-flags.ts';
 import type { RegisterCommand } from '../register.ts';
@@ -131,17 +131,17 @@ function checkFlags(flags: ScoreFlags) {
   const concurrency = parseCount('--concurrency', flags.concurrency, 8);
   if (rewardNeeds(reward).judge && !flags.judge)
     throw new UsageError(`--judge is required for --reward ${flags.reward}`);
-  const strategy = judgingFromFlags(flags);
-  if (strategy.judging !== 'absolute' && (flags.shard !== undefined || flags.shards !== undefined))
+  const judging = judgingFromFlags(flags);
+  if (judging.judging !== 'absolute' && (flags.shard !== undefined || flags.shards !== undefined))
     // Shards split rollouts by id, so a GRPO group would be split between shards.
-    throw new UsageError(`--judging ${strategy.judging} judges whole groups: it cannot be sharded`);
+    throw new UsageError(`--judging ${judging.judging} judges whole groups: it cannot be sharded`);
   return {
     reward,
     rubrics: rubrics?.rubrics,
     mode,
     concurrency,
     dropAxis: flags.dropAxis,
-    strategy,
+    judging,
   };
 }
 
@@ -205,7 +205,7 @@ async function score(flags: ScoreFlags, setExit: (code: number) => void): Promis
 async function scoreWith(
   flags: ScoreFlags,
   setExit: (code: number) => void,
-  { reward, rubrics, mode, concurrency, dropAxis, strategy }: ReturnType<typeof checkFlags>,
+  { reward, rubrics, mode, concurrency, dropAxis, judging }: ReturnType<typeof checkFlags>,
   cache: string | false,
   budget: ReturnType<typeof batchJudgeBudget>,
 ): Promise<void> {
@@ -228,10 +228,9 @@ async function scoreWith(
     cache,
     reward,
     mode,
-    judging: strategy.judging,
-    pairs: strategy.pairs,
+    judging,
     ...(panel.length ? { panel } : {}),
-    ...(strategy.quorum !== null ? { quorum: strategy.quorum } : {}),
+    ...(judging.quorum !== null ? { quorum: judging.quorum } : {}),
     ...(flags.panelWeights ? { panelWeights: parseWeights(flags.panelWeights) } : {}),
     dropAxis: dropAxis as ScoringRunOptions['dropAxis'],
     concurrency,
@@ -248,7 +247,7 @@ async function scoreWith(
   // Pairwise: each rollout waits for its group, and every rollout may be in flight at once
   // (the scorer's own limit bounds the work).
   const batcher =
-    strategy.judging === 'absolute'
+    judging.judging === 'absolute'
       ? null
       : createGroupBatcher(
           await groupSizes(flags.in, flags.out, RolloutLine, (line) => scoreFault(line) !== null),
@@ -338,6 +337,7 @@ export const register: RegisterCommand = (program, setExit) => {
     )
     .option('--no-cache', 'do not read or write the answer cache');
   addJudgeBudgetFlags(cmd);
+  addJudgingFlags(cmd);
   addDataRootFlag(cmd);
   addRelativeFlags(cmd);
   addShardFlags(addRendererFlag(addHtmlFlag(addHybridFlags(cmd)))).action((flags: ScoreFlags) =>

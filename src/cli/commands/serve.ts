@@ -23,7 +23,7 @@ import { addHtmlFlag, htmlFlagOptions } from '../html-flag.ts';
 import { addHybridFlags, type HybridFlags, hybridFromFlags } from '../hybrid-flags.ts';
 import { inputFile } from '../input-file.ts';
 import { sharedJudgeGate } from '../judge-budget.ts';
-import { type JudgingFlags, judgingFromFlags } from '../judging-flags.ts';
+import { addJudgingFlags, type JudgingFlags, judgingFromFlags } from '../judging-flags.ts';
 import { preflight } from '../preflight.ts';
 import type { RegisterCommand } from '../register.ts';
 import { addRelativeFlags } from '../relative-flags.ts';
@@ -175,6 +175,7 @@ export const register: RegisterCommand = (program) => {
     '--require-cgroup',
     'refuse to start unless each sandbox gets a memory cgroup (not per-process limits only)',
   );
+  addJudgingFlags(cmd);
   addRelativeFlags(cmd);
   addHtmlFlag(addRendererFlag(addHybridFlags(cmd))).action((o) => serve(o));
 };
@@ -307,12 +308,11 @@ function checkFlags(o: ServeFlags) {
     if (err instanceof ServerConfigError) throw new UsageError(err.message);
     throw err;
   }
-  const strategy = judgingFromFlags(o);
-  return { kinds, needs, health, token, strategy };
+  return { kinds, needs, health, token, judging: judgingFromFlags(o) };
 }
 
 async function serve(o: ServeFlags): Promise<void> {
-  const { kinds, needs, health, token, strategy } = checkFlags(o);
+  const { kinds, needs, health, token, judging } = checkFlags(o);
   const log = pino(
     { level: o.logLevel, base: { svc: 'rubrica' } },
     pino.destination({ dest: 2, sync: true }),
@@ -341,8 +341,7 @@ async function serve(o: ServeFlags): Promise<void> {
     judgeConcurrency: o.concurrency,
     reward: kinds,
     mode: o.mode,
-    judging: strategy.judging,
-    pairs: strategy.pairs,
+    judging,
     hybrid,
     renderWorkers: o.renderWorkers ?? availableParallelism(),
     renderer: parseRenderer(o.renderer),

@@ -34,6 +34,8 @@ export interface RewardContext {
   prismaRubric?: () => PrismaRubric | undefined;
   /** PrismaForge's judges and λ table (rewards prisma, direct). */
   prisma?: PrismaGraders;
+  /** Level of each reward's interval (JudgingStrategy.intervalLevel; default 0.9). */
+  intervalLevel?: number;
 }
 
 /** PrismaForge's graders: a code judge, a vision judge (also the holistic one), the λ table. */

@@ -53,8 +53,13 @@ export async function judgedRubricReward(
     });
   }
   const leaves = verdict.criteria.map((c) => leaf({ ...c, source: c.source ?? 'judge' }));
-  return treeResult(kind, group(kind, 1, leaves), {
+  const result = treeResult(kind, group(kind, 1, leaves), {
     cached: verdict.cached,
     usage: verdict.usage,
+    ...(ctx.intervalLevel !== undefined ? { intervalLevel: ctx.intervalLevel } : {}),
   });
+  // Stand-in judges of older tests may not say how they read; real ones always do.
+  if (verdict.scoring) result.scoring = verdict.scoring;
+  if (verdict.provenance) result.provenance = verdict.provenance;
+  return result;
 }
