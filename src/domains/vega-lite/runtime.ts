@@ -33,8 +33,13 @@ export class VegaRuntime {
 
   constructor(heapMb: number) {
     this.#child = fork(fileURLToPath(new URL('./worker.mjs', import.meta.url)), [], {
-      // Only the heap flags: never the parent's loaders (--import tsx) or NODE_OPTIONS.
-      execArgv: [`--max-old-space-size=${heapMb}`, '--max-semi-space-size=16'],
+      // Only the heap flags: never the parent's loaders (--import tsx) or NODE_OPTIONS. The
+      // worker interprets expressions (no codegen); V8 refusing eval/Function enforces that.
+      execArgv: [
+        `--max-old-space-size=${heapMb}`,
+        '--max-semi-space-size=16',
+        '--disallow-code-generation-from-strings',
+      ],
       env: {},
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       serialization: 'advanced',

@@ -5,8 +5,43 @@
 // `data.url` that is exactly the name of one of the job's assets (or `./` + it) loads that
 // content, from memory; every other URL is refused as before. The parent bounds its heap, kills it on a
 // timeout and replaces it when it dies; it exits when the parent's channel closes.
+// Expressions (signals, filters, calculate, encodings) are evaluated by Vega's AST interpreter
+// (vega-interpreter, Vega's CSP-safe mode), never compiled: vega's default runtime turns the
+// policy's expression text into JavaScript with `Function`, and parsing-and-rewriting sandboxes
+// have a history of escapes (CVE-2025-59840). The process also runs with V8's
+// --disallow-code-generation-from-strings (runtime.ts), so any path to eval/Function left in a
+// library throws instead of compiling text.
+import { dsvFormat } from 'd3-dsv';
 import * as vega from 'vega';
+import { expressionInterpreter } from 'vega-interpreter';
 import { compile } from 'vega-lite';
+
+/**
+ * CSV/TSV/DSV readers that build rows without code generation. d3-dsv (which vega uses) turns
+ * the header line into the body of a `new Function`; a policy can write inline CSV
+ * (`values` as a string with a csv format), so its column names would be text given to it.
+ */
+function delimitedReader(fixedDelimiter) {
+  const reader = (data, format) => {
+    const delimiter = fixedDelimiter ?? format?.delimiter;
+    const rows = dsvFormat(delimiter).parseRows(String(data));
+    const columns = Array.isArray(format?.header)
+      ? format.header.map(String)
+      : (rows.shift() ?? []);
+    const out = rows.map((row) => {
+      const o = {};
+      for (let i = 0; i < columns.length; i++) o[columns[i]] = row[i] || '';
+      return o;
+    });
+    out.columns = columns;
+    return out;
+  };
+  reader.responseType = 'text';
+  return reader;
+}
+vega.formats('dsv', delimitedReader(undefined));
+vega.formats('csv', delimitedReader(','));
+vega.formats('tsv', delimitedReader('\t'));
 
 function refusingLoader(attempts, assets) {
   const refuse = async (uri) => {
@@ -97,7 +132,9 @@ async function render({ spec, maxRows, assets }) {
   }
   const attempts = [];
   try {
-    const view = new vega.View(vega.parse(vgSpec), {
+    // ast: true keeps each expression's parsed tree for the interpreter (no code strings run).
+    const view = new vega.View(vega.parse(vgSpec, undefined, { ast: true }), {
+      expr: expressionInterpreter,
       renderer: 'none',
       loader: refusingLoader(attempts, assets ?? {}),
       logger: quietLogger(warnings),
