@@ -12,7 +12,7 @@
 // render-only files per CPU-second for the whole path. This is a benchmark, not
 // a test: nothing is asserted, figures are printed as measured.
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -21,6 +21,7 @@ import type { RendererName } from '../src/render/types.ts';
 import { fluentEmoji } from '../test/support/corpus.ts';
 import { type CompareRow, checkoutRef, compareRounds, runJsonChild } from './compare-ref.ts';
 import { type BaselineRun, baselineProblem, benchExitCode } from './compare-stats.ts';
+import { treeCpuSeconds } from './proc-cpu.ts';
 
 interface Row {
   label: string;
@@ -87,35 +88,6 @@ function vmHwmMb(pid: number | undefined): number {
   } catch {
     return 0;
   }
-}
-
-/**
- * CPU seconds of a process and all its descendants, live or reaped: utime + stime +
- * cutime + cstime (fields 14–17 of /proc/PID/stat) summed over the tree. Chromium's
- * browser, renderer and GPU processes and the render workers all count; a process that
- * exited was reaped by its parent, whose cutime/cstime then holds its CPU.
- */
-function treeCpuSeconds(root: number): number {
-  const parent = new Map<number, number>();
-  const cpu = new Map<number, number>();
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      parent.set(Number(name), Number(f[1]));
-      cpu.set(Number(name), (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / 100);
-    } catch {
-      // exited while we looked
-    }
-  }
-  let sum = 0;
-  for (const [pid, c] of cpu) {
-    let p: number | undefined = pid;
-    while (p && p !== root && p !== 1) p = parent.get(p);
-    if (p === root) sum += c;
-  }
-  return sum;
 }
 
 /**
