@@ -49,7 +49,7 @@ export interface ModelClientOptions {
    * list (or RUBRICA_JUDGE_BASE_URLS for the judge) names several servers (judge-servers.ts).
    */
   baseUrl?: string;
-  /** Hedged attempts (hedge.ts): after the recent p95 by default, at most 5 % of requests. */
+  /** Hedged attempts (hedge.ts): off unless asked (`serve` asks for auto: after the recent p95, at most 5 % of requests). */
   hedge?: HedgeOptions;
   /** Else RUBRICA_<ROLE>_API_KEY; else the provider's usual variable. */
   apiKey?: string;

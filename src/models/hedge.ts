@@ -81,7 +81,9 @@ export function hedgedFetch(
   o: HedgeOptions = {},
   servers: JudgeServers = createJudgeServers(urls),
 ): HedgedFetch {
-  const afterMs = o.afterMs ?? 'auto';
+  // Off unless asked for: `serve` asks (its --hedge-after-ms defaults to auto), where one slow
+  // judge call holds a whole training step; a batch command's extra calls would buy little.
+  const afterMs = o.afterMs ?? 'off';
   const minSamples = o.minSamples ?? 20;
   const budget = createRetryBudget({ ratio: o.maxShare ?? 0.05, minRetries: 1 });
   const latency = latencyWindow();
