@@ -48,6 +48,9 @@ async function readRollouts(path: string, problems: string[]): Promise<Map<strin
 
 /** An eval run folder: results.jsonl's rollouts, verdicts and kept pictures. */
 async function fromRunDir(dir: string, reward: string | undefined, problems: string[]) {
+  if (!existsSync(join(dir, 'results.jsonl'))) {
+    throw new Error(`${dir} is not an eval run folder: it holds no results.jsonl`);
+  }
   const results = await readResults(join(dir, 'results.jsonl'));
   const kinds = new Set<string>();
   for (const r of results.values()) for (const k of Object.keys(r.scores)) kinds.add(k);

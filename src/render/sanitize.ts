@@ -290,7 +290,9 @@ export function sanitizeSvg(
   }
   // Who owns the frame (for `clipped`): read on every outer document, small ones included.
   // A geometry it cannot read leaves the reading out (the check then uses pixels alone).
-  if (outer) {
+  // Not for a document the walk refused (too_large, …): it is not drawn, and a refused
+  // document's geometry is exactly what must not be measured at length.
+  if (outer && walked.ok) {
     try {
       code.frame = measureFrame(rootNode);
     } catch {

@@ -122,6 +122,31 @@ const CASES: Record<string, Case[]> = {
   compare: [folder('<dirs...>', (b) => ['compare', p('run'), b])],
   models: [], // models check takes a model spec, no file
   doctor: [], // doctor reads no input file
+  rescore: [
+    // --in is a score output or an eval run folder: a folder without a run is refused too.
+    file('--in', (b) => [
+      'rescore',
+      '--in',
+      b,
+      '--rollouts',
+      p('rollouts.jsonl'),
+      '--judge',
+      MODEL,
+      '--out',
+      `${out()}.jsonl`,
+    ]),
+    file('--rollouts', (b) => [
+      'rescore',
+      '--in',
+      p('scores.jsonl'),
+      '--rollouts',
+      b,
+      '--judge',
+      MODEL,
+      '--out',
+      `${out()}.jsonl`,
+    ]),
+  ],
   'judge-proxy': [], // reads no input file (a SQLite --cache is created)
   render: [file('<files...>', (b) => ['render', p('c.svg'), b, '--out-dir', out()])],
   serve: [file('--rubrics', (b) => ['serve', '--rubrics', b, '--judge', MODEL, '--port', '0'])],
