@@ -165,10 +165,11 @@ async function spawnListening(
     child.once('exit', (code) => resolve(code)),
   );
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`${command} did not start:\n${err}`)),
-      startTimeoutMs,
-    );
+    const timer = setTimeout(() => {
+      // A process that never said "ready" is not left running behind the failed test.
+      child.kill('SIGKILL');
+      reject(new Error(`${command} did not start:\n${err}`));
+    }, startTimeoutMs);
     child.stderr!.on('data', (chunk: Buffer) => {
       err += chunk.toString();
       const m = /"msg":"ready"/.test(err) ? /"url":"(http:[^"]+)"/.exec(err) : null;

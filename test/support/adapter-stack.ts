@@ -20,6 +20,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import {
   judgeByImage,
+  type ServeProcess,
   scoreForImage,
   spawnServe,
   tempDir,
@@ -94,7 +95,7 @@ const serveArgs = (cache: string) => [
 ];
 // The ORS environment (`--ors`): one serve with the token, one without (short session TTL and
 // two rollouts in flight, for the expiry and overload cases).
-const [serve, universal, ors, orsOpen, openenv] = await Promise.all([
+const started = await Promise.allSettled([
   spawnServe(serveArgs('cache.sqlite'), { RUBRICA_TOKEN: TOKEN }, START_MS),
   spawnServe(
     [...serveArgs('cache-universal.sqlite'), '--reward', 'universal'],
@@ -121,7 +122,22 @@ const [serve, universal, ors, orsOpen, openenv] = await Promise.all([
     START_MS,
   ),
 ]);
-const procs = [serve, universal, ors, orsOpen, openenv];
+// A serve that did not start fails the stack; the ones that did must not be left running.
+const notStarted = started.find((s) => s.status === 'rejected');
+if (notStarted) {
+  for (const s of started) if (s.status === 'fulfilled') s.value.child.kill('SIGKILL');
+  await double.close();
+  stats.close();
+  throw notStarted.reason;
+}
+const procs = started.map((s) => (s as PromiseFulfilledResult<ServeProcess>).value);
+const [serve, universal, ors, orsOpen, openenv] = procs as [
+  ServeProcess,
+  ServeProcess,
+  ServeProcess,
+  ServeProcess,
+  ServeProcess,
+];
 const info = {
   url: serve.url,
   urlUniversal: universal.url,
