@@ -10,7 +10,15 @@
 // a closed shape with its own solid (or shading) fill, drawn smaller than that — is a
 // subject. Read on the sanitiser's parse of the document as written, like overdraw.ts.
 import { apply, clippedArea, ID, type M, mul, num, type Pt, parseTransform } from './geometry.ts';
-import { canvasOf, colourAlpha, localShape, opacityValue, styleOf, tagOf } from './overdraw.ts';
+import {
+  canvasOf,
+  colourAlpha,
+  localShape,
+  NOT_PAINTED,
+  opacityValue,
+  styleOf,
+  tagOf,
+} from './overdraw.ts';
 import type { XNode } from './walker.ts';
 
 export type ShapeClass =
@@ -68,12 +76,6 @@ export const CLOSEUP_PAST = 0.05;
 export const LIGHT_ALPHA = 0.5;
 /** A gradient with a stop below this opacity fades out: a glow, a ray, a vignette. */
 export const FADING_STOP = 0.35;
-
-const NOT_PAINTED = new Set([
-  'defs', 'clipPath', 'mask', 'pattern', 'marker', 'symbol', 'linearGradient',
-  'radialGradient', 'filter', 'style', 'script', 'title', 'desc', 'metadata', 'text',
-  'foreignObject', 'font', 'glyph',
-]); // biome-ignore format: a list reads better in rows
 
 /** Elements visited before stopping: a bound on work for hostile fan-out through <use>. */
 const BUDGET = 40_000;

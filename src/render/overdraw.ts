@@ -41,7 +41,7 @@ type Node = XNode;
 export const OVERDRAW_MIN_ELEMENTS = 20;
 
 /** Elements whose content is not painted where it stands (only through a reference). */
-const NOT_PAINTED = new Set([
+export const NOT_PAINTED = new Set([
   'defs', 'clipPath', 'mask', 'pattern', 'marker', 'symbol', 'linearGradient',
   'radialGradient', 'filter', 'style', 'script', 'title', 'desc', 'metadata', 'text',
   'foreignObject', 'font', 'glyph',
