@@ -62,6 +62,7 @@ export async function openScoringRun(opts: ScoringRunOptions): Promise<ScoringRu
       p.then(forget, forget);
       return p;
     },
+    judgingFor: scorer.judgingFor,
   };
   const defaultRewards = Array.isArray(opts.reward)
     ? opts.reward
