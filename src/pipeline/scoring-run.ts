@@ -19,7 +19,7 @@ export interface ScoringRunOptions
   /**
    * `--rollout-timeout-ms`: a rollout not scored by then is a grader fault with reason
    * `deadline` (redone by the next run); its work runs on and close() waits for it, so its
-   * judge answer is in the cache for that next run.
+   * judge answer is in the cache for that next run. Under pairwise judging it bounds a group.
    */
   rolloutTimeoutMs?: number;
 }
@@ -69,16 +69,16 @@ export async function openScoringRun(opts: ScoringRunOptions): Promise<ScoringRu
     : opts.reward
       ? [opts.reward as RewardKind]
       : undefined;
+  // Under relative judging a GRPO group is scored as one batch, and the timeout bounds the
+  // group (a group that misses it is answered whole as deadline faults: pipeline/deadline.ts).
+  const byDeadline = (items: RolloutInput[]) =>
+    scoreByDeadline(timed, items, {}, rolloutTimeoutMs!, {
+      ...(defaultRewards ? { defaultRewards } : {}),
+    });
   return {
     score: async (item) =>
-      rolloutTimeoutMs
-        ? (
-            await scoreByDeadline(timed, [item], {}, rolloutTimeoutMs, {
-              ...(defaultRewards ? { defaultRewards } : {}),
-            })
-          )[0]!
-        : (await scorer.scoreBatch([item]))[0]!,
-    scoreBatch: (items) => scorer.scoreBatch(items),
+      rolloutTimeoutMs ? (await byDeadline([item]))[0]! : (await scorer.scoreBatch([item]))[0]!,
+    scoreBatch: (items) => (rolloutTimeoutMs ? byDeadline(items) : scorer.scoreBatch(items)),
     async close() {
       await Promise.allSettled([...late]);
       await scorer.close();
