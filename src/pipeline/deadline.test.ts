@@ -83,7 +83,11 @@ describe('scoreByDeadline', () => {
         return items.map(okRecord);
       },
     };
-    const g = (id: string, group: string): RolloutInput => ({ id, prompt_id: group, completion: id });
+    const g = (id: string, group: string): RolloutInput => ({
+      id,
+      prompt_id: group,
+      completion: id,
+    });
     const items = [g('a1', 'A'), g('slow1', 'B'), g('a2', 'A'), g('b2', 'B')];
     const out = await scoreByDeadline(relative, items, {}, 200);
     expect(batches).toEqual([

@@ -92,31 +92,33 @@ export function scoreByDeadline(
     }, deadlineMs);
     const relative = (scorer.judgingFor?.(opts) ?? opts.judging ?? 'absolute') !== 'absolute';
     for (const unit of deadlineUnits(items, relative)) {
-      scorer.scoreBatch(
-        unit.map((i) => items[i]!),
-        opts,
-      ).then(
-        (records) => {
-          if (settled) {
-            for (const r of records) o.onLateFinished?.(r?.status !== 'grader_error');
-            return;
-          }
-          unit.forEach((i, k) => {
-            done[i] = records[k];
-          });
-          left -= unit.length;
-          if (left === 0) finish(done as ScoreRecord[]);
-        },
-        (err: unknown) => {
-          if (settled) {
-            for (const _ of unit) o.onLateFinished?.(false);
-            return;
-          }
-          settled = true;
-          clearTimeout(timer);
-          reject(err);
-        },
-      );
+      scorer
+        .scoreBatch(
+          unit.map((i) => items[i]!),
+          opts,
+        )
+        .then(
+          (records) => {
+            if (settled) {
+              for (const r of records) o.onLateFinished?.(r?.status !== 'grader_error');
+              return;
+            }
+            unit.forEach((i, k) => {
+              done[i] = records[k];
+            });
+            left -= unit.length;
+            if (left === 0) finish(done as ScoreRecord[]);
+          },
+          (err: unknown) => {
+            if (settled) {
+              for (const _ of unit) o.onLateFinished?.(false);
+              return;
+            }
+            settled = true;
+            clearTimeout(timer);
+            reject(err);
+          },
+        );
     }
     if (items.length === 0) finish([]);
   });

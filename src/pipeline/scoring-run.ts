@@ -7,8 +7,8 @@ import { inspectCompletion } from '../inspect/inspect.ts';
 import { createRenderPool } from '../render/pool.ts';
 import type { RendererName } from '../render/types.ts';
 import { openAnswerCache } from '../store/open-cache.ts';
-import { scoreByDeadline } from './deadline.ts';
-import { createRolloutScorer, type RolloutScorerOptions } from './score.ts';
+import { withRolloutTimeout } from './rollout-timeout.ts';
+import { createRolloutScorer, type RolloutScorerOptions, rewardList } from './score.ts';
 
 export interface ScoringRunOptions
   extends Omit<RolloutScorerOptions, 'renderer' | 'cache' | 'inspect'> {
@@ -52,36 +52,16 @@ export async function openScoringRun(opts: ScoringRunOptions): Promise<ScoringRu
     await opts.hybrid?.close();
     throw err;
   }
-  // Late work still running: close() waits for it so its answers reach the cache.
-  const late = new Set<Promise<unknown>>();
-  const timed = {
-    scoreBatch: (items: RolloutInput[]) => {
-      const p = scorer.scoreBatch(items);
-      late.add(p);
-      const forget = () => late.delete(p);
-      p.then(forget, forget);
-      return p;
-    },
-    judgingFor: scorer.judgingFor,
-  };
-  const defaultRewards = Array.isArray(opts.reward)
-    ? opts.reward
-    : opts.reward
-      ? [opts.reward as RewardKind]
-      : undefined;
-  // Under relative judging a GRPO group is scored as one batch, and the timeout bounds the
-  // group (a group that misses it is answered whole as deadline faults: pipeline/deadline.ts).
-  const byDeadline = (items: RolloutInput[]) =>
-    scoreByDeadline(timed, items, {}, rolloutTimeoutMs!, {
-      ...(defaultRewards ? { defaultRewards } : {}),
-    });
+  const timed = rolloutTimeoutMs
+    ? withRolloutTimeout(scorer, rolloutTimeoutMs, {
+        defaultRewards: rewardList(opts.reward, ['ruler']),
+      })
+    : scorer;
   return {
-    score: async (item) =>
-      rolloutTimeoutMs ? (await byDeadline([item]))[0]! : (await scorer.scoreBatch([item]))[0]!,
-    scoreBatch: (items) => (rolloutTimeoutMs ? byDeadline(items) : scorer.scoreBatch(items)),
+    score: async (item) => (await timed.scoreBatch([item]))[0]!,
+    scoreBatch: (items) => timed.scoreBatch(items),
     async close() {
-      await Promise.allSettled([...late]);
-      await scorer.close();
+      await timed.close(); // after the late work: its answers reach the cache first
       await cache?.close();
       await renderer.close();
     },

@@ -15,7 +15,12 @@ import type { HedgeStats } from '../models/hedge.ts';
 import type { RetryBudgetStats } from '../models/retry-budget.ts';
 import type { ModelClient } from '../models/types.ts';
 import { createRolloutScorer } from '../pipeline/score.ts';
-import type { InspectingScorer, JudgeMode, RolloutInput, RolloutScorer } from '../pipeline/types.ts';
+import type {
+  InspectingScorer,
+  JudgeMode,
+  RolloutInput,
+  RolloutScorer,
+} from '../pipeline/types.ts';
 import { createRenderPool } from '../render/pool.ts';
 import type { RendererName } from '../render/types.ts';
 import type { HybridRewarder } from '../reward/hybrid.ts';
