@@ -2,7 +2,7 @@
 // (SQLite), a render pool drawing with the asked renderer, and the rollout scorer over them
 // (`rubrica score` scores a rollouts file through this). If the scorer cannot be built as
 // configured, the cache, the pool and the hybrid rewarder are closed before the error goes on.
-import type { RewardKind, RolloutInput, ScoreRecord } from '../core/record.ts';
+import type { RolloutInput, ScoreRecord } from '../core/record.ts';
 import { inspectCompletion } from '../inspect/inspect.ts';
 import { createRenderPool } from '../render/pool.ts';
 import type { RendererName } from '../render/types.ts';
