@@ -16,6 +16,7 @@ import type { JudgingStrategy } from '../judge/strategy.ts';
 import type { ModelClient } from '../models/types.ts';
 import type { AlertThresholds } from '../monitors/alerts.ts';
 import { recordsByKind } from '../pipeline/record.ts';
+import { withRolloutTimeout } from '../pipeline/rollout-timeout.ts';
 import {
   checkRewardsApply,
   createRolloutScorer,
@@ -75,6 +76,11 @@ export interface EvalRunOptions {
   judging?: Partial<JudgingStrategy>;
   /** Rollouts in flight at once. Default 8. */
   concurrency?: number;
+  /**
+   * `--rollout-timeout-ms`: a rollout not scored by then is a grader fault with reason
+   * `deadline` (scored again when the run resumes); its work runs on into the cache.
+   */
+  rolloutTimeoutMs?: number;
   /** Extra settings recorded in summary.json and the report (flags, sources). */
   settings?: Record<string, string | number | boolean | null>;
   /** Policy usage when the rollouts were sampled for this run. */
@@ -180,7 +186,7 @@ export async function runEval(opts: EvalRunOptions): Promise<EvalRunResult> {
   const think = opts.hybrid ? resolveLambdas(opts.hybrid.config.lambdas).think : undefined;
   if (rewardsRestricted(kinds, { hybridThink: think }))
     checkRewardsApply(kinds, rolloutDomains(inputs), { hybridThink: think });
-  const scorer = await createRolloutScorer({
+  const built = await createRolloutScorer({
     rubrics: opts.rubrics,
     judge,
     renderer: opts.renderer,
@@ -193,6 +199,9 @@ export async function runEval(opts: EvalRunOptions): Promise<EvalRunResult> {
     ...(opts.judging ? { judging: opts.judging } : {}),
     concurrency: opts.concurrency ?? 8,
   });
+  const scorer = opts.rolloutTimeoutMs
+    ? withRolloutTimeout(built, opts.rolloutTimeoutMs, { defaultRewards: kinds })
+    : built;
 
   // One inspection (one render) per rollout feeds every reward.
   const scoreOne = async (input: RolloutInput & { prompt_id: string }): Promise<EvalRecord> => {

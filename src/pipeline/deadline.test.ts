@@ -66,4 +66,45 @@ describe('scoreByDeadline', () => {
       ScorerConfigError,
     );
   });
+
+  it('scores a relatively judged GRPO group as one unit, and answers a late group whole', async () => {
+    // Pairwise judging compares a group's pictures with each other: a deadline that scored
+    // them one by one would turn every group into a group of one (absolute scores, silently).
+    const batches: string[][] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    const relative = {
+      judgingFor: (o?: ScoreBatchOptions) => o?.judging ?? ('pairwise' as const),
+      async scoreBatch(items: RolloutInput[]) {
+        batches.push(items.map((it) => it.id));
+        if (items.some((it) => it.id.startsWith('slow'))) await gate;
+        return items.map(okRecord);
+      },
+    };
+    const g = (id: string, group: string): RolloutInput => ({
+      id,
+      prompt_id: group,
+      completion: id,
+    });
+    const items = [g('a1', 'A'), g('slow1', 'B'), g('a2', 'A'), g('b2', 'B')];
+    const out = await scoreByDeadline(relative, items, {}, 200);
+    expect(batches).toEqual([
+      ['a1', 'a2'],
+      ['slow1', 'b2'],
+    ]);
+    // Group A answered; group B (one slow member) is a deadline fault as a whole.
+    expect(out.map((r) => [r.id, r.status])).toEqual([
+      ['a1', 'ok'],
+      ['slow1', 'grader_error'],
+      ['a2', 'ok'],
+      ['b2', 'grader_error'],
+    ]);
+    release();
+    // Absolute judging named by the request still scores rollout by rollout.
+    batches.length = 0;
+    await scoreByDeadline(relative, [g('a1', 'A'), g('a2', 'A')], { judging: 'absolute' }, 5000);
+    expect(batches).toEqual([['a1'], ['a2']]);
+  });
 });

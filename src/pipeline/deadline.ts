@@ -5,6 +5,7 @@
 // group's baseline like any fault, in every trainer shape. The work it was waiting on is NOT
 // cancelled: it runs on under its own timeouts and its judge answer lands in the answer cache,
 // so the trainer's next request for the same picture is answered at once.
+import { groupKey } from '../core/group-key.ts';
 import type { RewardKind, RolloutInput, ScoreRecord } from '../core/record.ts';
 import { reasonResult } from '../reward/result.ts';
 import { assembleRecord } from './record.ts';
@@ -36,12 +37,32 @@ export function deadlineRecord(
 }
 
 /**
+ * The units a batch is scored in under a deadline, as lists of item indices. Absolute
+ * judging scores every rollout alone, so one slow rollout costs only itself. Relative
+ * judging (pairwise, group) compares a GRPO group's pictures with each other: a group is one
+ * unit, scored together and answered together — scoring its rollouts one by one would make
+ * every group a group of one and silently fall back to absolute scores.
+ */
+export function deadlineUnits(items: readonly RolloutInput[], relative: boolean): number[][] {
+  if (!relative) return items.map((_, i) => [i]);
+  const groups = new Map<string, number[]>();
+  items.forEach((it, i) => {
+    const key = groupKey(it);
+    const g = groups.get(key);
+    if (g) g.push(i);
+    else groups.set(key, [i]);
+  });
+  return [...groups.values()];
+}
+
+/**
  * Scores `items` with `scorer`, answering by `deadlineMs`: rollouts done by then keep their
- * records, the rest get deadlineRecord. A scorer configuration error (a throw before the
- * deadline) rejects as before; whatever the late work throws afterwards is swallowed.
+ * records, the rest get deadlineRecord. Under relative judging a GRPO group is one unit
+ * (deadlineUnits). A scorer configuration error (a throw before the deadline) rejects as
+ * before; whatever the late work throws afterwards is swallowed.
  */
 export function scoreByDeadline(
-  scorer: Pick<RolloutScorer, 'scoreBatch'>,
+  scorer: Pick<RolloutScorer, 'scoreBatch' | 'judgingFor'>,
   items: RolloutInput[],
   opts: ScoreBatchOptions,
   deadlineMs: number,
@@ -69,38 +90,48 @@ export function scoreByDeadline(
       });
       finish(out);
     }, deadlineMs);
-    items.forEach((it, i) => {
-      scorer.scoreBatch([it], opts).then(
-        ([r]) => {
-          if (settled) {
-            o.onLateFinished?.(r?.status !== 'grader_error');
-            return;
-          }
-          done[i] = r;
-          if (--left === 0) finish(done as ScoreRecord[]);
-        },
-        (err: unknown) => {
-          if (settled) {
-            o.onLateFinished?.(false);
-            return;
-          }
-          settled = true;
-          clearTimeout(timer);
-          reject(err);
-        },
-      );
-    });
+    const relative = (scorer.judgingFor?.(opts) ?? opts.judging ?? 'absolute') !== 'absolute';
+    for (const unit of deadlineUnits(items, relative)) {
+      scorer
+        .scoreBatch(
+          unit.map((i) => items[i]!),
+          opts,
+        )
+        .then(
+          (records) => {
+            if (settled) {
+              for (const r of records) o.onLateFinished?.(r?.status !== 'grader_error');
+              return;
+            }
+            unit.forEach((i, k) => {
+              done[i] = records[k];
+            });
+            left -= unit.length;
+            if (left === 0) finish(done as ScoreRecord[]);
+          },
+          (err: unknown) => {
+            if (settled) {
+              for (const _ of unit) o.onLateFinished?.(false);
+              return;
+            }
+            settled = true;
+            clearTimeout(timer);
+            reject(err);
+          },
+        );
+    }
     if (items.length === 0) finish([]);
   });
 }
 
 /** `scorer` whose scoreBatch answers by `deadlineMs` (the gathered per-sample routes). */
 export function withDeadline(
-  scorer: Pick<RolloutScorer, 'scoreBatch'>,
+  scorer: Pick<RolloutScorer, 'scoreBatch' | 'judgingFor'>,
   deadlineMs: number,
   o: DeadlineOptions = {},
-): Pick<RolloutScorer, 'scoreBatch'> {
+): Pick<RolloutScorer, 'scoreBatch' | 'judgingFor'> {
   return {
     scoreBatch: (items, opts = {}) => scoreByDeadline(scorer, items, opts, deadlineMs, o),
+    ...(scorer.judgingFor ? { judgingFor: scorer.judgingFor } : {}),
   };
 }

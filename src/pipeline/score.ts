@@ -490,6 +490,7 @@ export async function createRolloutScorer(opts: RolloutScorerOptions): Promise<I
 
   return {
     scoreRollout: (item, batch) => limit(() => scoreRollout(item, batch)),
+    judgingFor: (batch) => batch?.judging ?? opts.judging?.judging ?? 'absolute',
     async scoreBatch(items, batch = {}) {
       // Config errors (an unknown or unservable reward, a reward that does not apply to a
       // rollout's domain) throw before any work starts.

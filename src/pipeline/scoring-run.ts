@@ -2,13 +2,13 @@
 // (SQLite), a render pool drawing with the asked renderer, and the rollout scorer over them
 // (`rubrica score` scores a rollouts file through this). If the scorer cannot be built as
 // configured, the cache, the pool and the hybrid rewarder are closed before the error goes on.
-import type { RewardKind, RolloutInput, ScoreRecord } from '../core/record.ts';
+import type { RolloutInput, ScoreRecord } from '../core/record.ts';
 import { inspectCompletion } from '../inspect/inspect.ts';
 import { createRenderPool } from '../render/pool.ts';
 import type { RendererName } from '../render/types.ts';
 import { openAnswerCache } from '../store/open-cache.ts';
-import { scoreByDeadline } from './deadline.ts';
-import { createRolloutScorer, type RolloutScorerOptions } from './score.ts';
+import { withRolloutTimeout } from './rollout-timeout.ts';
+import { createRolloutScorer, type RolloutScorerOptions, rewardList } from './score.ts';
 
 export interface ScoringRunOptions
   extends Omit<RolloutScorerOptions, 'renderer' | 'cache' | 'inspect'> {
@@ -19,7 +19,7 @@ export interface ScoringRunOptions
   /**
    * `--rollout-timeout-ms`: a rollout not scored by then is a grader fault with reason
    * `deadline` (redone by the next run); its work runs on and close() waits for it, so its
-   * judge answer is in the cache for that next run.
+   * judge answer is in the cache for that next run. Under pairwise judging it bounds a group.
    */
   rolloutTimeoutMs?: number;
 }
@@ -52,35 +52,16 @@ export async function openScoringRun(opts: ScoringRunOptions): Promise<ScoringRu
     await opts.hybrid?.close();
     throw err;
   }
-  // Late work still running: close() waits for it so its answers reach the cache.
-  const late = new Set<Promise<unknown>>();
-  const timed = {
-    scoreBatch: (items: RolloutInput[]) => {
-      const p = scorer.scoreBatch(items);
-      late.add(p);
-      const forget = () => late.delete(p);
-      p.then(forget, forget);
-      return p;
-    },
-  };
-  const defaultRewards = Array.isArray(opts.reward)
-    ? opts.reward
-    : opts.reward
-      ? [opts.reward as RewardKind]
-      : undefined;
+  const timed = rolloutTimeoutMs
+    ? withRolloutTimeout(scorer, rolloutTimeoutMs, {
+        defaultRewards: rewardList(opts.reward, ['ruler']),
+      })
+    : scorer;
   return {
-    score: async (item) =>
-      rolloutTimeoutMs
-        ? (
-            await scoreByDeadline(timed, [item], {}, rolloutTimeoutMs, {
-              ...(defaultRewards ? { defaultRewards } : {}),
-            })
-          )[0]!
-        : (await scorer.scoreBatch([item]))[0]!,
-    scoreBatch: (items) => scorer.scoreBatch(items),
+    score: async (item) => (await timed.scoreBatch([item]))[0]!,
+    scoreBatch: (items) => timed.scoreBatch(items),
     async close() {
-      await Promise.allSettled([...late]);
-      await scorer.close();
+      await timed.close(); // after the late work: its answers reach the cache first
       await cache?.close();
       await renderer.close();
     },

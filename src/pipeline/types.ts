@@ -34,10 +34,16 @@ export interface ScoredRollout {
 /** Scores rollouts; every input gets exactly one record, in input order. */
 export interface RolloutScorer {
   scoreBatch(items: RolloutInput[], opts?: ScoreBatchOptions): Promise<ScoreRecord[]>;
+  /**
+   * How a batch with these options is judged (the scorer's default when they name none):
+   * a deadline scores a relatively judged GRPO group as one unit (pipeline/deadline.ts).
+   */
+  judgingFor?(opts?: ScoreBatchOptions): JudgingMode;
   close(): Promise<void>;
 }
 
 /** The pipeline's scorer: also hands back the inspection each record was computed from. */
 export interface InspectingScorer extends RolloutScorer {
   scoreRollout(item: RolloutInput, opts?: ScoreBatchOptions): Promise<ScoredRollout>;
+  judgingFor(opts?: ScoreBatchOptions): JudgingMode;
 }

@@ -15,6 +15,7 @@ import type { Inspection } from '../inspect/types.ts';
 import { createJudge } from '../judge/judge.ts';
 import type { JudgingStrategy } from '../judge/strategy.ts';
 import type { ModelClient } from '../models/types.ts';
+import { withRolloutTimeout } from '../pipeline/rollout-timeout.ts';
 import { createRolloutScorer, type RolloutScorerOptions } from '../pipeline/score.ts';
 import type { JudgeMode } from '../pipeline/types.ts';
 import type { Renderer } from '../render/types.ts';
@@ -72,6 +73,8 @@ export interface ProbeOptions {
   thresholds?: Partial<ProbeThresholds>;
   /** Scorings in flight at once. Default 8. */
   concurrency?: number;
+  /** `--rollout-timeout-ms`: a scoring not done by then is a `deadline` grader fault. */
+  rolloutTimeoutMs?: number;
   onProgress?: (done: number, total: number) => void;
 }
 
@@ -146,7 +149,7 @@ export async function runProbe(opts: ProbeOptions): Promise<ProbeReport> {
   const mode = opts.mode ?? 'joint';
   const kind = opts.reward;
   const faults: ProbeReport['grader_faults'] = { scorings: 0, faults: 0, by_reason: {} };
-  const scorer = await createRolloutScorer({
+  const built = await createRolloutScorer({
     rubrics: opts.rubrics ?? [],
     judge: opts.judge,
     renderer: opts.renderer,
@@ -158,6 +161,9 @@ export async function runProbe(opts: ProbeOptions): Promise<ProbeReport> {
     hybrid: opts.hybrid,
     concurrency: opts.concurrency ?? 8,
   });
+  const scorer = opts.rolloutTimeoutMs
+    ? withRolloutTimeout(built, opts.rolloutTimeoutMs, { defaultRewards: [kind] })
+    : built;
   const limit = pLimit(Math.max(1, opts.concurrency ?? 8));
   let done = 0;
   let total = 0;

@@ -15,7 +15,12 @@ import type { HedgeStats } from '../models/hedge.ts';
 import type { RetryBudgetStats } from '../models/retry-budget.ts';
 import type { ModelClient } from '../models/types.ts';
 import { createRolloutScorer } from '../pipeline/score.ts';
-import type { JudgeMode, RolloutInput, RolloutScorer } from '../pipeline/types.ts';
+import type {
+  InspectingScorer,
+  JudgeMode,
+  RolloutInput,
+  RolloutScorer,
+} from '../pipeline/types.ts';
 import { createRenderPool } from '../render/pool.ts';
 import type { RendererName } from '../render/types.ts';
 import type { HybridRewarder } from '../reward/hybrid.ts';
@@ -88,7 +93,7 @@ export async function startRewardService(opts: RewardServiceOptions): Promise<Ru
     workers,
     ...(opts.renderer ? { defaults: { renderer: opts.renderer } } : {}),
   });
-  let inner: RolloutScorer;
+  let inner: InspectingScorer;
   try {
     inner = await createRolloutScorer({
       rubrics: opts.rubrics,
@@ -120,6 +125,7 @@ export async function startRewardService(opts: RewardServiceOptions): Promise<Ru
   );
   const scorer: RolloutScorer = {
     scoreBatch: (items, o) => inner.scoreBatch(items, o),
+    judgingFor: (o) => inner.judgingFor(o),
     async close() {
       await inner.close();
       await renderer.close();

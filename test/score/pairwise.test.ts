@@ -103,6 +103,18 @@ describe('rubrica score --judging pairwise', () => {
     expect(double.requests).toHaveLength(0);
   });
 
+  it('judges groups in pairs under --rollout-timeout-ms too (the timeout bounds a group)', async () => {
+    const a = join(dir, 'a.jsonl');
+    const out = join(dir, 'timed.out.jsonl');
+    double.reset();
+    const r = await runCliInProcess(args(a, out, '--rollout-timeout-ms', '120000'));
+    expect(r.code, r.stderr).toBe(0);
+    expect(pairCalls()).toBe(5 * 4 + 3 * 2);
+    const recs = read(out);
+    expect(recs.get('p0')!.relative!.comparisons).toBe(8);
+    expect(recs.get('q0')!.relative!.comparisons).toBe(4);
+  });
+
   it('refuses what cannot work as a usage error', async () => {
     const a = join(dir, 'a.jsonl');
     for (const more of [
@@ -134,6 +146,8 @@ describe('rubrica serve with pairwise judging', () => {
       renderWorkers: 1,
       cache: false,
       port: 0,
+      // A deadline scores a group as one unit: without that every rollout was a group of one.
+      deadlineMs: 120_000,
     });
     try {
       const items = lines.filter((l) => l.prompt_id === 'p');

@@ -29,7 +29,7 @@ import { badLineMessage } from '../../store/jsonl-values.ts';
 import { createRunProgress } from '../../store/progress.ts';
 import { inShard, type ShardSpec } from '../../store/shard.ts';
 import { domainFlag } from '../domain-flag.ts';
-import { asUsage, checkCacheReachable, parseCount, parseMode } from '../flags.ts';
+import { asUsage, checkCacheReachable, judgeCallFlags, parseCount, parseMode } from '../flags.ts';
 import { addHtmlFlag, htmlFlagOptions } from '../html-flag.ts';
 import { addHybridFlags, type HybridFlags, hybridFromFlags, hybridPlan } from '../hybrid-flags.ts';
 import { inputFile } from '../input-file.ts';
@@ -41,6 +41,12 @@ import type { RegisterCommand } from '../register.ts';
 import { addRendererFlag, parseRenderer } from '../renderer-flag.ts';
 import { checkRolloutFileApplies } from '../reward-domains.ts';
 import { parseRewardFlag, rewardNeeds } from '../reward-flag.ts';
+import {
+  addJudgeCallFlags,
+  addRolloutTimeoutFlag,
+  type RolloutTimeoutFlags,
+  rolloutTimeoutFromFlags,
+} from '../rollout-timeout-flag.ts';
 import { checkRubricsFit } from '../rubric-fit.ts';
 import { sampleWithProgress } from '../sample-with-progress.ts';
 import { addShardFlags, parseShardFlags, type ShardFlags } from '../shard-flags.ts';
@@ -53,7 +59,13 @@ import {
   type SamplingFlags,
 } from './generate.ts';
 
-interface EvalFlags extends SamplingFlags, HybridFlags, ShardFlags, BatchBudgetFlags, JudgingFlags {
+interface EvalFlags
+  extends SamplingFlags,
+    HybridFlags,
+    ShardFlags,
+    BatchBudgetFlags,
+    JudgingFlags,
+    RolloutTimeoutFlags {
   renderer?: string;
   htmlFullPage?: boolean;
   reward?: string;
@@ -347,6 +359,7 @@ async function evaluateWith(
       baseUrl: flags.judgeBaseUrl,
       concurrency: budget.concurrency,
       ...(budget.gate ? { gate: budget.gate } : {}),
+      ...judgeCallFlags(flags),
     }),
   );
   const prompts = await readPromptsAndMakeOut(flags, setExit);
@@ -415,6 +428,7 @@ async function evaluateWith(
           cache,
           mode,
           judging,
+          ...rolloutTimeoutFromFlags(flags),
           concurrency,
           settings,
           alerts,
@@ -492,6 +506,7 @@ export const register: RegisterCommand = (program, setExit) => {
     );
   addJudgeBudgetFlags(cmd);
   addJudgingFlags(cmd);
+  addRolloutTimeoutFlag(addJudgeCallFlags(cmd));
   addShardFlags(addRendererFlag(addHtmlFlag(addHybridFlags(cmd)))).action((flags: EvalFlags) =>
     evaluate(flags, setExit),
   );

@@ -14,15 +14,21 @@ import type { ProbeReport } from '../../probe/types.ts';
 import { writeProbeOutputs } from '../../probe/write.ts';
 import { createRenderPool } from '../../render/pool.ts';
 import { parseRubricsJsonl } from '../../rubric/load.ts';
-import { asUsage, parseCount, parseMode } from '../flags.ts';
+import { asUsage, judgeCallFlags, parseCount, parseMode } from '../flags.ts';
 import { addHybridFlags, type HybridFlags, hybridFromFlags } from '../hybrid-flags.ts';
 import { inputFile, optionalInputFile } from '../input-file.ts';
 import { addJudgingFlags, type JudgingFlags, judgingFromFlags } from '../judging-flags.ts';
 import type { RegisterCommand } from '../register.ts';
 import { parseRewardFlag, rewardNeeds } from '../reward-flag.ts';
+import {
+  addJudgeCallFlags,
+  addRolloutTimeoutFlag,
+  type RolloutTimeoutFlags,
+  rolloutTimeoutFromFlags,
+} from '../rollout-timeout-flag.ts';
 import { UsageError } from '../usage-error.ts';
 
-interface ProbeFlags extends HybridFlags, JudgingFlags {
+interface ProbeFlags extends HybridFlags, JudgingFlags, RolloutTimeoutFlags {
   prompts: string;
   rollouts: string;
   rubrics?: string;
@@ -118,6 +124,7 @@ async function probe(flags: ProbeFlags, setExit: (code: number) => void): Promis
       role: 'judge',
       baseUrl: flags.judgeBaseUrl,
       concurrency: concurrency * 6,
+      ...judgeCallFlags(flags),
     }),
   );
   const prompts = await readPromptsFile(flags.prompts);
@@ -140,6 +147,7 @@ async function probe(flags: ProbeFlags, setExit: (code: number) => void): Promis
       reward: kind,
       mode,
       judging: judgingFromFlags(flags),
+      ...rolloutTimeoutFromFlags(flags),
       hybrid,
       renderer,
       repeats,
@@ -203,5 +211,6 @@ export const register: RegisterCommand = (program, setExit) => {
     .option('--concurrency <n>', 'scorings in flight at once (default 8)')
     .requiredOption('--out <dir>', 'output folder: probe.json and card.html');
   addJudgingFlags(cmd);
+  addRolloutTimeoutFlag(addJudgeCallFlags(cmd));
   addHybridFlags(cmd).action((flags: ProbeFlags) => probe(flags, setExit));
 };

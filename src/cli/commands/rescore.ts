@@ -9,6 +9,7 @@ import { keptPictureInspect, rescore } from '../../eval/rescore.ts';
 import { formatRescoreDiff } from '../../eval/rescore-diff.ts';
 import { readRescoreInput } from '../../eval/rescore-inputs.ts';
 import { createModelClient } from '../../models/client.ts';
+import { withRolloutTimeout } from '../../pipeline/rollout-timeout.ts';
 import { createRolloutScorer, ScorerConfigError } from '../../pipeline/score.ts';
 import { createRenderPool } from '../../render/pool.ts';
 import { openAnswerCache } from '../../store/open-cache.ts';
@@ -21,10 +22,15 @@ import type { RegisterCommand } from '../register.ts';
 import { addRelativeFlags } from '../relative-flags.ts';
 import { addRendererFlag, parseRenderer } from '../renderer-flag.ts';
 import { parseRewardFlag } from '../reward-flag.ts';
+import {
+  addRolloutTimeoutFlag,
+  type RolloutTimeoutFlags,
+  rolloutTimeoutFromFlags,
+} from '../rollout-timeout-flag.ts';
 import { addShardFlags, parseShardFlags, type ShardFlags } from '../shard-flags.ts';
 import { UsageError } from '../usage-error.ts';
 
-interface RescoreFlags extends ShardFlags, JudgingFlags {
+interface RescoreFlags extends ShardFlags, JudgingFlags, RolloutTimeoutFlags {
   in: string;
   rollouts?: string;
   rubrics?: string;
@@ -78,7 +84,8 @@ async function run(flags: RescoreFlags, setExit: (code: number) => void): Promis
     flags.renderer ? { defaults: { renderer: parseRenderer(flags.renderer)! } } : {},
   );
   try {
-    const scorer = await createRolloutScorer({
+    const { rolloutTimeoutMs } = rolloutTimeoutFromFlags(flags);
+    const built = await createRolloutScorer({
       ...(flags.rubrics ? { rubrics: flags.rubrics } : {}),
       judge: client,
       renderer,
@@ -92,6 +99,9 @@ async function run(flags: RescoreFlags, setExit: (code: number) => void): Promis
       if (err instanceof ScorerConfigError) throw new UsageError(err.message);
       throw err;
     });
+    const scorer = rolloutTimeoutMs
+      ? withRolloutTimeout(built, rolloutTimeoutMs, { defaultRewards: [kind] })
+      : built;
     try {
       const { records, diff } = await rescore(items, scorer);
       writeFileSync(flags.out, records.map((r) => `${JSON.stringify(r)}\n`).join(''));
@@ -142,6 +152,7 @@ export const register: RegisterCommand = (program, setExit) => {
     .option('--cache <file|url>', 'answer cache (default .rubrica/cache.sqlite)')
     .option('--no-cache', 'do not read or write the answer cache');
   addJudgingFlags(cmd);
+  addRolloutTimeoutFlag(cmd);
   addRelativeFlags(cmd);
   addShardFlags(addRendererFlag(cmd)).action((flags: RescoreFlags) => run(flags, setExit));
 };

@@ -31,6 +31,11 @@ import { addRelativeFlags } from '../relative-flags.ts';
 import { addRendererFlag, parseRenderer } from '../renderer-flag.ts';
 import { checkRolloutFileApplies } from '../reward-domains.ts';
 import { parseRewardFlag, REWARD_FLAG_HELP, rewardNeeds } from '../reward-flag.ts';
+import {
+  addRolloutTimeoutFlag,
+  type RolloutTimeoutFlags,
+  rolloutTimeoutFromFlags,
+} from '../rollout-timeout-flag.ts';
 import { checkRubricsFit } from '../rubric-fit.ts';
 import { addShardFlags, parseShardFlags, type ShardFlags } from '../shard-flags.ts';
 import { IdSchema } from '../synth-flags.ts';
@@ -71,9 +76,8 @@ function nothingScored(records: readonly Pick<ScoreRecord, 'status' | 'reason'>[
     : 'nothing could be scored';
 }
 
-interface ScoreFlags extends HybridFlags, ShardFlags, JudgingFlags {
+interface ScoreFlags extends HybridFlags, ShardFlags, JudgingFlags, RolloutTimeoutFlags {
   renderer?: string;
-  rolloutTimeoutMs?: string;
   dataRoot?: string;
   htmlFullPage?: boolean;
   rubrics?: string;
@@ -235,9 +239,7 @@ async function scoreWith(
     dropAxis: dropAxis as ScoringRunOptions['dropAxis'],
     concurrency,
     blankPolicy: flags.blank as ScoringRunOptions['blankPolicy'],
-    ...(flags.rolloutTimeoutMs !== undefined
-      ? { rolloutTimeoutMs: parseCount('--rollout-timeout-ms', flags.rolloutTimeoutMs, 1) }
-      : {}),
+    ...rolloutTimeoutFromFlags(flags),
     hybrid,
     ...(dataRoot ? { dataRoot } : {}),
   }).catch((err) => {
@@ -328,16 +330,13 @@ export const register: RegisterCommand = (program, setExit) => {
     .option('--judge-timeout <ms>', 'per judge attempt, ms (default 120000)')
     .option('--judge-retries <n>', 'judge retries after the first attempt (default 4)')
     .option(
-      '--rollout-timeout-ms <ms>',
-      'a rollout not scored by then is a grader fault (reason deadline, redone by the next run); its judge call runs on into the cache',
-    )
-    .option(
       '--cache <file|url>',
       'answer cache: SQLite file (default .rubrica/cache.sqlite) or redis://host:port/db',
     )
     .option('--no-cache', 'do not read or write the answer cache');
   addJudgeBudgetFlags(cmd);
   addJudgingFlags(cmd);
+  addRolloutTimeoutFlag(cmd);
   addDataRootFlag(cmd);
   addRelativeFlags(cmd);
   addShardFlags(addRendererFlag(addHtmlFlag(addHybridFlags(cmd)))).action((flags: ScoreFlags) =>
