@@ -33,7 +33,12 @@ globalThis.Function = trap(Function);
 // biome-ignore lint/security/noGlobalEval: replacing eval with a trap, never calling it
 globalThis.eval = trap(globalThis.eval);
 
-const send = process.send.bind(process);
-process.send = (message, ...rest) => send({ ...message, trapped: trapped.splice(0) }, ...rest);
+const write = process.stdout.write.bind(process.stdout);
+process.stdout.write = (chunk, ...rest) => {
+  const m = typeof chunk === 'string' ? /^(\S+) (\{.*\})\n$/s.exec(chunk) : null;
+  if (!m) return write(chunk, ...rest);
+  const answer = { ...JSON.parse(m[2]), trapped: trapped.splice(0) };
+  return write(`${m[1]} ${JSON.stringify(answer)}\n`, ...rest);
+};
 
 await import(pathToFileURL(process.argv[2]).href);

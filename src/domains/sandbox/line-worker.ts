@@ -29,6 +29,8 @@ export class LineWorker {
   readonly #cgroup: MemoryCgroup | null;
   #cgroupRemoved: Promise<void> = Promise.resolve();
   readonly ready: Promise<void>;
+  /** How the sandbox ended (bwrap passes its program's status on: a signal is 128 + it). */
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   #dead = false;
   #stderr = '';
   /** The one reader of the next line; null while no answer is expected. */
@@ -41,6 +43,10 @@ export class LineWorker {
     );
     const argv = this.#cgroup ? this.#cgroup.wrap(sandboxArgv(spec)) : sandboxArgv(spec);
     this.#child = spawn(argv[0]!, argv.slice(1), { stdio: 'pipe', detached: true, env: {} });
+    this.exited = new Promise((resolve) => {
+      this.#child.once('exit', (code, signal) => resolve({ code, signal }));
+      this.#child.once('error', () => resolve({ code: null, signal: null }));
+    });
     const gone = (message: string) => {
       this.#dead = true;
       this.#take({ failed: 'died', message });

@@ -1,16 +1,16 @@
-// Issue 35 item 2: no text a policy writes ever reaches `new Function`. The worker runs under
-// test/support/vega-function-trap.mjs, which replaces every string-to-code door (Function,
+// Issue 35 item 2: no text a policy writes ever reaches `new Function`. The worker runs (in its
+// sandbox) under test/support/vega-function-trap.mjs, which replaces every string-to-code door (Function,
 // eval, the constructors behind (function(){}).constructor) with a trap for the whole job;
 // charts full of expressions must still render, and nothing may reach a trap. On the code
 // before the AST interpreter, vega compiled each expression with Function: the traps fired and
 // the render failed. The real runtime (V8's --disallow-code-generation-from-strings) renders
 // the same charts.
-import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { isFailure, LineWorker } from '../sandbox/line-worker.ts';
 import { VegaRuntime } from './runtime.ts';
+import { insidePath, vegaSandboxSpec } from './sandbox-spec.ts';
 
-const WORKER = fileURLToPath(new URL('./worker.mjs', import.meta.url));
 const TRAP = fileURLToPath(
   new URL('../../../test/support/vega-function-trap.mjs', import.meta.url),
 );
@@ -70,56 +70,48 @@ const VEGA = JSON.stringify({
   ],
 });
 
-type Answer = { id?: number; ok?: boolean; svg?: string; code?: string; trapped?: string[] };
+type Answer = { ok?: boolean; svg?: string; code?: string; trapped?: string[] };
 
-let child: ChildProcess | undefined;
+let trapped: LineWorker | undefined;
 let runtime: VegaRuntime | undefined;
 afterAll(async () => {
-  child?.kill('SIGKILL');
+  await trapped?.close();
   await runtime?.close();
 });
 
-/** Forks the trapped worker; answers jobs one at a time, each with a deadline. */
-function startTrapped(): { ask: (spec: string) => Promise<Answer>; ready: Promise<Answer> } {
-  const c = fork(TRAP, [WORKER], { execArgv: [], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
-  child = c;
-  let id = 0;
-  const next = (pick: (m: Answer) => boolean) =>
-    new Promise<Answer>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error('the trapped worker did not answer')),
-        30_000,
-      );
-      const on = (m: Answer) => {
-        if (!pick(m)) return;
-        clearTimeout(timer);
-        c.off('message', on);
-        resolve(m);
-      };
-      c.on('message', on);
-    });
-  const ready = next((m) => (m as { ready?: boolean }).ready === true);
-  const ask = (spec: string) => {
-    const job = id++;
-    const answer = next((m) => m.id === job);
-    c.send({ id: job, spec, maxRows: 50_000, assets: {} });
-    return answer;
-  };
-  return { ask, ready };
+/**
+ * The worker under the trap, in the runtime's own sandbox (the trap file bound beside it),
+ * without V8's codegen flag so that the traps, not V8, meet any attempt.
+ */
+function startTrapped(): LineWorker {
+  const spec = vegaSandboxSpec({ heapMb: 256 });
+  const argv = spec.argv.filter((a) => a !== '--disallow-code-generation-from-strings');
+  argv.splice(argv.length - 1, 0, insidePath(TRAP));
+  trapped = new LineWorker(
+    { ...spec, argv, roBinds: [...(spec.roBinds ?? []), { host: TRAP, path: insidePath(TRAP) }] },
+    60_000,
+  );
+  return trapped;
+}
+
+async function ask(w: LineWorker, spec: string): Promise<Answer> {
+  const a = await w.request({ spec, maxRows: 50_000, assets: {} }, 30_000);
+  if (isFailure(a)) throw new Error(`the trapped worker failed: ${a.failed} ${a.message}`);
+  return a as Answer;
 }
 
 describe('vega expressions are interpreted, never compiled', () => {
   it('renders signal/filter/calculate/CSV charts with every Function door trapped', async () => {
     const w = startTrapped();
-    expect((await w.ready).trapped).toEqual([]);
-    const lite = await w.ask(LITE);
+    await w.ready;
+    const lite = await ask(w, LITE);
     expect(lite.trapped).toEqual([]);
     expect(lite.code).toBeUndefined();
     expect(lite.ok).toBe(true);
     // the filter kept B, C, D (v > 2); the condition painted only w > 60 (D) red
     expect(lite.svg?.match(/fill="red"/g)?.length).toBe(1);
     expect(lite.svg?.match(/fill="steelblue"/g)?.length).toBe(2);
-    const vega = await w.ask(VEGA);
+    const vega = await ask(w, VEGA);
     expect(vega.trapped).toEqual([]);
     expect(vega.ok).toBe(true);
     // squares mod 7 of 0..7 are 0 1 4 2 2 4 1 0; the filter keeps those < 4: six rects
@@ -128,7 +120,7 @@ describe('vega expressions are interpreted, never compiled', () => {
   }, 60_000);
 
   it('the real runtime (code generation disallowed by V8) renders the same charts', async () => {
-    runtime = new VegaRuntime(128);
+    runtime = new VegaRuntime({ heapMb: 128 });
     await runtime.ready;
     for (const spec of [LITE, VEGA]) {
       const a = await runtime.run({ spec, maxRows: 50_000 }, 30_000);

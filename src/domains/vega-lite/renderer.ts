@@ -1,8 +1,8 @@
-// The vega-lite domain: a warm vega runtime (worker.mjs in its own child process with a
-// bounded heap, runtime.ts) turns the spec into SVG, which the SVG renderer draws like any
-// SVG (fitted into its square canvas). A runtime that runs over time or out of memory is
-// killed and replaced; its job reports `timeout` / `too_large`, and only that job fails:
-// the process serving other rollouts never runs the policy's spec itself.
+// The vega-lite domain: a warm vega runtime (worker.mjs in its own sandboxed process with a
+// bounded heap and memory cgroup, runtime.ts) turns the spec into SVG, which the SVG renderer
+// draws like any SVG (fitted into its square canvas). A runtime that runs over time or out of
+// memory is killed and replaced; its job reports `timeout` / `too_large`, and only that job
+// fails: the process serving other rollouts never runs the policy's spec itself.
 import type { ResolvedAssets } from '../../core/assets.ts';
 import { makeError } from '../../core/errors.ts';
 import type { Renderer, RenderOptions } from '../../render/types.ts';
@@ -26,6 +26,8 @@ export interface VegaLiteRendererOptions {
   maxRows?: number;
   /** Heap of the vega runtime, MB (default 256). */
   heapMb?: number;
+  /** Memory cgroup cap of the runtime's whole sandbox, bytes (default vega-sandbox's). */
+  sandboxMemoryBytes?: number;
   maxSpecBytes?: number;
 }
 
@@ -41,7 +43,10 @@ export function createVegaLiteRenderer(opts: VegaLiteRendererOptions): DomainRen
       void runtime.close();
       runtime = null;
     }
-    runtime ??= new VegaRuntime(heapMb);
+    runtime ??= new VegaRuntime({
+      heapMb,
+      ...(opts.sandboxMemoryBytes ? { sandboxMemoryBytes: opts.sandboxMemoryBytes } : {}),
+    });
     await runtime.ready;
     return runtime;
   }
@@ -69,6 +74,10 @@ export function createVegaLiteRenderer(opts: VegaLiteRendererOptions): DomainRen
         return { ok: false, code: 'timeout', message: `vega ran over ${timeoutMs} ms` };
       if (a.failed === 'out_of_memory') {
         return { ok: false, code: 'too_large', message: `the chart needs more than ${heapMb} MB` };
+      }
+      if (a.failed === 'memory_cap') {
+        const message = 'the chart went over the sandbox memory cap';
+        return { ok: false, code: 'too_large', message };
       }
       if (attempt >= 1) return { ok: false, code: 'render_crash', message: a.message };
     }

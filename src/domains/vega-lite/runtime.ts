@@ -1,153 +1,88 @@
-// One vega runtime process (worker.mjs, forked with its own V8 heap limit). Vega runs the
-// policy's spec — its expressions, transforms and generators — so a spec can drive V8 into
-// its fatal out-of-memory error, which aborts the whole process it runs in. A worker thread
-// does not contain that on Node 20 (resourceLimits or not, the abort takes the parent down:
-// measured, issue 22), so the runtime is a child process and only it dies.
-// The parent decides each job's outcome from what it observes: an answer bound to the job's
-// id, or the process's exit (SIGABRT / 134 = V8 ran out of its heap), or silence past the
-// limit (then the process is SIGKILLed). The child's stderr is kept only for messages.
-import { type ChildProcess, fork } from 'node:child_process';
-import type { Socket } from 'node:net';
-import { fileURLToPath } from 'node:url';
+// One vega runtime process: worker.mjs under node, inside the same bubblewrap sandbox as every
+// other domain (sandbox-spec.ts: no network, no host files but node and the packages it
+// loads, an empty environment, its own memory cgroup), run as a LineWorker (line-worker.ts):
+// one job at a time on stdin, one answer line per job bound to it by a nonce.
+// Vega runs the policy's spec — its expressions, transforms and generators — so a spec can
+// drive V8 into its fatal out-of-memory error, which aborts the process it runs in (a worker
+// thread does not contain that on Node 20: measured, issue 22), so the runtime is a process
+// and only it dies. The parent decides each job's outcome from what it observes: an answer
+// bound to the job, the process's exit (SIGABRT, 134 through bwrap: V8 ran out of its heap),
+// a kill by the kernel over the sandbox's memory cap, or silence past the limit (then the
+// whole sandbox is SIGKILLed).
+import { isFailure, LineWorker } from '../sandbox/line-worker.ts';
 import { asRuntimeAnswer, type RuntimeAnswer } from './answer.ts';
+import { type VegaSandboxOptions, vegaSandboxSpec } from './sandbox-spec.ts';
 
 export type { RuntimeAnswer };
 
 // Loading vega and vega-lite takes a second or two on a loaded machine; that must not eat a
 // job's limit, but a runtime that never boots is a fault.
 const BOOT_TIMEOUT_MS = 60_000;
+/** How long a dead runtime's exit status is awaited after its output closed. */
+const EXIT_WAIT_MS = 2_000;
 
 /** How a job ended when the runtime gave no answer for it. */
 export type RuntimeFailure =
   | { failed: 'timeout' }
+  /** V8's heap limit (the runtime aborted). */
   | { failed: 'out_of_memory' }
+  /** The kernel killed a process of the sandbox over its memory cgroup's cap. */
+  | { failed: 'memory_cap' }
   | { failed: 'died'; message: string };
 
 export class VegaRuntime {
-  readonly #child: ChildProcess;
+  readonly #worker: LineWorker;
   readonly ready: Promise<void>;
-  #exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
-  #stderr = '';
-  #nextId = 0;
-  jobs = 0;
 
-  constructor(heapMb: number) {
-    this.#child = fork(fileURLToPath(new URL('./worker.mjs', import.meta.url)), [], {
-      // Only the heap flags: never the parent's loaders (--import tsx) or NODE_OPTIONS. The
-      // worker interprets expressions (no codegen); V8 refusing eval/Function enforces that.
-      execArgv: [
-        `--max-old-space-size=${heapMb}`,
-        '--max-semi-space-size=16',
-        '--disallow-code-generation-from-strings',
-      ],
-      env: {},
-      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-      serialization: 'advanced',
-    });
-    this.#child.on('exit', (code, signal) => {
-      this.#exit = { code, signal };
-    });
-    this.#child.on('error', () => {});
-    this.#child.stderr?.on('data', (b: Buffer) => {
-      this.#stderr = (this.#stderr + b.toString('utf8')).slice(-2000);
-    });
-    this.#child.unref();
-    (this.#child.stderr as Socket | null)?.unref();
-    this.ready = new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.kill();
-        reject(new Error(`the vega runtime did not start within ${BOOT_TIMEOUT_MS} ms`));
-      }, BOOT_TIMEOUT_MS);
-      const off = () => {
-        clearTimeout(timer);
-        this.#child.off('message', onMessage);
-        this.#child.off('exit', onExit);
-      };
-      const onMessage = (m: unknown) => {
-        if ((m as { ready?: boolean })?.ready === true) {
-          off();
-          this.#unrefChannel();
-          resolve();
-        }
-      };
-      const onExit = () => {
-        off();
-        reject(new Error(`the vega runtime exited while starting${this.#tail()}`));
-      };
-      this.#child.on('message', onMessage);
-      this.#child.on('exit', onExit);
+  constructor(opts: VegaSandboxOptions) {
+    this.#worker = new LineWorker(vegaSandboxSpec(opts), BOOT_TIMEOUT_MS);
+    this.ready = this.#worker.ready.catch((e: Error) => {
+      this.#worker.kill();
+      throw new Error(`the vega runtime did not start: ${e.message}`);
     });
     this.ready.catch(() => {});
   }
 
   get alive(): boolean {
-    return this.#exit === null && !this.#child.killed;
+    return this.#worker.alive;
   }
 
-  #tail(): string {
-    return this.#stderr ? `: ${this.#stderr.trim().slice(-300)}` : '';
-  }
-
-  #unrefChannel(): void {
-    (this.#child.channel as { unref?: () => void } | undefined)?.unref?.();
+  get jobs(): number {
+    return this.#worker.jobs;
   }
 
   /** One spec; resolves to the runtime's answer for this job, or how the job failed. */
-  run(
+  async run(
     job: { spec: string; maxRows: number; assets?: Record<string, string> },
     timeoutMs: number,
   ): Promise<RuntimeAnswer | RuntimeFailure> {
-    const id = this.#nextId++;
-    this.jobs++;
-    return new Promise((resolve) => {
-      const done = (a: RuntimeAnswer | RuntimeFailure) => {
-        clearTimeout(timer);
-        this.#child.off('message', onMessage);
-        this.#child.off('exit', onExit);
-        this.#unrefChannel();
-        resolve(a);
-      };
-      const timer = setTimeout(() => {
-        this.kill();
-        done({ failed: 'timeout' });
-      }, timeoutMs);
-      const onMessage = (m: { id?: unknown } | null) => {
-        if (m?.id === id) done(asRuntimeAnswer(m));
-      };
-      const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
-        // V8's fatal out-of-memory error ends in abort(): SIGABRT, or 134 through a shell.
-        if (signal === 'SIGABRT' || code === 134) done({ failed: 'out_of_memory' });
-        else
-          done({
-            failed: 'died',
-            message: `the vega runtime exited (${signal ?? `code ${code}`})${this.#tail()}`,
-          });
-      };
-      if (!this.alive) {
-        done({ failed: 'died', message: 'the vega runtime is gone' });
-        return;
+    const a = await this.#worker.request(job, timeoutMs);
+    if (!isFailure(a)) return asRuntimeAnswer(a);
+    if (a.failed === 'unresponsive') return { failed: 'timeout' };
+    if (a.failed === 'memory') return { failed: 'memory_cap' };
+    if (a.failed === 'died') {
+      let timer: NodeJS.Timeout | undefined;
+      const status = await Promise.race([
+        this.#worker.exited,
+        new Promise<null>((resolve) => {
+          timer = setTimeout(() => resolve(null), EXIT_WAIT_MS);
+        }),
+      ]);
+      clearTimeout(timer);
+      // V8's fatal out-of-memory error ends in abort(): SIGABRT, 134 once bwrap passes it on.
+      if (status && (status.signal === 'SIGABRT' || status.code === 134)) {
+        return { failed: 'out_of_memory' };
       }
-      this.#child.on('message', onMessage);
-      this.#child.on('exit', onExit);
-      (this.#child.channel as { ref?: () => void } | undefined)?.ref?.();
-      this.#child.send({ id, ...job }, (err) => {
-        if (err)
-          done({ failed: 'died', message: `the vega runtime is unreachable: ${err.message}` });
-      });
-    });
+    }
+    return { failed: 'died', message: `the vega runtime ${a.failed}: ${a.message}` };
   }
 
   kill(): void {
-    if (this.#exit === null) this.#child.kill('SIGKILL');
+    this.#worker.kill();
   }
 
-  /** Ends the process: the channel closes (it exits on disconnect), killed if it lingers. */
-  async close(): Promise<void> {
-    if (this.#exit !== null) return;
-    const exited = new Promise<void>((resolve) => this.#child.once('exit', () => resolve()));
-    if (this.#child.connected) this.#child.disconnect();
-    const timer = setTimeout(() => this.kill(), 2000);
-    await exited;
-    clearTimeout(timer);
+  /** Ends the process: stdin closes (it exits at EOF), killed if it lingers. */
+  close(): Promise<void> {
+    return this.#worker.close();
   }
 }

@@ -1,15 +1,15 @@
-// The persistent vega runtime (a child process forked by runtime.ts; plain JS so it starts
-// without a TypeScript loader). Compiles Vega-Lite (or takes a Vega spec) and renders it to
+// The persistent vega runtime (a sandboxed process started by runtime.ts; plain JS so it
+// starts without a TypeScript loader). Compiles Vega-Lite (or takes a Vega spec) and renders it to
 // SVG headlessly. Nothing is ever fetched: the loader refuses every URL, file and data: URI,
 // so only inline `values` can feed a chart — and the task's own data files (issue 23): a
 // `data.url` that is exactly the name of one of the job's assets (or `./` + it) loads that
 // content, from memory; every other URL is refused as before. The parent bounds its heap, kills it on a
-// timeout and replaces it when it dies; it exits when the parent's channel closes.
+// timeout and replaces it when it dies; it exits when its stdin closes.
 // Expressions (signals, filters, calculate, encodings) are evaluated by Vega's AST interpreter
 // (vega-interpreter, Vega's CSP-safe mode), never compiled: vega's default runtime turns the
 // policy's expression text into JavaScript with `Function`, and parsing-and-rewriting sandboxes
 // have a history of escapes (CVE-2025-59840). The process also runs with V8's
-// --disallow-code-generation-from-strings (runtime.ts), so any path to eval/Function left in a
+// --disallow-code-generation-from-strings (sandbox-spec.ts), so any path to eval/Function left in a
 // library throws instead of compiling text.
 import { dsvFormat } from 'd3-dsv';
 import * as vega from 'vega';
@@ -182,14 +182,53 @@ function quietLogger(sink) {
   return logger;
 }
 
-process.on('message', async (job) => {
-  let out;
-  try {
-    out = await render(job);
-  } catch (e) {
-    out = { ok: false, code: 'exec_error', message: String(e?.message ?? e) };
-  }
-  process.send({ id: job.id, ...out });
+// The protocol of line-worker.ts: a job is "<n>\n" + n bytes of JSON, then "<nonce>\n"; its
+// answer is the one line "<nonce> <json>". stdout carries answers only: whatever a library
+// prints goes to stderr, so it can never be read as (or break) an answer.
+for (const k of ['log', 'info', 'debug', 'warn', 'trace']) console[k] = console.error;
+
+const input = { chunks: [], wake: null };
+process.stdin.on('data', (b) => {
+  input.chunks.push(b);
+  input.wake?.();
 });
-process.on('disconnect', () => process.exit(0));
-process.send({ ready: true });
+// The parent closed the channel (close(), or it died): nothing more will come.
+process.stdin.on('end', () => process.exit(0));
+
+/** The first `n` bytes of input, or the bytes up to a newline when n is undefined. */
+async function take(n) {
+  for (;;) {
+    const all =
+      input.chunks.length > 1 ? Buffer.concat(input.chunks) : (input.chunks[0] ?? Buffer.alloc(0));
+    input.chunks = all.length ? [all] : [];
+    const end = n === undefined ? all.indexOf(10) : all.length >= n ? n : -1;
+    if (end >= 0) {
+      const skip = n === undefined ? 1 : 0;
+      const rest = all.subarray(end + skip);
+      input.chunks = rest.length ? [rest] : [];
+      return all.subarray(0, end);
+    }
+    await new Promise((resolve) => {
+      input.wake = resolve;
+    });
+    input.wake = null;
+  }
+}
+
+async function serve() {
+  for (;;) {
+    const size = Number((await take()).toString('latin1'));
+    const job = JSON.parse((await take(size)).toString('utf8'));
+    let out;
+    try {
+      out = await render(job);
+    } catch (e) {
+      out = { ok: false, code: 'exec_error', message: String(e?.message ?? e) };
+    }
+    const nonce = (await take()).toString('latin1');
+    process.stdout.write(`${nonce} ${JSON.stringify(out)}\n`);
+  }
+}
+
+process.stdout.write('ready\n');
+await serve();
