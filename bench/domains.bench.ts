@@ -11,8 +11,9 @@
 //          render pool; mermaid: a fresh Chromium per diagram with the same page against the
 //          room's pooled page; lilypond: `lilypond --png -dcrop -dno-print-pages` per file as
 //          installed (lilypond-compiled: given the compiled Scheme the renderer loads, see
-//          src/domains/lilypond/compiled-scheme.ts; lilypond-warm: the same bare way against
-//          the opt-in warm zygote), its picture trimmed like the renderer's;
+//          src/domains/lilypond/compiled-scheme.ts; both rows the one-shot `pool: false`;
+//          lilypond-warm: the same bare way against
+//          the warm zygote, the default, one of it), its picture trimmed like the renderer's;
 //          smiles: RDKit's
 //          draw.py in a fresh `python3` per file (both pools: rubrica's sandboxed one-shot).
 // Prints files per CPU-second — user + system of this process, every child it reaped and
@@ -469,12 +470,12 @@ const DOMAINS: Record<
   },
   lilypond: {
     corpus: lilypondCorpus,
-    pool: () => ({ r: createLilypondRenderer() }),
+    pool: () => ({ r: createLilypondRenderer({ pool: false }) }),
     fresh: (c) => freshLilypond(c),
   },
   'lilypond-compiled': {
     corpus: lilypondCorpus,
-    pool: () => ({ r: createLilypondRenderer() }),
+    pool: () => ({ r: createLilypondRenderer({ pool: false }) }),
     fresh: (c) =>
       freshLilypond(c, {
         ...process.env,
@@ -483,7 +484,7 @@ const DOMAINS: Record<
   },
   'lilypond-warm': {
     corpus: lilypondCorpus,
-    pool: () => ({ r: createLilypondRenderer({ pool: true }) }),
+    pool: () => ({ r: createLilypondRenderer({ pool: true, poolSize: 1 }) }),
     fresh: (c) =>
       freshLilypond(c, {
         ...process.env,

@@ -84,6 +84,14 @@ export interface PageJob {
    * caller: src/core/assets.ts).
    */
   files?: Readonly<Record<string, Buffer>>;
+  /**
+   * A warm page (javascript on; not with files): `html` is a shell loaded once per context and
+   * kept across jobs with the same `key`; each job calls the shell's `__rubricaRun(arg)`, and after
+   * the shot its `__rubricaReset()` must answer true (the page back as the shell left it) or
+   * the context is thrown away. For a document whose scripts are costly to load (Mermaid's
+   * 3.5 MB bundle) and whose job is data, never script.
+   */
+  warm?: { key: string; arg: unknown };
 }
 
 /** The laid-out document's size (CSS px) against the viewport's inner size. */
@@ -180,6 +188,8 @@ interface Slot {
   cdp: CDPSession;
   /** Jobs this slot has served. */
   jobs: number;
+  /** The warm shell this page holds (PageJob.warm.key), or null. */
+  shell: string | null;
 }
 
 /**
@@ -210,6 +220,26 @@ async function resetScripted(slot: Slot): Promise<boolean> {
 const DEFAULT_VIEWPORT = { width: 512, height: 512 };
 /** Jobs a scripted context serves (with a reset between each) before it is replaced. */
 const JS_REUSE_LIMIT = 50;
+/**
+ * A warm page after its job: the shell's own reset must answer true within the limit, else
+ * the caller throws the context away.
+ */
+async function resetWarm(slot: Slot): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((res) => {
+    timer = setTimeout(() => res(false), RESET_TIMEOUT_MS);
+  });
+  const reset = slot.page.evaluate(() => {
+    const g = globalThis as unknown as { __rubricaReset?: () => unknown };
+    return typeof g.__rubricaReset === 'function' && g.__rubricaReset() === true;
+  });
+  try {
+    return await Promise.race([reset.catch(() => false), late, slot.crashed.catch(() => false)]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** A reset slower than this throws the context away instead. */
 const RESET_TIMEOUT_MS = 2_000;
 /** A context that will not close within this is abandoned with its browser. */
@@ -353,6 +383,7 @@ export function createBrowserRoom(options: BrowserRoomOptions = {}): BrowserRoom
       offline: true,
     });
     const slot = { browser: b, pid: pids.get(b), context, javascript, jobs: 0 } as Slot;
+    slot.shell = null;
     slot.logs = { blockedRequests: [], consoleErrors: [], ms: 0 };
     slot.served = null;
     await context.route('**/*', (route) => {
@@ -405,8 +436,14 @@ export function createBrowserRoom(options: BrowserRoomOptions = {}): BrowserRoom
       .finally(() => clearTimeout(timer));
   };
 
-  const takeSlot = async (javascript: boolean): Promise<Slot> => {
-    const i = idle.findIndex((s) => s.javascript === javascript && s.browser.isConnected());
+  const takeSlot = async (javascript: boolean, shell: string | null): Promise<Slot> => {
+    // A warm job takes a page holding its shell if there is one, else a clean scripted page
+    // (it loads the shell there); a page holding a shell serves only that shell's jobs.
+    let i = idle.findIndex(
+      (s) => s.javascript === javascript && s.shell === shell && s.browser.isConnected(),
+    );
+    if (i < 0 && shell !== null)
+      i = idle.findIndex((s) => s.javascript && s.shell === null && s.browser.isConnected());
     if (i >= 0) return idle.splice(i, 1)[0]!;
     // Keep at most maxPages idle contexts: drop the oldest of the other kind.
     if (idle.length >= maxPages) dispose(idle.shift()!);
@@ -424,7 +461,17 @@ export function createBrowserRoom(options: BrowserRoomOptions = {}): BrowserRoom
       job.svg !== undefined
         ? svgImagePage(job.svg, viewport, job.background ?? 'white')
         : job.html!;
-    if (slot.served) await page.goto(slot.served.origin, { waitUntil: 'load', timeout: timeoutMs });
+    if (job.warm) {
+      if (slot.shell !== job.warm.key) {
+        await page.setContent(html, { waitUntil: 'load', timeout: timeoutMs });
+        slot.shell = job.warm.key;
+      }
+      await page.evaluate((arg) => {
+        const g = globalThis as unknown as { __rubricaRun: (a: unknown) => void };
+        g.__rubricaRun(arg);
+      }, job.warm.arg);
+    } else if (slot.served)
+      await page.goto(slot.served.origin, { waitUntil: 'load', timeout: timeoutMs });
     else await page.setContent(html, { waitUntil: 'load', timeout: timeoutMs });
     if (job.svg !== undefined) {
       // A file Chromium refuses (no xmlns, not well-formed) is a broken <img>: say so
@@ -484,7 +531,8 @@ export function createBrowserRoom(options: BrowserRoomOptions = {}): BrowserRoom
       // Launching the browser is not the job's time: a cold start on a loaded machine
       // takes seconds and must not be blamed on the document. A browser that died while
       // a page was being opened gets one more try.
-      slot = await takeSlot(javascript).catch(() => takeSlot(javascript));
+      const shell = job.warm?.key ?? null;
+      slot = await takeSlot(javascript, shell).catch(() => takeSlot(javascript, shell));
       const timedOut = new Promise<never>((_, reject) => {
         timer = setTimeout(
           () =>
@@ -498,8 +546,12 @@ export function createBrowserRoom(options: BrowserRoomOptions = {}): BrowserRoom
       slot.jobs++;
       const shot = await Promise.race([draw(slot, job, timeoutMs), timedOut, slot.crashed]);
       // A page that had a real origin (files) is reset like a scripted one before reuse.
+      // A warm page is reset by its shell (it keeps its scripts), any other scripted one by a
+      // new document.
       reusable =
-        (!javascript && !hasFiles) || (slot.jobs < JS_REUSE_LIMIT && (await resetScripted(slot)));
+        (!javascript && !hasFiles) ||
+        (slot.jobs < JS_REUSE_LIMIT &&
+          (job.warm ? await resetWarm(slot) : await resetScripted(slot)));
       const ms = Math.round((performance.now() - t0) * 100) / 100;
       return { ok: true, ...shot, ...slot.logs, ms };
     } catch (err) {
@@ -563,6 +615,9 @@ export function createBrowserRoom(options: BrowserRoomOptions = {}): BrowserRoom
       if (closed) throw new BrowserRoomClosedError();
       if ((job.html === undefined) === (job.svg === undefined)) {
         throw new BadPageJobError('a page job needs exactly one of html or svg');
+      }
+      if (job.warm && (job.javascript !== true || job.svg !== undefined || job.files)) {
+        throw new BadPageJobError('a warm page job is an html job with javascript, without files');
       }
       stats.jobs++;
       return pages(async () => {

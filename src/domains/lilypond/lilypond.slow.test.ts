@@ -36,7 +36,7 @@ afterAll(async () => {
 });
 
 describe('lilypond domain', () => {
-  const ly = createLilypondRenderer({ timeoutMs: 30_000 });
+  const ly = createLilypondRenderer({ pool: false, timeoutMs: 30_000 });
   // The warm zygote (warm.ts) holds against the same attacks, job after job in one sandbox.
   const warm = createLilypondRenderer({ timeoutMs: 30_000, pool: true });
   afterAll(() => warm.close());

@@ -3,8 +3,9 @@
 // together, without the page's margins, page numbers and tagline), trimmed to the ink.
 // Per file it costs what a bare `lilypond` does (issue 23, docs/domains.md): Guile loads
 // LilyPond's compiled Scheme (compiled-scheme.ts) and only the cropped picture is drawn.
-// `pool: true` (opt-in) engraves in warm sandboxed zygotes instead (zygote.scm, warm.ts):
-// LilyPond loaded once, a forked child per score, the same pictures and failures.
+// By default it engraves in warm sandboxed zygotes (zygote.scm, warm.ts): LilyPond loaded
+// once, a forked child per score that dies with the score's data, the same pictures and
+// failures; `pool: false` runs one fresh sandboxed `lilypond` per score instead.
 // LilyPond's own "safe mode" no longer exists (removed in 2.23.12): embedded Scheme can call
 // anything Guile offers, so the sandbox is the whole defence — no network, no host files, no
 // host environment, CPU/memory/process/file-size limits (docs/domains.md).
@@ -22,11 +23,11 @@ export interface LilypondRendererOptions {
   dpi?: number;
   limits?: Partial<SandboxLimits>;
   /**
-   * true: warm sandboxed zygotes (zygote.scm, warm.ts) that load LilyPond once and fork one
-   * child per score. Default false: one fresh sandboxed `lilypond` per score.
+   * Default true: warm sandboxed zygotes (zygote.scm, warm.ts) that load LilyPond once and
+   * fork one child per score. false: one fresh sandboxed `lilypond` per score.
    */
   pool?: boolean;
-  /** Warm zygotes (default 1), one score each at a time. */
+  /** Warm zygotes (default 2, like python's and dot's pools), one score each at a time. */
   poolSize?: number;
   /** Scores before a zygote is replaced (default 200). */
   maxJobsPerWorker?: number;
@@ -71,7 +72,8 @@ export function createLilypondRenderer(opts: LilypondRendererOptions = {}): Doma
     trim: true,
     prepare: lilypondDocument,
   });
-  if (opts.pool !== true) return oneShot;
+  // Warm by default since the zygote holds no job's data (issue 36, heap.slow.test.ts).
+  if (opts.pool === false) return oneShot;
   // The zygote lives for many jobs: the CPU limit is set per job in its child (zygote.scm),
   // and the zygote holds LilyPond loaded on top of a job's address space.
   const spec = zygoteSpec(dpi, lilypondEnv(), {
@@ -81,7 +83,7 @@ export function createLilypondRenderer(opts: LilypondRendererOptions = {}): Doma
   });
   const pool = new WorkerPool({
     spec,
-    size: Math.max(1, opts.poolSize ?? 1),
+    size: Math.max(1, opts.poolSize ?? 2),
     startTimeoutMs: 60_000,
     maxJobsPerWorker: opts.maxJobsPerWorker ?? 200,
   });

@@ -7,7 +7,7 @@ import type { DomainRender } from '../types.ts';
 import { createLilypondRenderer } from './renderer.ts';
 
 const warm = createLilypondRenderer({ pool: true, timeoutMs: 30_000 });
-const fresh = createLilypondRenderer({ timeoutMs: 30_000 });
+const fresh = createLilypondRenderer({ pool: false, timeoutMs: 30_000 });
 afterAll(async () => {
   await warm.close();
   await fresh.close();

@@ -6,15 +6,23 @@
 ;; exits; nothing it does reaches the zygote's memory (a separate address space; the zygote is
 ;; not dumpable, so the child cannot ptrace it or read /proc/<pid>/mem).
 ;;
+;; Nor does any job's data (issue 36): a child is a copy of the zygote's whole heap, garbage
+;; included, and a job's Scheme can read its own memory, so the zygote never reads a score or
+;; a picture. The job's child reads its own job from stdin and passes back only its wall
+;; limit; once the job is dead a second fork, the reporter, reads the picture and the log,
+;; wipes, and answers. Both die with what they read (heap.slow.test.ts: job 2 searches its
+;; memory for job 1's score).
+;;
 ;; After each job the zygote (the sandbox's pid 1) SIGKILLs every other process of the pid
-;; namespace, reaps them, and wipes every writable place (/work, /tmp, /dev/shm, /dev/mqueue,
-;; System V IPC); if anything is left it answers with "retire" and the pool replaces the
-;; sandbox. The job's child holds only /dev/null (stdin) and its log (stdout, stderr).
+;; namespace and reaps them; the reporter wipes every writable place (/work, /tmp, /dev/shm,
+;; /dev/mqueue, System V IPC); if anything is left it answers with "retire", the zygote
+;; exits and the pool replaces the sandbox. The job's child holds only /dev/null (stdin) and
+;; its log (stdout, stderr) once it has read its job.
 ;;
 ;; Protocol (src/domains/sandbox/line-worker.ts):
 ;;   in:  "<n>\n", n bytes of JSON {"hex": the score as hex, "ms": wall limit, "cpu": seconds},
-;;        then "<nonce>\n". stdin is unbuffered: the zygote reads exactly the job's bytes, and
-;;        the nonce only once every process of the job is dead (no job ever holds it).
+;;        then "<nonce>\n". stdin is unbuffered: the child reads exactly the job's bytes, and
+;;        the zygote the nonce only once every process of the job is dead (no job ever holds it).
 ;;   out: "{\"ready\":true}\n" once, then per job "<nonce> " + one JSON object:
 ;;        {"status": exit code (-signal when killed), "timedOut": bool, "png": hex of
 ;;        out.cropped.png when it exited 0 and wrote one, "log": hex of what the one-shot
@@ -83,16 +91,28 @@
 (define (wiped?)
   (= 0 (bytevector-length (shell-output wipe-script))))
 
-;; The job's child: engrave /work/job/score.ly like a fresh `lilypond` would, then exit.
-(define (child cpu)
+;; The job's child. It reads the job itself — the zygote never holds a job's bytes, so no
+;; later child, a copy of the zygote, can find them in its heap — tells the zygote its wall
+;; limit (a number) on `limits`, then engraves /work/job/score.ly like a fresh `lilypond`
+;; would, and exits.
+(define (child n limits)
   (catch #t
     (lambda ()
-      (setsid)
-      (chdir "/work/job")
-      (let ((null (open-fdes "/dev/null" O_RDONLY))
-            (log (open-fdes "log.txt" (logior O_WRONLY O_CREAT O_TRUNC) #o644)))
-        (dup2 null 0) (dup2 log 1) (dup2 log 2) (close-fdes null) (close-fdes log))
-      (setrlimit 'cpu cpu (1+ cpu))
+      (let* ((bv (get-bytevector-n zygote-in n))
+             (body (if (eof-object? bv) (primitive-_exit 1) (utf8->string bv)))
+             (code (hex->bytes (or (json-field body "hex") "")))
+             (cpu (or (json-field body "cpu") 30)))
+        (display (or (json-field body "ms") 30000) limits)
+        (newline limits)
+        (close-port limits)
+        (call-with-output-file "/work/job/score.ly" (lambda (p) (put-bytevector p code))
+          #:binary #t)
+        (setsid)
+        (chdir "/work/job")
+        (let ((null (open-fdes "/dev/null" O_RDONLY))
+              (log (open-fdes "log.txt" (logior O_WRONLY O_CREAT O_TRUNC) #o644)))
+          (dup2 null 0) (dup2 log 1) (dup2 log 2) (close-fdes null) (close-fdes log))
+        (setrlimit 'cpu cpu (1+ cpu)))
       ;; As lilypond-all and lilypond-main end a one-file run (the same log lines).
       (let ((failed #f))
         ((@@ (lily) lilypond-file) (lambda _ (set! failed #t)) "score.ly")
@@ -103,55 +123,73 @@
         (primitive-_exit 0)))
     (lambda _ (primitive-_exit 1))))
 
-(define (run-job body)
-  (let* ((code (hex->bytes (or (json-field body "hex") "")))
-         (ms (or (json-field body "ms") 30000))
-         (cpu (or (json-field body "cpu") 30)))
-    (mkdir "/work/job")
-    (call-with-output-file "/work/job/score.ly" (lambda (p) (put-bytevector p code)) #:binary #t)
-    (bytevector-fill! code 0)
-    (flush-all-ports)
-    (let ((pid (primitive-fork)))
-      (if (= pid 0) (child cpu))
-      (let* ((deadline (+ (get-internal-real-time)
-                          (* ms (quotient internal-time-units-per-second 1000))))
-             (status
-              (let wait ()
-                (let ((r (waitpid pid WNOHANG)))
-                  (cond ((not (= 0 (car r))) (cdr r))
-                        ((> (get-internal-real-time) deadline) #f)
-                        (else (usleep 5000) (wait)))))))
-        (reap-all)
-        (let* ((timed-out (not status))
-               (code (cond (timed-out -9)
-                           ((status:exit-val status) => identity)
-                           (else (- (status:term-sig status)))))
-               (_ (if (and (< code 0) (not timed-out))
-                      ;; What the one-shot's `sh` appends to the log when lilypond dies of a
-                      ;; signal (its limits' ones above all), so the summary below matches.
-                      (let ((p (open-file "/work/job/log.txt" "a")))
-                        (display (string-append (signal-text (- code)) "\n") p)
-                        (close-port p))))
-               (png (if (= code 0) (file-bytes "/work/job/out.cropped.png") (make-bytevector 0)))
-               (log (cond (timed-out (make-bytevector 0))
-                          ((not (= code 0))
-                           (shell-output "cd /work/job && { grep -m5 -E 'error|Error' log.txt || tail -c 1500 log.txt; }"))
-                          ((= 0 (bytevector-length png))
-                           (shell-output "tail -c 1500 /work/job/log.txt"))
-                          (else (make-bytevector 0))))
-               (clean (wiped?)))
-          (reap-all)
-          (string-append "{\"status\":" (number->string code)
-                         ",\"timedOut\":" (if timed-out "true" "false")
-                         ",\"png\":\"" (bytes->hex png) "\""
-                         ",\"log\":\"" (bytes->hex log) "\""
-                         (if clean "" ",\"retire\":true") "}"))))))
+;; The reporter: a fork of the zygote made once the job's processes are dead. It reads the
+;; job's picture and log, wipes every writable place, answers, and exits 0 (3: something
+;; could not be wiped, and the zygote retires), so the picture never enters the zygote either.
+(define (report nonce code timed-out)
+  (catch #t
+    (lambda ()
+      (if (and (< code 0) (not timed-out))
+          ;; What the one-shot's `sh` appends to the log when lilypond dies of a signal (its
+          ;; limits' ones above all), so the summary below matches.
+          (let ((p (open-file "/work/job/log.txt" "a")))
+            (display (string-append (signal-text (- code)) "\n") p)
+            (close-port p)))
+      (let* ((png (if (= code 0) (file-bytes "/work/job/out.cropped.png") (make-bytevector 0)))
+             (log (cond (timed-out (make-bytevector 0))
+                        ((not (= code 0))
+                         (shell-output "cd /work/job && { grep -m5 -E 'error|Error' log.txt || tail -c 1500 log.txt; }"))
+                        ((= 0 (bytevector-length png))
+                         (shell-output "tail -c 1500 /work/job/log.txt"))
+                        (else (make-bytevector 0))))
+             (clean (wiped?)))
+        (display (string-append nonce " {\"status\":" (number->string code)
+                                ",\"timedOut\":" (if timed-out "true" "false")
+                                ",\"png\":\"" (bytes->hex png) "\""
+                                ",\"log\":\"" (bytes->hex log) "\""
+                                (if clean "" ",\"retire\":true") "}\n")
+                 zygote-out)
+        (force-output zygote-out)
+        (primitive-_exit (if clean 0 3))))
+    (lambda _ (primitive-_exit 4))))
 
-(define (read-frame)
+;; One job: #f when stdin ended (or the zygote must retire), else #t. All the zygote itself
+;; reads of a job: the frame's length, the wall limit its child passes on, and the nonce.
+(define (serve-job)
   (let ((line (read-line zygote-in)))
-    (if (eof-object? line) #f
-        (let ((bv (get-bytevector-n zygote-in (string->number line))))
-          (if (eof-object? bv) #f (utf8->string bv))))))
+    (and (not (eof-object? line))
+         (string->number line)
+         (let ((limits (pipe)))
+           (mkdir "/work/job")
+           (flush-all-ports)
+           (let ((pid (primitive-fork)))
+             (when (= pid 0)
+               (close-port (car limits))
+               (child (string->number line) (cdr limits)))
+             (close-port (cdr limits))
+             (let* ((said (read-line (car limits)))
+                    (ms (or (and (string? said) (string->number said)) 30000))
+                    (deadline (+ (get-internal-real-time)
+                                 (* ms (quotient internal-time-units-per-second 1000))))
+                    (status
+                     (let wait ()
+                       (let ((r (waitpid pid WNOHANG)))
+                         (cond ((not (= 0 (car r))) (cdr r))
+                               ((> (get-internal-real-time) deadline) #f)
+                               (else (usleep 5000) (wait)))))))
+               (close-port (car limits))
+               (reap-all)
+               (let* ((timed-out (not status))
+                      (code (cond (timed-out -9)
+                                  ((status:exit-val status) => identity)
+                                  (else (- (status:term-sig status)))))
+                      (nonce (read-line zygote-in)))
+                 (and (not (eof-object? nonce))
+                      (let ((r (primitive-fork)))
+                        (if (= r 0) (report nonce code timed-out))
+                        (let ((done (cdr (waitpid r))))
+                          (reap-all)
+                          (eqv? 0 (status:exit-val done))))))))))))
 
 ;; What lily.scm's lilypond-all does once before the files, then one throw-away score in the
 ;; zygote itself, so LilyPond's lazily built state (fonts, code paths, the heap the children
@@ -176,12 +214,4 @@
 (display "{\"ready\":true}\n" zygote-out)
 (force-output zygote-out)
 (let loop ()
-  (let ((body (read-frame)))
-    (if (not body) (primitive-_exit 0))
-    (let ((answer (run-job body))
-          (nonce (read-line zygote-in)))
-      (if (eof-object? nonce) (primitive-_exit 0))
-      (display (string-append nonce " " answer "\n") zygote-out)
-      (force-output zygote-out)
-      (if (string-contains answer "\"retire\"") (primitive-_exit 0))
-      (loop))))
+  (if (serve-job) (loop) (primitive-_exit 0)))

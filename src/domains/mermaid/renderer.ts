@@ -43,12 +43,45 @@ const TOO_LARGE = 'rubrica-mermaid-too-large:';
 /** The box Mermaid draws instead of a diagram over its maxTextSize. */
 const SIZE_BOX = 'Maximum text size in diagram exceeded';
 
-/** The page: the bundle, then the diagram as a JSON string (no markup of ours around it). */
+/** The page of one diagram: the shell, then the diagram as a JSON string (no markup of ours around it). */
 export function mermaidPage(code: string): string {
   const text = JSON.stringify(code).replace(/</g, '\\u003c');
-  return `<!doctype html><html><head><meta charset="utf-8"><style>body{margin:0;background:white}#out{display:inline-block;padding:8px}</style></head><body><div id="out"></div><script>${mermaidBundle()}</script><script>
-mermaid.initialize({ startOnLoad: false, securityLevel: 'strict', theme: 'default', suppressErrorRendering: true });
-var text = ${text};
+  const page = mermaidShell();
+  const end = page.lastIndexOf('</body>'); // the bundle may hold the same text
+  return `${page.slice(0, end)}<script>__rubricaRun(${text});</script>${page.slice(end)}`;
+}
+
+let shell: string | undefined;
+/**
+ * The warm page (the browser room keeps it across jobs): the bundle, parsed once, and
+ * `__rubricaRun(text)` to draw a diagram into #out. `__rubricaReset()` puts the page back
+ * as it was loaded before the next job — #out empty and bare, any element or style a job
+ * left in the body or head removed, Mermaid's site config set again (each render also
+ * resets the config a diagram's %%{init}%% changed) — and answers true only if it is.
+ */
+export function mermaidShell(): string {
+  shell ??= `<!doctype html><html><head><meta charset="utf-8"><style>body{margin:0;background:white}#out{display:inline-block;padding:8px}</style></head><body><div id="out"></div><script>${mermaidBundle()}</script><script>
+var BASE = { startOnLoad: false, securityLevel: 'strict', theme: 'default', suppressErrorRendering: true };
+mermaid.initialize(BASE);
+function nodes(parent) { return Array.prototype.slice.call(parent.childNodes); }
+var keepBody = nodes(document.body);
+var keepHead = nodes(document.head);
+window.__rubricaReset = function () {
+  var out = document.getElementById('out');
+  out.replaceChildren();
+  for (var i = out.attributes.length - 1; i >= 0; i--) if (out.attributes[i].name !== 'id') out.removeAttribute(out.attributes[i].name);
+  nodes(document.body).forEach(function (n) { if (keepBody.indexOf(n) < 0) n.remove(); });
+  nodes(document.head).forEach(function (n) { if (keepHead.indexOf(n) < 0) n.remove(); });
+  mermaid.initialize(BASE);
+  window.scrollTo(0, 0);
+  return out.childNodes.length === 0 && out.attributes.length === 1 &&
+    nodes(document.body).length === keepBody.length && nodes(document.head).length === keepHead.length;
+};
+window.__rubricaRun = function (text) {
+// Never a stale picture: #out is emptied and unmarked here too, not only by the reset.
+var out0 = document.getElementById('out');
+out0.removeAttribute('data-done');
+out0.replaceChildren();
 var maxText = (mermaid.mermaidAPI && mermaid.mermaidAPI.getConfig().maxTextSize) || 50000;
 // Mermaid writes width="100%" and style="max-width: Npx": inside #out (an inline-block that
 // takes its size from its content) 100% of nothing falls back to the 300 px default of a
@@ -85,7 +118,9 @@ mermaid.render('diagram', text).then(function (r) {
   var message = String((e && e.message) || e).slice(0, 1500);
   refuse(/^Edge limit exceeded/.test(message) ? ${JSON.stringify(TOO_LARGE)} : ${JSON.stringify(FAILED)}, message);
 });
+};
 </script></body></html>`;
+  return shell;
 }
 
 export function createMermaidRenderer(o: MermaidRendererOptions): DomainRenderer {
@@ -100,11 +135,14 @@ export function createMermaidRenderer(o: MermaidRendererOptions): DomainRenderer
           ms: 0,
         };
       }
+      // The warm page: the bundle is parsed once per page, not per diagram (issue 36); the
+      // diagram is data handed to the page's own function, reset after the shot.
       const r = await o.room.renderPage({
-        html: mermaidPage(code),
+        html: mermaidShell(),
+        warm: { key: 'mermaid', arg: code },
         javascript: true,
         viewport: { width: 1200, height: 900 },
-        timeoutMs: ro.timeoutMs ?? o.timeoutMs ?? 30_000, // the 3.5 MB bundle is parsed per job
+        timeoutMs: ro.timeoutMs ?? o.timeoutMs ?? 30_000, // a new page parses the 3.5 MB bundle
         // Done either way: a refused diagram leaves #out empty (a 16 px box, shot at once and
         // thrown away) rather than waiting out the time limit for a diagram that never comes.
         waitForSelector: '#out[data-done]',
