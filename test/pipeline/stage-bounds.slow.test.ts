@@ -107,6 +107,26 @@ beforeAll(async () => {
 });
 afterAll(() => double?.close());
 
+/** A scorer over real domain renderers whose jobs time out after 4 s. */
+async function domainScorer() {
+  const renderer = createRenderPool({ workers: 1 });
+  const domains = createDomainRenderers({ svgRenderer: renderer, timeoutMs: 4000 });
+  const scorer = await createRolloutScorer({
+    rubrics,
+    judge: judgeClient(double.url, { maxRetries: 0 }),
+    renderer,
+    inspect: inspectCompletion,
+    cache: false,
+    domains,
+  });
+  const close = async () => {
+    await scorer.close();
+    await domains.close();
+    await renderer.close();
+  };
+  return { scorer, close };
+}
+
 describe('every stage of a rollout ends by its bound with a stable code', () => {
   it('judge call: a judge that never answers is judge_error after --judge-timeout × attempts', async () => {
     const never = writeRubrics(tempDir('stage-bounds-never'), [['n', 'a square NEVER']]);
@@ -208,16 +228,7 @@ describe('every stage of a rollout ends by its bound with a stable code', () => 
   });
 
   it('sandbox: a Python job whose process stops answering ends at the domain timeout', async () => {
-    const renderer = createRenderPool({ workers: 1 });
-    const domains = createDomainRenderers({ svgRenderer: renderer, timeoutMs: 4000 });
-    const scorer = await createRolloutScorer({
-      rubrics,
-      judge: judgeClient(double.url, { maxRetries: 0 }),
-      renderer,
-      inspect: inspectCompletion,
-      cache: false,
-      domains,
-    });
+    const { scorer, close } = await domainScorer();
     const py = (body: string) =>
       `\`\`\`python\nimport matplotlib\nmatplotlib.use("Agg")\nimport matplotlib.pyplot as plt\n${body}\nplt.plot([0, 1], [0, 1])\nplt.savefig("out.png")\n\`\`\``;
     try {
@@ -245,23 +256,12 @@ describe('every stage of a rollout ends by its bound with a stable code', () => 
         }
       }
     } finally {
-      await scorer.close();
-      await domains.close();
-      await renderer.close();
+      await close();
     }
   });
 
   it('browser: a page whose script never yields ends at the domain timeout (timeout)', async () => {
-    const renderer = createRenderPool({ workers: 1 });
-    const domains = createDomainRenderers({ svgRenderer: renderer, timeoutMs: 4000 });
-    const scorer = await createRolloutScorer({
-      rubrics,
-      judge: judgeClient(double.url, { maxRetries: 0 }),
-      renderer,
-      inspect: inspectCompletion,
-      cache: false,
-      domains,
-    });
+    const { scorer, close } = await domainScorer();
     try {
       const page =
         '```html\n<!doctype html><html><body><h1>hi</h1><script>for(;;){}</script></body></html>\n```';
@@ -271,9 +271,7 @@ describe('every stage of a rollout ends by its bound with a stable code', () => 
       expect(value[0]).toMatchObject({ status: 'unscoreable', reason: 'timeout' });
       expect(ms).toBeLessThan(4000 + SLACK_MS);
     } finally {
-      await scorer.close();
-      await domains.close();
-      await renderer.close();
+      await close();
     }
   });
 });
