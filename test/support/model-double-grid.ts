@@ -23,12 +23,45 @@ export function asksDigits(req: DoubleRequest): boolean {
   return req.schema !== undefined && JSON.stringify(req.schema).includes(DIGIT_ENUM);
 }
 
-/** The two-digit law whose expectation is the grid score `s` (a point mass on a grid digit). */
+/**
+ * The expected score a reader computes from this two-digit law sent in vLLM's shape: each
+ * p becomes logprob ln p on the wire and exp(ln p) again, the sampled (likelier) digit's mass
+ * is summed first, and Σ p·v runs over the digits in ascending order — the float operations
+ * of src/judge/score-distribution.ts and ask.ts, in their order.
+ */
+function readBack(lo: number, pLo: number, pHi: number): number {
+  const mLo = Math.exp(Math.log(pLo));
+  const mHi = Math.exp(Math.log(pHi));
+  // The likelier digit is the one written (ties: the higher), so its mass is summed first.
+  const z = pHi >= pLo ? 0 + mHi + mLo : 0 + mLo + mHi;
+  return 0 + (mLo / z) * (lo / 9) + (mHi / z) * ((lo + 1) / 9);
+}
+
+/**
+ * The two-digit law whose expectation is the grid score `s` (a point mass on a grid digit):
+ * mass 1−f and f on the digits around 9·s. The probabilities are nudged by a few ulps until
+ * the reader's float arithmetic gives back exactly `s`, so fixtures that compare a reward
+ * with `toBe`/`toEqual` keep their exact meaning (the nudge is ~1e-15, far below any law a
+ * test states).
+ */
 export function gridLaw(s: number): DigitLaw {
   const x = s * 9;
   const lo = Math.floor(x + 1e-9);
   const f = x - lo;
   if (f < 1e-9 || lo >= 9) return { [String(Math.min(lo, 9))]: 1 };
+  const eps = 2 ** -52;
+  for (let r = 0; r <= 48; r++)
+    for (let i = -r; i <= r; i++)
+      for (const j of [-r, r]) {
+        for (const [a, b] of [
+          [i, j],
+          [j, i],
+        ] as const) {
+          const pLo = (1 - f) * (1 + a * eps);
+          const pHi = f * (1 + b * eps);
+          if (readBack(lo, pLo, pHi) === s) return { [String(lo)]: pLo, [String(lo + 1)]: pHi };
+        }
+      }
   return { [String(lo)]: 1 - f, [String(lo + 1)]: f };
 }
 
