@@ -130,32 +130,32 @@ export function digitJudge(o: DigitJudgeOptions): DoubleHandler {
     const value = fillSchema(
       req.schema,
       (kind, path, schema) => {
-      if (kind !== 'number' && kind !== 'integer') return undefined;
-      const key = String(path.length > 1 ? path[0] : 'score');
-      let law = Object.entries(o.law(key)).filter(([, p]) => p > 0);
-      if (o.jitter) {
-        const d = String(Math.floor(random() * 10));
-        law = law.map(([t, p]) => [t, (1 - o.jitter!) * p] as [string, number]);
-        const at = law.find(([t]) => t === d);
-        if (at) at[1] += o.jitter;
-        else law.push([d, o.jitter]);
-      }
-      let digit: string;
-      if (temperature > 0) {
-        let u = random();
-        digit = law[law.length - 1]![0];
-        for (const [t, p] of law) {
-          u -= p;
-          if (u < 0) {
-            digit = t;
-            break;
-          }
+        if (kind !== 'number' && kind !== 'integer') return undefined;
+        const key = String(path.length > 1 ? path[0] : 'score');
+        let law = Object.entries(o.law(key)).filter(([, p]) => p > 0);
+        if (o.jitter) {
+          const d = String(Math.floor(random() * 10));
+          law = law.map(([t, p]) => [t, (1 - o.jitter!) * p] as [string, number]);
+          const at = law.find(([t]) => t === d);
+          if (at) at[1] += o.jitter;
+          else law.push([d, o.jitter]);
         }
-      } else digit = [...law].sort((a, b) => b[1] - a[1])[0]![0];
-      const grid = Array.isArray(schema.enum) && schema.enum.length > 10;
-      laws.set(key, law);
-      written.set(key, digit);
-      return grid ? Math.round((Number(digit) / 9) * 100) / 100 : Number(digit);
+        let digit: string;
+        if (temperature > 0) {
+          let u = random();
+          digit = law[law.length - 1]![0];
+          for (const [t, p] of law) {
+            u -= p;
+            if (u < 0) {
+              digit = t;
+              break;
+            }
+          }
+        } else digit = [...law].sort((a, b) => b[1] - a[1])[0]![0];
+        const grid = Array.isArray(schema.enum) && schema.enum.length > 10;
+        laws.set(key, law);
+        written.set(key, digit);
+        return grid ? Math.round((Number(digit) / 9) * 100) / 100 : Number(digit);
       },
       { digits: 'as-written' },
     );
