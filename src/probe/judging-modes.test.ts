@@ -17,8 +17,15 @@ const said = (winner: PairwiseAnswer['winner']): Asked<PairwiseAnswer> => ({
   ok: true,
   value: { reasoning: '', winner },
   usage: emptyUsage(),
+  cached: false,
 });
-const failed: Asked<PairwiseAnswer> = { ok: false, message: 'down', usage: emptyUsage() };
+const failed: Asked<PairwiseAnswer> = {
+  ok: false,
+  fault: 'judge_error',
+  message: 'down',
+  usage: emptyUsage(),
+  cached: false,
+};
 
 describe('judging-mode figures', () => {
   it('absolute: the mean per-picture sample std over repeats, faults apart', () => {

@@ -105,9 +105,12 @@ export function gridToDigit(
   const asked = req.body.logprobs === true || typeof req.body.top_logprobs === 'number';
   if (!withLogprobs || !asked) return { ...reply, content };
   const k = typeof req.body.top_logprobs === 'number' ? req.body.top_logprobs : 0;
-  return {
-    ...reply,
-    content,
-    logprobs: { content: tokenLogprobs(content, laws, written, 'vllm', k, 0, 'qwen') },
-  };
+  // vLLM's shape without its -9999 fill: the fill is what a reader drops first, and twenty
+  // entries on every token make answers ~20× larger, which slows every batch test that
+  // judges many pictures at once (the fill itself is tested with digitJudge).
+  const tokens = tokenLogprobs(content, laws, written, 'vllm', k, 0, 'qwen').map((pos) => ({
+    ...pos,
+    top_logprobs: pos.top_logprobs?.filter((t) => t.logprob > -9000),
+  }));
+  return { ...reply, content, logprobs: { content: tokens } };
 }
