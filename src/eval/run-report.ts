@@ -39,6 +39,19 @@ function rewardTiles(kind: string, r: RewardSummary, primary: boolean): Headline
     scoreTile(`${kind} score · rendered`, r.score_rendered, r),
     scoreTile(`${kind} score · all samples`, r.score_all, r, '; failures count 0'),
   ];
+  const iv = r.judge_intervals;
+  if (iv) {
+    // The judge's own uncertainty next to the score it qualifies (issue 37).
+    const level = iv.level === null ? 'mixed levels' : `${Math.round(iv.level * 100)}%`;
+    const used = Object.entries(iv.scoring)
+      .map(([k, n]) => `${k} ${n}`)
+      .join(', ');
+    tiles.push({
+      label: `${kind} judge interval width`,
+      value: f3(iv.width),
+      hint: `mean [${f3(iv.lo)}, ${f3(iv.hi)}] at ${level}; median ${f3(iv.median_width)}; n = ${iv.n} (${used})`,
+    });
+  }
   if (r.not_judged > 0) {
     tiles.push({
       label: `${kind} not judged`,

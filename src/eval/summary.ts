@@ -8,6 +8,7 @@ import type { ScoreRecord } from '../core/record.ts';
 import { isUnjudged } from '../core/status.ts';
 import { addUsage, emptyUsage, type Usage } from '../core/usage.ts';
 import { type EvalHealth, evalHealth } from '../monitors/eval-health.ts';
+import { type JudgeIntervals, judgeIntervals } from './judge-intervals.ts';
 import {
   type BootstrapOptions,
   bootstrapCI,
@@ -105,6 +106,11 @@ export interface RewardSummary {
   dwt: { applicable: boolean; with_stages: number; valid: number; coverage: number | null };
   /** Reward-health monitors (src/monitors): flat groups, lengths, flags and their rewards, faults, alerts. */
   health: EvalHealth;
+  /**
+   * The judge's reward intervals averaged overall, per prompt and per run (issue 37); null
+   * when no judged record carries one (absent in summaries written before intervals).
+   */
+  judge_intervals?: JudgeIntervals | null;
   usage: Usage;
   cached: number;
 }
@@ -259,7 +265,7 @@ export function axisScores(s: ScoreRecord): Map<string, number> {
 // statistics themselves (bootstrap, quantiles) live in eval/stats.
 export function summarizeReward(
   kind: string,
-  scored: readonly { prompt_id: string; score: ScoreRecord }[],
+  scored: readonly { prompt_id: string; run?: string; score: ScoreRecord }[],
   opts: ScoreOptions,
 ): RewardSummary {
   const rendered = new Map<string, number[]>();
@@ -367,6 +373,7 @@ export function summarizeReward(
       coverage: withStages > 0 ? share(dwtValid, scored.length) : null,
     },
     health: evalHealth(scored),
+    judge_intervals: judgeIntervals(scored),
     usage,
     cached,
   };
@@ -376,11 +383,11 @@ function summarizeRewards(
   records: readonly EvalRecord[],
   opts: ScoreOptions,
 ): Record<string, RewardSummary> {
-  const byKind = new Map<string, { prompt_id: string; score: ScoreRecord }[]>();
+  const byKind = new Map<string, { prompt_id: string; run: string; score: ScoreRecord }[]>();
   for (const r of records) {
     for (const [kind, score] of Object.entries(r.scores ?? {})) {
       if (!score) continue;
-      push(byKind, kind, { prompt_id: r.prompt_id, score });
+      push(byKind, kind, { prompt_id: r.prompt_id, run: r.run, score });
     }
   }
   // "universal" first (the paper's evaluation metric), then the others by name.

@@ -17,7 +17,12 @@ import {
 import { corruptDataPages, fillCache } from '../../test/support/broken-cache.ts';
 import { jsonAnswer, type ModelDouble, startModelDouble } from '../../test/support/model-double.ts';
 import { openCache } from '../store/cache.ts';
-import { createJudge } from './judge.ts';
+import { createJudge as createAnyJudge, type JudgeOptions } from './judge.ts';
+
+// This file is about the grid-scale judge (greedy scoring: the number written on the 0.01
+// grid); the default (auto: one digit with logprobs) is checked at the end and in
+// expected-scoring.test.ts.
+const createJudge = (o: JudgeOptions) => createAnyJudge({ scoring: 'greedy', ...o });
 
 let double: ModelDouble;
 let png: Buffer;
@@ -300,5 +305,45 @@ describe('the judge asked, callers that leave, a failing cache', () => {
       expect(v.message).toContain('--no-cache');
     }
     cache.close();
+  });
+});
+
+describe('the default scoring (auto)', () => {
+  it('asks one digit 0–9 with top_logprobs and reads Σ p·v; the record says expected', async () => {
+    // The double answers the grid scores as a judge meaning them would on the digit scale
+    // (test/support/model-double-grid.ts): two digits around 9·s, expectation s.
+    double.script((req) => jsonAnswer(jointAnswer(schemaKeys(req), SCORES)));
+    const v = await createAnyJudge({ client: judgeClient(double.url) }).judge({
+      prompt: PROMPT,
+      items,
+      png,
+    });
+    expect(v.ok).toBe(true);
+    if (!v.ok) return;
+    expect(v.scoring).toBe('expected');
+    for (const [i, c] of v.criteria.entries()) {
+      expect(Math.abs(c.score! - SCORES[i]!)).toBeLessThan(1e-12);
+      expect(c.distribution?.length).toBeGreaterThan(0);
+    }
+    const req = double.requests[0]!;
+    expect(req.body.logprobs).toBe(true);
+    expect(req.body.top_logprobs).toBe(20);
+    const item = (req.schema!.properties as Record<string, { properties: object }>).composition!;
+    expect(item.properties).toMatchObject({ score: { enum: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9] } });
+  });
+
+  it('falls back to the written digit ÷ 9 when the server returns no logprobs', async () => {
+    const DIGITS = [8, 7, 6, 4, 5, 3];
+    double.script((req) => jsonAnswer(jointAnswer(schemaKeys(req), DIGITS), { logprobs: null }));
+    const v = await createAnyJudge({ client: judgeClient(double.url) }).judge({
+      prompt: PROMPT,
+      items,
+      png,
+    });
+    expect(v.ok).toBe(true);
+    if (!v.ok) return;
+    expect(v.scoring).toBe('greedy');
+    expect(v.criteria.map((c) => c.score)).toEqual(DIGITS.map((d) => d / 9));
+    expect(v.criteria.every((c) => c.distribution === undefined)).toBe(true);
   });
 });

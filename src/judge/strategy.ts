@@ -26,7 +26,7 @@ export const PAIRS_MODES: readonly PairsMode[] = ['circular', 'all'];
 
 /** The one judging strategy every command and the library pass down. */
 export interface JudgingStrategy {
-  /** How an item's score is read (default `greedy`, see DEFAULT_STRATEGY). */
+  /** How an item's score is read (default `auto`, see DEFAULT_STRATEGY). */
   scoring: ScoringMode;
   /** Absolute, pairwise or group judging (default `absolute`). */
   judging: JudgingMode;
@@ -41,13 +41,13 @@ export interface JudgingStrategy {
 }
 
 /**
- * What a caller that says nothing gets: today's behaviour. Issue 37 names `auto` as the
- * default scoring; it stays `greedy` here until every judged test fixture (44 files script
- * 0.01-grid answers) moves to the one-digit scale — flipping it is this one line and the flag
- * default in src/cli/judging-flags.ts.
+ * What a caller that says nothing gets (issue 37): `auto` scoring — each item asked as one
+ * digit 0–9 with logprobs and read as Σ p·v when the server returns usable logprobs, else the
+ * written digit ÷ 9 (greedy on the digit scale, a resolution of 1/9: see
+ * docs/rubrics-and-judging.md); absolute judging by one judge.
  */
 export const DEFAULT_STRATEGY: Readonly<JudgingStrategy> = Object.freeze({
-  scoring: 'greedy',
+  scoring: 'auto',
   judging: 'absolute',
   pairs: 'circular',
   panel: Object.freeze([]) as readonly string[],

@@ -6,6 +6,7 @@
 import { esc, num } from '../core/html-escape.ts';
 import { OUTCOME_COLOURS } from '../eval/report/palette.ts';
 import { STYLE } from '../eval/report/style.ts';
+import type { JudgingModeFigures } from './judging-modes.ts';
 import type { ProbeFamily, ProbeReport, ProbeResult } from './types.ts';
 
 const FAMILIES: { family: ProbeFamily; title: string; lead: string }[] = [
@@ -151,6 +152,26 @@ function row(r: ProbeResult, tol: number, report: ProbeReport): string {
 <td><span class="verdict v-${esc(r.verdict)}">${esc(r.verdict.replace('_', ' '))}</span></td></tr>${exRow}`;
 }
 
+const MODE_TITLES: Record<JudgingModeFigures['mode'], string> = {
+  'absolute-greedy': 'absolute · greedy (the written score)',
+  'absolute-expected': 'absolute · expected (Σ p·v over logprobs)',
+  pairwise: 'pairwise · both orders',
+};
+
+/** The judging-modes table (issue 37): repeatability per scoring, position bias of pairwise. */
+function judgingModes(modes: readonly JudgingModeFigures[] | undefined): string {
+  if (!modes?.length) return '';
+  const cell = (v: number | null, pct = false) =>
+    v === null ? '–' : pct ? `${num(v * 100, 1)}%` : num(v, 4);
+  const rows = modes
+    .map(
+      (m) =>
+        `<tr><td>${esc(MODE_TITLES[m.mode])}</td><td class="fig">${m.n}</td><td class="fig">${m.faults}</td><td class="fig">${cell(m.repeat_std)}</td><td class="fig">${cell(m.expected_share, true)}</td><td class="fig">${cell(m.first_wins, true)}</td><td class="fig">${cell(m.order_agreement, true)}</td></tr>`,
+    )
+    .join('');
+  return `<h2>Judging modes</h2><p class="lead">The same pictures judged with greedy and with expected scoring (reward std over repeats), and pairs of one prompt's pictures shown in both orders (a judge without position bias gives the first picture 50% of the wins; measured LLM judges: 27–60%).</p><table class="probes"><thead><tr><th>mode</th><th>n</th><th>faults</th><th>repeat std</th><th>read as expected</th><th>first picture wins</th><th>orders agree</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
 /**
  * The probe report as one self-contained HTML page (the judge's health card): verdict tiles,
  * one row per probe with its figures, example pictures inline.
@@ -212,7 +233,7 @@ export function renderHealthCard(report: ProbeReport): string {
 <title>Judge health card — ${esc(report.judge)}</title><style>${STYLE}${CARD_STYLE}</style></head>
 <body><main><h1>Judge health card</h1>
 <p class="sub">Judge <b>${esc(report.judge)}</b> · reward <b>${esc(report.reward)}</b> · mode ${esc(report.mode)} · ${report.repeats} repeat(s) · seed ${report.seed} · ${esc(report.created_at)}</p>
-${faultNotice}${saturationNotice}<div class="tiles">${tiles}</div>${sections}
+${faultNotice}${saturationNotice}<div class="tiles">${tiles}</div>${sections}${judgingModes(report.judging_modes)}
 <footer>rubrica probe · ${esc(report.schema)} · numbers in probe.json · how to read this card: docs/probe.md</footer></main></body></html>
 `;
 }

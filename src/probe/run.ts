@@ -13,6 +13,7 @@ import { seededRandom } from '../eval/stats/prng.ts';
 import { inspectCompletion } from '../inspect/inspect.ts';
 import type { Inspection } from '../inspect/types.ts';
 import { createJudge } from '../judge/judge.ts';
+import { createPairwiseJudge } from '../judge/pairwise.ts';
 import type { JudgingStrategy } from '../judge/strategy.ts';
 import type { ModelClient } from '../models/types.ts';
 import { withRolloutTimeout } from '../pipeline/rollout-timeout.ts';
@@ -37,6 +38,13 @@ import {
 } from './analyse.ts';
 import { ANCHORS, orderSpec, PERTURBATION_PROBES, REPEATABILITY } from './catalogue.ts';
 import { createExamples } from './examples.ts';
+import {
+  absoluteFigures,
+  type JudgingModeFigures,
+  type PairAnswers,
+  pairsWithinPrompts,
+  pairwiseFigures,
+} from './judging-modes.ts';
 import { blankPage } from './perturb.ts';
 import {
   DEFAULT_THRESHOLDS,
@@ -75,6 +83,11 @@ export interface ProbeOptions {
   concurrency?: number;
   /** `--rollout-timeout-ms`: a scoring not done by then is a `deadline` grader fault. */
   rolloutTimeoutMs?: number;
+  /**
+   * Compare judging modes (greedy vs expected repeatability, pairwise position bias): pairs
+   * judged in both orders, at most this many (default 16); 0 leaves the comparison out.
+   */
+  modePairs?: number;
   onProgress?: (done: number, total: number) => void;
 }
 
@@ -88,6 +101,8 @@ interface Picture {
   repeats: Scoring[];
   /** Mean of the measured repeats; null when every repeat was a grader fault. */
   base: number | null;
+  /** What a pairwise judge reads with the picture (prompt, criteria, data hash). */
+  context: { prompt: string; criteria: string; assets: string | null } | null;
 }
 
 const toScoring = (r: ScoreRecord): Scoring => ({
@@ -185,7 +200,7 @@ export async function runProbe(opts: ProbeOptions): Promise<ProbeReport> {
     const skip = (why: string) => {
       skipped[why] = (skipped[why] ?? 0) + 1;
     };
-    const candidates: Omit<Picture, 'svg' | 'inspection' | 'repeats' | 'base'>[] = [];
+    const candidates: Omit<Picture, 'svg' | 'inspection' | 'repeats' | 'base' | 'context'>[] = [];
     for (const r of opts.rollouts) {
       const prompt_id = promptIdOf(r);
       const prompt = r.prompt ?? promptText.get(prompt_id);
@@ -231,6 +246,7 @@ export async function runProbe(opts: ProbeOptions): Promise<ProbeReport> {
             inspection: first.inspection,
             repeats: runs,
             base: ok.length ? ok.reduce((a, b) => a + b, 0) / ok.length : null,
+            context: first.judgeContext ?? null,
           });
         }),
       ),
@@ -403,6 +419,11 @@ export async function runProbe(opts: ProbeOptions): Promise<ProbeReport> {
     );
     results.push(anchorsResult(ANCHORS, anchorRows, th));
 
+    const judgingModes =
+      (opts.modePairs ?? 16) > 0 && kind !== 'hybrid'
+        ? await compareJudgingModes(opts, pictures, repeats, limit, opts.modePairs ?? 16)
+        : undefined;
+
     const gated = results.filter((r) => r.family === 'hack' || r.family === 'sensitivity');
     const verdict = results.some((r) => r.verdict === 'fail')
       ? 'fail'
@@ -426,10 +447,83 @@ export async function runProbe(opts: ProbeOptions): Promise<ProbeReport> {
       thresholds: th,
       grader_faults: faults,
       probes: results,
+      ...(judgingModes ? { judging_modes: judgingModes } : {}),
       examples: await examples.build(),
       elapsed_ms: Math.round(performance.now() - t0),
     };
   } finally {
     await scorer.close();
   }
+}
+
+/**
+ * 5. Judging modes (issue 37): the pictures again under greedy and under expected scoring
+ * (`repeats` times each, one after another so no two calls are shared), and pairs of one
+ * prompt's pictures shown in both orders to the pairwise judge.
+ */
+async function compareJudgingModes(
+  opts: ProbeOptions,
+  pictures: readonly Picture[],
+  repeats: number,
+  limit: ReturnType<typeof pLimit>,
+  maxPairs: number,
+): Promise<JudgingModeFigures[]> {
+  const out: JudgingModeFigures[] = [];
+  const measured = pictures.filter((p) => p.base !== null);
+  for (const scoring of ['greedy', 'expected'] as const) {
+    const scorer = await createRolloutScorer({
+      rubrics: opts.rubrics ?? [],
+      judge: opts.judge,
+      renderer: opts.renderer,
+      inspect: inspectCompletion,
+      cache: false,
+      reward: opts.reward,
+      mode: opts.mode ?? 'joint',
+      judging: { ...opts.judging, scoring, judging: 'absolute' },
+      concurrency: opts.concurrency ?? 8,
+    });
+    try {
+      const runs = await Promise.all(
+        measured.map((p) =>
+          limit(async () => {
+            const input = {
+              id: p.id,
+              prompt_id: p.prompt_id,
+              prompt: p.prompt,
+              completion: p.completion,
+            };
+            const recs: ScoreRecord[] = [];
+            for (let i = 0; i < repeats; i++) recs.push((await scorer.scoreRollout(input)).record);
+            return recs;
+          }),
+        ),
+      );
+      out.push(absoluteFigures(`absolute-${scoring}`, runs));
+    } finally {
+      await scorer.close();
+    }
+  }
+  const judge = createPairwiseJudge({ client: opts.judge, cache: null });
+  const withPng = measured.filter((p) => p.context && p.inspection.render?.ok);
+  const pairs = pairsWithinPrompts(withPng, maxPairs);
+  const answers = await Promise.all(
+    pairs.map(([a, b]) =>
+      limit(async (): Promise<PairAnswers> => {
+        const pa = a.inspection.render!.ok ? a.inspection.render!.png : Buffer.alloc(0);
+        const pb = b.inspection.render!.ok ? b.inspection.render!.png : Buffer.alloc(0);
+        const ctx = a.context!;
+        const ask = (first: Buffer, second: Buffer) =>
+          judge.compare({
+            prompt: ctx.prompt,
+            criteria: ctx.criteria,
+            first,
+            second,
+            assets: ctx.assets,
+          });
+        return { ab: await ask(pa, pb), ba: await ask(pb, pa) };
+      }),
+    ),
+  );
+  out.push(pairwiseFigures(answers));
+  return out;
 }

@@ -3,6 +3,7 @@
 import type { RewardKind } from '../core/record.ts';
 import type { JudgeMode } from '../pipeline/types.ts';
 import type { ProbeExample } from './examples.ts';
+import type { JudgingModeFigures } from './judging-modes.ts';
 
 export type ProbeFamily = 'repeatability' | 'hack' | 'sensitivity' | 'anchors' | 'order';
 
@@ -115,6 +116,12 @@ export interface ProbeReport {
   /** Judge-side faults over every scoring the probe made: never counted as a probe result. */
   grader_faults: { scorings: number; faults: number; by_reason: Record<string, number> };
   probes: ProbeResult[];
+  /**
+   * Judging modes compared on the same pictures (issue 37): absolute greedy and expected
+   * (repeat std), pairwise (share of first-picture wins, order agreement). Absent when left
+   * out (`modePairs` 0, the hybrid reward) and in reports written before it.
+   */
+  judging_modes?: JudgingModeFigures[];
   /** Per hack / sensitivity probe: one original and its probed picture (PNG thumbnails, data URIs). */
   examples: Record<string, ProbeExample>;
   elapsed_ms: number;

@@ -1,5 +1,5 @@
-// Expected scoring end to end: `rubrica score --judge-scoring expected` and the reward service
-// (what `rubrica serve --judge-scoring expected` starts) against a vLLM-shaped judge double
+// Expected scoring end to end: `rubrica score --judge-scoring expected`, the reward service
+// (what `rubrica serve --judge-scoring expected` starts) and `rubrica eval` against a vLLM-shaped judge double
 // with known digit laws. Every criterion is the hand-computed Σ p·v to 1e-12, the reward the
 // rubric-weighted mean of those, each record says how it was scored and what produced it, and
 // carries an interval at the stated level that holds the reward.
@@ -129,5 +129,61 @@ describe('--judge-scoring expected', () => {
     } finally {
       await server.close();
     }
+  });
+
+  it('rubrica eval: the same Σ p·v rewards in results.jsonl, intervals in summary.json', async () => {
+    const rubrics = join(dir, 'eval-rubrics.jsonl');
+    writeFileSync(rubrics, `${JSON.stringify(rulerRubric('fox', 'a red fox'))}\n`);
+    const prompts = join(dir, 'eval-prompts.jsonl');
+    writeFileSync(prompts, `${JSON.stringify({ id: 'fox', prompt: 'a red fox' })}\n`);
+    const rollouts = join(dir, 'eval-rollouts.jsonl');
+    writeFileSync(
+      rollouts,
+      ICONS.map((svg, i) =>
+        JSON.stringify({ id: `e${i}`, prompt_id: 'fox', completion: `\`\`\`svg\n${svg}\n\`\`\`` }),
+      ).join('\n'),
+    );
+    const out = join(dir, 'eval-run');
+    const res = await runCliInProcess([
+      'eval',
+      '--prompts',
+      prompts,
+      '--rollouts',
+      rollouts,
+      '--rubrics',
+      rubrics,
+      '--judge',
+      'vllm:judge-m',
+      '--judge-base-url',
+      double.url,
+      '--judge-scoring',
+      'expected',
+      '--interval-level',
+      '0.8',
+      '--out',
+      out,
+      '--no-cache',
+    ]);
+    expect(res.code, res.stderr).toBe(0);
+    const recs = readFileSync(join(out, 'results.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { scores: Record<string, ScoreRecord> });
+    expect(recs).toHaveLength(3);
+    for (const r of recs) checkRecord(r.scores.ruler!);
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
+    const iv = summary.rewards.ruler.judge_intervals;
+    expect(iv).toMatchObject({ n: 3, level: 0.8, scoring: { expected: 3 } });
+    const mean = (f: (r: ScoreRecord) => number) =>
+      recs.reduce((a, r) => a + f(r.scores.ruler!), 0) / recs.length;
+    expect(iv.lo).toBeCloseTo(
+      mean((r) => r.interval![0]),
+      12,
+    );
+    expect(iv.hi).toBeCloseTo(
+      mean((r) => r.interval![1]),
+      12,
+    );
+    expect(res.stdout).toMatch(/judge interval \(80%\) mean \[/);
   });
 });

@@ -11,7 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getPreset, type PresetName } from '../../src/rubric/presets.ts';
 import { fluentEmoji } from '../support/corpus.ts';
 import {
+  asksDigits,
   type DoubleReply,
+  type DoubleRequest,
   type ModelDouble,
   type SchemaAnswerer,
   schemaAnswerer,
@@ -45,6 +47,13 @@ const readJsonl = (path: string): Json[] =>
     .split('\n')
     .filter(Boolean)
     .map((l) => JSON.parse(l) as Json);
+
+/**
+ * The score a sent verdict stands for: the number written on the 0.01 grid (greedy scoring), or
+ * the digit ÷ 9 on the one-digit scale of the default `auto` scoring (a schema-only model sends
+ * no logprobs, so auto reads the written digit).
+ */
+const meant = (req: DoubleRequest, v: Verdict) => (asksDigits(req) ? v.score / 9 : v.score);
 
 /** Σ w·s / Σ_{w>0} w, clamped to [0,1]: the reward rule, written out again here. */
 function expectedReward(weights: number[], scores: number[]): number {
@@ -117,7 +126,7 @@ describe.each<PresetName>(['ruler', 'rubric-s'])('%s against a schema-only model
       const verdicts = judged!.value as Record<string, Verdict>;
       const score = expectedReward(
         weights,
-        keys.map((k) => verdicts[k]!.score),
+        keys.map((k) => meant(judged!.req, verdicts[k]!)),
       );
       expect(rec.drop_reason ?? null, JSON.stringify(rec.drop_message)).toBe(
         score >= MIN_IDEAL ? null : 'ideal_below_threshold',
@@ -168,15 +177,17 @@ describe.each<PresetName>(['ruler', 'rubric-s'])('%s against a schema-only model
         const prompt = kept.find((k) => k.id === rec.prompt_id)!.prompt as string;
         const sent: Verdict[] =
           mode === 'joint'
-            ? keys.map(
-                (k) =>
-                  (answerer.find(prompt, 'rubric_scores')[0]!.value as Record<string, Verdict>)[k]!,
-              )
-            : keys.map(
-                (k) =>
-                  answerer.find(prompt, 'item_score').find((a) => a.req.text.includes(`### ${k} `))!
-                    .value as Verdict,
-              );
+            ? keys.map((k) => {
+                const a = answerer.find(prompt, 'rubric_scores')[0]!;
+                const v = (a.value as Record<string, Verdict>)[k]!;
+                return { ...v, score: meant(a.req, v) };
+              })
+            : keys.map((k) => {
+                const a = answerer
+                  .find(prompt, 'item_score')
+                  .find((x) => x.req.text.includes(`### ${k} `))!;
+                return { ...(a.value as Verdict), score: meant(a.req, a.value as Verdict) };
+              });
         expect(rec.status).toBe('ok');
         const want = expectedReward(
           weights,
@@ -216,12 +227,10 @@ describe('universal against a schema-only model', () => {
     expect(r.code).toBe(0);
     const keys = getPreset('universal').items.map((s) => s.key);
     for (const [i, rec] of readJsonl(out).entries()) {
-      const sent = answerer.find(PROMPTS[i]!.prompt, 'rubric_scores')[0]!.value as Record<
-        string,
-        Verdict
-      >;
+      const a = answerer.find(PROMPTS[i]!.prompt, 'rubric_scores')[0]!;
+      const sent = a.value as Record<string, Verdict>;
       expect(rec.status).toBe('ok');
-      const want = keys.reduce((a, k) => a + sent[k]!.score, 0) / keys.length;
+      const want = keys.reduce((acc, k) => acc + meant(a.req, sent[k]!), 0) / keys.length;
       expect(rec.reward as number).toBeCloseTo(want, 12);
     }
   });

@@ -29,6 +29,11 @@ export interface ContentReply extends Delay {
   logprobs?: unknown;
   /** OpenAI-compatible only: sent as `system_fingerprint`. */
   systemFingerprint?: string;
+  /**
+   * Send the scores as written even to a judge asked for one digit (model-double-grid.ts
+   * otherwise reads a score in [0,1] as a 0.01-grid answer and rewrites it to digits).
+   */
+  asWritten?: boolean;
 }
 
 /** An HTTP error (429, 500, …) with optional headers such as `retry-after`. */
@@ -92,16 +97,33 @@ function resolveRef(root: Schema, ref: string): Schema {
   return (node ?? {}) as Schema;
 }
 
+const DIGITS = '[0,1,2,3,4,5,6,7,8,9]';
+
 /**
  * A value that satisfies `schema` (objects get every property, arrays `minItems` or one
  * element, enums their first value, numeric enums the member nearest the leaf's number);
  * `leaf` decides strings, numbers and booleans.
+ *
+ * A judge's one-digit score (the enum 0–9 of expected/auto scoring) is filled on the 0.01
+ * grid by default: the leaf sees a number in [0,1] (default 0.75) and the value is kept as
+ * it is, for the double to rewrite into a digit with logprobs whose expectation is that score
+ * (model-double-grid.ts) — so fixtures written for the grid keep their meaning. `digits:
+ * 'as-written'` treats the enum like any other (a filler that chooses digits).
  */
-export function fillSchema(schema: Schema, leaf: LeafFiller = defaultLeaf): unknown {
+export function fillSchema(
+  schema: Schema,
+  leaf: LeafFiller = defaultLeaf,
+  opts: { digits?: 'grid' | 'as-written' } = {},
+): unknown {
   const walk = (s: Schema, path: (string | number)[], depth: number): unknown => {
     if (depth > 32) return null;
     if (typeof s.$ref === 'string') return walk(resolveRef(schema, s.$ref), path, depth + 1);
     if ('const' in s) return s.const;
+    if (opts.digits !== 'as-written' && JSON.stringify(s.enum) === DIGITS) {
+      const grid: Schema = { type: 'number', minimum: 0, maximum: 1 };
+      const want = Number(leaf('number', path, grid) ?? defaultLeaf('number', path, grid));
+      return Math.min(1, Math.max(0, want));
+    }
     if (Array.isArray(s.enum) && s.enum.length > 0 && s.enum.every((v) => typeof v === 'number')) {
       // A number offered as a list (the judge's 0.01 score grid): the leaf's number, snapped
       // to the nearest member, so fillers that choose scores keep working.

@@ -127,68 +127,104 @@ export function digitJudge(o: DigitJudgeOptions): DoubleHandler {
     const temperature = typeof req.body.temperature === 'number' ? req.body.temperature : 1;
     const laws = new Map<string, [string, number][]>();
     const written = new Map<string, string>();
-    const value = fillSchema(req.schema, (kind, path, schema) => {
-      if (kind !== 'number' && kind !== 'integer') return undefined;
-      const key = String(path.length > 1 ? path[0] : 'score');
-      let law = Object.entries(o.law(key)).filter(([, p]) => p > 0);
-      if (o.jitter) {
-        const d = String(Math.floor(random() * 10));
-        law = law.map(([t, p]) => [t, (1 - o.jitter!) * p] as [string, number]);
-        const at = law.find(([t]) => t === d);
-        if (at) at[1] += o.jitter;
-        else law.push([d, o.jitter]);
-      }
-      let digit: string;
-      if (temperature > 0) {
-        let u = random();
-        digit = law[law.length - 1]![0];
-        for (const [t, p] of law) {
-          u -= p;
-          if (u < 0) {
-            digit = t;
-            break;
-          }
+    const value = fillSchema(
+      req.schema,
+      (kind, path, schema) => {
+        if (kind !== 'number' && kind !== 'integer') return undefined;
+        const key = String(path.length > 1 ? path[0] : 'score');
+        let law = Object.entries(o.law(key)).filter(([, p]) => p > 0);
+        if (o.jitter) {
+          const d = String(Math.floor(random() * 10));
+          law = law.map(([t, p]) => [t, (1 - o.jitter!) * p] as [string, number]);
+          const at = law.find(([t]) => t === d);
+          if (at) at[1] += o.jitter;
+          else law.push([d, o.jitter]);
         }
-      } else digit = [...law].sort((a, b) => b[1] - a[1])[0]![0];
-      const grid = Array.isArray(schema.enum) && schema.enum.length > 10;
-      laws.set(key, law);
-      written.set(key, digit);
-      return grid ? Math.round((Number(digit) / 9) * 100) / 100 : Number(digit);
-    });
+        let digit: string;
+        if (temperature > 0) {
+          let u = random();
+          digit = law[law.length - 1]![0];
+          for (const [t, p] of law) {
+            u -= p;
+            if (u < 0) {
+              digit = t;
+              break;
+            }
+          }
+        } else digit = [...law].sort((a, b) => b[1] - a[1])[0]![0];
+        const grid = Array.isArray(schema.enum) && schema.enum.length > 10;
+        laws.set(key, law);
+        written.set(key, digit);
+        return grid ? Math.round((Number(digit) / 9) * 100) / 100 : Number(digit);
+      },
+      { digits: 'as-written' },
+    );
     const content = style === 'gpt' ? JSON.stringify(value, null, 1) : JSON.stringify(value);
     const extra = o.systemFingerprint ? { systemFingerprint: o.systemFingerprint } : {};
     if (req.body.logprobs !== true) {
       // Nothing asked: vLLM and SGLang say null, Ollama leaves the key out.
-      return { content, ...extra, ...(o.shape === 'ollama' ? {} : { logprobs: null }) };
+      return {
+        content,
+        ...extra,
+        asWritten: true,
+        ...(o.shape === 'ollama' ? {} : { logprobs: null }),
+      };
     }
     const k = typeof req.body.top_logprobs === 'number' ? req.body.top_logprobs : 0;
-    // Where each score digit was written: the scan walks the keys in order.
-    const positions = new Map<number, string>();
-    let from = 0;
-    for (const key of written.keys()) {
-      const at = content.indexOf('"score":', content.indexOf(`"${key}"`, from));
-      const d = content.slice(at + 8).search(/\d/) + at + 8;
-      positions.set(d, key);
-      from = d;
-    }
-    let offset = 0;
-    const items = tokenize(content, style).map((tok) => {
-      const digitAt = offset + tok.search(/\d/);
-      offset += tok.length;
-      const key = /\d/.test(tok) ? positions.get(digitAt) : undefined;
-      const pos = key
-        ? (() => {
-            const prefix = tok.slice(0, tok.search(/\d/));
-            const law = laws.get(key)!.map(([t, p]) => [prefix + t, p] as [string, number]);
-            return topAt(o.shape, law, tok, k, temperature);
-          })()
-        : certain(o.shape, tok, k, temperature);
-      if (k === 0) {
-        if (o.shape === 'ollama') delete pos.top_logprobs;
-        else pos.top_logprobs = [];
-      }
-      return pos;
-    });
+    const items = tokenLogprobs(
+      content,
+      new Map([...laws].map(([key, law]) => [key, Object.fromEntries(law)])),
+      written,
+      o.shape,
+      k,
+      temperature,
+      style,
+    );
     return { content, ...extra, logprobs: { content: items } };
   };
+}
+
+/**
+ * `choices[0].logprobs.content` for `content` in one server's shape: the score digit of each
+ * key (`written`, in the order the keys appear) gets its law's runners-up, every other token
+ * is certain.
+ */
+export function tokenLogprobs(
+  content: string,
+  laws: ReadonlyMap<string, DigitLaw>,
+  written: ReadonlyMap<string, string>,
+  shape: LogprobShape,
+  k: number,
+  temperature: number,
+  style: 'qwen' | 'gpt',
+): Pos[] {
+  // Where each score digit was written: the scan walks the keys in order.
+  const positions = new Map<number, string>();
+  let from = 0;
+  for (const key of written.keys()) {
+    const at = content.indexOf('"score":', content.indexOf(`"${key}"`, from));
+    const d = content.slice(at + 8).search(/\d/) + at + 8;
+    positions.set(d, key);
+    from = d;
+  }
+  let offset = 0;
+  return tokenize(content, style).map((tok) => {
+    const digitAt = offset + tok.search(/\d/);
+    offset += tok.length;
+    const key = /\d/.test(tok) ? positions.get(digitAt) : undefined;
+    const pos = key
+      ? (() => {
+          const prefix = tok.slice(0, tok.search(/\d/));
+          const law = Object.entries(laws.get(key)!)
+            .filter(([, p]) => p > 0)
+            .map(([t, p]) => [prefix + t, p] as [string, number]);
+          return topAt(shape, law, tok, k, temperature);
+        })()
+      : certain(shape, tok, k, temperature);
+    if (k === 0) {
+      if (shape === 'ollama') delete pos.top_logprobs;
+      else pos.top_logprobs = [];
+    }
+    return pos;
+  });
 }

@@ -11,11 +11,13 @@ import type {
   DoubleReply,
   DoubleUsage,
 } from './model-double-answers.ts';
+import { gridToDigit } from './model-double-grid.ts';
 import { type DoubleApi, type DoubleRequest, readRequest } from './model-double-request.ts';
 // A seeded generator (mulberry32) so fault injection is reproducible.
 import { seededRng as seeded } from './schema-random.ts';
 
 export * from './model-double-answers.ts';
+export { asksDigits, gridLaw, gridToDigit } from './model-double-grid.ts';
 export * from './model-double-logprobs.ts';
 export type { DoubleApi, DoubleMessage, DoubleRequest } from './model-double-request.ts';
 export * from './schema-answerer.ts';
@@ -252,6 +254,8 @@ export async function startModelDouble(options: ModelDoubleOptions = {}): Promis
       res.end(reply.body ?? errorBody(api, reply.status));
       return;
     }
+    // A 0.01-grid answer to a judge asked for one digit: rewritten (model-double-grid.ts).
+    reply = gridToDigit(req, reply, api === 'openai');
     const usage = reply.usage ?? defaultUsage(req, reply.content);
     if (api === 'openai' && req.stream) return sendOpenAiStream(res, req, reply, usage);
     if (api === 'anthropic' && req.stream) {

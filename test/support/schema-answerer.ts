@@ -34,7 +34,8 @@ export function schemaAnswerer(
     const rng = seededRng(hashString(content) ^ (opts.seed ?? 1));
     const value = randomInstance(req.schema, rng);
     answers.push({ req, value });
-    return jsonAnswer(value);
+    // A schema-only model writes what the schema allows: a digit judge's 0 or 1 is a digit.
+    return jsonAnswer(value, { asWritten: true });
   };
   return {
     handler,

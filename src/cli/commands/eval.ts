@@ -11,6 +11,7 @@ import type { RewardKind } from '../../core/record.ts';
 import { isGraderFaultRecord } from '../../core/status.ts';
 import { addUsage, emptyUsage } from '../../core/usage.ts';
 import type { GeneratedLine } from '../../eval/generate.ts';
+import { formatJudgeIntervals } from '../../eval/judge-intervals.ts';
 import type { EvalRunResult } from '../../eval/run.ts';
 import {
   type EvalFileOptions,
@@ -117,6 +118,8 @@ function printResult(r: EvalRunResult, dir: string): void {
     lines.push(
       `  ${kind.padEnd(16)} rendered ${iv(k.score_rendered)} · all samples ${iv(k.score_all)}`,
     );
+    if (k.judge_intervals)
+      lines.push(`  ${''.padEnd(16)} ${formatJudgeIntervals(k.judge_intervals)}`);
     for (const a of k.health?.alerts ?? [])
       process.stderr.write(`rubrica: warning: ${kind}: ${a.message}\n`);
     const notJudged = Object.entries(k.grader_errors)
