@@ -89,7 +89,7 @@ function summaryText(file: string, ins: Inspection): string {
   const glyphs = by.get('missing_glyphs');
   if (glyphs?.flag) {
     // Never show a judge boxes silently: say which characters no pinned font draws.
-    const chars = (glyphs.detail?.chars as { code: string; script: string }[]).map(
+    const chars = ((glyphs.detail?.chars ?? []) as { code: string; script: string }[]).map(
       (c) => `${c.code} ${c.script}`,
     );
     lines.push(`  glyphs    ${glyphs.value} characters drawn as boxes (${chars.join(', ')})`);
