@@ -88,3 +88,23 @@ export function clutterScenes(seed = 40, perKind = 20): ClutterScene[] {
   }
   return out;
 }
+
+// `node --import tsx test/checks/clutter-scenes.ts [seed]` prints the figures per kind.
+if (process.argv[1]?.endsWith('clutter-scenes.ts')) {
+  const { evaluate } = await import('./evaluate.ts');
+  const seed = Number(process.argv[2] ?? 40);
+  const scenes = clutterScenes(seed);
+  const outcomes = await evaluate(
+    scenes.map((s) => ({ id: s.id, family: s.kind, prompt: s.prompt, svg: s.svg })),
+  );
+  for (const kind of ['lit', 'lit+strokes', 'lit+blobs'] as const) {
+    const part = outcomes.filter((_, i) => scenes[i]!.kind === kind);
+    const od = part.map(
+      (o) => o.checks.find((c) => c.name === 'clutter')!.detail!.overdraw as number,
+    );
+    const flagged = part.filter((o) => o.flags.has('clutter')).length;
+    console.log(
+      `seed ${seed} ${kind.padEnd(12)} flagged ${flagged}/${part.length}, overdraw ${Math.min(...od).toFixed(2)}–${Math.max(...od).toFixed(2)}`,
+    );
+  }
+}
