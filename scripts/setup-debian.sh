@@ -7,6 +7,9 @@
 #  - python3-cairosvg: the papers' renderer, the reference for fidelity tests and bench:render
 #  - fonts-dejavu-core, fonts-dejavu-extra: the one font set every renderer is pinned to
 #    (src/core/fonts.ts), so text renders the same everywhere; -extra has the italics
+#  - fonts-noto-core (12 MB download), fonts-wqy-microhei (1.6 MB), fonts-symbola (1.3 MB):
+#    the pinned fallback chain after DejaVu (src/core/font-chain.ts): Arabic, Hebrew, Indic,
+#    Thai and other scripts; CJK and Hangul; emoji and symbols
 #  - bubblewrap: the `bwrap` sandbox for renderers that run outside Node
 #  - python3-matplotlib, python3-pandas: the python domain (docs/domains.md)
 #  - texlive-latex-base/-recommended/-extra, texlive-pictures, poppler-utils: the latex
@@ -28,6 +31,9 @@ command -v chromium >/dev/null || missing+=(chromium)
 /usr/bin/python3 -c 'import cairosvg' 2>/dev/null || missing+=(python3-cairosvg)
 [ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing+=(fonts-dejavu-core)
 [ -e /usr/share/fonts/truetype/dejavu/DejaVuSans-Oblique.ttf ] || missing+=(fonts-dejavu-extra)
+[ -e /usr/share/fonts/truetype/noto/NotoSansDevanagari-Regular.ttf ] || missing+=(fonts-noto-core)
+[ -e /usr/share/fonts/truetype/wqy/wqy-microhei.ttc ] || missing+=(fonts-wqy-microhei)
+[ -e /usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf ] || missing+=(fonts-symbola)
 command -v bwrap >/dev/null || missing+=(bubblewrap)
 /usr/bin/python3 -c 'import matplotlib' 2>/dev/null || missing+=(python3-matplotlib)
 /usr/bin/python3 -c 'import pandas' 2>/dev/null || missing+=(python3-pandas)

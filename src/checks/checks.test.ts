@@ -179,6 +179,22 @@ describe('text_in_image (the Rubric-S hack)', () => {
     expect(curly.summary.text_in_image).toBe(false);
   });
 
+  it("flags the prompt's own sentence written as a title even when the prompt asks for a sign", async () => {
+    const prompt = 'A red apple on a wooden table beside a shop sign that says "FRESH"';
+    const copied = await check(withText('A Red Apple on a Wooden Table', 'FRESH'), prompt);
+    expect(copied.summary.text_in_image).toBe(true);
+    expect(copied.by('text_in_image').detail).toMatchObject({
+      textAsked: true,
+      promptCopy: {
+        text: 'A Red Apple on a Wooden Table',
+        run: ['red', 'apple', 'wooden', 'table'],
+      },
+    });
+    // The sign's asked-for text, and a label naming one thing, are the task.
+    const asked = await check(withText('FRESH', 'apple'), prompt);
+    expect(asked.summary.text_in_image).toBe(false);
+  });
+
   it('does not read <title>/<desc> (not drawn) as text in the image', async () => {
     const titled = apple.replace('>', '><title>Red apple</title><desc>A red apple icon</desc>');
     const { summary, by } = await check(titled, 'a red apple');

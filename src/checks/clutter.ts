@@ -10,6 +10,10 @@
 // Repetition the prompt asks for (a count such as "240 stars", or a pattern, grid, crowd …:
 // prompt-intent.ts) raises the stroke and element allowances to what was asked; overdraw
 // and segments keep theirs, so a pile on top of the requested pattern still flags.
+// Light the prompt asks for (lighting, glow, rays, bokeh, haze, translucency, gradients:
+// prompt-intent.ts) is drawn as layers laid over the scene: the overdraw allowance is
+// multiplied by `clutterLightFactor` (4 → 8 layers per pixel). The stroke, element and
+// segment allowances keep theirs, so junk piled on a lit scene still flags.
 // Measured on 3,174 Fluent Emoji icons the largest are 8 stroked shapes, 47 elements and
 // 846 segments, so the defaults leave wide room for real illustrations.
 import { overdrawFor } from './overdraw.ts';
@@ -20,12 +24,15 @@ export const clutter: Check = ({ artifact, render, prompt, options }) => {
   const code = render?.code;
   if (!code)
     return { name: 'clutter', value: 0, unit: 'ratio', detail: { reason: 'no code stats' } };
-  const rep = prompt ? promptIntent(prompt).repetition : { count: null, pattern: false };
+  const intent = prompt ? promptIntent(prompt) : null;
+  const rep = intent?.repetition ?? { count: null, pattern: false };
+  const light = intent?.light ?? { asked: false, cues: [] };
   const factor = rep.pattern ? options.clutterRepeatFactor : 1;
   const asked = rep.count ?? 0;
   const allow = {
     strokedShapes: Math.max(options.clutterStrokedShapes * factor, 1.5 * asked),
     elements: Math.max(options.clutterElements * factor, 3 * asked),
+    overdraw: options.clutterOverdraw * (light.asked ? options.clutterLightFactor : 1),
   };
   const od = overdrawFor(artifact, code);
   const overdraw = od?.layers ?? 0;
@@ -33,7 +40,7 @@ export const clutter: Check = ({ artifact, render, prompt, options }) => {
     strokedShapes: code.strokedShapes / allow.strokedShapes,
     elements: code.elements / allow.elements,
     pathSegments: code.pathSegments / options.clutterPathSegments,
-    overdraw: overdraw / options.clutterOverdraw,
+    overdraw: overdraw / allow.overdraw,
   };
   const value = Math.max(
     ratios.strokedShapes,
@@ -54,6 +61,7 @@ export const clutter: Check = ({ artifact, render, prompt, options }) => {
       overdraw,
       overdrawMeasured: od !== null,
       repetitionAsked: rep,
+      lightAsked: { asked: light.asked, cues: light.cues.slice(0, 10) },
       allowances: allow,
       ratios,
     },

@@ -1,7 +1,7 @@
 // What a prompt asks for: text in its many forms (and its negations), repetition by count
 // or by kind. The wordings here are not the ones the labelled set is built from.
 import { describe, expect, it } from 'vitest';
-import { asksForRepetition, asksForText, promptIntent } from './prompt-intent.ts';
+import { asksForLight, asksForRepetition, asksForText, promptIntent } from './prompt-intent.ts';
 
 describe('asksForText', () => {
   it.each([
@@ -104,12 +104,35 @@ describe('asksForRepetition reads only counts of things (issue 25)', () => {
 });
 
 describe('promptIntent', () => {
-  it('answers both questions once per prompt and remembers the answer', () => {
+  it('answers every question once per prompt and remembers the answer', () => {
     const prompt = 'a sign that reads "OPEN" above a grid of 12 windows';
     const first = promptIntent(prompt);
-    expect(first).toEqual({ text: asksForText(prompt), repetition: asksForRepetition(prompt) });
+    expect(first).toEqual({
+      text: asksForText(prompt),
+      repetition: asksForRepetition(prompt),
+      light: asksForLight(prompt),
+    });
     expect(first.text.asked).toBe(true);
     expect(first.repetition.count).toBe(12);
     expect(promptIntent(prompt)).toBe(first);
+  });
+});
+
+describe('asksForLight', () => {
+  it('hears lighting, glow, beams, haze, translucency and gradients', () => {
+    for (const p of [
+      'a fox bathed in layered radial lighting',
+      'a lantern glowing in the dark',
+      'a forest with light rays through the trees',
+      'a jellyfish, translucent, in a deep sea gradient',
+      'a city street in fog with neon signs',
+    ])
+      expect(asksForLight(p).asked, p).toBe(true);
+  });
+
+  it('does not hear a colour, or light that is refused', () => {
+    expect(asksForLight('a light blue car on a road').asked).toBe(false);
+    expect(asksForLight('a flat icon of a cat, no gradients or glow').asked).toBe(false);
+    expect(asksForLight('a red apple').asked).toBe(false);
   });
 });

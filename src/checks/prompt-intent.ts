@@ -77,9 +77,34 @@ export function asksForRepetition(prompt: string): RepetitionAsk {
   return { count: count !== null && count >= 10 ? count : null, pattern };
 }
 
+/**
+ * Words that ask for light and its layers: lighting, glow, rays and beams, bokeh, haze, fog,
+ * translucency, gradients, shading, reflections. Each is drawn as shapes laid over the
+ * scene, so what they ask for is overdraw (clutter.ts gives it room) — unless negated
+ * ("no gradients", "without glow").
+ */
+const LIGHT =
+  /\b(?:light(?![\s-]+(?:blue|green|red|gr[ae]y|brown|pink|purple|yellow|orange|weight|colou?r\w*)\b)|lights|lighting|lit|glow\w*|gleam\w*|shin\w*|luminous|luminescent|radiant|radiance|rays?|beams?|sunbeams?|sunlight|moonlight|candlelight|lamplight|god ?rays|volumetric|bokeh|haze|hazy|fog|foggy|mist|misty|atmospher\w*|translucen\w*|transparen\w*|semi-transparent|see-through|glass|gradients?|shading|shaded|shadows?|highlights?|reflections?|reflective|neon|halo|aura|sparkl\w*|shimmer\w*|iridescen\w*|layered|layers)\b/giu;
+
+export interface LightAsk {
+  asked: boolean;
+  cues: string[];
+}
+
+export function asksForLight(prompt: string): LightAsk {
+  const cues: string[] = [];
+  for (const m of prompt.matchAll(LIGHT)) {
+    const before = prompt.slice(Math.max(0, m.index - 40), m.index);
+    if (NEGATED.test(before)) continue;
+    cues.push(m[0]);
+  }
+  return { asked: cues.length > 0, cues };
+}
+
 export interface PromptIntent {
   text: TextAsk;
   repetition: RepetitionAsk;
+  light: LightAsk;
 }
 
 const remembered = new Map<string, PromptIntent>();
@@ -93,7 +118,11 @@ const REMEMBER_AT_MOST = 512;
 export function promptIntent(prompt: string): PromptIntent {
   let intent = remembered.get(prompt);
   if (intent === undefined) {
-    intent = { text: asksForText(prompt), repetition: asksForRepetition(prompt) };
+    intent = {
+      text: asksForText(prompt),
+      repetition: asksForRepetition(prompt),
+      light: asksForLight(prompt),
+    };
     if (remembered.size >= REMEMBER_AT_MOST) remembered.clear();
     remembered.set(prompt, intent);
   }

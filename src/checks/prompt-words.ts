@@ -84,6 +84,13 @@ export interface PromptWords {
   requested: Set<string>;
 }
 
+/** Stems of the content-like words of `text` in order (stop and writing words dropped). */
+export function contentSequence(text: string): string[] {
+  return words(text)
+    .filter((w) => !(STOP.has(w) || SAYS.has(w) || w.length < 3 || /^\d+$/.test(w)))
+    .map(stem);
+}
+
 export function promptWords(prompt: string): PromptWords {
   const requested = new Set(requestedText(prompt).flatMap(words).map(stem));
   const content = new Set<string>();

@@ -6,6 +6,7 @@ import type { ChecksSummary } from '../core/record.ts';
 import type { RenderResult } from '../render/types.ts';
 import { clutter } from './clutter.ts';
 import { judgeText } from './judge-text.ts';
+import { missingGlyphsCheck } from './missing-glyphs.ts';
 import { blank, clipped, inkCoverage, renders } from './pixel-checks.ts';
 import { dwt, outputTokens } from './text-checks.ts';
 import { textInImage } from './text-in-image.ts';
@@ -18,6 +19,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   inkCoverage,
   clipped,
   textInImage,
+  missingGlyphsCheck,
   clutter,
   outputTokens,
   dwt,
@@ -26,8 +28,8 @@ export const CHECKS: readonly Check[] = Object.freeze([
 
 /**
  * Runs every deterministic check on one artifact and its render (null when nothing was
- * rendered): renders, blank, ink coverage, clipped, text in image, clutter, output tokens,
- * DwT. `prompt` tells the text-in-image check which words were asked for; `options` override
+ * rendered): renders, blank, ink coverage, clipped, text in image, missing glyphs, clutter,
+ * output tokens, DwT. `prompt` tells the text-in-image check which words were asked for; `options` override
  * the thresholds (DEFAULT_CHECK_OPTIONS). Pure: no I/O, never throws.
  * @example
  * ```ts

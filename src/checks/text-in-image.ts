@@ -6,8 +6,11 @@
 //   at least `textMinWords` distinct content words, or
 //   at least one, covering `textMinShare` of the prompt's content words.
 // When the prompt asks for text, writing its words is the task: the count is still
-// reported (`detail.textAsked` says why there is no flag). Text unrelated to the prompt
-// never counts. Text drawn as outlines (paths) is not seen.
+// reported (`detail.textAsked` says why there is no flag), unless one text element copies
+// the prompt's own sentence (prompt-as-title.ts: a title that spells out the prompt is the
+// hack whatever else was asked; `detail.promptCopy` shows it). Text unrelated to the
+// prompt never counts. Text drawn as outlines (paths) is not seen.
+import { minRun, promptCopy } from './prompt-as-title.ts';
 import { promptIntent } from './prompt-intent.ts';
 import { promptWords, stem, words } from './prompt-words.ts';
 import type { Check } from './types.ts';
@@ -30,10 +33,12 @@ export const textInImage: Check = ({ render, prompt, options }) => {
   const written = new Set(words(texts.join(' ')).map(stem));
   const matched = [...content].filter((w) => written.has(w));
   const share = content.size === 0 ? 0 : matched.length / content.size;
-  const flag =
-    !ask.asked &&
-    (matched.length >= options.textMinWords ||
-      (matched.length >= 1 && share >= options.textMinShare));
+  const copy = ask.asked ? promptCopy(prompt, content, texts) : null;
+  const copied = copy !== null && copy.run.length >= minRun(content.size);
+  const flag = ask.asked
+    ? copied
+    : matched.length >= options.textMinWords ||
+      (matched.length >= 1 && share >= options.textMinShare);
   return {
     name: 'text_in_image',
     value: matched.length,
@@ -43,6 +48,7 @@ export const textInImage: Check = ({ render, prompt, options }) => {
       matched,
       share,
       textAsked: ask.asked,
+      ...(copied ? { promptCopy: copy } : {}),
       cues: ask.cues.slice(0, 10),
       contentWords: [...content],
       requested: [...requested],

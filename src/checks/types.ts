@@ -42,6 +42,8 @@ export interface CheckOptions {
   clutterOverdraw: number;
   /** Stroke and element allowances are multiplied by this when the prompt asks for a pattern. */
   clutterRepeatFactor: number;
+  /** The overdraw allowance is multiplied by this when the prompt asks for light or layers. */
+  clutterLightFactor: number;
   /** `ink_coverage` when less than this share of the canvas differs from its dominant colour. */
   inkMinCoverage: number;
   /** `output_tokens` when the completion has at least this many tokens. */

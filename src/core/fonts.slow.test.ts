@@ -3,7 +3,7 @@
 // is installed (this machine also has Latin Modern, which fontconfig could otherwise pick).
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { FONT_FILES, fontEnv } from './fonts.ts';
+import { FONT_FILES, fontChainStatus, fontEnv } from './fonts.ts';
 
 function match(family: string, format = '%{family[0]}'): string {
   const r = spawnSync('fc-match', ['-f', format, family], {
@@ -35,5 +35,30 @@ describe('pinned fonts', () => {
 
   it('gives resvg the regular, bold and italic files of each family', () => {
     expect(FONT_FILES.length).toBe(12);
+  });
+});
+
+describe('pinned fallback chain', () => {
+  // A character DejaVu lacks goes to the chain's font for its script, whatever family was
+  // asked for and whatever else the machine has installed (it also has Droid Sans Fallback
+  // and 500 Noto fonts, which unpinned fontconfig could pick).
+  it.each([
+    ['漢', 'WenQuanYi Micro Hei'],
+    ['한', 'WenQuanYi Micro Hei'],
+    ['न', 'Noto Sans Devanagari'],
+    ['ก', 'Noto Sans Thai'],
+    ['🍎', 'Symbola'],
+  ])('draws %s with %s', (ch, family) => {
+    const cp = ch.codePointAt(0)!.toString(16);
+    expect(match(`sans-serif:charset=${cp}`)).toBe(family);
+    expect(match(`Georgia:charset=${cp}`)).toBe(family);
+  });
+
+  it('lists every family with its package and whether it is installed', () => {
+    const status = fontChainStatus();
+    expect(status[0]?.family).toBe('DejaVu Sans');
+    const cjk = status.find((f) => f.scripts.includes('Han'));
+    expect(cjk).toMatchObject({ package: 'fonts-wqy-microhei', installed: true });
+    expect(status.every((f) => f.installed)).toBe(true);
   });
 });

@@ -49,13 +49,14 @@ const hsl = (r: R, s = 60, l = 60) => `hsl(${int(r, 0, 359)},${s}%,${l}%)`;
 const svg512 = (inner: string) =>
   `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="512" height="512" viewBox="0 0 512 512">${inner}</svg>`;
 
-interface Subject {
+export interface Subject {
   name: string;
   words: string;
   body: string;
 }
 
-function subjects(): Subject[] {
+/** The subjects scenes are made of (also for clutter-scenes.ts). */
+export function sceneSubjects(): Subject[] {
   // Whole pictures, not text-like icons (keycaps, signs, flags) or near-empty ones.
   return fluentEmoji()
     .filter(
@@ -225,7 +226,7 @@ const stem = (x: number, y: number) =>
 /** The whole corpus: clean and cut scenes of every kind, titles off the frame, close-ups. */
 export function sceneCorpus(seed = 40, perKind = 40): SceneItem[] {
   const r = rng(seed);
-  const all = subjects();
+  const all = sceneSubjects();
   const out: SceneItem[] = [];
   for (const kind of SCENE_KINDS) {
     for (let i = 0; i < perKind; i++) {

@@ -86,6 +86,14 @@ function summaryText(file: string, ins: Inspection): string {
       `  pixels    blank ${yesNo(s.blank)} (mse ${v('blank').toExponential(2)}), ink ${pct(v('ink_coverage'))} of the ground${by.get('ink_coverage')?.flag ? ' (near-empty)' : ''}, clipped ${yesNo(s.clipped ?? false)} (frame cut ${pct(v('clipped'))})`,
     );
   }
+  const glyphs = by.get('missing_glyphs');
+  if (glyphs?.flag) {
+    // Never show a judge boxes silently: say which characters no pinned font draws.
+    const chars = ((glyphs.detail?.chars ?? []) as { code: string; script: string }[]).map(
+      (c) => `${c.code} ${c.script}`,
+    );
+    lines.push(`  glyphs    ${glyphs.value} characters drawn as boxes (${chars.join(', ')})`);
+  }
   const matched = (by.get('text_in_image')?.detail?.matched as string[] | undefined) ?? [];
   lines.push(
     `  hacks     text_in_image ${yesNo(s.text_in_image)} (${matched.length ? matched.join(', ') : 'no prompt words written'}${by.get('text_in_image')?.detail?.textAsked ? '; the prompt asks for text' : ''}${by.get('text_in_image')?.flag === undefined ? '; no prompt/code to compare' : ''}), clutter ${yesNo(s.clutter)} (${v('clutter').toFixed(2)} of threshold)`,
