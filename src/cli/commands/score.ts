@@ -17,6 +17,7 @@ import { parseRubricsJsonl } from '../../rubric/load.ts';
 import { ExactIdSchema } from '../../store/jsonl.ts';
 import { addDataRootFlag, dataRootFlag } from '../assets-flag.ts';
 import { asUsage, cacheFlag, judgeCallFlags, parseCount, parseMode } from '../flags.ts';
+import { addGateFlag, type GateFlags, gateFromFlags } from '../gate-flag.ts';
 import { createGroupBatcher, groupSizes } from '../group-batches.ts';
 import { addHtmlFlag, htmlFlagOptions } from '../html-flag.ts';
 import { addHybridFlags, type HybridFlags, hybridFromFlags } from '../hybrid-flags.ts';
@@ -71,7 +72,7 @@ function nothingScored(records: readonly Pick<ScoreRecord, 'status' | 'reason'>[
     : 'nothing could be scored';
 }
 
-interface ScoreFlags extends HybridFlags, ShardFlags, JudgingFlags {
+interface ScoreFlags extends HybridFlags, ShardFlags, JudgingFlags, GateFlags {
   renderer?: string;
   rolloutTimeoutMs?: string;
   dataRoot?: string;
@@ -142,6 +143,7 @@ function checkFlags(flags: ScoreFlags) {
     concurrency,
     dropAxis: flags.dropAxis,
     judging,
+    gate: gateFromFlags(flags),
   };
 }
 
@@ -205,7 +207,7 @@ async function score(flags: ScoreFlags, setExit: (code: number) => void): Promis
 async function scoreWith(
   flags: ScoreFlags,
   setExit: (code: number) => void,
-  { reward, rubrics, mode, concurrency, dropAxis, judging }: ReturnType<typeof checkFlags>,
+  { reward, rubrics, mode, concurrency, dropAxis, judging, gate }: ReturnType<typeof checkFlags>,
   cache: string | false,
   budget: ReturnType<typeof batchJudgeBudget>,
 ): Promise<void> {
@@ -229,6 +231,7 @@ async function scoreWith(
     reward,
     mode,
     judging,
+    gate,
     ...(panel.length ? { panel } : {}),
     ...(judging.quorum !== null ? { quorum: judging.quorum } : {}),
     ...(flags.panelWeights ? { panelWeights: parseWeights(flags.panelWeights) } : {}),
@@ -338,6 +341,7 @@ export const register: RegisterCommand = (program, setExit) => {
     .option('--no-cache', 'do not read or write the answer cache');
   addJudgeBudgetFlags(cmd);
   addJudgingFlags(cmd);
+  addGateFlag(cmd);
   addDataRootFlag(cmd);
   addRelativeFlags(cmd);
   addShardFlags(addRendererFlag(addHtmlFlag(addHybridFlags(cmd)))).action((flags: ScoreFlags) =>
