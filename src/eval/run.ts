@@ -73,6 +73,8 @@ export interface EvalRunOptions {
   mode?: JudgeMode;
   /** How judge answers are asked and read (src/judge/strategy.ts). */
   judging?: Partial<JudgingStrategy>;
+  /** The gated checks (`--gate`, issue 41; default judge_text, `none`: off). */
+  gate?: string | readonly string[];
   /** Rollouts in flight at once. Default 8. */
   concurrency?: number;
   /** Extra settings recorded in summary.json and the report (flags, sources). */
@@ -191,6 +193,7 @@ export async function runEval(opts: EvalRunOptions): Promise<EvalRunResult> {
     hybrid: opts.hybrid,
     mode: opts.mode,
     ...(opts.judging ? { judging: opts.judging } : {}),
+    ...(opts.gate !== undefined ? { gate: opts.gate } : {}),
     concurrency: opts.concurrency ?? 8,
   });
 

@@ -30,6 +30,7 @@ import { createRunProgress } from '../../store/progress.ts';
 import { inShard, type ShardSpec } from '../../store/shard.ts';
 import { domainFlag } from '../domain-flag.ts';
 import { asUsage, checkCacheReachable, parseCount, parseMode } from '../flags.ts';
+import { addGateFlag, type GateFlags, gateFromFlags } from '../gate-flag.ts';
 import { addHtmlFlag, htmlFlagOptions } from '../html-flag.ts';
 import { addHybridFlags, type HybridFlags, hybridFromFlags, hybridPlan } from '../hybrid-flags.ts';
 import { inputFile } from '../input-file.ts';
@@ -53,7 +54,13 @@ import {
   type SamplingFlags,
 } from './generate.ts';
 
-interface EvalFlags extends SamplingFlags, HybridFlags, ShardFlags, BatchBudgetFlags, JudgingFlags {
+interface EvalFlags
+  extends SamplingFlags,
+    HybridFlags,
+    ShardFlags,
+    BatchBudgetFlags,
+    JudgingFlags,
+    GateFlags {
   renderer?: string;
   htmlFullPage?: boolean;
   reward?: string;
@@ -101,6 +108,10 @@ function printResult(r: EvalRunResult, dir: string): void {
         .map(([c, n]) => `${c} ${n}`)
         .join(', ');
       lines.push(`  failed           ${failed || 'none'}`);
+      const gated = Object.entries(k.gated ?? {})
+        .map(([c, n]) => `${c} ${n}`)
+        .join(', ');
+      if (gated) lines.push(`  gated            ${gated} (reward 0, no judge call)`);
     }
     lines.push(
       `  ${kind.padEnd(16)} rendered ${iv(k.score_rendered)} · all samples ${iv(k.score_all)}`,
@@ -179,7 +190,8 @@ function checkFlags(flags: EvalFlags) {
   const d = domainFlag(flags.domain);
   const domain: DomainId | undefined = d === 'auto' ? undefined : d;
   const judging = judgingFromFlags(flags);
-  return { ruler, concurrency, mode, alerts, extra, renderer, cache, shard, domain, judging };
+  const gate = gateFromFlags(flags);
+  return { ruler, concurrency, mode, alerts, extra, renderer, cache, shard, domain, judging, gate };
 }
 
 type Settings = Record<string, string | number | boolean | null>;
@@ -338,6 +350,7 @@ async function evaluateWith(
     shard,
     domain,
     judging,
+    gate,
   }: ReturnType<typeof checkFlags>,
   budget: ReturnType<typeof batchJudgeBudget>,
 ): Promise<void> {
@@ -415,6 +428,7 @@ async function evaluateWith(
           cache,
           mode,
           judging,
+          gate,
           concurrency,
           settings,
           alerts,
@@ -492,6 +506,7 @@ export const register: RegisterCommand = (program, setExit) => {
     );
   addJudgeBudgetFlags(cmd);
   addJudgingFlags(cmd);
+  addGateFlag(cmd);
   addShardFlags(addRendererFlag(addHtmlFlag(addHybridFlags(cmd)))).action((flags: EvalFlags) =>
     evaluate(flags, setExit),
   );
