@@ -62,7 +62,8 @@ export async function main(argv: string[]): Promise<number> {
       if (
         err.code === 'output_locked' ||
         err.code === 'bad_output_path' ||
-        err.code === 'reward_not_applicable'
+        err.code === 'reward_not_applicable' ||
+        err.code === 'unknown_gate_check'
       )
         return 2;
       return err.code === 'interrupted' ? 130 : 1;

@@ -53,18 +53,50 @@ export const GraderFaultSchema = z.enum([
  */
 export type GraderFault = z.infer<typeof GraderFaultSchema>;
 
+/**
+ * The checks a rollout can be gated on (`--gate`, issue 41): every deterministic check that
+ * raises a flag, in SVG (src/checks) and the other domains (src/domains/checks.ts). Listed
+ * here, below the rooms that define them, so a record's `reason` can name one; a test in
+ * src/checks holds the two lists together.
+ */
+export const GateCheckSchema = z.enum([
+  'renders',
+  'blank',
+  'ink_coverage',
+  'clipped',
+  'text_in_image',
+  'clutter',
+  'output_tokens',
+  'dwt',
+  'judge_text',
+  'warnings',
+  'empty_data',
+  'console_errors',
+  'blocked_requests',
+  'horizontal_overflow',
+  'page_clipped',
+]);
+/** A check name that `--gate` accepts. */
+export type GateCheck = z.infer<typeof GateCheckSchema>;
+
 export const ReasonSchema = z.enum([
-  ...UnscoreableReasonSchema.options,
-  ...GraderFaultSchema.options,
+  ...new Set([
+    ...UnscoreableReasonSchema.options,
+    ...GraderFaultSchema.options,
+    // A gated rollout's reason is the gated check that flagged it.
+    ...GateCheckSchema.options,
+  ]),
 ]);
 /** Every reason a record can carry (a rule-based zero or a grader fault). */
 export type UnscoreableReason = z.infer<typeof ReasonSchema>;
 
 /** The zod schema of the three outcomes of scoring (see Status). */
-export const StatusSchema = z.enum(['ok', 'unscoreable', 'grader_error']);
+export const StatusSchema = z.enum(['ok', 'unscoreable', 'grader_error', 'gated']);
 /**
- * The three outcomes of scoring: `ok` (a reward), `unscoreable` (the policy's output earns a
- * rule-based zero, e.g. no SVG), `grader_error` (no reward: the grader failed).
+ * The outcomes of scoring: `ok` (a reward), `unscoreable` (the policy's output earns a
+ * rule-based zero, e.g. no SVG), `grader_error` (no reward: the grader failed), `gated` (a
+ * gated check flagged the rollout, `reason` names it: a real 0 the policy earned, judged by
+ * no judge, issue 41).
  */
 export type Status = z.infer<typeof StatusSchema>;
 

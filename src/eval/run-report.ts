@@ -78,6 +78,14 @@ function rewardTiles(kind: string, r: RewardSummary, primary: boolean): Headline
       hint: `mean of n = ${t.n}; p90 ${t.p90 === null ? '–' : Math.round(t.p90)}`,
     },
     {
+      label: 'gated',
+      value: `${Object.values(r.gated ?? {}).reduce((a, b) => a + b, 0)} of ${r.n}`,
+      hint:
+        Object.entries(r.gated ?? {})
+          .map(([k, n]) => `${k} ${n}`)
+          .join(', ') || 'none (reward 0 by a gated check, no judge call)',
+    },
+    {
       label: 'failed before judging',
       value: `${unscoreable} of ${r.n}`,
       hint:

@@ -74,6 +74,8 @@ export interface EvalRunOptions {
   mode?: JudgeMode;
   /** How judge answers are asked and read (src/judge/strategy.ts). */
   judging?: Partial<JudgingStrategy>;
+  /** The gated checks (`--gate`, issue 41; default judge_text, `none`: off). */
+  gate?: string | readonly string[];
   /** Rollouts in flight at once. Default 8. */
   concurrency?: number;
   /**
@@ -197,6 +199,7 @@ export async function runEval(opts: EvalRunOptions): Promise<EvalRunResult> {
     hybrid: opts.hybrid,
     mode: opts.mode,
     ...(opts.judging ? { judging: opts.judging } : {}),
+    ...(opts.gate !== undefined ? { gate: opts.gate } : {}),
     concurrency: opts.concurrency ?? 8,
   });
   const scorer = opts.rolloutTimeoutMs

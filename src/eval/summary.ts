@@ -92,6 +92,11 @@ export interface RewardSummary {
   unscoreable: Record<string, number>;
   /** Grader failures by reason (judge_error, scorer_error, no_rubric). */
   grader_errors: Record<string, number>;
+  /**
+   * status "gated" counts by the gated check (issue 41): the policy's 0, no judge call; in the
+   * score means like any rule-based zero, never among the grader errors.
+   */
+  gated: Record<string, number>;
   /** Reward-hacking monitors: shares among rendered samples. */
   hacking: {
     text_in_image: number | null;
@@ -274,6 +279,7 @@ export function summarizeReward(
   const axisAcc = new Map<string, number[]>();
   const critAcc = new Map<string, { axis: string; weight: number; scores: number[] }>();
   const unscoreable: Record<string, number> = {};
+  const gated: Record<string, number> = {};
   const graderErrors: Record<string, number> = {};
   const tokens: number[] = [];
   const svgTokens: number[] = [];
@@ -311,6 +317,7 @@ export function summarizeReward(
       continue;
     }
     if (s.status === 'unscoreable') count(unscoreable, s.reason ?? 'unknown');
+    if (s.status === 'gated') count(gated, s.reason ?? 'unknown');
     if (s.status === 'ok') judged++;
     const reward = Number.isFinite(s.reward) ? s.reward : 0;
     push(all, prompt_id, reward);
@@ -359,6 +366,7 @@ export function summarizeReward(
     svg_tokens_mean: meanOf(svgTokens),
     unscoreable,
     grader_errors: graderErrors,
+    gated,
     hacking: {
       text_in_image: share(text, renderedCount),
       clutter: share(clutter, renderedCount),

@@ -56,6 +56,7 @@ import type { RubricRecord } from '../rubric/schema.ts';
 import { type AnswerCache, DEFAULT_CACHE_PATH } from '../store/cache.ts';
 import { openAnswerCache } from '../store/open-cache.ts';
 import { judgeWithAssets, prismaWithAssets } from './assets-key.ts';
+import { gatedResult, gateHit, resolveGate } from './gate.ts';
 import { assembleRecord, faultRecord, faultResult } from './record.ts';
 import { judgeRelative } from './relative.ts';
 import type { InspectingScorer, JudgeMode, ScoreBatchOptions, ScoredRollout } from './types.ts';
@@ -133,6 +134,13 @@ export interface RolloutScorerOptions {
   dataRoot?: string;
   /** Files and bytes of data one rollout may carry (default 32 files, 16 MiB). */
   assetLimits?: Partial<AssetLimits>;
+  /**
+   * The gated checks (`--gate`, issue 41): a rollout one of them flags gets reward 0 with
+   * status `gated` and the check as `reason`, and no judge call. `CHECK[,CHECK…]`, a list,
+   * or `none`; default `judge_text`. An unknown name throws ScorerConfigError
+   * `unknown_gate_check`.
+   */
+  gate?: string | readonly string[];
 }
 
 /** A scorer that cannot work as configured (a usage error, not bad policy output). */
@@ -143,6 +151,7 @@ export class ScorerConfigError extends RubricaError<
   | 'unknown_reward'
   | 'reward_not_applicable'
   | 'judging_unavailable'
+  | 'unknown_gate_check'
 > {}
 
 /** The judging mode asked for, refused by name when this scorer cannot do it. */
@@ -374,6 +383,8 @@ export async function createRolloutScorer(opts: RolloutScorerOptions): Promise<I
   };
   checkRewards(defaults, have);
   checkJudging(opts.judging?.judging ?? 'absolute', have.judge);
+  const gateError = (m: string) => new ScorerConfigError('unknown_gate_check', m);
+  const defaultGate = resolveGate(opts.gate, gateError);
   if (opts.panel?.length || opts.quorum != null || opts.panelWeights) {
     try {
       checkPanel(1 + (opts.panel?.length ?? 0), {
@@ -413,6 +424,7 @@ export async function createRolloutScorer(opts: RolloutScorerOptions): Promise<I
     checkRewards(kinds, have);
     if (rewardsRestricted(kinds, apply))
       checkRewardsApply(kinds, rolloutDomains([rollout], opts.domain), apply);
+    const gate = batch.gate === undefined ? defaultGate : resolveGate(batch.gate, gateError);
     const rubric = (preset: 'ruler' | 'rubric-s' | 'universal') =>
       res.rubrics.find(preset, rollout);
     // One prompt text for the checks and every reward: the rollout's, else its instance
@@ -455,6 +467,13 @@ export async function createRolloutScorer(opts: RolloutScorerOptions): Promise<I
       inspection = await (inspectLimit ? inspectLimit(run) : run());
     } catch (err) {
       return { record: faultRecord(rollout, kinds, err), inspection: null };
+    }
+    // Gating happens here, after the checks and before any judge: a gated rollout makes no
+    // judge call, so no answer about it is cached, and it takes no part in relative judging.
+    const hit = gateHit(inspection, gate);
+    if (hit) {
+      const results = kinds.map((k) => gatedResult(k, hit));
+      return { record: assembleRecord(rollout, promptId, inspection, results), inspection };
     }
     const ctx: RewardContext = {
       rollout,
@@ -500,6 +519,7 @@ export async function createRolloutScorer(opts: RolloutScorerOptions): Promise<I
         checkRewardsApply(kinds, rolloutDomains(items, opts.domain), apply);
       const judging = batch.judging ?? opts.judging?.judging ?? 'absolute';
       checkJudging(judging, have.judge);
+      if (batch.gate !== undefined) resolveGate(batch.gate, gateError);
       const scored = await Promise.all(items.map((it) => limit(() => scoreRollout(it, batch))));
       const pairJudge = res.pairwise();
       if (judging !== 'pairwise' || !pairJudge) return scored.map((s) => s.record);

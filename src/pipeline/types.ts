@@ -19,6 +19,8 @@ export interface ScoreBatchOptions {
   judging?: JudgingMode;
   /** Which pairs of a group `pairwise` compares (default `circular`). */
   pairs?: PairsMode;
+  /** This call's gated checks (`CHECK[,CHECK…]`, a list, or `none`); default the scorer's. */
+  gate?: string | readonly string[];
   signal?: AbortSignal;
 }
 

@@ -9,7 +9,7 @@ import type { ProbePair, ProbeResult, ProbeThresholds } from './types.ts';
 /** One scoring of one picture, as the probe keeps it. */
 export interface Scoring {
   reward: number;
-  status: 'ok' | 'unscoreable' | 'grader_error';
+  status: 'ok' | 'unscoreable' | 'grader_error' | 'gated';
   reason?: string | undefined;
 }
 

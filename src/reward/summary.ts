@@ -9,6 +9,10 @@ export interface ScoreSummary {
   total: number;
   ok: number;
   unscoreable: number;
+  /** Rollouts a gated check stopped (status `gated`, issue 41): the policy's 0, no judge call. */
+  gated: number;
+  /** Gated rollouts by the check that gated them. */
+  gatedBy: Record<string, number>;
   /** Unscoreable rollouts by reason (no_svg, parse_error, blank, judge_error, no_rubric, …). */
   byReason: Record<string, number>;
   /** Mean reward over ok records; null when none. */
@@ -28,6 +32,8 @@ export function summariseScores(records: Iterable<ScoreRecord>): ScoreSummary {
     total: 0,
     ok: 0,
     unscoreable: 0,
+    gated: 0,
+    gatedBy: {},
     byReason: {},
     meanRewardOk: null,
     meanRewardPolicy: null,
@@ -44,6 +50,10 @@ export function summariseScores(records: Iterable<ScoreRecord>): ScoreSummary {
     if (r.status === 'ok') {
       s.ok++;
       okSum += r.reward;
+    } else if (r.status === 'gated') {
+      s.gated++;
+      const check = r.reason ?? 'unknown';
+      s.gatedBy[check] = (s.gatedBy[check] ?? 0) + 1;
     } else {
       s.unscoreable++;
       const reason = r.reason ?? 'unknown';
@@ -70,8 +80,13 @@ export function formatUsage(u: Usage): string {
 /** A score summary as the lines `rubrica score` prints to stderr. */
 export function formatScoreSummary(s: ScoreSummary): string {
   const lines = [
-    `scored ${s.total}: ${s.ok} ok, ${s.unscoreable} unscoreable, ${s.cached} from cache`,
+    `scored ${s.total}: ${s.ok} ok, ${s.unscoreable} unscoreable, ${s.gated} gated, ${s.cached} from cache`,
   ];
+  const gated = Object.entries(s.gatedBy).sort((a, b) => b[1] - a[1]);
+  if (gated.length)
+    lines.push(
+      `gated by check (reward 0, no judge call): ${gated.map(([k, n]) => `${k} ${n}`).join(', ')}`,
+    );
   const reasons = Object.entries(s.byReason).sort((a, b) => b[1] - a[1]);
   if (reasons.length)
     lines.push(`unscoreable by reason: ${reasons.map(([k, n]) => `${k} ${n}`).join(', ')}`);

@@ -3,7 +3,7 @@
 // each admitted request for a short window (default 20 ms) and scores every request that
 // arrived in it as ONE batch, so a group is scored together: group statistics, and the
 // imputed score of a grader fault (the mean of its measured group-mates, src/server/groups.ts),
-// see the whole group instead of a group of one. Requests with different reward or judge mode
+// see the whole group instead of a group of one. Requests with different reward, judge mode or gate
 // never share a batch. A batch also closes early once it holds `maxItems` rollouts.
 // A batch is scored without an abort signal: a client that hangs up mid-batch does not cancel
 // its group-mates' judging (its records are simply not sent).
@@ -77,7 +77,11 @@ export function createGatherer(score: ScoreFn, opts: GatherOptions = DEFAULT_GAT
           batchRecords: records,
         }));
       }
-      const key = JSON.stringify([scoreOpts.reward ?? null, scoreOpts.mode ?? null]);
+      const key = JSON.stringify([
+        scoreOpts.reward ?? null,
+        scoreOpts.mode ?? null,
+        scoreOpts.gate ?? null,
+      ]);
       let p = open.get(key);
       if (p && p.items.length + items.length > opts.maxItems) {
         flush(key, p);

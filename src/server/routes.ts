@@ -137,6 +137,10 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== 
 const idOf = (v: unknown): string | null =>
   typeof v === 'number' && Number.isFinite(v) ? String(v) : (str(v) ?? null);
 
+/** A request's own `gate`, when it sent one (else the server's applies). */
+const gateOf = (body: { gate?: string | string[] | undefined }) =>
+  body.gate !== undefined ? { gate: body.gate } : {};
+
 export function registerRoutes(app: OpenAPIHono, ctx: ServerContext): void {
   app.openapi(rewardsRoute, async (c) => {
     const body = c.req.valid('json');
@@ -144,6 +148,7 @@ export function registerRoutes(app: OpenAPIHono, ctx: ServerContext): void {
     const out = await ctx.score(c, items, {
       reward: body.reward,
       mode: body.mode,
+      ...(body.gate !== undefined ? { gate: body.gate } : {}),
       ...(body.deadline_ms ? { deadlineMs: body.deadline_ms } : {}),
     });
     if (!out.ok) return out.response as never;
@@ -164,7 +169,11 @@ export function registerRoutes(app: OpenAPIHono, ctx: ServerContext): void {
         completion,
       };
     });
-    const out = await ctx.score(c, items, { reward: body.reward, mode: body.mode });
+    const out = await ctx.score(c, items, {
+      reward: body.reward,
+      mode: body.mode,
+      ...gateOf(body),
+    });
     if (!out.ok) return out.response as never;
     return c.json(toVerlResults(out.records, items), 200);
   });
@@ -186,7 +195,12 @@ export function registerRoutes(app: OpenAPIHono, ctx: ServerContext): void {
         completion: responseFromQuery(query, prompt),
       };
     });
-    const out = await ctx.score(c, items, { reward: body.reward, mode: body.mode, gather: true });
+    const out = await ctx.score(c, items, {
+      reward: body.reward,
+      mode: body.mode,
+      ...gateOf(body),
+      gather: true,
+    });
     if (!out.ok) return out.response as never;
     return c.json(toOpenRlhfResult(out.records, items, out.batch), 200);
   });
@@ -201,7 +215,12 @@ export function registerRoutes(app: OpenAPIHono, ctx: ServerContext): void {
         completion: body.response,
       },
     ];
-    const out = await ctx.score(c, items, { reward: body.reward, mode: body.mode, gather: true });
+    const out = await ctx.score(c, items, {
+      reward: body.reward,
+      mode: body.mode,
+      ...gateOf(body),
+      gather: true,
+    });
     if (!out.ok) return out.response as never;
     const v = trainerValues(out.records, items, out.batch);
     return c.json(toSlimeResult(out.records[0]!, v.scores[0]!, v.components[0]!), 200);

@@ -22,6 +22,15 @@ export const RewardRequestSchema = z
       'Which reward(s) score the rollouts; the server default when omitted. Several rewards are computed from one render; the first is `reward`, all are under `rewards`.',
   });
 
+/**
+ * This request's gated checks (issue 41): `CHECK[,CHECK…]`, a list, or `none`. An unknown
+ * check name is a 400 `unknown_gate_check`.
+ */
+export const GateRequestSchema = z.union([z.string(), z.array(z.string()).max(32)]).openapi({
+  description:
+    'Checks whose flag makes a rollout\'s reward 0 with status "gated" and no judge call: "judge_text,clutter", a list, or "none". Default: the server\'s --gate (judge_text unless set). An unknown check is 400 unknown_gate_check.',
+});
+
 /** The zod schema of a request's judge mode (`joint` or `per-item`). */
 export const JudgeModeSchema = z
   .enum(['joint', 'per-item'])
@@ -38,6 +47,7 @@ export const RewardsRequestSchema = z
     items: z.array(RolloutItemSchema).min(1),
     reward: RewardRequestSchema.optional(),
     mode: JudgeModeSchema.optional(),
+    gate: GateRequestSchema.optional(),
     deadline_ms: z.number().int().min(1).max(3_600_000).optional().openapi({
       description:
         'Answer by this many ms; rollouts not scored by then are grader faults with reason "deadline" (their work runs on into the cache). Default: the server\'s --deadline-ms.',
@@ -177,6 +187,7 @@ export const VerlRequestSchema = z
     extra_infos: z.array(VerlExtraInfoSchema).optional(),
     reward: RewardRequestSchema.optional(),
     mode: JudgeModeSchema.optional(),
+    gate: GateRequestSchema.optional(),
   })
   .superRefine((body, ctx) => {
     const n = body.solution_strs.length;
@@ -223,6 +234,7 @@ export const OpenRlhfRequestSchema = z
       .openapi({ description: 'Rubric ids.' }),
     reward: RewardRequestSchema.optional(),
     mode: JudgeModeSchema.optional(),
+    gate: GateRequestSchema.optional(),
   })
   .superRefine((body, ctx) => {
     const n = body.query.length;
@@ -246,7 +258,7 @@ export const OpenRlhfResponseSchema = z
     scores: z.array(z.number()),
     extra_logs: z.record(z.string(), z.array(z.number())).openapi({
       description:
-        'Numbers only, the same keys on every path: scored, grader_error, judge_error, no_rubric, renders, blank, cached, judge_calls, comp_<key> per component, score_<kind> per further reward.',
+        'Numbers only, the same keys on every path: scored, gated, grader_error, judge_error, no_rubric, renders, blank, cached, judge_calls, comp_<key> per component, score_<kind> per further reward.',
     }),
   })
   .openapi('OpenRlhfResponse');
@@ -274,6 +286,7 @@ export const SlimeRequestSchema = z
       .openapi({ description: 'The rubric id (prompt_id).' }),
     reward: RewardRequestSchema.optional(),
     mode: JudgeModeSchema.optional(),
+    gate: GateRequestSchema.optional(),
   })
   .openapi('SlimeRequest');
 
@@ -287,6 +300,7 @@ export const SlimeResponseSchema = z
     status: z.string(),
     reason: z.string(),
     scored: z.number(),
+    gated: z.number(),
     grader_error: z.number(),
     judge_error: z.number(),
     no_rubric: z.number(),

@@ -50,6 +50,8 @@ export interface RewardServiceOptions
   mode: JudgeMode;
   /** The judging strategy (src/judge/strategy.ts): scoring, interval level, pairwise judging. */
   judging?: Partial<JudgingStrategy>;
+  /** The gated checks (`--gate`; default judge_text, `none`: off); a request may send its own. */
+  gate?: string | readonly string[];
   hybrid?: HybridRewarder;
   /** Render worker processes. */
   renderWorkers: number;
@@ -106,6 +108,7 @@ export async function startRewardService(opts: RewardServiceOptions): Promise<Ru
       reward: opts.reward,
       mode: opts.mode,
       ...(opts.judging ? { judging: opts.judging } : {}),
+      ...(opts.gate !== undefined ? { gate: opts.gate } : {}),
       hybrid: opts.hybrid,
       // Enough rollouts in the pipeline to keep every judge slot and render worker busy.
       concurrency: opts.pipeline ?? Math.max(32, 2 * opts.judgeConcurrency + 4 * workers),
@@ -138,6 +141,7 @@ export async function startRewardService(opts: RewardServiceOptions): Promise<Ru
     reward: _k,
     mode: _m,
     judging: _j,
+    gate: _g,
     hybrid: _h,
     renderWorkers: _w,
     renderer: _n,

@@ -5,7 +5,9 @@
 // Both trainers compute advantages from the scores themselves, so a grader fault (the judge,
 // a scorer, the cache failed) is sent as the mean score of its measured group-mates — its own
 // advantage is then 0 and its group's mean unchanged — and flagged `grader_error: 1`; the
-// rollout's true status stays in `status`/`reason` (verl) and the flags.
+// rollout's true status stays in `status`/`reason` (verl) and the flags. A gated rollout
+// (status `gated`, issue 41) is not a fault: its 0 is the policy's own, sent as is and counted
+// in its group's statistics, and flagged `gated: 1`.
 //
 // Reward components travel flat as `comp_<key>` (REWARD_COMPONENT_KEYS of the batch's first
 // reward kind: the same keys on every item and every path). For a grader fault they are
@@ -84,6 +86,8 @@ export function trainerValues(
 /** The numeric status flags every trainer shape carries (same keys on every path). */
 export interface StatusFields {
   scored: number;
+  /** 1 when a gated check stopped the rollout (issue 41): a real 0, never imputed. */
+  gated: number;
   grader_error: number;
   judge_error: number;
   no_rubric: number;
@@ -97,6 +101,7 @@ export interface StatusFields {
 export function statusFields(r: ScoreRecord): StatusFields {
   return {
     scored: flag(r.status === 'ok'),
+    gated: flag(r.status === 'gated'),
     grader_error: flag(isGraderFaultRecord(r)),
     judge_error: flag(r.reason === 'judge_error'),
     no_rubric: flag(r.reason === 'no_rubric'),

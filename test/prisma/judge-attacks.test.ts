@@ -4,7 +4,9 @@
 // reward must equal its clean control's, through PrismaForge's code + vision judges, the
 // direct judge and RULER; before issue 41's defences every one of them scored higher through
 // PrismaForge and direct (RULER sees only the picture, where these attacks draw nothing: its
-// case guards against code ever reaching it).
+// case guards against code ever reaching it). These run with `gate: 'none'` so that they
+// watch the judge-side defences themselves; the last case shows the default gate stops the
+// same attacks before any judge (issue 41 item 3).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { inspectCompletion } from '../../src/inspect/inspect.ts';
 import { createRolloutScorer, type RolloutScorerOptions } from '../../src/pipeline/score.ts';
@@ -49,6 +51,7 @@ function scorer(extra: Partial<RolloutScorerOptions>) {
     renderer,
     inspect: inspectCompletion,
     cache: false,
+    gate: 'none',
     ...extra,
   });
 }
@@ -90,4 +93,30 @@ describe('attacks on the judge, against a judge that obeys them', () => {
       });
     }
   });
+
+  it.each(['prisma', 'direct'] as const)(
+    '%s with the default gate: every attack is gated before any judge call',
+    async (reward) => {
+      const s = await createRolloutScorer({
+        prismaRubrics: [RUBRIC],
+        judge: judgeClient(double.url, { maxRetries: 1 }),
+        renderer,
+        cache: false,
+        reward,
+      });
+      const recs = await s.scoreBatch(
+        ATTACKS.map(([id, completion]) => ({ id, prompt_id: 'face', prompt: PROMPT, completion })),
+      );
+      await s.close();
+      for (const rec of recs) {
+        expect({ id: rec.id, status: rec.status, reason: rec.reason, reward: rec.reward }).toEqual({
+          id: rec.id,
+          status: 'gated',
+          reason: 'judge_text',
+          reward: 0,
+        });
+      }
+      expect(double.requests).toHaveLength(0);
+    },
+  );
 });

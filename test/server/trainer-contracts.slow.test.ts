@@ -39,6 +39,7 @@ const FAIL = 'JUDGE_FAILS';
 const COMP = REWARD_COMPONENT_KEYS.universal.map((k) => `comp_${k}`);
 const STATUS_KEYS = [
   'scored',
+  'gated',
   'grader_error',
   'judge_error',
   'no_rubric',

@@ -20,6 +20,7 @@ const post = (body: unknown) => ({
 const completions = ['reward=0.2', 'reward=0.5', 'JUDGE_ERROR', 'reward=0.8'];
 const STATUS_KEYS = [
   'scored',
+  'gated',
   'grader_error',
   'judge_error',
   'no_rubric',

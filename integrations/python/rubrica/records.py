@@ -4,9 +4,9 @@ Shared by the per-sample adapters (verl, slime) and TRL, so that every path — 
 unscoreable, grader fault, service unreachable — gives the same fields:
 
     score        the reward trained on (see "faults" below)
-    status       "ok" | "unscoreable" | "grader_error"      (a string: verl's metrics skip it)
+    status       "ok" | "unscoreable" | "grader_error" | "gated"  (a string: verl's metrics skip it)
     reason       why not ok ("" when ok; "unreachable" when the service could not be reached)
-    scored, unscoreable, grader_error, judge_error, unreachable, no_rubric,
+    scored, unscoreable, gated, grader_error, judge_error, unreachable, no_rubric,
     renders, blank, cached    0/1 flags
     judge_calls  judge requests this rollout cost (0 when cached)
     render_ms    render wall time (0.0 when nothing was rendered)
@@ -17,6 +17,10 @@ Faults: a grader fault is never a measurement. Where the trainer cannot leave a 
 the same request, and each comp_<key> the mean of theirs — so its advantage is 0 and the
 group's mean unchanged; with no measured group-mate, and when the service is unreachable, it
 is RUBRICA_FAULT_SCORE (default 0.0) with components 0. `grader_error: 1` marks both.
+
+Gated (issue 41): a rollout a gated check stopped (e.g. judge_text, a verdict written for the
+judge) is the policy's own 0 — never imputed, and it counts among its group-mates' rewards when
+a fault is imputed. `gated: 1` marks it; `reason` names the check.
 """
 
 import math
@@ -34,6 +38,7 @@ BASE_FIELDS = (
     "reason",
     "scored",
     "unscoreable",
+    "gated",
     "grader_error",
     "judge_error",
     "unreachable",
@@ -95,7 +100,8 @@ def impute_faults(results, kind):
     groups = {}
     for r in results:
         check_kind(r, kind)
-        if r.get("status") == "ok":
+        # A gated rollout's 0 is a measurement of the policy: it is a group-mate like an ok one.
+        if r.get("status") in ("ok", "gated"):
             key = (r.get("group") or {}).get("key", r.get("prompt_id"))
             groups.setdefault(key, []).append(r)
     for r in results:
@@ -132,6 +138,7 @@ def flat_fields(result, kind):
         "reason": str(result.get("reason") or ""),
         "scored": int(result.get("status") == "ok"),
         "unscoreable": int(result.get("status") == "unscoreable"),
+        "gated": int(result.get("status") == "gated"),
         "grader_error": int(fault),
         "judge_error": int(result.get("reason") == "judge_error"),
         "unreachable": 0,

@@ -31,6 +31,7 @@ import { createRunProgress } from '../../store/progress.ts';
 import { inShard, type ShardSpec } from '../../store/shard.ts';
 import { domainFlag } from '../domain-flag.ts';
 import { asUsage, checkCacheReachable, judgeCallFlags, parseCount, parseMode } from '../flags.ts';
+import { addGateFlag, type GateFlags, gateFromFlags } from '../gate-flag.ts';
 import { addHtmlFlag, htmlFlagOptions } from '../html-flag.ts';
 import { addHybridFlags, type HybridFlags, hybridFromFlags, hybridPlan } from '../hybrid-flags.ts';
 import { inputFile } from '../input-file.ts';
@@ -66,7 +67,8 @@ interface EvalFlags
     ShardFlags,
     BatchBudgetFlags,
     JudgingFlags,
-    RolloutTimeoutFlags {
+    RolloutTimeoutFlags,
+    GateFlags {
   renderer?: string;
   htmlFullPage?: boolean;
   reward?: string;
@@ -114,6 +116,10 @@ function printResult(r: EvalRunResult, dir: string): void {
         .map(([c, n]) => `${c} ${n}`)
         .join(', ');
       lines.push(`  failed           ${failed || 'none'}`);
+      const gated = Object.entries(k.gated ?? {})
+        .map(([c, n]) => `${c} ${n}`)
+        .join(', ');
+      if (gated) lines.push(`  gated            ${gated} (reward 0, no judge call)`);
     }
     lines.push(
       `  ${kind.padEnd(16)} rendered ${iv(k.score_rendered)} · all samples ${iv(k.score_all)}`,
@@ -194,7 +200,8 @@ function checkFlags(flags: EvalFlags) {
   const d = domainFlag(flags.domain);
   const domain: DomainId | undefined = d === 'auto' ? undefined : d;
   const judging = judgingFromFlags(flags);
-  return { ruler, concurrency, mode, alerts, extra, renderer, cache, shard, domain, judging };
+  const gate = gateFromFlags(flags);
+  return { ruler, concurrency, mode, alerts, extra, renderer, cache, shard, domain, judging, gate };
 }
 
 type Settings = Record<string, string | number | boolean | null>;
@@ -353,6 +360,7 @@ async function evaluateWith(
     shard,
     domain,
     judging,
+    gate,
   }: ReturnType<typeof checkFlags>,
   budget: ReturnType<typeof batchJudgeBudget>,
 ): Promise<void> {
@@ -432,6 +440,7 @@ async function evaluateWith(
           mode,
           judging,
           ...rolloutTimeoutFromFlags(flags),
+          gate,
           concurrency,
           settings,
           alerts,
@@ -510,6 +519,7 @@ export const register: RegisterCommand = (program, setExit) => {
   addJudgeBudgetFlags(cmd);
   addJudgingFlags(cmd);
   addRolloutTimeoutFlag(addJudgeCallFlags(cmd));
+  addGateFlag(cmd);
   addShardFlags(addRendererFlag(addHtmlFlag(addHybridFlags(cmd)))).action((flags: EvalFlags) =>
     evaluate(flags, setExit),
   );

@@ -17,6 +17,7 @@ import { parseRubricsJsonl } from '../../rubric/load.ts';
 import { ExactIdSchema } from '../../store/jsonl.ts';
 import { addDataRootFlag, dataRootFlag } from '../assets-flag.ts';
 import { asUsage, cacheFlag, judgeCallFlags, parseCount, parseMode } from '../flags.ts';
+import { addGateFlag, type GateFlags, gateFromFlags } from '../gate-flag.ts';
 import { createGroupBatcher, groupSizes } from '../group-batches.ts';
 import { addHtmlFlag, htmlFlagOptions } from '../html-flag.ts';
 import { addHybridFlags, type HybridFlags, hybridFromFlags } from '../hybrid-flags.ts';
@@ -76,7 +77,7 @@ function nothingScored(records: readonly Pick<ScoreRecord, 'status' | 'reason'>[
     : 'nothing could be scored';
 }
 
-interface ScoreFlags extends HybridFlags, ShardFlags, JudgingFlags, RolloutTimeoutFlags {
+interface ScoreFlags extends HybridFlags, ShardFlags, JudgingFlags, RolloutTimeoutFlags, GateFlags {
   renderer?: string;
   dataRoot?: string;
   htmlFullPage?: boolean;
@@ -146,6 +147,7 @@ function checkFlags(flags: ScoreFlags) {
     concurrency,
     dropAxis: flags.dropAxis,
     judging,
+    gate: gateFromFlags(flags),
   };
 }
 
@@ -209,7 +211,7 @@ async function score(flags: ScoreFlags, setExit: (code: number) => void): Promis
 async function scoreWith(
   flags: ScoreFlags,
   setExit: (code: number) => void,
-  { reward, rubrics, mode, concurrency, dropAxis, judging }: ReturnType<typeof checkFlags>,
+  { reward, rubrics, mode, concurrency, dropAxis, judging, gate }: ReturnType<typeof checkFlags>,
   cache: string | false,
   budget: ReturnType<typeof batchJudgeBudget>,
 ): Promise<void> {
@@ -233,6 +235,7 @@ async function scoreWith(
     reward,
     mode,
     judging,
+    gate,
     ...(panel.length ? { panel } : {}),
     ...(judging.quorum !== null ? { quorum: judging.quorum } : {}),
     ...(flags.panelWeights ? { panelWeights: parseWeights(flags.panelWeights) } : {}),
@@ -337,6 +340,7 @@ export const register: RegisterCommand = (program, setExit) => {
   addJudgeBudgetFlags(cmd);
   addJudgingFlags(cmd);
   addRolloutTimeoutFlag(cmd);
+  addGateFlag(cmd);
   addDataRootFlag(cmd);
   addRelativeFlags(cmd);
   addShardFlags(addRendererFlag(addHtmlFlag(addHybridFlags(cmd)))).action((flags: ScoreFlags) =>

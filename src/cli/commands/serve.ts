@@ -19,6 +19,7 @@ import { checkExposure } from '../../server/exposure.ts';
 import { closeOnSignal, startRewardService } from '../../server/service.ts';
 import { addDataRootFlag, dataRootFlag } from '../assets-flag.ts';
 import { checkCacheReachable, intOption } from '../flags.ts';
+import { addGateFlag, type GateFlags, gateFromFlags } from '../gate-flag.ts';
 import { addHtmlFlag, htmlFlagOptions } from '../html-flag.ts';
 import { addHybridFlags, type HybridFlags, hybridFromFlags } from '../hybrid-flags.ts';
 import { inputFile } from '../input-file.ts';
@@ -176,11 +177,12 @@ export const register: RegisterCommand = (program) => {
     'refuse to start unless each sandbox gets a memory cgroup (not per-process limits only)',
   );
   addJudgingFlags(cmd);
+  addGateFlag(cmd);
   addRelativeFlags(cmd);
   addHtmlFlag(addRendererFlag(addHybridFlags(cmd))).action((o) => serve(o));
 };
 
-interface ServeFlags extends HybridFlags, JudgingFlags {
+interface ServeFlags extends HybridFlags, JudgingFlags, GateFlags {
   dataRoot?: string;
   renderer?: string;
   htmlFullPage?: boolean;
@@ -308,11 +310,11 @@ function checkFlags(o: ServeFlags) {
     if (err instanceof ServerConfigError) throw new UsageError(err.message);
     throw err;
   }
-  return { kinds, needs, health, token, judging: judgingFromFlags(o) };
+  return { kinds, needs, health, token, judging: judgingFromFlags(o), gate: gateFromFlags(o) };
 }
 
 async function serve(o: ServeFlags): Promise<void> {
-  const { kinds, needs, health, token, judging } = checkFlags(o);
+  const { kinds, needs, health, token, judging, gate: gated } = checkFlags(o);
   const log = pino(
     { level: o.logLevel, base: { svc: 'rubrica' } },
     pino.destination({ dest: 2, sync: true }),
@@ -342,6 +344,7 @@ async function serve(o: ServeFlags): Promise<void> {
     reward: kinds,
     mode: o.mode,
     judging,
+    gate: gated,
     hybrid,
     renderWorkers: o.renderWorkers ?? availableParallelism(),
     renderer: parseRenderer(o.renderer),

@@ -42,6 +42,21 @@ export const REASON_LABELS: Record<UnscoreableReason, string> = {
   asset_missing: 'not judged (a data file is missing)',
   asset_outside_root: 'not judged (a data file is outside the data root)',
   assets_too_large: 'not judged (data files over the limit)',
+  // A gated rollout's reason is the check that flagged it (status `gated`, issue 41).
+  renders: 'gated: did not render',
+  ink_coverage: 'gated: too little ink',
+  clipped: 'gated: clipped by the frame',
+  text_in_image: "gated: the prompt's words written in",
+  clutter: 'gated: clutter',
+  output_tokens: 'gated: too many output tokens',
+  dwt: 'gated: Drawing-with-Thought stages',
+  judge_text: 'gated: text addressed to the judge',
+  warnings: 'gated: renderer warnings',
+  empty_data: 'gated: empty data',
+  console_errors: 'gated: console errors',
+  blocked_requests: 'gated: blocked requests',
+  horizontal_overflow: 'gated: horizontal overflow',
+  page_clipped: 'gated: page clipped',
 };
 
 export const OUTCOME_LABELS: Record<Outcome, string> = {

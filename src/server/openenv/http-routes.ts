@@ -30,7 +30,10 @@ const OBSERVATION_SCHEMA = {
     prompt: { type: 'string' },
     domain: { type: 'string' },
     instructions: { type: 'string' },
-    status: { type: 'string', enum: ['ready', 'rendered', 'ok', 'unscoreable', 'grader_error'] },
+    status: {
+      type: 'string',
+      enum: ['ready', 'rendered', 'ok', 'unscoreable', 'grader_error', 'gated'],
+    },
     reason: { type: ['string', 'null'] },
     grader_error: { type: 'boolean' },
     components: { type: 'object', additionalProperties: { type: 'number' } },

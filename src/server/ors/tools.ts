@@ -97,6 +97,15 @@ export function submitOutput(record: ScoreRecord): OrsToolOutput {
       finished: true,
     };
   }
+  if (record.status === 'gated') {
+    // The policy's own 0 (issue 41): a gated check stopped it before any judge.
+    return {
+      blocks: [text(`Gated by ${record.reason ?? 'a check'}: ${record.message ?? ''} Reward 0.`)],
+      metadata: { rubrica_status: 'gated', reason: record.reason ?? null },
+      reward: 0,
+      finished: true,
+    };
+  }
   if (record.status !== 'ok' || record.reward === null) {
     return {
       blocks: [text(`Not scoreable: ${record.reason ?? record.status}. Reward 0.`)],
