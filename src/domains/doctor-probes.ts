@@ -8,6 +8,8 @@ import { readEnv } from '../core/env.ts';
 import { FONT_DIR, FONT_FILES, pinnedFontConfig } from '../core/fonts.ts';
 import type { DomainRenderer } from './types.ts';
 
+const SYSTEM_PATH = '/usr/local/bin:/usr/bin:/bin';
+
 /** Runs a tool with a deadline; its stdout (trimmed), or null with the reason. */
 export function runTool(
   file: string,
@@ -19,7 +21,8 @@ export function runTool(
     execFile(
       file,
       args,
-      { timeout: timeoutMs, killSignal: 'SIGKILL', env: { PATH: process.env.PATH ?? '', ...env } },
+      // The system's tools, as the sandboxes see them: a fixed PATH, nothing of ours.
+      { timeout: timeoutMs, killSignal: 'SIGKILL', env: { PATH: SYSTEM_PATH, ...env } },
       (err, stdout) => {
         if (err) resolve({ out: null, why: err.message.split('\n')[0] ?? String(err) });
         else resolve({ out: String(stdout).trim(), why: '' });
