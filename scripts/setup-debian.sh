@@ -49,6 +49,7 @@ command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || missing+=(nginx-light)
 [ -x /usr/sbin/slurmctld ] && [ -x /usr/sbin/slurmd ] && command -v sbatch >/dev/null || missing+=(slurm-wlm)
 [ -x /usr/sbin/munged ] && [ -x /usr/sbin/mungekey ] || missing+=(munge)
 command -v rsvg-convert >/dev/null || missing+=(librsvg2-bin)
+command -v fc-match >/dev/null || missing+=(fontconfig)
 
 if [ ${#missing[@]} -eq 0 ]; then
   echo "setup-debian: all test packages present"

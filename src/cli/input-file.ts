@@ -3,7 +3,7 @@
 // one line naming the flag and the path, exit 2 — never a stack trace half-way through a
 // run. A directory given as a file, a file given as a folder and a file the process may not
 // read are refused the same way. `-` (standard input) passes where a command accepts it.
-import { closeSync, openSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, type Stats, statSync } from 'node:fs';
 import { UsageError } from './usage-error.ts';
 
 /** Why a path cannot be read, in words (for an fs error code). */
@@ -27,6 +27,20 @@ export function unreadableReason(code: string | undefined): string {
   }
 }
 
+/**
+ * What a path that is not a regular file or a folder is, in words, or null for one that is.
+ * A FIFO, socket or device is refused before it is opened: a FIFO's open waits for a writer
+ * forever, a device never ends (issue 35). A shell's `<(…)` is a pipe too: write it to a file
+ * (or give `-` where the command reads standard input).
+ */
+function special(st: Stats): string | null {
+  if (st.isFile() || st.isDirectory()) return null;
+  if (st.isFIFO()) return 'is a FIFO (a pipe), not a regular file';
+  if (st.isSocket()) return 'is a socket, not a regular file';
+  if (st.isCharacterDevice() || st.isBlockDevice()) return 'is a device, not a regular file';
+  return 'is not a regular file';
+}
+
 const fail = (flag: string, path: string, reason: string): never => {
   throw new UsageError(`${flag}: cannot read ${JSON.stringify(path)}: ${reason}`);
 };
@@ -38,7 +52,10 @@ const fail = (flag: string, path: string, reason: string): never => {
 export function inputFile(flag: string, path: string): string {
   let fd: number;
   try {
-    if (statSync(path).isDirectory()) fail(flag, path, 'is a directory, not a file');
+    const st = statSync(path);
+    if (st.isDirectory()) fail(flag, path, 'is a directory, not a file');
+    const odd = special(st);
+    if (odd) fail(flag, path, odd);
     fd = openSync(path, 'r');
   } catch (e) {
     if (e instanceof UsageError) throw e;
@@ -81,7 +98,7 @@ export function inputFileOrDir(flag: string, path: string): string {
   try {
     dir = statSync(path).isDirectory();
   } catch (e) {
-    fail(flag, path, unreadableReason((e as NodeJS.ErrnoException).code));
+    return fail(flag, path, unreadableReason((e as NodeJS.ErrnoException).code));
   }
   return dir ? inputDir(flag, path) : inputFile(flag, path);
 }

@@ -138,6 +138,13 @@ export const ENV_VARS = [
     readBy: 'core (render workers, browser)',
   },
   {
+    name: 'RUBRICA_CGROUP_ROOT',
+    meaning:
+      'the cgroup directory (a delegated cgroup v2 subtree, or a v1 memory cgroup) under which each sandbox gets its memory cgroup',
+    default: "rubrica's own cgroup, from /proc/self/cgroup",
+    readBy: 'domains (sandboxes; serve --require-cgroup, doctor)',
+  },
+  {
     name: 'RUBRICA_CACHE_DIR',
     meaning: 'the folder for derived files (the token-count table)',
     default: '$XDG_CACHE_HOME/rubrica',

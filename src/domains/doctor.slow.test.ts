@@ -7,6 +7,7 @@ import { currentMemoryCap, runDoctor } from './doctor.ts';
 describe('rubrica doctor', () => {
   it('starts each bwrap domain’s sandbox with its tool and names the memory cap in force', async () => {
     const r = await runDoctor({ domains: ['dot', 'latex'] });
+    expect(r.memoryCapReason).toMatch(/^cgroup v[12] at \//);
     expect(r.memoryCap).toBe(currentMemoryCap());
     // This machine's cap, printed so a CI log says which path ran.
     console.log(`doctor: memory cap on this machine: ${r.memoryCap}`);
@@ -20,6 +21,21 @@ describe('rubrica doctor', () => {
       expect(d.memoryCap).toBe(r.memoryCap);
       expect(d.startMs).toBeGreaterThan(0);
     }
+    // Versions as the tools answered inside the sandbox; dot's warm pool, timed.
+    const [dot, latex] = r.domains;
+    expect(dot!.versions!.join(' ')).toMatch(/graphviz version \d/);
+    expect(latex!.versions!.join(' ')).toMatch(/pdfTeX .* pdftoppm version/);
+    expect(dot!.warmPool!.startMs).toBeGreaterThan(0);
+    expect(dot!.warmPool!.warmJobMs).toBeGreaterThan(0);
+    expect(latex!.warmPool).toBeUndefined(); // latex has no warm pool
+    // Fonts as the renderers resolve them, and the SVG renderers with versions.
+    expect(r.fonts.resolves).toMatchObject({
+      'sans-serif': 'DejaVu Sans',
+      serif: 'DejaVu Serif',
+      monospace: 'DejaVu Sans Mono',
+    });
+    expect(r.fonts.uncovered).not.toContain('Cyrillic'); // DejaVu has it
+    expect(r.renderers.find((x) => x.name === 'resvg')?.version).toMatch(/^\d+\.\d+/);
     // --require-cgroup: safe only where a per-sandbox cgroup exists.
     const strict = await runDoctor({ domains: ['dot'], requireCgroup: true });
     expect(strict.ok).toBe(r.memoryCap !== 'per-process only');
@@ -54,6 +70,13 @@ describe('rubrica doctor', () => {
     expect(dot.code).toBe(0);
     expect(dot.stdout).toMatch(/^domain\s+isolation\s+tools\s+sandbox\s+memory cap/);
     expect(dot.stdout).toContain(`memory cap on this machine: ${currentMemoryCap()}`);
+    // Domains named as arguments: only those count for the exit code.
+    const positional = await runCliInProcess(['doctor', 'svg', 'dot', '--no-warm-pools', '--json']);
+    expect(positional.code).toBe(0);
+    expect(JSON.parse(positional.stdout).domains.map((d: { domain: string }) => d.domain)).toEqual([
+      'svg',
+      'dot',
+    ]);
     const bad = await runCliInProcess(['doctor', '--domain', 'dot,nope']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('not a domain: nope');

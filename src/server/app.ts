@@ -8,6 +8,7 @@ import type { Context } from 'hono';
 import type { Logger } from 'pino';
 import { errorBody } from '../core/error-body.ts';
 import type { RewardKind } from '../core/record.ts';
+import type { DoctorReport } from '../domains/doctor.ts';
 import type { HedgeStats } from '../models/hedge.ts';
 import { type DeadlineOptions, scoreByDeadline } from '../pipeline/deadline.ts';
 import type { RolloutScorer } from '../pipeline/types.ts';
@@ -45,6 +46,11 @@ export interface ServerOptions {
   logger?: Logger;
   /** Whether the judge answers, for /readyz; without it /readyz reports ready while serving. */
   readiness?: Readiness;
+  /**
+   * The isolation report (`rubrica doctor`, run by serve at start) for /readyz's body: null
+   * while it runs. It never changes /readyz's status code.
+   */
+  doctor?: () => DoctorReport | null;
   /** Reward-health monitor settings (alert thresholds, window, flat ε); false turns it off. */
   health?: ServerHealthOptions | false;
   /**
@@ -189,6 +195,7 @@ export function createServer(opts: ServerOptions): OpenAPIHono {
     metrics,
     startedAt: Date.now(),
     readiness: opts.readiness,
+    doctor: opts.doctor,
     flatEpsilon: opts.health ? opts.health.flatEpsilon : undefined,
     score: createScoreCall({
       scorer: opts.scorer,

@@ -1,4 +1,5 @@
 // What the routes need from the app (app.ts builds it; routes.ts reads it).
+import type { DoctorReport } from '../domains/doctor.ts';
 import type { Admission, ServerLimits } from './admission.ts';
 import type { ServerMetrics } from './metrics.ts';
 import type { Readiness } from './readiness.ts';
@@ -11,6 +12,8 @@ export interface ServerContext {
   metrics: ServerMetrics;
   startedAt: number;
   readiness?: Readiness | undefined;
+  /** The isolation report for /readyz's body (null while it runs). */
+  doctor?: (() => DoctorReport | null) | undefined;
   /** ε of the groups' `flat` flag (the health monitor's). */
   flatEpsilon?: number | undefined;
   score: ScoreCall;

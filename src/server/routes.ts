@@ -260,11 +260,15 @@ export function registerRoutes(app: OpenAPIHono, ctx: ServerContext): void {
   });
 
   app.openapi(readyRoute, async (c) => {
-    if (ctx.admission.draining) return c.json({ status: 'draining' as const, judge: null }, 503);
+    // The isolation report rides along; it never decides the status code.
+    const doctor = ctx.doctor ? { doctor: ctx.doctor() } : {};
+    if (ctx.admission.draining) {
+      return c.json({ status: 'draining' as const, judge: null, ...doctor }, 503);
+    }
     const judge = ctx.readiness ? await ctx.readiness() : null;
     const ready = judge === null || judge.answers;
     return c.json(
-      { status: ready ? ('ready' as const) : ('not_ready' as const), judge },
+      { status: ready ? ('ready' as const) : ('not_ready' as const), judge, ...doctor },
       ready ? 200 : 503,
     );
   });

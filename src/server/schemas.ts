@@ -389,6 +389,24 @@ export const ReadySchema = z
         retry_in_s: z.number().optional(),
       })
       .nullable(),
+    /**
+     * What isolation this machine gives each domain (`rubrica doctor`'s report, run at
+     * start): null while the check still runs; absent when serve was not asked to run it.
+     */
+    doctor: z
+      .object({
+        ok: z.boolean(),
+        memoryCap: z.enum(['cgroup v2', 'cgroup v1', 'per-process only']),
+        memoryCapReason: z.string(),
+        domains: z.array(
+          z
+            .object({ domain: z.string(), safe: z.boolean(), notes: z.array(z.string()) })
+            .passthrough(),
+        ),
+      })
+      .passthrough()
+      .nullable()
+      .optional(),
   })
   .openapi('Ready');
 

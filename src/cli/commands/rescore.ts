@@ -15,7 +15,7 @@ import { createRenderPool } from '../../render/pool.ts';
 import { openAnswerCache } from '../../store/open-cache.ts';
 import { inShard } from '../../store/shard.ts';
 import { asUsage, cacheFlag, judgeCallFlags, parseCount, parseMode } from '../flags.ts';
-import { optionalInputFile } from '../input-file.ts';
+import { inputFileOrDir, optionalInputFile } from '../input-file.ts';
 import { addJudgingFlags, type JudgingFlags, judgingFromFlags } from '../judging-flags.ts';
 import { preflight } from '../preflight.ts';
 import type { RegisterCommand } from '../register.ts';
@@ -53,6 +53,8 @@ async function run(flags: RescoreFlags, setExit: (code: number) => void): Promis
   const concurrency = parseCount('--concurrency', flags.concurrency, 8);
   const shard = parseShardFlags(flags);
   if (!existsSync(flags.in)) throw new UsageError(`--in ${flags.in}: no such file or folder`);
+  // A FIFO, socket or device given as --in is refused before anything looks inside it.
+  inputFileOrDir('--in', flags.in);
   optionalInputFile('--rollouts', flags.rollouts);
   optionalInputFile('--rubrics', flags.rubrics);
   const reward = flags.reward === undefined ? undefined : parseRewardFlag(flags.reward);

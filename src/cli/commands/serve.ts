@@ -6,7 +6,8 @@ import { availableParallelism } from 'node:os';
 import { type Logger, pino } from 'pino';
 import { readEnv } from '../../core/env.ts';
 import { RubricaError } from '../../core/errors.ts';
-import { currentMemoryCap } from '../../domains/doctor.ts';
+import { currentMemoryCap, type DoctorReport, runDoctor } from '../../domains/doctor.ts';
+import { memoryCgroupStatus } from '../../domains/sandbox/memory-cgroup.ts';
 import { createModelClient } from '../../models/client.ts';
 import { type HedgeOptions, parseHedgeAfter } from '../../models/hedge.ts';
 import type { CallGate } from '../../models/shared-budget.ts';
@@ -324,9 +325,20 @@ async function serve(o: ServeFlags): Promise<void> {
   const memoryCap = currentMemoryCap();
   if (o.requireCgroup && memoryCap === 'per-process only') {
     throw new UsageError(
-      '--require-cgroup: no memory cgroup can be made for a sandbox here (not root and no delegated cgroup v2 subtree); run `rubrica doctor`',
+      `--require-cgroup: no memory cgroup can be made for a sandbox here (${memoryCgroupStatus().reason}); run \`rubrica doctor\`, or set RUBRICA_CGROUP_ROOT to a delegated cgroup v2 subtree`,
     );
   }
+  // The whole isolation report (`rubrica doctor`: tools, sandboxes, fonts, renderers, warm
+  // pools) runs beside the start-up and never delays "ready": it is logged as one `doctor`
+  // line when done and is /readyz's `doctor` field (null until then).
+  let doctorReport: DoctorReport | null = null;
+  void runDoctor({ requireCgroup: o.requireCgroup === true }).then(
+    (report) => {
+      doctorReport = report;
+      log.info({ doctor: report }, 'doctor');
+    },
+    (err) => log.warn({ err: String(err) }, 'doctor failed'),
+  );
   // Loads CLIP / connects image scorers only when the hybrid reward was asked for.
   const hybrid = needs.hybrid ? await hybridFromFlags(o) : undefined;
   await checkCacheReachable(o.cache);
@@ -357,6 +369,7 @@ async function serve(o: ServeFlags): Promise<void> {
     host: o.host,
     port: o.port,
     logger: log,
+    doctor: () => doctorReport,
     health,
     gather: { windowMs: o.gatherMs },
     orsEnabled: Boolean(o.ors),

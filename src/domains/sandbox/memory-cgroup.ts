@@ -16,6 +16,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
+import { readEnv } from '../../core/env.ts';
 
 export interface MemoryCgroupSupport {
   version: 1 | 2;
@@ -23,18 +24,73 @@ export interface MemoryCgroupSupport {
   parent: string;
 }
 
-let support: MemoryCgroupSupport | null | undefined;
+/** What was found, and why there is no per-sandbox cgroup when there is none. */
+export interface MemoryCgroupStatus {
+  support: MemoryCgroupSupport | null;
+  /** Where the parent was found (own cgroup, or RUBRICA_CGROUP_ROOT), or why none is usable. */
+  reason: string;
+}
+
+let status: MemoryCgroupStatus | undefined;
 let serial = 0;
 
-function find(): MemoryCgroupSupport | null {
-  let lines: string[];
-  let mounts: string[];
+const has = (dir: string, file: string) => existsSync(join(dir, file));
+const words = (file: string) => {
   try {
-    lines = readFileSync('/proc/self/cgroup', 'utf8').trim().split('\n');
-    mounts = readFileSync('/proc/self/mountinfo', 'utf8').trim().split('\n');
+    return readFileSync(file, 'utf8').split(/\s+/).filter(Boolean);
   } catch {
-    return null;
+    return [];
   }
+};
+
+/**
+ * A cgroup v2 directory where children get the memory controller: it must list `memory` in
+ * cgroup.controllers; if its subtree_control does not have it yet, rubrica turns it on
+ * (`+memory`) — the kernel refuses that (EBUSY) when processes sit in the directory itself,
+ * which is why a delegated subtree given as RUBRICA_CGROUP_ROOT should be an empty one.
+ */
+function v2At(dir: string): MemoryCgroupStatus {
+  if (!words(join(dir, 'cgroup.controllers')).includes('memory')) {
+    return {
+      support: null,
+      reason: `cgroup v2 at ${dir}: no memory controller in cgroup.controllers`,
+    };
+  }
+  const control = join(dir, 'cgroup.subtree_control');
+  if (!words(control).includes('memory')) {
+    try {
+      writeFileSync(control, '+memory');
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code ?? String(e);
+      return {
+        support: null,
+        reason: `cgroup v2 at ${dir}: cannot enable +memory for children (${code}; a delegated subtree must hold no process itself)`,
+      };
+    }
+  }
+  return { support: { version: 2, parent: dir }, reason: `cgroup v2 at ${dir}` };
+}
+
+/**
+ * The memory cgroup under a directory named by the operator (RUBRICA_CGROUP_ROOT): cgroup v2
+ * when it has cgroup.controllers, v1 when it has memory.limit_in_bytes, none otherwise (an
+ * empty or wrong directory means per-process limits only — never a guess).
+ */
+export function memoryCgroupAt(dir: string): MemoryCgroupStatus {
+  if (has(dir, 'cgroup.controllers')) return v2At(dir);
+  if (has(dir, 'memory.limit_in_bytes')) {
+    return { support: { version: 1, parent: dir }, reason: `cgroup v1 at ${dir}` };
+  }
+  return {
+    support: null,
+    reason: `${dir} is neither a cgroup v2 directory (cgroup.controllers) nor a cgroup v1 memory one (memory.limit_in_bytes)`,
+  };
+}
+
+/** Rubrica's own memory cgroup, from /proc/self/cgroup and /proc/self/mountinfo. */
+export function findOwnMemoryCgroup(procCgroup: string, mountinfo: string): MemoryCgroupStatus {
+  const lines = procCgroup.trim().split('\n');
+  const mounts = mountinfo.trim().split('\n');
   // mountinfo: "id parent maj:min root mountpoint opts ... - fstype source superopts"
   const mountOf = (fstype: string, opt?: string) =>
     mounts
@@ -48,39 +104,67 @@ function find(): MemoryCgroupSupport | null {
   const v1Mount = mountOf('cgroup', 'memory');
   if (v1 && v1Mount) {
     const parent = join(v1Mount, v1.split(':').slice(2).join(':'));
-    if (existsSync(join(parent, 'memory.limit_in_bytes'))) return { version: 1, parent };
+    if (has(parent, 'memory.limit_in_bytes')) {
+      return { support: { version: 1, parent }, reason: `cgroup v1 at ${parent}` };
+    }
   }
   const v2 = lines.find((l) => l.startsWith('0::'));
   const v2Mount = mountOf('cgroup2');
   if (v2 && v2Mount) {
+    // rubrica's own v2 cgroup holds rubrica itself, so the controller must already be on for
+    // its children (a delegated subtree); it is not turned on here.
     const parent = join(v2Mount, v2.slice(3));
-    try {
-      const on = readFileSync(join(parent, 'cgroup.subtree_control'), 'utf8').split(/\s+/);
-      if (on.includes('memory')) return { version: 2, parent };
-    } catch {
-      // no memory controller delegated here
+    if (words(join(parent, 'cgroup.subtree_control')).includes('memory')) {
+      return { support: { version: 2, parent }, reason: `cgroup v2 at ${parent}` };
+    }
+    return {
+      support: null,
+      reason: `cgroup v2 at ${parent}: memory is not in cgroup.subtree_control (no delegated memory controller; set RUBRICA_CGROUP_ROOT to one)`,
+    };
+  }
+  return { support: null, reason: 'no cgroup v1 memory controller and no cgroup v2 mount' };
+}
+
+function find(): MemoryCgroupStatus {
+  const root = readEnv('RUBRICA_CGROUP_ROOT');
+  if (root) return memoryCgroupAt(root);
+  try {
+    return findOwnMemoryCgroup(
+      readFileSync('/proc/self/cgroup', 'utf8'),
+      readFileSync('/proc/self/mountinfo', 'utf8'),
+    );
+  } catch {
+    return { support: null, reason: 'cannot read /proc/self/cgroup' };
+  }
+}
+
+/** The per-sandbox memory cgroup this process can make, or null and why (checked once). */
+export function memoryCgroupStatus(): MemoryCgroupStatus {
+  if (status === undefined) {
+    status = find();
+    const s = status.support;
+    // Usable only if we may make a child here (root, or a delegated subtree).
+    if (s) {
+      const probe = join(s.parent, `rubrica-probe-${process.pid}`);
+      try {
+        mkdirSync(probe);
+        rmdirSync(probe);
+        sweep(s.parent);
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code ?? String(e);
+        status = {
+          support: null,
+          reason: `${status.reason}: cannot make a child cgroup (${code})`,
+        };
+      }
     }
   }
-  return null;
+  return status;
 }
 
 /** Where per-sandbox memory cgroups can be made, or null (then rlimits only). */
 export function memoryCgroupSupport(): MemoryCgroupSupport | null {
-  if (support === undefined) {
-    support = find();
-    // Usable only if we may make a child here (root, or a delegated subtree).
-    if (support) {
-      const probe = join(support.parent, `rubrica-probe-${process.pid}`);
-      try {
-        mkdirSync(probe);
-        rmdirSync(probe);
-      } catch {
-        support = null;
-      }
-    }
-    if (support) sweep(support.parent);
-  }
-  return support;
+  return memoryCgroupStatus().support;
 }
 
 /** Removes the empty cgroups of rubrica processes that ended without removing theirs. */
@@ -113,6 +197,7 @@ export class MemoryCgroup {
   readonly #version: 1 | 2;
   /** The last count read: still known after the cgroup is removed. */
   #kills = 0;
+  #ooms = 0;
 
   private constructor(dir: string, version: 1 | 2) {
     this.dir = dir;
@@ -122,8 +207,25 @@ export class MemoryCgroup {
   /** A fresh cgroup capped at `bytes` (no swap), or null where cgroups are not usable. */
   static create(bytes: number): MemoryCgroup | null {
     const s = memoryCgroupSupport();
-    if (!s) return null;
+    return s ? MemoryCgroup.createIn(s, bytes) : null;
+  }
+
+  /**
+   * A fresh child of `s.parent` capped at `bytes`, or null when the cap cannot be written
+   * (then the sandbox must not count on it). On cgroup v2 it also sets memory.oom.group, so
+   * an OOM kill takes every process of the sandbox at once (a job is never left half-killed,
+   * its other processes still running), and memory.swap.max 0; both are best effort (an
+   * older kernel lacks them), the cap itself is not.
+   */
+  static createIn(s: MemoryCgroupSupport, bytes: number): MemoryCgroup | null {
     const dir = join(s.parent, `rubrica-${process.pid}-${++serial}`);
+    const optional = (file: string, value: string) => {
+      try {
+        writeFileSync(join(dir, file), value);
+      } catch {
+        // this kernel has no such file
+      }
+    };
     try {
       mkdirSync(dir);
       const cap = String(Math.floor(bytes));
@@ -134,8 +236,8 @@ export class MemoryCgroup {
         if (existsSync(memsw)) writeFileSync(memsw, cap);
       } else {
         writeFileSync(join(dir, 'memory.max'), cap);
-        const swap = join(dir, 'memory.swap.max');
-        if (existsSync(swap)) writeFileSync(swap, '0');
+        optional('memory.swap.max', '0');
+        optional('memory.oom.group', '1');
       }
     } catch {
       try {
@@ -158,16 +260,29 @@ export class MemoryCgroup {
     return ['/bin/sh', '-c', 'echo $$ > "$0" && exec "$@"', procs, ...argv];
   }
 
-  /** How many processes the kernel killed for exceeding the cap so far. */
-  oomKills(): number {
+  /**
+   * The kernel's OOM counters: `oom`, times the cap was hit and the kernel had to act, and
+   * `oomKill`, processes it killed for it. cgroup v2 reads memory.events (its `oom` and
+   * `oom_kill` lines), v1 memory.oom_control (`oom_kill`; v1 has no `oom` count, so it is
+   * the kills). The last counts read stand after the cgroup is removed.
+   */
+  memoryEvents(): { oom: number; oomKill: number } {
     const file = this.#version === 1 ? 'memory.oom_control' : 'memory.events';
     try {
-      const m = /^oom_kill (\d+)$/m.exec(readFileSync(join(this.dir, file), 'utf8'));
-      if (m) this.#kills = Math.max(this.#kills, Number(m[1]));
+      const text = readFileSync(join(this.dir, file), 'utf8');
+      const count = (key: string) =>
+        Number(new RegExp(`^${key} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
+      this.#kills = Math.max(this.#kills, count('oom_kill'));
+      this.#ooms = Math.max(this.#ooms, this.#version === 1 ? this.#kills : count('oom'));
     } catch {
-      // removed: the last count read stands
+      // removed: the last counts read stand
     }
-    return this.#kills;
+    return { oom: this.#ooms, oomKill: this.#kills };
+  }
+
+  /** How many processes the kernel killed for exceeding the cap so far. */
+  oomKills(): number {
+    return this.memoryEvents().oomKill;
   }
 
   #pids(): number[] {
