@@ -23,7 +23,12 @@ import { addHybridFlags, type HybridFlags, hybridFromFlags } from '../hybrid-fla
 import { inputFile, optionalInputFile } from '../input-file.ts';
 import { finishJsonlCommand, runJsonlCommand } from '../jsonl-command.ts';
 import { addJudgeBudgetFlags, batchJudgeBudget } from '../judge-budget.ts';
-import { addJudgingFlags, type JudgingFlags, judgingFromFlags } from '../judging-flags.ts';
+import {
+  addCalibrationFlag,
+  addJudgingFlags,
+  type JudgingFlags,
+  judgingFromFlags,
+} from '../judging-flags.ts';
 import { preflight } from '../preflight.ts';
 import { prismaFromFlags } from '../prisma-flags.ts';
 import type { RegisterCommand } from '../register.ts';
@@ -338,6 +343,7 @@ export const register: RegisterCommand = (program, setExit) => {
     .option('--no-cache', 'do not read or write the answer cache');
   addJudgeBudgetFlags(cmd);
   addJudgingFlags(cmd);
+  addCalibrationFlag(cmd);
   addDataRootFlag(cmd);
   addRelativeFlags(cmd);
   addShardFlags(addRendererFlag(addHtmlFlag(addHybridFlags(cmd)))).action((flags: ScoreFlags) =>
