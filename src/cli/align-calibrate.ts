@@ -5,6 +5,7 @@
 import { writeFile } from 'node:fs/promises';
 import { CalibrationError } from '../core/calibration.ts';
 import {
+  DEFAULT_CONFIDENCE,
   fitCalibration,
   RATING_SCALES,
   type RatingScale,
@@ -16,23 +17,30 @@ import { UsageError } from './usage-error.ts';
 export interface CalibrateFlags {
   calibrate?: string;
   level?: string;
+  confidence?: string;
   ratingScale: string;
   reward?: string;
   seed?: string;
 }
 
 /** Checks the calibration flags before any file is read (usage errors exit 2). */
-export function checkCalibrateFlags(flags: CalibrateFlags, preds: number): number {
+export function checkCalibrateFlags(
+  flags: CalibrateFlags,
+  preds: number,
+): { level: number; confidence: number | null } {
   const level = flags.level === undefined ? 0.9 : Number(flags.level);
   if (!(level > 0 && level < 1))
     throw new UsageError(`--level must be in (0,1), got "${flags.level}"`);
+  const c = flags.confidence === undefined ? DEFAULT_CONFIDENCE : Number(flags.confidence);
+  if (!(c >= 0 && c < 1))
+    throw new UsageError(`--confidence must be in [0,1) (0: marginal), got "${flags.confidence}"`);
   if (!RATING_SCALES.includes(flags.ratingScale as RatingScale))
     throw new UsageError(
       `--rating-scale must be one of ${RATING_SCALES.join(', ')}, got "${flags.ratingScale}"`,
     );
   if (flags.calibrate !== undefined && preds !== 1)
     throw new UsageError('--calibrate fits one judge: give exactly one --pred');
-  return level;
+  return { level, confidence: c === 0 ? null : c };
 }
 
 const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
@@ -40,7 +48,7 @@ const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
 /** Fits, writes and reports; a fit that cannot be made is reported with its code (exit 1). */
 export async function writeCalibration(
   flags: CalibrateFlags & { calibrate: string },
-  level: number,
+  fitFlags: { level: number; confidence: number | null },
   pred: { text: string; file: string },
   ratings: readonly AbsoluteRating[],
   humanFile: string,
@@ -48,7 +56,7 @@ export async function writeCalibration(
 ): Promise<void> {
   try {
     const fit = fitCalibration(readJudged(pred.text, pred.file, flags.reward), ratings, {
-      level,
+      ...fitFlags,
       scale: flags.ratingScale as RatingScale | 'auto',
       seed: flags.seed === undefined ? 0 : Number(flags.seed),
       sources: { judged: pred.file, ratings: humanFile },
@@ -56,7 +64,7 @@ export async function writeCalibration(
     const c = fit.calibration;
     await writeFile(flags.calibrate, `${JSON.stringify(c, null, 2)}\n`);
     const lines = [
-      `calibration (${c.reward_kind}, ${c.rating_scale} ratings): n ${c.n}, level ${c.level}, offset ±${c.offset.toFixed(4)}${c.rank === null ? ' (too few ratings for this level: whole range)' : ''} → ${flags.calibrate}`,
+      `calibration (${c.reward_kind}, ${c.rating_scale} ratings): n ${c.n}, level ${c.level}${c.confidence === null ? ' (marginal)' : ` with probability ${c.confidence}`}, offset ±${c.offset.toFixed(4)}${c.rank === null ? ' (too few ratings for this level: whole range)' : ''} → ${flags.calibrate}`,
     ];
     if (c.held_out)
       lines.push(

@@ -13,11 +13,16 @@ export const CalibrationSchema = z.object({
   method: z.literal('split-conformal'),
   /** Coverage the widened interval is calibrated to (of a new rollout's human rating). */
   level: z.number().gt(0).lt(1),
+  /**
+   * Probability (over the calibration draw) that coverage is ≥ `level`: the rank is chosen
+   * training-conditionally (src/reward/conformal.ts). null: marginal, ≥ level on average.
+   */
+  confidence: z.number().gt(0).lt(1).nullable(),
   /** Level of the judge's own intervals it was fitted on; applying it recomputes them so. */
   base_level: z.number().gt(0).lt(1),
   /** Added to each side of the judge's interval (then clamped to [0, 1]). */
   offset: z.number(),
-  /** Rank k of the nonconformity score taken (⌈(n+1)·level⌉); null when k > n. */
+  /** Rank k of the nonconformity score taken (see `confidence`); null when k > n. */
   rank: z.number().int().nullable(),
   /** Calibration rollouts (with a judge score and a human rating). */
   n: z.number().int().min(1),

@@ -11,6 +11,9 @@ import { type CalibrationPoint, coverageOf, fitOffset, widen } from '../reward/c
 import type { AbsoluteRating } from './stats/align-input.ts';
 import { readRecords } from './stats/table-input.ts';
 
+/** Default probability that a fitted calibration covers its level (training-conditional). */
+export const DEFAULT_CONFIDENCE = 0.95;
+
 export type RatingScale = 'unit' | 'percent' | 'bands';
 export const RATING_SCALES: readonly (RatingScale | 'auto')[] = [
   'auto',
@@ -118,6 +121,8 @@ const half = (id: string, seed: number) =>
 
 export interface FitOptions {
   level: number;
+  /** Training-conditional confidence 1−δ (default 0.95); null: marginal. */
+  confidence?: number | null;
   scale: RatingScale | 'auto';
   seed?: number;
   now?: () => Date;
@@ -148,7 +153,8 @@ export function fitCalibration(
     return { lo: j.interval[0], hi: j.interval[1], human: human.get(id)! };
   };
   const points = ids.map(point);
-  const { offset, rank } = fitOffset(points, opts.level);
+  const confidence = opts.confidence === undefined ? DEFAULT_CONFIDENCE : opts.confidence;
+  const { offset, rank } = fitOffset(points, opts.level, confidence);
   const seed = opts.seed ?? 0;
   const halves = [0, 1].map((h) => ids.filter((id) => half(id, seed) === h).map(point));
   const heldOut =
@@ -156,7 +162,7 @@ export function fitCalibration(
       ? {
           calibrated: coverageOf(
             [0, 1].flatMap((h) => {
-              const q = fitOffset(halves[1 - h]!, opts.level).offset;
+              const q = fitOffset(halves[1 - h]!, opts.level, confidence).offset;
               return halves[h]!.map((p) => {
                 const [lo, hi] = widen([p.lo, p.hi], q);
                 return { lo, hi, human: p.human };
@@ -171,6 +177,7 @@ export function fitCalibration(
     version: 1,
     method: 'split-conformal',
     level: opts.level,
+    confidence,
     base_level: first.level ?? opts.level,
     offset,
     rank,

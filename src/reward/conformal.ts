@@ -20,16 +20,47 @@ export interface CalibrationPoint {
 /** How far the rating lies outside the interval (≤ 0 inside). */
 export const nonconformity = (p: CalibrationPoint) => Math.max(p.lo - p.human, p.human - p.hi);
 
-/** The conformal offset at `level` from calibration points; see the header. */
+/**
+ * The rank k of the nonconformity score to take. Marginal (`confidence` null): ⌈(n+1)L⌉, whose
+ * coverage is ≥ L on average over calibration sets. With a confidence 1−δ: the smallest k whose
+ * coverage — distributed Beta(k, n+1−k) over calibration sets — is ≥ L with probability ≥ 1−δ,
+ * i.e. P(Binom(n, L) ≤ k−1) ≥ 1−δ (Vovk 2012's training-conditional form), so the one
+ * calibration a paper uses covers L of new ratings, not just on average. null: k > n.
+ */
+export function conformalRank(n: number, level: number, confidence: number | null): number | null {
+  if (confidence === null) {
+    const k = Math.ceil((n + 1) * level - 1e-9);
+    return k > n ? null : k;
+  }
+  // One pass over m = k−1, the CDF summed in log space so n of many thousands neither under-
+  // nor overflows.
+  const target = Math.log(confidence);
+  const lp = Math.log(level);
+  const lq = Math.log1p(-level);
+  let logPmf = n * lq; // P(Binom = 0)
+  let logCdf = logPmf;
+  for (let m = 0; m < n; m++) {
+    if (m > 0) {
+      logPmf += Math.log((n - m + 1) / m) + lp - lq;
+      const hi = Math.max(logCdf, logPmf);
+      logCdf = hi + Math.log(Math.exp(logCdf - hi) + Math.exp(logPmf - hi));
+    }
+    if (logCdf >= target - 1e-12) return m + 1;
+  }
+  return null;
+}
+
+/** The conformal offset at `level` from calibration points; see the header and conformalRank. */
 export function fitOffset(
   points: readonly CalibrationPoint[],
   level: number,
+  confidence: number | null = null,
 ): { offset: number; rank: number | null } {
   if (points.length === 0) throw new CalibrationError('no calibration points');
   const s = points.map(nonconformity).sort((a, b) => a - b);
-  const k = Math.ceil((s.length + 1) * level - 1e-9);
+  const k = conformalRank(s.length, level, confidence);
   // Too few points for this level: only the whole range is honest (offset 1 covers [0, 1]).
-  if (k > s.length) return { offset: 1, rank: null };
+  if (k === null) return { offset: 1, rank: null };
   return { offset: s[k - 1]!, rank: k };
 }
 
