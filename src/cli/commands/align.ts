@@ -145,6 +145,10 @@ export const register: RegisterCommand = (program, setExit) => {
       '--calibrate: coverage the calibrated intervals aim at, in (0,1) (default 0.9)',
     )
     .option(
+      '--confidence <p>',
+      '--calibrate: probability the fitted calibration covers --level of new ratings (training-conditional; default 0.95); 0: marginal (≥ level on average)',
+    )
+    .option(
       '--rating-scale <s>',
       '--calibrate: how ratings map to [0,1]: unit (0–1) | percent (0–100, the studio) | bands (1–5) | auto (by the largest rating)',
       'auto',
