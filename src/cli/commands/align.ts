@@ -26,6 +26,7 @@ import {
   type TableFormat,
 } from '../../eval/stats/table-input.ts';
 import { type CalibrateFlags, checkCalibrateFlags, writeCalibration } from '../align-calibrate.ts';
+import { writePanelWeights } from '../align-weights.ts';
 import { inputFile, inputFileOrDir } from '../input-file.ts';
 import type { RegisterCommand } from '../register.ts';
 import { UsageError } from '../usage-error.ts';
@@ -47,6 +48,7 @@ export function numberFlag(name: string, raw: string | undefined, min: number): 
 }
 
 interface AlignFlags extends CalibrateFlags {
+  fitWeights?: string;
   pred: string[];
   human: string;
   json?: boolean;
@@ -149,6 +151,10 @@ export const register: RegisterCommand = (program, setExit) => {
       '--calibrate: probability the fitted calibration covers --level of new ratings (training-conditional; default 0.95); 0: marginal (≥ level on average)',
     )
     .option(
+      '--fit-weights <file>',
+      "also fit panel weights (≥ 0, summing to 1) for the --pred judges from --human's pairwise votes and write them here (score --panel-weights FILE); name each --pred by its --judge spec",
+    )
+    .option(
       '--rating-scale <s>',
       '--calibrate: how ratings map to [0,1]: unit (0–1) | percent (0–100, the studio) | bands (1–5) | auto (by the largest rating)',
       'auto',
@@ -210,6 +216,14 @@ export const register: RegisterCommand = (program, setExit) => {
           calLevel,
           firstPred,
           parsed.absolute,
+          human.file,
+          setExit,
+        );
+      if (flags.fitWeights !== undefined)
+        await writePanelWeights(
+          flags.fitWeights,
+          mergeJudges(judges),
+          parsed.pairwise,
           human.file,
           setExit,
         );

@@ -15,6 +15,7 @@ import { formatScoreSummary, summariseScores } from '../../reward/summary.ts';
 import { DROP_AXES, isDropAxis } from '../../reward/weighted.ts';
 import { parseRubricsJsonl } from '../../rubric/load.ts';
 import { ExactIdSchema } from '../../store/jsonl.ts';
+import { parsePanelWeights } from '../align-weights.ts';
 import { addDataRootFlag, dataRootFlag } from '../assets-flag.ts';
 import { asUsage, cacheFlag, judgeCallFlags, parseCount, parseMode } from '../flags.ts';
 import { createGroupBatcher, groupSizes } from '../group-batches.ts';
@@ -101,14 +102,6 @@ interface ScoreFlags extends HybridFlags, ShardFlags, JudgingFlags {
   judgeConcurrency?: string;
   judgeRpm?: string;
   judgeTpm?: string;
-}
-
-/** `--panel-weights 2,1,1` → [2, 1, 1]; each a positive number. */
-function parseWeights(raw: string): number[] {
-  const ws = raw.split(',').map(Number);
-  if (ws.some((w) => !(w > 0) || !Number.isFinite(w)))
-    throw new UsageError(`--panel-weights must be positive numbers, got "${raw}"`);
-  return ws;
 }
 
 /** Flag checks before any model is made: each a usage error (exit 2). */
@@ -236,7 +229,9 @@ async function scoreWith(
     judging,
     ...(panel.length ? { panel } : {}),
     ...(judging.quorum !== null ? { quorum: judging.quorum } : {}),
-    ...(flags.panelWeights ? { panelWeights: parseWeights(flags.panelWeights) } : {}),
+    ...(flags.panelWeights
+      ? { panelWeights: parsePanelWeights(flags.panelWeights, flags.judge ?? []) }
+      : {}),
     dropAxis: dropAxis as ScoringRunOptions['dropAxis'],
     concurrency,
     blankPolicy: flags.blank as ScoringRunOptions['blankPolicy'],
@@ -311,7 +306,7 @@ export const register: RegisterCommand = (program, setExit) => {
     .option('--quorum <n>', 'panel: judges that must answer for the panel to answer (default: all)')
     .option(
       '--panel-weights <w,…>',
-      'panel: one weight per --judge, in order (default equal), e.g. fitted to human votes',
+      'panel: one weight ≥ 0 per --judge, in order (default equal), or a file from rubrica align --fit-weights',
     )
     .option(
       '--code-judge <spec>',
