@@ -198,4 +198,39 @@ describe('calibration', () => {
     expect(clash.code).toBe(2);
     expect(clash.stderr).toMatch(/differs from the calibration's base level 0.8/);
   });
+
+  it('align --fit-weights: writes weights for the --pred judges from human votes', async () => {
+    // Ids other than a/b: a winner naming an id is read as that rollout.
+    const ids = ['p', 'q', 'r', 's'];
+    const good = join(dir, 'good.jsonl');
+    const bad = join(dir, 'bad.jsonl');
+    writeFileSync(good, ids.map((id, i) => JSON.stringify({ id, score: i / 3 })).join('\n'));
+    writeFileSync(bad, ids.map((id, i) => JSON.stringify({ id, score: 1 - i / 3 })).join('\n'));
+    const votes = join(dir, 'votes.jsonl');
+    const pairs = [
+      ['s', 'p'],
+      ['p', 'r'],
+      ['r', 'q'],
+      ['q', 's'],
+      ['s', 'r'],
+      ['p', 'q'],
+    ];
+    // People prefer the later letter, as the good judge does.
+    writeFileSync(
+      votes,
+      pairs.map(([a, b]) => JSON.stringify({ a, b, winner: a! > b! ? 'a' : 'b' })).join('\n'),
+    );
+    const out = join(dir, 'weights.json');
+    const res = await runCliInProcess([
+      'align',
+      ...['--pred', `vllm:good=${good}`, '--pred', `vllm:bad=${bad}`],
+      ...['--human', votes, '--fit-weights', out],
+    ]);
+    expect(res.code, res.stderr).toBe(0);
+    const w = JSON.parse(readFileSync(out, 'utf8')) as { judges: string[]; weights: number[] };
+    expect(w.judges).toEqual(['vllm:good', 'vllm:bad']);
+    expect(w.weights[0]).toBeCloseTo(1, 6);
+    expect(w.weights[1]).toBeCloseTo(0, 6);
+    expect(res.stderr).toMatch(/panel weights \(6 votes, 0 left out\): vllm:good 1\.000/);
+  });
 });
