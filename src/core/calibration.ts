@@ -50,6 +50,7 @@ export const CalibrationSchema = z.object({
   /** Where the fit came from (file names), for the appendix. */
   sources: z.record(z.string(), z.string()).optional(),
 });
+/** A parsed calibration: pass it as `judging: { calibration }` to the scorer or the service. */
 export type Calibration = z.infer<typeof CalibrationSchema>;
 
 /** A calibration file that is not one: stable code for every face. */
