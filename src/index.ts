@@ -19,6 +19,13 @@ export {
 export { runChecks, summarizeChecks } from './checks/run-checks.ts';
 export { DEFAULT_CHECK_OPTIONS, resolveCheckOptions } from './checks/thresholds.ts';
 export type { CheckOptions, CheckResult } from './checks/types.ts';
+// --- calibration: split-conformal reward intervals (rubrica align --calibrate) --------------
+export {
+  type Calibration,
+  CalibrationError,
+  CalibrationSchema,
+  parseCalibration,
+} from './core/calibration.ts';
 export { DOMAIN_IDS, type DomainId, isDomainId } from './core/domain-ids.ts';
 // --- core: errors, statuses, records, usage --------------------------------------------
 export {

@@ -3,7 +3,9 @@
 // parsed options into the one JudgingStrategy (src/judge/strategy.ts) that is passed down.
 // A bad value is a usage error (exit 2). Relative judging and panels (--judging, --pairs,
 // --quorum) are parsed here too, so a command never parses a judging flag of its own.
+import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
+import { type Calibration, CalibrationError, parseCalibration } from '../core/calibration.ts';
 import {
   DEFAULT_STRATEGY,
   isJudgingMode,
@@ -23,6 +25,7 @@ export interface JudgingFlags {
   judging?: string;
   pairs?: string;
   quorum?: string;
+  calibration?: string;
 }
 
 export function addJudgingFlags(cmd: Command): Command {
@@ -36,6 +39,33 @@ export function addJudgingFlags(cmd: Command): Command {
       '--interval-level <x>',
       'level of each reward interval [lo, hi], in (0,1) (default 0.9)',
     );
+}
+
+/**
+ * `--calibration FILE` (score, serve, eval): a split-conformal calibration written by `rubrica
+ * align --calibrate`; parsed by judgingFromFlags into the strategy.
+ */
+export function addCalibrationFlag(cmd: Command): Command {
+  return cmd.option(
+    '--calibration <file>',
+    'widen each reward interval by a split-conformal calibration fitted on human ratings (rubrica align --calibrate); records say interval_calibrated and its level',
+  );
+}
+
+/** A calibration file read and checked; a missing or bad one is a usage error. */
+function readCalibration(path: string): Calibration {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new UsageError(`--calibration: cannot read ${path}: ${(err as Error).message}`);
+  }
+  try {
+    return parseCalibration(text, path);
+  } catch (err) {
+    if (err instanceof CalibrationError) throw new UsageError(`--calibration: ${err.message}`);
+    throw err;
+  }
 }
 
 /** The strategy from the parsed flags; defaults are DEFAULT_STRATEGY's. */
@@ -73,6 +103,16 @@ export function judgingFromFlags(flags: JudgingFlags): JudgingStrategy {
     if (!Number.isInteger(q) || q < 1)
       throw new UsageError(`--quorum must be an integer ≥ 1, got "${flags.quorum}"`);
     out.quorum = q;
+  }
+  if (flags.calibration !== undefined) {
+    const cal = readCalibration(flags.calibration);
+    // The offset was fitted on intervals at the base level: another level would void it.
+    if (flags.intervalLevel !== undefined && out.intervalLevel !== cal.base_level)
+      throw new UsageError(
+        `--interval-level ${flags.intervalLevel} differs from the calibration's base level ${cal.base_level} (its level is ${cal.level}); leave --interval-level out`,
+      );
+    out.intervalLevel = cal.base_level;
+    out.calibration = cal;
   }
   return out;
 }

@@ -20,8 +20,8 @@ import {
 } from './doctor-probes.ts';
 import { memoryCgroupStatus } from './sandbox/memory-cgroup.ts';
 import { runSandboxed } from './sandbox/run.ts';
-import { checkVegaRuntime } from './vega-lite/check.ts';
 import type { DomainRenderer } from './types.ts';
+import { checkVegaRuntime } from './vega-lite/check.ts';
 
 /** Which memory cap a sandboxed job gets on this machine. */
 export type MemoryCap = 'cgroup v2' | 'cgroup v1' | 'per-process only';

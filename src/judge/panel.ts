@@ -22,8 +22,14 @@ export interface PanelOptions {
 /** The weights and quorum of a panel of n judges; throws RangeError when they cannot work. */
 export function checkPanel(n: number, o: PanelOptions): { weights: number[]; quorum: number } {
   const weights = o.weights ? [...o.weights] : new Array<number>(n).fill(1);
-  if (weights.length !== n || weights.some((w) => !(w > 0) || !Number.isFinite(w)))
-    throw new RangeError(`a panel of ${n} judges needs ${n} positive weights`);
+  // A fitted weight may be 0 (align --fit-weights constrains weights ≥ 0): that judge is
+  // asked and recorded but does not count; at least one weight must.
+  if (
+    weights.length !== n ||
+    weights.some((w) => !(w >= 0) || !Number.isFinite(w)) ||
+    !weights.some((w) => w > 0)
+  )
+    throw new RangeError(`a panel of ${n} judges needs ${n} weights ≥ 0, one positive`);
   const quorum = o.quorum ?? n;
   if (!Number.isInteger(quorum) || quorum < 1 || quorum > n)
     throw new RangeError(`quorum ${quorum} must be between 1 and the ${n} judges of the panel`);

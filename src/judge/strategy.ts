@@ -5,6 +5,8 @@
 // judge and the pipeline, so every command gains every mode together. Plain data: it is
 // part of cache keys and of each record's provenance.
 
+import type { Calibration } from '../core/calibration.ts';
+
 /**
  * How an item's score is read. `greedy`: the number the judge wrote. `expected`: Σ p·v over
  * the judge's distribution of allowed answers at the score token (needs logprobs; a judge that
@@ -38,6 +40,12 @@ export interface JudgingStrategy {
   quorum: number | null;
   /** Level of the reward interval `interval: [lo, hi]` (default 0.9). */
   intervalLevel: number;
+  /**
+   * A split-conformal calibration (`--calibration FILE`, src/core/calibration.ts): its reward
+   * kind's intervals are computed at its base level, widened by its offset and recorded at its
+   * level with `interval_calibrated: true`. Absent: the judge's own intervals.
+   */
+  calibration?: Calibration;
 }
 
 /**

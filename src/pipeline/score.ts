@@ -37,6 +37,7 @@ import type { ModelClient } from '../models/types.ts';
 import { createRenderPool } from '../render/pool.ts';
 import type { Renderer } from '../render/types.ts';
 import { type ApplyOptions, rewardDomainProblem, rewardsRestricted } from '../reward/applies.ts';
+import { calibrateResult } from '../reward/conformal.ts';
 import { DEFAULT_FAMILY_LAMBDAS, type FamilyTable } from '../reward/families.ts';
 import type { BlankPolicy } from '../reward/gates.ts';
 import { type HybridRewarder, resolveLambdas } from '../reward/hybrid.ts';
@@ -485,13 +486,18 @@ export async function createRolloutScorer(opts: RolloutScorerOptions): Promise<I
       prisma: prismaWithAssets(res.prismaFor(mode), dataHash),
       dropAxis: opts.dropAxis,
       blankPolicy: opts.blankPolicy ?? 'zero',
-      intervalLevel: opts.judging?.intervalLevel ?? DEFAULT_STRATEGY.intervalLevel,
+      intervalLevel:
+        opts.judging?.calibration?.base_level ??
+        opts.judging?.intervalLevel ??
+        DEFAULT_STRATEGY.intervalLevel,
       hybrid: opts.hybrid,
       signal: batch.signal,
     };
-    const results = await Promise.all(
+    const raw = await Promise.all(
       kinds.map((k) => REWARD_FUNCTIONS[k](ctx).catch((err: unknown) => faultResult(k, err))),
     );
+    const cal = opts.judging?.calibration;
+    const results = cal ? raw.map((r) => calibrateResult(r, cal)) : raw;
     const judgeContext =
       prompt === null
         ? null

@@ -25,6 +25,8 @@ import {
   formatOf,
   type TableFormat,
 } from '../../eval/stats/table-input.ts';
+import { type CalibrateFlags, checkCalibrateFlags, writeCalibration } from '../align-calibrate.ts';
+import { writePanelWeights } from '../align-weights.ts';
 import { inputFile, inputFileOrDir } from '../input-file.ts';
 import type { RegisterCommand } from '../register.ts';
 import { UsageError } from '../usage-error.ts';
@@ -45,7 +47,8 @@ export function numberFlag(name: string, raw: string | undefined, min: number): 
   return n;
 }
 
-interface AlignFlags {
+interface AlignFlags extends CalibrateFlags {
+  fitWeights?: string;
   pred: string[];
   human: string;
   json?: boolean;
@@ -135,7 +138,29 @@ export const register: RegisterCommand = (program, setExit) => {
     .option('--seed <s>', `bootstrap seed (default ${DEFAULT_SEED})`)
     .option('--reward <key>', 'reward taken from eval records (default universal)')
     .option('--tie-epsilon <x>', 'predicted scores this close count as a predicted tie (default 0)')
+    .option(
+      '--calibrate <file>',
+      "also fit a split-conformal calibration of the (one) --pred judge's reward intervals to --human's ratings and write it here (use it with score/serve/eval --calibration)",
+    )
+    .option(
+      '--level <x>',
+      '--calibrate: coverage the calibrated intervals aim at, in (0,1) (default 0.9)',
+    )
+    .option(
+      '--confidence <p>',
+      '--calibrate: probability the fitted calibration covers --level of new ratings (training-conditional; default 0.95); 0: marginal (≥ level on average)',
+    )
+    .option(
+      '--fit-weights <file>',
+      "also fit panel weights (≥ 0, summing to 1) for the --pred judges from --human's pairwise votes and write them here (score --panel-weights FILE); name each --pred by its --judge spec",
+    )
+    .option(
+      '--rating-scale <s>',
+      '--calibrate: how ratings map to [0,1]: unit (0–1) | percent (0–100, the studio) | bands (1–5) | auto (by the largest rating)',
+      'auto',
+    )
     .action(async (flags: AlignFlags) => {
+      const calLevel = checkCalibrateFlags(flags, flags.pred.length);
       if (!TIE_POLICIES.includes(flags.ties as TiePolicy))
         throw new UsageError(
           `--ties must be one of ${TIE_POLICIES.join(', ')}; got "${flags.ties}"`,
@@ -165,9 +190,11 @@ export const register: RegisterCommand = (program, setExit) => {
       }
       const human = await readOrReport(flags.human, setExit);
       const judges: JudgeInput[] = [];
+      let firstPred: { text: string; file: string } | null = null;
       for (const s of specs) {
         const read = await readOrReport(s.path, setExit);
         if (read === null) return;
+        firstPred ??= read;
         const format = (flags.format as TableFormat | undefined) ?? formatOf(read.file);
         judges.push(
           ...judgesFromText(s.name, read.text, {
@@ -183,6 +210,23 @@ export const register: RegisterCommand = (program, setExit) => {
         format: (flags.format as TableFormat | undefined) ?? formatOf(human.file),
         columns,
       });
+      if (flags.calibrate !== undefined && firstPred)
+        await writeCalibration(
+          { ...flags, calibrate: flags.calibrate },
+          calLevel,
+          firstPred,
+          parsed.absolute,
+          human.file,
+          setExit,
+        );
+      if (flags.fitWeights !== undefined)
+        await writePanelWeights(
+          flags.fitWeights,
+          mergeJudges(judges),
+          parsed.pairwise,
+          human.file,
+          setExit,
+        );
       const table = alignJudges(mergeJudges(judges), parsed, opts);
       process.stdout.write(
         `${flags.json ? JSON.stringify(table, null, 2) : formatAlignTable(table)}\n`,

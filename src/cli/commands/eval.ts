@@ -37,7 +37,12 @@ import { addHybridFlags, type HybridFlags, hybridFromFlags, hybridPlan } from '.
 import { inputFile } from '../input-file.ts';
 import { finishJsonlCommand, InterruptedError, withInterrupt } from '../jsonl-command.ts';
 import { addJudgeBudgetFlags, type BatchBudgetFlags, batchJudgeBudget } from '../judge-budget.ts';
-import { addJudgingFlags, type JudgingFlags, judgingFromFlags } from '../judging-flags.ts';
+import {
+  addCalibrationFlag,
+  addJudgingFlags,
+  type JudgingFlags,
+  judgingFromFlags,
+} from '../judging-flags.ts';
 import { checkPolicyDomains } from '../policy-domains.ts';
 import type { RegisterCommand } from '../register.ts';
 import { addRendererFlag, parseRenderer } from '../renderer-flag.ts';
@@ -520,6 +525,7 @@ export const register: RegisterCommand = (program, setExit) => {
   addJudgingFlags(cmd);
   addRolloutTimeoutFlag(addJudgeCallFlags(cmd));
   addGateFlag(cmd);
+  addCalibrationFlag(cmd);
   addShardFlags(addRendererFlag(addHtmlFlag(addHybridFlags(cmd)))).action((flags: EvalFlags) =>
     evaluate(flags, setExit),
   );

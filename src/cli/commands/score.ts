@@ -15,6 +15,7 @@ import { formatScoreSummary, summariseScores } from '../../reward/summary.ts';
 import { DROP_AXES, isDropAxis } from '../../reward/weighted.ts';
 import { parseRubricsJsonl } from '../../rubric/load.ts';
 import { ExactIdSchema } from '../../store/jsonl.ts';
+import { parsePanelWeights } from '../align-weights.ts';
 import { addDataRootFlag, dataRootFlag } from '../assets-flag.ts';
 import { asUsage, cacheFlag, judgeCallFlags, parseCount, parseMode } from '../flags.ts';
 import { addGateFlag, type GateFlags, gateFromFlags } from '../gate-flag.ts';
@@ -24,7 +25,12 @@ import { addHybridFlags, type HybridFlags, hybridFromFlags } from '../hybrid-fla
 import { inputFile, optionalInputFile } from '../input-file.ts';
 import { finishJsonlCommand, runJsonlCommand } from '../jsonl-command.ts';
 import { addJudgeBudgetFlags, batchJudgeBudget } from '../judge-budget.ts';
-import { addJudgingFlags, type JudgingFlags, judgingFromFlags } from '../judging-flags.ts';
+import {
+  addCalibrationFlag,
+  addJudgingFlags,
+  type JudgingFlags,
+  judgingFromFlags,
+} from '../judging-flags.ts';
 import { preflight } from '../preflight.ts';
 import { prismaFromFlags } from '../prisma-flags.ts';
 import type { RegisterCommand } from '../register.ts';
@@ -101,14 +107,6 @@ interface ScoreFlags extends HybridFlags, ShardFlags, JudgingFlags, RolloutTimeo
   judgeConcurrency?: string;
   judgeRpm?: string;
   judgeTpm?: string;
-}
-
-/** `--panel-weights 2,1,1` → [2, 1, 1]; each a positive number. */
-function parseWeights(raw: string): number[] {
-  const ws = raw.split(',').map(Number);
-  if (ws.some((w) => !(w > 0) || !Number.isFinite(w)))
-    throw new UsageError(`--panel-weights must be positive numbers, got "${raw}"`);
-  return ws;
 }
 
 /** Flag checks before any model is made: each a usage error (exit 2). */
@@ -238,7 +236,9 @@ async function scoreWith(
     gate,
     ...(panel.length ? { panel } : {}),
     ...(judging.quorum !== null ? { quorum: judging.quorum } : {}),
-    ...(flags.panelWeights ? { panelWeights: parseWeights(flags.panelWeights) } : {}),
+    ...(flags.panelWeights
+      ? { panelWeights: parsePanelWeights(flags.panelWeights, flags.judge ?? []) }
+      : {}),
     dropAxis: dropAxis as ScoringRunOptions['dropAxis'],
     concurrency,
     blankPolicy: flags.blank as ScoringRunOptions['blankPolicy'],
@@ -311,7 +311,7 @@ export const register: RegisterCommand = (program, setExit) => {
     .option('--quorum <n>', 'panel: judges that must answer for the panel to answer (default: all)')
     .option(
       '--panel-weights <w,…>',
-      'panel: one weight per --judge, in order (default equal), e.g. fitted to human votes',
+      'panel: one weight ≥ 0 per --judge, in order (default equal), or a file from rubrica align --fit-weights',
     )
     .option(
       '--code-judge <spec>',
@@ -341,6 +341,7 @@ export const register: RegisterCommand = (program, setExit) => {
   addJudgingFlags(cmd);
   addRolloutTimeoutFlag(cmd);
   addGateFlag(cmd);
+  addCalibrationFlag(cmd);
   addDataRootFlag(cmd);
   addRelativeFlags(cmd);
   addShardFlags(addRendererFlag(addHtmlFlag(addHybridFlags(cmd)))).action((flags: ScoreFlags) =>

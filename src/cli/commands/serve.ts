@@ -25,7 +25,12 @@ import { addHtmlFlag, htmlFlagOptions } from '../html-flag.ts';
 import { addHybridFlags, type HybridFlags, hybridFromFlags } from '../hybrid-flags.ts';
 import { inputFile } from '../input-file.ts';
 import { sharedJudgeGate } from '../judge-budget.ts';
-import { addJudgingFlags, type JudgingFlags, judgingFromFlags } from '../judging-flags.ts';
+import {
+  addCalibrationFlag,
+  addJudgingFlags,
+  type JudgingFlags,
+  judgingFromFlags,
+} from '../judging-flags.ts';
 import { preflight } from '../preflight.ts';
 import type { RegisterCommand } from '../register.ts';
 import { addRelativeFlags } from '../relative-flags.ts';
@@ -179,6 +184,7 @@ export const register: RegisterCommand = (program) => {
   );
   addJudgingFlags(cmd);
   addGateFlag(cmd);
+  addCalibrationFlag(cmd);
   addRelativeFlags(cmd);
   addHtmlFlag(addRendererFlag(addHybridFlags(cmd))).action((o) => serve(o));
 };
