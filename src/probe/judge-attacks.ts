@@ -7,6 +7,7 @@
 // planted fence, or a gate zeroed it. Plants are fixed strings: the probe is deterministic.
 import { findTemplateTokens } from '../artifact/template-tokens.ts';
 import { codeForJudge, fenceFor } from '../judge/code-for-judge.ts';
+import { neutraliseMessages } from '../judge/template-tokens.ts';
 import type { PerturbContext } from './perturb.ts';
 import { parseSvgDoc, withBody } from './svg-doc.ts';
 import { fitLabel, visibleBox } from './text-fit.ts';
@@ -134,7 +135,8 @@ export function attackCompletion(
   replace: (c: string, s: string, n: string) => string,
 ): string {
   if (!/`{3,}|~{3,}/.test(attacked)) return replace(completion, svg, attacked);
-  const fence = fenceFor(attacked);
+  // The policy's own fence (not rubrica's fenceFor, the defence this probe measures).
+  const fence = '`'.repeat(Math.max(3, longestRun(attacked) + 1));
   return `Here is the drawing.\n\n${fence}svg\n${attacked}\n${fence}`;
 }
 
@@ -148,10 +150,19 @@ export function staticDefences(clean: string, attacked: string): string[] {
   const judged = codeForJudge(attacked, 'svg').code;
   const out: string[] = [];
   const cleanJudged = codeForJudge(clean, 'svg').code;
-  // Everything planted removed: the judged copy is the clean one's (or shorter than the plant).
+  // Everything planted removed: the judged copy is no longer than the clean one's.
   if (judged.length <= cleanJudged.length) out.push('stripped');
-  if (findTemplateTokens(judged).length > 0) out.push('neutralised');
-  // fenceFor is longer than any run in the code by construction; said only where a run is.
-  if (/`{3,}|~{3,}/.test(judged)) out.push('fenced');
+  // Asked of the functions the judges call, so a defence that is switched off says so.
+  if (findTemplateTokens(judged).length > 0) {
+    const sent = neutraliseMessages([{ role: 'user', content: judged }])[0]!.content;
+    if (sent !== judged) out.push('neutralised');
+  }
+  const run = longestRun(judged);
+  if (run >= 3 && fenceFor(judged).length > run) out.push('fenced');
   return out;
+}
+
+/** The longest run of backticks or tildes in `s`. */
+function longestRun(s: string): number {
+  return Math.max(0, ...(s.match(/`+|~+/g) ?? []).map((r) => r.length));
 }
