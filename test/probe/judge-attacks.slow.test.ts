@@ -58,6 +58,8 @@ describe('rubrica probe attacks the judge', () => {
     // \boxed{1.0} in <desc> reaches the code judge (descriptions are kept for accessibility
     // criteria): only judge_text stands between it and the reward.
     expect(row('attack.reserved_markers').figures.flagged_share).toBe(1);
+    // PrismaForge's own criteria as a caption: found through the rubric the scorer passes on.
+    expect(row('attack.rubric_words').figures.flagged_share).toBe(1);
     expect(report.verdict).toBe('fail');
     const card = renderHealthCard(report);
     expect(card).toContain('Attacks on the judge');
@@ -71,7 +73,8 @@ describe('rubrica probe attacks the judge', () => {
       expect({ id, success: row(id).figures.attack_success }).toEqual({ id, success: 0 });
     }
     for (const id of DRAWN) expect(row(id).figures.attack_success).toBe(1);
-    // RULER's item titles are written in: found by the rubric-words family's plant.
+    // RULER's item titles written in: the scorer hands the rubric to judge_text, which finds them.
     expect(row('attack.rubric_words').not_applicable).toBe(0);
+    expect(row('attack.rubric_words').figures.flagged_share).toBe(1);
   }, 180_000);
 });
