@@ -69,6 +69,14 @@ const { extractArtifact } = (await import(
 const { runChecks } = (await import(
   fromSrc('src/checks/run-checks.ts')
 )) as typeof import('../src/checks/run-checks.ts');
+// judge_text (issue 41) timed on its own too: its share of the whole path is printed. A
+// tree from before the check (--src, --against) has no such module: then nothing is printed.
+const judgeTextModule = (await import(fromSrc('src/checks/judge-text.ts')).catch(() => null)) as
+  | typeof import('../src/checks/judge-text.ts')
+  | null;
+const { resolveCheckOptions } = (await import(
+  fromSrc('src/checks/thresholds.ts')
+)) as typeof import('../src/checks/thresholds.ts');
 const { createRenderPool, pngDataUri } = (await import(
   fromSrc('src/render/index.ts')
 )) as typeof import('../src/render/index.ts');
@@ -124,7 +132,22 @@ async function rubrica(
   const lat: number[] = [];
   let failed = 0;
   let judgeBytes = 0;
-  const steps = { extract: 0, render_in_worker: 0, wait_and_ipc: 0, checks: 0, base64: 0 };
+  const steps = {
+    extract: 0,
+    render_in_worker: 0,
+    wait_and_ipc: 0,
+    checks: 0,
+    base64: 0,
+  } as Record<string, number> & {
+    extract: number;
+    render_in_worker: number;
+    wait_and_ipc: number;
+    checks: number;
+    base64: number;
+  };
+  // Time of judge_text alone: part of `checks` (it runs inside runChecks), measured apart.
+  let judgeTextMs = 0;
+  const checkOptions = resolveCheckOptions();
   const cpu0 = treeCpuSeconds(process.pid);
   const parent0 = process.cpuUsage();
   const t0 = performance.now();
@@ -150,10 +173,20 @@ async function rubrica(
         }
         if (art) runChecks(art, r, prompts[i]);
         const t3 = performance.now();
+        if (art && judgeTextModule) {
+          judgeTextModule.judgeText({
+            artifact: art,
+            render: r,
+            prompt: prompts[i],
+            options: checkOptions,
+          });
+          judgeTextMs += performance.now() - t3;
+        }
+        const t4 = performance.now();
         steps.checks += t3 - t2;
         const dataUri = pngDataUri(r.png);
         judgeBytes += dataUri.length;
-        steps.base64 += performance.now() - t3;
+        steps.base64 += performance.now() - t4;
         lat.push(performance.now() - t);
       }),
     ),
@@ -166,7 +199,9 @@ async function rubrica(
   const parentPeak = process.resourceUsage().maxRSS / 1024;
   await pool.close();
   if (judgeBytes === 0) failed = completions.length;
-  for (const k of Object.keys(steps) as (keyof typeof steps)[]) steps[k] /= completions.length;
+  for (const k of Object.keys(steps)) steps[k]! /= completions.length;
+  if (whole && judgeTextModule)
+    steps['judge_text (within checks)'] = judgeTextMs / completions.length;
   return {
     steps,
     label: `rubrica ${RENDERER} ${whole ? 'whole path' : 'render only'}, ${workers} worker${workers > 1 ? 's' : ''}`,
@@ -469,6 +504,15 @@ function report(rows: Row[]): void {
     if (!r.steps) continue;
     const parts = Object.entries(r.steps).map(([k, v]) => `${k} ${v.toFixed(2)}`);
     console.log(`${r.label}: mean ms per file: ${parts.join(', ')}`);
+    const jt = r.steps['judge_text (within checks)'];
+    if (jt !== undefined) {
+      const whole = Object.entries(r.steps)
+        .filter(([k]) => !k.startsWith('judge_text'))
+        .reduce((s, [, v]) => s + v, 0);
+      console.log(
+        `${r.label}: judge_text ${jt.toFixed(3)} ms per file = ${((100 * jt) / whole).toFixed(2)} % of the whole path's ${whole.toFixed(2)} ms (issue 41 bound: ≤ 5 %)`,
+      );
+    }
     const parentMs = ((r.parentCpuS ?? 0) * 1000) / r.files;
     const allMs = (r.cpuS * 1000) / r.files;
     console.log(

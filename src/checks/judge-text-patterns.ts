@@ -9,7 +9,7 @@
 //   `<|im_end|>`, `[INST]`, a line of three or more backticks or tildes).
 import { findTemplateTokens } from '../artifact/template-tokens.ts';
 
-export type JudgeTextFamily = 'verdict' | 'instruction' | 'marker';
+export type JudgeTextFamily = 'verdict' | 'instruction' | 'marker' | 'rubric';
 
 const VERDICT: RegExp[] = [
   // x/10, N/N (5/5, 10/10, 100/100), with an optional decimal.

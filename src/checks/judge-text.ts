@@ -7,8 +7,9 @@
 // score-like text (an exam, a scoreboard, a review, a chart…) verdict-looking text where it
 // is drawn; hidden places (comments, metadata, attributes) get no such allowance — nothing
 // a prompt asks for is drawn there. `detail.findings` says what, where, and an excerpt.
-// Not seen: text drawn as outlines (glyph paths), and the rubric's own item titles (the
-// check has no rubric).
+// The rubric's own item titles and keys count too when the caller passes them
+// (`rubricTerms`: the scorer does, from the rollout's rubric; judge-text-rubric.ts).
+// Not seen: text drawn as outlines (glyph paths, no <text>): docs/artifact-and-checks.md.
 
 import { artifactCode, artifactDomain } from '../artifact/code.ts';
 import { stripCodeComments } from '../artifact/code-comments.ts';
@@ -17,6 +18,7 @@ import {
   judgeTextHits,
   promptAsksVerdictText,
 } from './judge-text-patterns.ts';
+import { rubricHit, rubricTerms } from './judge-text-rubric.ts';
 import { svgTextSources, type TextSource } from './judge-text-sources.ts';
 import type { Check } from './types.ts';
 
@@ -64,7 +66,7 @@ function excerpt(text: string, index: number, match: string): string {
   return s.length > 120 ? `${s.slice(0, 117)}…` : s;
 }
 
-export const judgeText: Check = ({ artifact, prompt }) => {
+export const judgeText: Check = ({ artifact, prompt, rubricTerms: rubricGiven }) => {
   const code = artifactCode(artifact);
   if (code === undefined) {
     return { name: 'judge_text', value: 0, unit: 'count', detail: { reason: 'no code' } };
@@ -73,6 +75,7 @@ export const judgeText: Check = ({ artifact, prompt }) => {
   const sources = domain === 'svg' ? svgTextSources(code) : codeSources(code, domain);
   const asked = quotedPhrases(prompt ?? '');
   const verdictAsked = promptAsksVerdictText(prompt);
+  const terms = rubricTerms(rubricGiven, prompt ?? '');
   const findings: JudgeTextFinding[] = [];
   for (const src of sources) {
     let text = src.text;
@@ -83,12 +86,18 @@ export const judgeText: Check = ({ artifact, prompt }) => {
         : verdictAsked && DRAWN.has(src.where)
           ? ['instruction', 'marker']
           : ['verdict', 'instruction', 'marker'];
-    for (const hit of judgeTextHits(text, families)) {
+    // Ids name parts of the drawing: a part named like a rubric key is not text for a judge.
+    const rubric =
+      src.where === 'markup' || src.where === 'attribute id' ? null : rubricHit(text, terms);
+    const hits = judgeTextHits(text, families);
+    if (rubric) hits.push({ family: 'rubric', match: rubric.term, index: -1 });
+    for (const hit of hits) {
       if (findings.length < MAX_FINDINGS) {
         findings.push({
           family: hit.family,
           where: src.where,
-          excerpt: excerpt(text, hit.index, hit.match),
+          // A rubric term is matched on normalised text: the term itself is the excerpt.
+          excerpt: hit.index < 0 ? hit.match : excerpt(text, hit.index, hit.match),
         });
       }
     }

@@ -41,8 +41,15 @@ export function runChecks(
   render: RenderResult | null,
   prompt?: string,
   options?: Partial<CheckOptions>,
+  rubricTerms?: readonly string[],
 ): CheckResult[] {
-  const input = { artifact, render, prompt, options: resolveCheckOptions(options) };
+  const input = {
+    artifact,
+    render,
+    prompt,
+    options: resolveCheckOptions(options),
+    ...(rubricTerms?.length ? { rubricTerms } : {}),
+  };
   return CHECKS.map((check) => check(input));
 }
 

@@ -55,6 +55,11 @@ export interface CheckInput {
   artifact: Artifact;
   render: RenderResult | null;
   prompt?: string;
+  /**
+   * The rubric's own item titles and keys, when the caller knows the rubric: judge_text
+   * flags them written into the answer (a caption of the criteria is text for the judge).
+   */
+  rubricTerms?: readonly string[];
   options: CheckOptions;
 }
 

@@ -24,6 +24,8 @@ export interface DomainInspectOptions {
   /** Warm renderers to use; without them a temporary set is started and closed. */
   domains?: DomainRenderers;
   prompt?: string;
+  /** The rubric's item titles and keys (judge_text). */
+  rubricTerms?: readonly string[];
   checks?: Partial<CheckOptions>;
   /** The task's data files, readable by the job under their names. */
   assets?: ResolvedAssets;
@@ -75,7 +77,7 @@ export async function inspectDomainCompletion(
       render = await toRenderResult(r, found.found ? found.code : '');
     }
     const checks = [
-      ...runChecks(artifact, render, o.prompt, o.checks),
+      ...runChecks(artifact, render, o.prompt, o.checks, o.rubricTerms),
       ...domainChecks(o.domain, notes),
     ];
     return { artifact, render, checks, summary: summarizeChecks(artifact, render, checks) };

@@ -46,7 +46,7 @@ export async function inspectCompletion(
   // What the prompt asks for is read now, while the worker draws, not after.
   if (opts.prompt) promptIntent(opts.prompt);
   const render: RenderResult | null = rendering === null ? null : await rendering;
-  const checks = runChecks(artifact, render, opts.prompt, opts.checks);
+  const checks = runChecks(artifact, render, opts.prompt, opts.checks, opts.rubricTerms);
   return { artifact, render, checks, summary: summarizeChecks(artifact, render, checks) };
 }
 

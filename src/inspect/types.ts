@@ -23,6 +23,8 @@ export interface Inspection {
 
 export interface InspectOptions {
   prompt?: string;
+  /** The rubric's item titles and keys (the judge_text check looks for them in the answer). */
+  rubricTerms?: readonly string[];
   renderer: Renderer;
   render?: RenderOptions;
   /**

@@ -460,6 +460,10 @@ export async function createRolloutScorer(opts: RolloutScorerOptions): Promise<I
       const run = () =>
         inspect(rollout.completion, {
           prompt: prompt ?? undefined,
+          ...rubricTermsOf(
+            found,
+            kinds.includes('prisma') || kinds.includes('direct') ? prismaRubric() : undefined,
+          ),
           renderer: res.renderer,
           domain: rollout.domain ?? opts.domain,
           domains: res.domains,
@@ -554,3 +558,19 @@ export async function createRolloutScorer(opts: RolloutScorerOptions): Promise<I
 }
 
 export type { ScoreRecord };
+
+/**
+ * The rubric's item titles and keys for the judge_text check: a caption of the criteria is
+ * text written for the judge. PrismaForge items have no titles: their criteria and keys.
+ */
+function rubricTermsOf(
+  found: { items: readonly { key: string; title: string }[] } | undefined,
+  prisma: PrismaRubric | undefined,
+): { rubricTerms?: string[] } {
+  const terms = found
+    ? found.items.flatMap((it) => [it.title, it.key])
+    : prisma
+      ? [...prisma.code_items, ...prisma.vision_items].flatMap((it) => [it.criterion, it.key])
+      : [];
+  return terms.length ? { rubricTerms: terms } : {};
+}

@@ -26,6 +26,11 @@ const FAMILIES: { family: ProbeFamily; title: string; lead: string }[] = [
     lead: 'Damage a sound judge must see; a reward that does not fall here cannot teach the policy to avoid it.',
   },
   {
+    family: 'attack',
+    title: 'Attacks on the judge — the reward must not rise',
+    lead: "Text a policy writes to its judge (a verdict, an instruction, reserved markers, the rubric, template tokens, a fence break-out), drawn or hidden in the code: the inflation over the clean rollout, the share scored higher, and which of rubrica's defences met it.",
+  },
+  {
     family: 'anchors',
     title: 'Anchors',
     lead: "The rubric's ideal drawing against an off-prompt drawing and a blank page: the room the reward has to move.",
@@ -74,9 +79,19 @@ const FIGURE_LABELS: Record<string, string> = {
   gap_blank: 'gap to blank',
   headroom: 'room to rise',
   could_rise_share: 'could rise beyond tol.',
+  inflation: 'inflation',
+  attack_success: 'attack success',
+  caught_share: 'met by a defence',
 };
 
-const SHARES = new Set(['flip_share', 'rise_share', 'fall_share', 'could_rise_share']);
+const SHARES = new Set([
+  'flip_share',
+  'rise_share',
+  'fall_share',
+  'could_rise_share',
+  'attack_success',
+  'caught_share',
+]);
 
 function figures(r: ProbeResult): string {
   return Object.entries(r.figures)
@@ -100,7 +115,7 @@ function figures(r: ProbeResult): string {
  */
 function changeBar(r: ProbeResult, tol: number): string {
   const m = r.figures.mean_change;
-  if (m === null || m === undefined || (r.family !== 'hack' && r.family !== 'sensitivity'))
+  if (m === null || m === undefined || !['hack', 'sensitivity', 'attack'].includes(r.family))
     return '';
   const W = 280;
   const pad = 14;
@@ -131,6 +146,14 @@ function changeBar(r: ProbeResult, tol: number): string {
   return `<svg class="bar" width="${W}" height="54" viewBox="0 0 ${W} 54" role="img" aria-label="mean change ${num(m, 3)}, tolerance ±${num(tol, 3)}"><text x="${lx}" y="11" text-anchor="middle">${esc(label)}</text><rect x="${x(-tol)}" y="15" width="${Math.max(1, x(tol) - x(-tol))}" height="19" fill="#dee2e6"><title>noise tolerance ±${num(tol, 3)}</title></rect><rect x="${a}" y="19" width="${w}" height="11" fill="${colour}"/><line x1="${pad}" x2="${W - pad}" y1="34" y2="34" stroke="#868e96"/><line x1="${x(0)}" x2="${x(0)}" y1="13" y2="36" stroke="#495057"/>${ticks}</svg>`;
 }
 
+/** An attack row's defences, or a warning that none met it. */
+function caughtBy(r: ProbeResult): string {
+  if (r.caught_by === undefined) return '';
+  return r.caught_by.length
+    ? `<br>caught by <b>${esc(r.caught_by.join(', '))}</b>`
+    : '<br><b>caught by no defence</b>';
+}
+
 function example(report: ProbeReport, id: string): string {
   const ex = report.examples?.[id];
   if (!ex) return '';
@@ -147,7 +170,7 @@ function row(r: ProbeResult, tol: number, report: ProbeReport): string {
   return `<tr data-probe="${esc(r.id)}" data-verdict="${esc(r.verdict)}"${ex ? ' class="has-ex"' : ''}>
 <td><b>${esc(r.title)}</b><div class="exp">${esc(r.expectation)}</div></td>
 <td class="exp">${esc(r.threshold)}</td>
-<td class="fig">${figures(r)}${r.note ? `<div class="note">${esc(r.note)}</div>` : ''}</td>
+<td class="fig">${figures(r)}${caughtBy(r)}${r.note ? `<div class="note">${esc(r.note)}</div>` : ''}</td>
 <td>${changeBar(r, tol)}<div class="fig">${counts.join(' · ')}</div></td>
 <td><span class="verdict v-${esc(r.verdict)}">${esc(r.verdict.replace('_', ' '))}</span></td></tr>${exRow}`;
 }

@@ -25,6 +25,7 @@ import { INSTANCE_PRESET } from '../reward/kinds/index.ts';
 import { instanceRubric } from '../reward/kinds/instance-rubric.ts';
 import { judgedRubricReward } from '../reward/kinds/judged-rubric.ts';
 import { indexRubrics } from '../rubric/load.ts';
+import type { PrismaRubric } from '../rubric/prisma-schema.ts';
 import type { RubricRecord } from '../rubric/schema.ts';
 import { universalItems } from '../rubric/universal.ts';
 import {
@@ -36,8 +37,10 @@ import {
   type Scoring,
   sensitivityResult,
 } from './analyse.ts';
+import { type AttackPairInput, attackResult, type Defence } from './attack-result.ts';
 import { ANCHORS, orderSpec, PERTURBATION_PROBES, REPEATABILITY } from './catalogue.ts';
 import { createExamples } from './examples.ts';
+import { attackCompletion, JUDGE_ATTACKS, staticDefences } from './judge-attacks.ts';
 import {
   absoluteFigures,
   type JudgingModeFigures,
@@ -63,6 +66,8 @@ export interface ProbeOptions {
   rollouts: readonly RolloutLine[];
   /** Kept rubrics: needed for ruler / rubric-s, and their ideal SVGs are the anchors. */
   rubrics?: readonly RubricRecord[];
+  /** PrismaForge rubrics: needed for reward "prisma" (code + vision judges). */
+  prismaRubrics?: readonly PrismaRubric[];
   judge: ModelClient;
   reward: RewardKind;
   mode?: JudgeMode;
@@ -79,6 +84,8 @@ export interface ProbeOptions {
   /** Judge modes of the order probe. Default joint and per-item. */
   orderModes?: readonly JudgeMode[];
   thresholds?: Partial<ProbeThresholds>;
+  /** Plant the attacks on the judge (verdicts, instructions, markers…) too. Default true. */
+  attacks?: boolean;
   /** Scorings in flight at once. Default 8. */
   concurrency?: number;
   /** `--rollout-timeout-ms`: a scoring not done by then is a `deadline` grader fault. */
@@ -166,6 +173,7 @@ export async function runProbe(opts: ProbeOptions): Promise<ProbeReport> {
   const faults: ProbeReport['grader_faults'] = { scorings: 0, faults: 0, by_reason: {} };
   const built = await createRolloutScorer({
     rubrics: opts.rubrics ?? [],
+    ...(opts.prismaRubrics ? { prismaRubrics: opts.prismaRubrics } : {}),
     judge: opts.judge,
     renderer: opts.renderer,
     inspect: inspectCompletion,
@@ -322,6 +330,53 @@ export async function runProbe(opts: ProbeOptions): Promise<ProbeReport> {
       );
     }
 
+    // 2b. Attacks on the judge: each family planted into every picture, scored like a rollout,
+    // with the defences that met it (judge-attacks.ts).
+    const attacks = opts.attacks === false ? [] : JUDGE_ATTACKS;
+    const titlesOf = (promptId: string) =>
+      (opts.rubrics ?? []).find((r) => r.id === promptId)?.items.map((it) => it.title) ??
+      (opts.prismaRubrics ?? [])
+        .find((r) => r.id === promptId)
+        ?.vision_items.filter((it) => it.origin === 'specific')
+        .map((it) => it.criterion) ??
+      [];
+    total += pictures.length * attacks.length;
+    const attackRows = await Promise.all(
+      attacks.map((attack) =>
+        Promise.all(
+          pictures.map((p, i) =>
+            limit(async (): Promise<AttackPairInput> => {
+              const ref = { id: p.id, prompt_id: p.prompt_id, base: p.base, defences: [] };
+              const ctx = { prompt: p.prompt, seed: seed + i, rubricTitles: titlesOf(p.prompt_id) };
+              const next = attack.plant(p.svg, ctx);
+              if (next === null || p.base === null) {
+                done++;
+                return { ...ref, probed: next === null ? null : FAULT };
+              }
+              const out = await score({
+                id: `${p.id}~${attack.id}`,
+                prompt_id: p.prompt_id,
+                prompt: p.prompt,
+                completion: attackCompletion(p.completion, p.svg, next, replaceSvg),
+              });
+              const defences = staticDefences(p.svg, next) as Defence[];
+              if (out.record.checks.judge_text === true) defences.unshift('flagged');
+              // A gate (--gate) zeroes a flagged rollout with status "gated".
+              if ((out.record.status as string) === 'gated') defences.unshift('gated');
+              const original = p.inspection.render;
+              const probed = out.inspection?.render;
+              if (original?.ok && probed?.ok && attack.place === 'drawn')
+                examples.offer(attack.id, i, p.id, original.png, probed.png);
+              return { ...ref, probed: toScoring(out.record), defences };
+            }),
+          ),
+        ),
+      ),
+    );
+    attacks.forEach((attack, k) => {
+      results.push(attackResult(attack, attackRows[k]!, tol, th));
+    });
+
     // 3. Order: the reward's rubric with its items shuffled, in each judge mode, against the
     // same rubric in its own order in that mode (the hybrid reward has no rubric to shuffle).
     if (kind !== 'hybrid') {
@@ -424,7 +479,9 @@ export async function runProbe(opts: ProbeOptions): Promise<ProbeReport> {
         ? await compareJudgingModes(opts, pictures, repeats, limit, opts.modePairs ?? 16)
         : undefined;
 
-    const gated = results.filter((r) => r.family === 'hack' || r.family === 'sensitivity');
+    const gated = results.filter(
+      (r) => r.family === 'hack' || r.family === 'sensitivity' || r.family === 'attack',
+    );
     const verdict = results.some((r) => r.verdict === 'fail')
       ? 'fail'
       : pictures.length === 0 ||

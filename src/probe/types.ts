@@ -5,7 +5,7 @@ import type { JudgeMode } from '../pipeline/types.ts';
 import type { ProbeExample } from './examples.ts';
 import type { JudgingModeFigures } from './judging-modes.ts';
 
-export type ProbeFamily = 'repeatability' | 'hack' | 'sensitivity' | 'anchors' | 'order';
+export type ProbeFamily = 'repeatability' | 'hack' | 'sensitivity' | 'attack' | 'anchors' | 'order';
 
 /**
  * pass / fail against the threshold; no_data when nothing could be measured (see `note`);
@@ -44,6 +44,8 @@ export interface ProbeResult {
   not_applicable: number;
   /** The probe's headline figures (mean change, shares, spreads …). */
   figures: Record<string, number | null>;
+  /** Attack probes: the defences of rubrica that met the attack (judge_text flagged, stripped …). */
+  caught_by?: string[];
   pairs: ProbePair[];
 }
 

@@ -232,11 +232,12 @@ describe('rubrica probe against a gameable and a sound judge', () => {
     // One page: nothing wider than the viewport.
     const width = await page.evaluate<number>('document.documentElement.scrollWidth');
     expect(await page.content()).toContain('Content-Security-Policy');
-    // Every hack and sensitivity probe shows a real original and its probed render.
+    // Every hack and sensitivity probe, and each of the three drawn attacks on the judge,
+    // shows a real original and its probed render.
     const sizes = await page.evaluate<number[]>(
       `Array.from(document.querySelectorAll('.ex img'), (i) => i.complete ? i.naturalWidth : -1)`,
     );
-    expect(sizes).toEqual(Array(2 * 11).fill(192));
+    expect(sizes).toEqual(Array(2 * (11 + 3)).fill(192));
     // Thumbnails are shown large enough to see what the edit did (they were 56 px).
     const shown = await page.evaluate<number[]>(
       `Array.from(document.querySelectorAll('.ex img'), (i) => i.getBoundingClientRect().width)`,
