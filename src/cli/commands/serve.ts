@@ -334,11 +334,14 @@ async function serve(o: ServeFlags): Promise<void> {
       `--require-cgroup: no memory cgroup can be made for a sandbox here (${memoryCgroupStatus().reason}); run \`rubrica doctor\`, or set RUBRICA_CGROUP_ROOT to a delegated cgroup v2 subtree`,
     );
   }
-  // The whole isolation report (`rubrica doctor`: tools, sandboxes, fonts, renderers, warm
-  // pools) runs beside the start-up and never delays "ready": it is logged as one `doctor`
-  // line when done and is /readyz's `doctor` field (null until then).
+  // The isolation report (`rubrica doctor`: tools, sandboxes, fonts, renderers) runs beside
+  // the start-up and never delays "ready": it is logged as one `doctor` line when done and is
+  // /readyz's `doctor` field (null until then). Without the warm pools' timings: starting a
+  // python zygote and a dot pool only to time them costs ~2 CPU-s at every start, taken from
+  // the first training batch (and, in a test suite starting serve a hundred times, minutes);
+  // `rubrica doctor` times them.
   let doctorReport: DoctorReport | null = null;
-  void runDoctor({ requireCgroup: o.requireCgroup === true }).then(
+  void runDoctor({ requireCgroup: o.requireCgroup === true, warmPools: false }).then(
     (report) => {
       doctorReport = report;
       log.info({ doctor: report }, 'doctor');
