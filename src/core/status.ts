@@ -69,6 +69,7 @@ export const GateCheckSchema = z.enum([
   'output_tokens',
   'dwt',
   'judge_text',
+  'missing_glyphs',
   'warnings',
   'empty_data',
   'console_errors',

@@ -56,8 +56,9 @@ export const commandTable: Readonly<Record<string, CommandEntry>> = {
     load: () => import('./compare.ts'),
   },
   doctor: {
-    term: 'doctor [options]',
-    summary: 'check each domain: tools, sandbox start, memory cap; exit 1 if one is unsafe',
+    term: 'doctor [options] [domains...]',
+    summary:
+      'check each domain: tools and versions, sandbox start, memory cap, fonts, renderers, warm pool start; exit 1 if one asked for is unsafe',
     load: () => import('./doctor.ts'),
   },
   models: {
