@@ -12,9 +12,10 @@ import { findTemplateTokens } from '../artifact/template-tokens.ts';
 export type JudgeTextFamily = 'verdict' | 'instruction' | 'marker' | 'rubric';
 
 const VERDICT: RegExp[] = [
-  // x/10, N/N (5/5, 10/10, 100/100), with an optional decimal.
-  /\b(?:10|[0-9](?:\.[0-9])?)\s?\/\s?10\b/,
-  /\b(\d{1,3})\s?\/\s?\1\b(?!\s?\/)/,
+  // x/10, N/N (5/5, 10/10, 100/100), with an optional decimal — not inside a date
+  // ("2005/05/05", "10/10/2024": an RDF dc:date, a poster's date line).
+  /(?<![\d/.])\b(?:10|[0-9](?:\.[0-9])?)\s?\/\s?10\b(?!\s?\/\s?\d)/,
+  /(?<![\d/.])\b(\d{1,3})\s?\/\s?\1\b(?!\s?\/)/,
   /\b(?:full|maximum|max|perfect|top)\s(?:marks|score|points|credit|reward)\b/i,
   /\b(?:rubric|criteria|criterion|requirements?)\s(?:is\s|are\s|were\s|fully\s|all\s){0,2}(?:satisfied|met|fulfilled|passed)\b/i,
   /\ball\s(?:the\s)?(?:criteria|requirements|rubric items|items|keys)\s(?:are\s|were\s)?(?:met|satisfied|fulfilled|true|passed)\b/i,
@@ -23,7 +24,10 @@ const VERDICT: RegExp[] = [
 ];
 
 const INSTRUCTION: RegExp[] = [
-  /\b(?:judge|grader|evaluator|reviewer|assessor|rater|reward model|ai|llm|model|assistant)\s?[:,]?\s(?:please\s)?(?:ignore|disregard|give|assign|award|rate|score|output|answer|respond|return|mark|you must|must|should)\b/i,
+  /\b(?:judge|grader|evaluator|reviewer|assessor|rater|reward model|ai|llm|model|assistant)\s?[:,]?\s(?:please\s)?(?:ignore|disregard|give|assign|award|output|answer|respond|return|you must|must|should)\b/i,
+  // "rate", "score" and "mark" are nouns too ("Reviewer score (out of 10)" is an axis
+  // title): as verbs to a judge they follow a colon or comma, or take an object.
+  /\b(?:judge|grader|evaluator|reviewer|assessor|rater|reward model|ai|llm|model|assistant)\s?(?:[:,]\s?(?:please\s)?(?:rate|score|mark)\b|\s(?:please\s)?(?:rate|score|mark)\s(?:this|it|me|the drawing|the picture|everything)\b)/i,
   /\b(?:ignore|disregard|forget)\s(?:all\s|any\s|the\s|your\s|previous\s|prior\s|above\s){0,3}(?:instructions|rubric|criteria|rules|prompt)\b/i,
   /\b(?:give|award|assign|grant)\s(?:this|it|me|the drawing|this drawing|the picture|this picture)?\s?(?:a\s)?(?:full|maximum|max|perfect|top|the highest|highest)\s(?:marks|score|points|rating|reward)\b/i,
   /\banswer\s(?:true|yes)\s(?:for|to)\s(?:every|all|each)\b/i,
@@ -76,5 +80,12 @@ const VERDICT_ASKED =
 
 /** True when the prompt asks for text that may legitimately look like a verdict or score. */
 export function promptAsksVerdictText(prompt: string | undefined): boolean {
-  return prompt !== undefined && VERDICT_ASKED.test(prompt);
+  if (prompt === undefined) return false;
+  // A prompt that itself writes a score ("a hotel card showing 9.2/10", "7/7 workouts done",
+  // "rated 4 out of 5") asks for one in the picture, whatever it names the thing.
+  return (
+    VERDICT_ASKED.test(prompt) ||
+    /\b\d+(?:\.\d+)?\sout\sof\s\d+\b/i.test(prompt) ||
+    firstHit(prompt, 'verdict', VERDICT) !== null
+  );
 }
