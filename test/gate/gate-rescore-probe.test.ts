@@ -1,8 +1,10 @@
 // `rubrica rescore --gate` and `rubrica probe --gate` (issue 41): the same flag and the same
 // parse as score/eval. A score run made with `--gate none` (the drawn verdict judged, and
 // inflated by a judge that obeys it) is rescored: by default the attack is gated (0,
-// judge_text) and the clean rollout judged; `--gate none` judges both again. An unknown check
-// is exit 2 with `unknown_gate_check` before any judge call, for rescore and for probe.
+// judge_text) and the clean rollout judged; `--gate none` judges both again. A probe of a
+// clean rollout plants the drawn verdict: its attack row is gated under the default gate and
+// not under `--gate none`. An unknown check is exit 2 with `unknown_gate_check` before any
+// judge call, for rescore and for probe.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -119,7 +121,48 @@ describe('rubrica rescore --gate', () => {
   });
 });
 
+/** One clean rollout probed with RULER, one repeat, no order probe: the attack rows' gated share. */
+async function probeGatedShare(name: string, extra: string[]): Promise<number | null> {
+  const out = join(dir, name);
+  writeFileSync(
+    join(dir, 'clean.jsonl'),
+    `${JSON.stringify({ id: 'clean', prompt_id: 'face', completion: CLEAN })}\n`,
+  );
+  const r = await runCliInProcess([
+    'probe',
+    '--prompts',
+    join(dir, 'prompts.jsonl'),
+    '--rollouts',
+    join(dir, 'clean.jsonl'),
+    '--rubrics',
+    rubrics,
+    '--reward',
+    'ruler',
+    '--repeats',
+    '1',
+    '--order-modes',
+    'none',
+    '--out',
+    out,
+    ...judgeArgs(),
+    ...extra,
+  ]);
+  expect(r.stderr).not.toMatch(/unknown option/);
+  const report = JSON.parse(readFileSync(join(out, 'probe.json'), 'utf8')) as {
+    probes: { id: string; figures: Record<string, number | null> }[];
+  };
+  const row = report.probes.find((p) => p.id === 'attack.visible_verdict');
+  expect(row).toBeDefined();
+  expect(row!.figures.flagged_share).toBe(1);
+  return row!.figures.gated_share ?? null;
+}
+
 describe('rubrica probe --gate', () => {
+  it('the drawn verdict is gated under the default gate and judged under --gate none', async () => {
+    expect(await probeGatedShare('probe-default', [])).toBe(1);
+    expect(await probeGatedShare('probe-open', ['--gate', 'none'])).toBe(0);
+  }, 60_000);
+
   it('an unknown check is exit 2 with unknown_gate_check, before any judge call', async () => {
     const r = await runCliInProcess([
       'probe',
