@@ -126,6 +126,12 @@ export const ScoreRecordSchema = RewardResultSchema.extend({
    * what was compared and answered, and the absolute reward the relative one replaced.
    */
   relative: RelativeSchema.optional(),
+  /**
+   * Present when the judge input built for this rollout was altered before it was sent:
+   * `neutralised` counts the chat-template token strings (`<|im_end|>`, `[INST]`, …) rewritten
+   * in the messages of the judge calls made for it (issue 41). Absent: nothing was altered.
+   */
+  judge_input: z.object({ neutralised: z.number().int().nonnegative() }).optional(),
 });
 /**
  * One scored rollout: id, prompt, the first reward's result, its checks, and every reward

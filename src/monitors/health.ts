@@ -3,8 +3,10 @@
 // - flat groups: every measured rollout of a prompt within ε of the others, so GRPO's
 //   advantages are all ~0 (Pref-GRPO's "illusory advantage");
 // - completion and SVG length (tokens), whose growth is RULER's length creep;
-// - rollouts flagged by the text_in_image and clutter checks, and the mean reward of flagged vs
-//   unflagged rollouts: a hack that pays shows up as flagged rollouts out-earning the rest;
+// - rollouts flagged by the text_in_image, clutter and judge_text checks, and the mean reward of
+//   flagged vs unflagged rollouts: a hack that pays shows up as flagged rollouts out-earning
+//   the rest (judge_text: text addressed to the judge; gated by default, so its flagged
+//   rollouts are usually 0 with status gated and its share is what a trainer watches);
 // - grader faults (judge, scorer, cache, infrastructure), which are not measurements.
 import { quantileSorted } from 'simple-statistics';
 import type { ScoreRecord } from '../core/record.ts';
@@ -62,6 +64,8 @@ export interface BatchHealth {
   svg_tokens: LengthFigures;
   text_in_image: FlagFigures;
   clutter: FlagFigures;
+  /** Text addressed to the judge (issue 41): verdicts, instructions, markers, template tokens. */
+  judge_text: FlagFigures;
 }
 
 export const DEFAULT_FLAT_EPSILON = 0.01;
@@ -154,5 +158,6 @@ export function batchHealth(
     svg_tokens: lengthFigures(svgLengths(records)),
     text_in_image: flagFigures(records, measured, (r) => r.checks?.text_in_image === true),
     clutter: flagFigures(records, measured, (r) => r.checks?.clutter === true),
+    judge_text: flagFigures(records, measured, (r) => r.checks?.judge_text === true),
   };
 }

@@ -22,6 +22,7 @@ import type { DomainRenderers } from '../domains/renderers.ts';
 import { completionDomain, inspectCompletion } from '../inspect/inspect.ts';
 import type { InspectFn } from '../inspect/types.ts';
 import { createJudge, type Judge } from '../judge/judge.ts';
+import { tallyJudgeInput } from '../judge/judge-input-tally.ts';
 import {
   createPairwiseJudge,
   type JudgingMode,
@@ -497,8 +498,10 @@ export async function createRolloutScorer(opts: RolloutScorerOptions): Promise<I
       hybrid: opts.hybrid,
       signal: batch.signal,
     };
-    const raw = await Promise.all(
-      kinds.map((k) => REWARD_FUNCTIONS[k](ctx).catch((err: unknown) => faultResult(k, err))),
+    const { value: raw, neutralised } = await tallyJudgeInput(() =>
+      Promise.all(
+        kinds.map((k) => REWARD_FUNCTIONS[k](ctx).catch((err: unknown) => faultResult(k, err))),
+      ),
     );
     const cal = opts.judging?.calibration;
     const results = cal ? raw.map((r) => calibrateResult(r, cal)) : raw;
@@ -510,8 +513,9 @@ export async function createRolloutScorer(opts: RolloutScorerOptions): Promise<I
             criteria: found ? found.items.map(renderItem).join('\n\n') : DEFAULT_CRITERIA,
             assets: dataHash ?? null,
           };
+    const record = assembleRecord(rollout, promptId, inspection, results);
     return {
-      record: assembleRecord(rollout, promptId, inspection, results),
+      record: neutralised > 0 ? { ...record, judge_input: { neutralised } } : record,
       inspection,
       judgeContext,
     };

@@ -73,6 +73,11 @@ export interface ProbeOptions {
   mode?: JudgeMode;
   /** How judge answers are asked and read (src/judge/strategy.ts). */
   judging?: Partial<JudgingStrategy>;
+  /**
+   * `--gate`: the checks whose flag zeroes a rollout (status gated, no judge call), as
+   * training will gate them; default the scorer's (judge_text). Attack rows show `gated`.
+   */
+  gate?: RolloutScorerOptions['gate'];
   /** Needed for reward "hybrid". */
   hybrid?: RolloutScorerOptions['hybrid'];
   renderer: Renderer;
@@ -181,6 +186,7 @@ export async function runProbe(opts: ProbeOptions): Promise<ProbeReport> {
     reward: kind,
     mode,
     ...(opts.judging ? { judging: opts.judging } : {}),
+    ...(opts.gate !== undefined ? { gate: opts.gate } : {}),
     hybrid: opts.hybrid,
     concurrency: opts.concurrency ?? 8,
   });
@@ -537,6 +543,7 @@ async function compareJudgingModes(
       reward: opts.reward,
       mode: opts.mode ?? 'joint',
       judging: { ...opts.judging, scoring, judging: 'absolute' },
+      ...(opts.gate !== undefined ? { gate: opts.gate } : {}),
       concurrency: opts.concurrency ?? 8,
     });
     try {

@@ -65,7 +65,7 @@ export function createHealthGauges(registry: Registry): HealthGauges {
         set(length, { what, stat: 'p95' }, r.p95);
         set(growth, { what }, s.running.growth[what]);
       }
-      for (const check of ['text_in_image', 'clutter'] as const) {
+      for (const check of ['text_in_image', 'clutter', 'judge_text'] as const) {
         set(flagged, { check }, s[check].share);
         set(reward, { check, flagged: 'true' }, s[check].mean_reward_flagged);
         set(reward, { check, flagged: 'false' }, s[check].mean_reward_unflagged);

@@ -148,6 +148,7 @@ export const StepHealthSchema = z
     svg_tokens: LengthSchema,
     text_in_image: FlagSchema,
     clutter: FlagSchema,
+    judge_text: FlagSchema,
     running: z.object({
       steps: z.number().int(),
       completion_tokens: LengthSchema,

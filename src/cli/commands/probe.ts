@@ -15,6 +15,7 @@ import { writeProbeOutputs } from '../../probe/write.ts';
 import { createRenderPool } from '../../render/pool.ts';
 import { parseRubricsJsonl } from '../../rubric/load.ts';
 import { asUsage, judgeCallFlags, parseCount, parseMode } from '../flags.ts';
+import { addGateFlag, type GateFlags, gateFromFlags } from '../gate-flag.ts';
 import { addHybridFlags, type HybridFlags, hybridFromFlags } from '../hybrid-flags.ts';
 import { inputFile, optionalInputFile } from '../input-file.ts';
 import { addJudgingFlags, type JudgingFlags, judgingFromFlags } from '../judging-flags.ts';
@@ -28,7 +29,7 @@ import {
 } from '../rollout-timeout-flag.ts';
 import { UsageError } from '../usage-error.ts';
 
-interface ProbeFlags extends HybridFlags, JudgingFlags, RolloutTimeoutFlags {
+interface ProbeFlags extends HybridFlags, JudgingFlags, RolloutTimeoutFlags, GateFlags {
   prompts: string;
   rollouts: string;
   rubrics?: string;
@@ -113,11 +114,12 @@ function checkFlags(flags: ProbeFlags) {
     flags.maxPerPrompt === undefined
       ? undefined
       : parseCount('--max-per-prompt', flags.maxPerPrompt, 1);
-  return { kind, needs, mode, orderModes, repeats, seed, concurrency, maxPerPrompt };
+  const gate = gateFromFlags(flags);
+  return { kind, needs, mode, orderModes, repeats, seed, concurrency, maxPerPrompt, gate };
 }
 
 async function probe(flags: ProbeFlags, setExit: (code: number) => void): Promise<void> {
-  const { kind, needs, mode, orderModes, repeats, seed, concurrency, maxPerPrompt } =
+  const { kind, needs, mode, orderModes, repeats, seed, concurrency, maxPerPrompt, gate } =
     checkFlags(flags);
   const judge = asUsage(() =>
     createModelClient(flags.judge, {
@@ -147,6 +149,7 @@ async function probe(flags: ProbeFlags, setExit: (code: number) => void): Promis
       reward: kind,
       mode,
       judging: judgingFromFlags(flags),
+      gate,
       ...rolloutTimeoutFromFlags(flags),
       hybrid,
       renderer,
@@ -211,6 +214,7 @@ export const register: RegisterCommand = (program, setExit) => {
     .option('--concurrency <n>', 'scorings in flight at once (default 8)')
     .requiredOption('--out <dir>', 'output folder: probe.json and card.html');
   addJudgingFlags(cmd);
+  addGateFlag(cmd);
   addRolloutTimeoutFlag(addJudgeCallFlags(cmd));
   addHybridFlags(cmd).action((flags: ProbeFlags) => probe(flags, setExit));
 };

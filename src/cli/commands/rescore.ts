@@ -15,6 +15,7 @@ import { createRenderPool } from '../../render/pool.ts';
 import { openAnswerCache } from '../../store/open-cache.ts';
 import { inShard } from '../../store/shard.ts';
 import { asUsage, cacheFlag, judgeCallFlags, parseCount, parseMode } from '../flags.ts';
+import { addGateFlag, type GateFlags, gateFromFlags } from '../gate-flag.ts';
 import { inputFileOrDir, optionalInputFile } from '../input-file.ts';
 import { addJudgingFlags, type JudgingFlags, judgingFromFlags } from '../judging-flags.ts';
 import { preflight } from '../preflight.ts';
@@ -30,7 +31,7 @@ import {
 import { addShardFlags, parseShardFlags, type ShardFlags } from '../shard-flags.ts';
 import { UsageError } from '../usage-error.ts';
 
-interface RescoreFlags extends ShardFlags, JudgingFlags, RolloutTimeoutFlags {
+interface RescoreFlags extends ShardFlags, JudgingFlags, RolloutTimeoutFlags, GateFlags {
   in: string;
   rollouts?: string;
   rubrics?: string;
@@ -52,6 +53,7 @@ async function run(flags: RescoreFlags, setExit: (code: number) => void): Promis
   const mode = parseMode(flags.mode);
   const concurrency = parseCount('--concurrency', flags.concurrency, 8);
   const shard = parseShardFlags(flags);
+  const gate = gateFromFlags(flags);
   if (!existsSync(flags.in)) throw new UsageError(`--in ${flags.in}: no such file or folder`);
   // A FIFO, socket or device given as --in is refused before anything looks inside it.
   inputFileOrDir('--in', flags.in);
@@ -96,6 +98,7 @@ async function run(flags: RescoreFlags, setExit: (code: number) => void): Promis
       reward: kind,
       mode,
       judging: strategy,
+      gate,
       concurrency,
     }).catch((err: unknown) => {
       if (err instanceof ScorerConfigError) throw new UsageError(err.message);
@@ -154,6 +157,7 @@ export const register: RegisterCommand = (program, setExit) => {
     .option('--cache <file|url>', 'answer cache (default .rubrica/cache.sqlite)')
     .option('--no-cache', 'do not read or write the answer cache');
   addJudgingFlags(cmd);
+  addGateFlag(cmd);
   addRolloutTimeoutFlag(cmd);
   addRelativeFlags(cmd);
   addShardFlags(addRendererFlag(cmd)).action((flags: RescoreFlags) => run(flags, setExit));
