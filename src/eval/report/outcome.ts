@@ -51,6 +51,7 @@ export const REASON_LABELS: Record<UnscoreableReason, string> = {
   output_tokens: 'gated: too many output tokens',
   dwt: 'gated: Drawing-with-Thought stages',
   judge_text: 'gated: text addressed to the judge',
+  missing_glyphs: 'gated: characters drawn with no glyph',
   warnings: 'gated: renderer warnings',
   empty_data: 'gated: empty data',
   console_errors: 'gated: console errors',
