@@ -2,6 +2,8 @@
 // the code judge reading the raw program in a plain ``` fence and template tokens passed
 // verbatim, the obeying double inflates the hidden families it could not reach in
 // judge-attacks.slow.test.ts — so that test's zeros are the defences' work, not the double's.
+// `--gate none`: judge_text's default gate would zero the flagged rollouts before any judge,
+// hiding whether the judge-side defences hold on their own.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createRenderPool, type RenderPool } from '../../src/render/pool.ts';
 import { type ModelDouble, startModelDouble } from '../support/model-double.ts';
@@ -26,7 +28,7 @@ afterAll(() => Promise.all([double?.close(), renderer?.close()]));
 
 describe('rubrica probe attacks an undefended judge', () => {
   it('prisma: without stripping, fencing and neutralising, the hidden families inflate', async () => {
-    const { report, row, obeyed } = await attackProbe(double, renderer, 'prisma');
+    const { report, row, obeyed } = await attackProbe(double, renderer, 'prisma', 'none');
     expect(report.grader_faults.faults).toBe(0);
     for (const id of ['attack.hidden_in_code', 'attack.fence_breakout', 'attack.template_tokens']) {
       const r = row(id);

@@ -25,6 +25,8 @@ export async function attackProbe(
   double: ModelDouble,
   renderer: RenderPool,
   reward: Extract<RewardKind, 'ruler' | 'prisma'>,
+  /** The probe's `--gate` (default: the scorer's, judge_text). */
+  gate?: 'none',
 ): Promise<{ report: ProbeReport; obeyed: (string | null)[]; row: (id: string) => ProbeResult }> {
   const icons = fluentEmoji(60)
     .filter((i) => /^[a-z]+$/.test(i.name))
@@ -65,6 +67,7 @@ export async function attackProbe(
     repeats: 1,
     orderModes: [],
     concurrency: 4,
+    ...(gate ? { gate } : {}),
   });
   const row = (id: string) => {
     const r = report.probes.find((p) => p.id === id);
