@@ -119,7 +119,13 @@ export function fillSchema(
     if (depth > 32) return null;
     if (typeof s.$ref === 'string') return walk(resolveRef(schema, s.$ref), path, depth + 1);
     if ('const' in s) return s.const;
-    if (opts.digits !== 'as-written' && JSON.stringify(s.enum) === DIGITS) {
+    // A judge's one-digit score is always a `score` field (src/judge/schema.ts): a count
+    // offered as 0…9 (PrismaForge's satisfied_count over nine criteria) is not a score.
+    if (
+      opts.digits !== 'as-written' &&
+      JSON.stringify(s.enum) === DIGITS &&
+      path[path.length - 1] === 'score'
+    ) {
       const grid: Schema = { type: 'number', minimum: 0, maximum: 1 };
       const want = Number(leaf('number', path, grid) ?? defaultLeaf('number', path, grid));
       return Math.min(1, Math.max(0, want));
