@@ -2,6 +2,7 @@
 // in ONE Python process, for fidelity tests and the benchmark. Debian's /usr/bin/python3
 // is used on purpose: a pyenv python3 earlier on PATH does not have cairosvg.
 import { spawnSync } from 'node:child_process';
+import { fontEnv } from '../../src/core/fonts.ts';
 
 export const SYSTEM_PYTHON = '/usr/bin/python3';
 
@@ -33,6 +34,10 @@ export function renderWithCairoSvg(
   background = 'white',
 ): (string | null)[] {
   const r = spawnSync(SYSTEM_PYTHON, ['-c', SCRIPT], {
+    // The fonts rubrica's renderers read (DejaVu, then the pinned fallback chain), not the
+    // system's defaults: a machine with Noto installed resolves "serif" to Noto Serif, and
+    // the comparison would measure the font, not the renderer's conventions.
+    env: { ...process.env, ...fontEnv() },
     input: JSON.stringify({ items, size, background }),
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
