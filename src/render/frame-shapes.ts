@@ -47,9 +47,10 @@ export interface FrameShape {
 }
 
 /**
- * A bare rectangle on the frame is architecture unless it runs this share of its extent
- * past it: a shelf or a beam is drawn up to the edge or a little past; a block pushed out of
- * the frame (a temple's tiers, a box) runs well past.
+ * A bare rectangle on one side of the frame is architecture unless it runs this share of its
+ * extent past it: a shelf or a beam is drawn up to the edge or a little past; a block pushed
+ * out of the frame (a temple's tiers, a box) runs well past. One in a corner (reaching two
+ * sides: a building standing on the ground edge) is architecture whatever it runs past.
  */
 export const RECT_PAST = 0.25;
 
@@ -310,9 +311,12 @@ function regroup(shapes: FrameShape[], frame: [number, number, number, number]):
     s.runsPast = pastShare(b ?? s.box, frame) >= RUNS_PAST;
     const deep = b ? reachClass(b, frame) : null;
     if (deep) s.cls = deep;
-    else if (s.rect && pastShare(s.box, frame) < RECT_PAST) {
+    else if (s.rect) {
       const [x0, y0, x1, y1] = s.box;
-      if (x0 <= vx || y0 <= vy || x1 >= vx + vw || y1 >= vy + vh) s.cls = 'scenery';
+      const sides = [x0 <= vx, y0 <= vy, x1 >= vx + vw, y1 >= vy + vh].filter(Boolean).length;
+      // Standing in a corner (a skyline's last building on the ground edge, running past the
+      // side) is architecture however far it runs past; on one side only it must not run far.
+      if (sides >= 2 || (sides === 1 && pastShare(s.box, frame) < RECT_PAST)) s.cls = 'scenery';
     }
   }
 }
