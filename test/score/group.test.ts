@@ -111,6 +111,41 @@ describe('rubrica score --judging group', () => {
     for (const [id, r] of outA) expect(outC.get(id)!.reward, id).toBe(r.reward);
   });
 
+  it('rescore --judging group re-judges a finished absolute run by groups', async () => {
+    const a = join(dir, 'a.jsonl');
+    const abs = join(dir, 'abs.out.jsonl');
+    // The same run judged absolutely (the last --judging wins).
+    const r0 = await runCliInProcess(args(a, abs, '--no-cache', '--judging', 'absolute'));
+    expect(r0.code, r0.stderr).toBe(0);
+    double.reset();
+    const out = join(dir, 'rescored.jsonl');
+    const res = await runCliInProcess([
+      'rescore',
+      '--in',
+      abs,
+      '--rollouts',
+      a,
+      '--rubrics',
+      rubrics,
+      '--judge',
+      'openai-compatible:test-judge',
+      '--judge-base-url',
+      double.url,
+      '--no-cache',
+      '--judging',
+      'group',
+      '--out',
+      out,
+      '--json',
+    ]);
+    expect(res.code, res.stderr).toBe(0);
+    expect(JSON.parse(res.stdout)).toMatchObject({ judging: 'group', group_orders: 'mirror' });
+    expect(groupCalls()).toHaveLength(4);
+    const recs = read(out);
+    expect(recs.get('p1')!.relative).toMatchObject({ judging: 'group', answered: 2 });
+    expect(recs.get('s0')!.relative).toBeUndefined();
+  });
+
   it('refuses a bad --group-orders as a usage error', async () => {
     const r = await runCliInProcess(
       args(join(dir, 'a.jsonl'), join(dir, 'bad.jsonl'), '--group-orders', 'sideways'),
