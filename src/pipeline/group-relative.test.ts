@@ -18,6 +18,7 @@ import { groupPositionBias } from '../../test/support/model-double-group.ts';
 import { inkShare } from '../../test/support/model-double-pairwise.ts';
 import { seededRng } from '../../test/support/schema-random.ts';
 import type { RolloutInput, ScoreRecord } from '../core/record.ts';
+import { pngDataUrl } from '../judge/prompt.ts';
 import { createRenderPool } from '../render/pool.ts';
 import { chunkSizes, groupOrders } from './group-relative.ts';
 import { createRolloutScorer } from './score.ts';
@@ -177,6 +178,50 @@ describe('group judging', () => {
       expect(tauRotOne).toBeLessThanOrEqual(tauRot - 0.1);
     });
   }
+
+  it('reads each score as Σ p·v from the logprobs, or the written digit ÷ 9 under greedy', async () => {
+    const items = group('gf', [0.43, 0.61, 0.88]);
+    // The latent quality as the double reads it from the rendered picture.
+    const qs = await Promise.all(
+      items.map(async (it) => {
+        const { inspection } = await scorer.scoreRollout(it);
+        if (!inspection?.render?.ok) throw new Error('the bar must render');
+        return qualityOf(pngDataUrl(inspection.render.png));
+      }),
+    );
+    const recs = await scorer.scoreBatch(items);
+    // The double writes q − 0.3·p/(n−1) on the 0.01 grid as a digit whose vLLM logprobs have
+    // that expected value; every item gets it, so the weighted mean is it too.
+    const written = (q: number, pos: number) => Math.round((q - (0.3 * pos) / 2) * 100) / 100;
+    recs.forEach((r, k) => {
+      expect(rel(r).scoring).toBe('expected');
+      rel(r).positions.forEach((pos, o) => {
+        expect(rel(r).order_scores[o]).toBeCloseTo(written(qs[k]!, pos), 12);
+      });
+    });
+    const greedy = await createRolloutScorer({
+      rubrics,
+      judge: judgeClient(linearDouble.url, { maxRetries: 0 }),
+      renderer,
+      cache: false,
+      judging: { judging: 'group', scoring: 'greedy' },
+    });
+    try {
+      const g = await greedy.scoreBatch(items);
+      g.forEach((r, k) => {
+        expect(rel(r).scoring).toBe('greedy');
+        rel(r).positions.forEach((pos, o) => {
+          // The likelier of the two digits around 9·s, read as digit ÷ 9.
+          const s = written(qs[k]!, pos);
+          const lo = Math.floor(9 * s);
+          const digit = 9 * s - lo >= 0.5 ? lo + 1 : lo;
+          expect(rel(r).order_scores[o]).toBeCloseTo(digit / 9, 12);
+        });
+      });
+    } finally {
+      await greedy.close();
+    }
+  });
 
   it('a group of one keeps its absolute score', async () => {
     const before = linear.calls();
