@@ -126,6 +126,9 @@ export const GroupRelativeSchema = z.object({
   positions: z.array(z.number()),
   /** How the group judge's item scores were read. */
   scoring: z.enum(['expected', 'greedy']),
+  /** The group judge asked and the version (hash) of its prompt template. */
+  judge: z.string(),
+  prompt_hash: z.string(),
   /** The absolute reward this rollout had alone. */
   absolute_reward: z.number(),
   /** True when no order was answered and the absolute reward stands. */

@@ -137,6 +137,8 @@ describe('group judging', () => {
           masked: 0,
           orders: 2,
           fallback: false,
+          judge: 'openai-compatible:test-judge',
+          prompt_hash: expect.stringMatching(/^[0-9a-f]{16}$/),
         });
       // Reversed and shuffled arrival: the same reward to the last bit.
       const b = byId(await scorer.scoreBatch([...items].reverse()));
@@ -221,6 +223,19 @@ describe('group judging', () => {
     } finally {
       await greedy.close();
     }
+  });
+
+  it('refuses a judge panel under group judging by name', async () => {
+    await expect(
+      createRolloutScorer({
+        rubrics,
+        judge: judgeClient(linearDouble.url),
+        panel: [judgeClient(primacyDouble.url)],
+        renderer,
+        cache: false,
+        judging: { judging: 'group' },
+      }),
+    ).rejects.toMatchObject({ code: 'judging_unavailable' });
   });
 
   it('a group of one keeps its absolute score', async () => {

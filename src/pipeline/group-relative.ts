@@ -164,6 +164,8 @@ async function judgeChunk(
       order_scores: orderScores,
       positions,
       scoring: scoring as 'expected' | 'greedy',
+      judge: opts.judge.modelId,
+      prompt_hash: opts.judge.promptVersion,
       absolute_reward: rec.reward,
       fallback: answered === 0,
     };
