@@ -260,11 +260,7 @@ async function main() {
   // (mirror) or one per picture (rotation), so rotation asks G calls a group in all.
   const chunks = Math.ceil(G / 8);
   const groupCalls =
-    flags.judging !== 'group' || G < 2
-      ? 0
-      : flags['group-orders'] === 'rotation'
-        ? G
-        : 2 * chunks;
+    flags.judging !== 'group' || G < 2 ? 0 : flags['group-orders'] === 'rotation' ? G : 2 * chunks;
   const expectedPerRollout = 1 + (pairCalls + groupCalls) / G;
   const report = {
     judging: flags.judging,
