@@ -8,6 +8,8 @@ import type { Command } from 'commander';
 import { type Calibration, CalibrationError, parseCalibration } from '../core/calibration.ts';
 import {
   DEFAULT_STRATEGY,
+  GROUP_ORDERS,
+  isGroupOrders,
   isJudgingMode,
   isPairsMode,
   isScoringMode,
@@ -24,6 +26,7 @@ export interface JudgingFlags {
   intervalLevel?: string;
   judging?: string;
   pairs?: string;
+  groupOrders?: string;
   quorum?: string;
   calibration?: string;
 }
@@ -97,6 +100,13 @@ export function judgingFromFlags(flags: JudgingFlags): JudgingStrategy {
         `--pairs must be one of ${PAIRS_MODES.join(', ')}, got "${flags.pairs}"`,
       );
     out.pairs = flags.pairs;
+  }
+  if (flags.groupOrders !== undefined) {
+    if (!isGroupOrders(flags.groupOrders))
+      throw new UsageError(
+        `--group-orders must be one of ${GROUP_ORDERS.join(', ')}, got "${flags.groupOrders}"`,
+      );
+    out.groupOrders = flags.groupOrders;
   }
   if (flags.quorum !== undefined) {
     const q = Number(flags.quorum);
