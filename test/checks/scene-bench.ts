@@ -87,13 +87,34 @@ export function sceneTable(rows: KindFigures[]): string {
   return lines.join('\n');
 }
 
+/**
+ * The other flags on the scenes, per kind (every scene here is a complete answer with nothing
+ * piled on, so each `clutter` or `output_tokens` flag is a false alarm to report): counts of
+ * `clutter`, `output_tokens` flagged, `output_tokens` merely `long`, and `text_in_image`.
+ */
+export function otherFlagsTable(outcomes: SceneOutcome[]): string {
+  const kinds = [...new Set(outcomes.map((o) => o.scene.kind)), 'all'];
+  const lines = ['kind              n    clutter  output_tokens (flag / long)  text_in_image'];
+  for (const kind of kinds) {
+    const part = outcomes.filter((o) => kind === 'all' || o.scene.kind === kind);
+    const n = (f: (o: SceneOutcome) => boolean) => part.filter(f).length;
+    const long = n(
+      (o) => o.checks.find((c) => c.name === 'output_tokens')?.detail?.kind === 'long',
+    );
+    lines.push(
+      `${kind.padEnd(17)} ${String(part.length).padEnd(4)} ${String(n((o) => o.flags.has('clutter'))).padEnd(8)} ${`${n((o) => o.flags.has('output_tokens'))} / ${long}`.padEnd(28)} ${n((o) => o.flags.has('text_in_image'))}`,
+    );
+  }
+  return lines.join('\n');
+}
+
 if (process.argv[1]?.endsWith('scene-bench.ts')) {
   // `real` measures the vendored real scenes (real-scenes.ts) instead of a composed seed.
   const real = process.argv[2] === 'real';
   const seed = Number(real ? 0 : (process.argv[2] ?? 40));
   const outcomes = await evaluateScenes(real ? realScenes() : sceneCorpus(seed));
   console.log(
-    `${real ? 'real scenes' : `scene corpus, seed ${seed}`}: ${outcomes.length} drawings\n${sceneTable(sceneFigures(outcomes))}`,
+    `${real ? 'real scenes' : `scene corpus, seed ${seed}`}: ${outcomes.length} drawings\n${sceneTable(sceneFigures(outcomes))}\n\n${otherFlagsTable(outcomes)}`,
   );
   if (process.argv.includes('--list'))
     for (const o of outcomes) {
