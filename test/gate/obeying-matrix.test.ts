@@ -18,7 +18,7 @@
 //    (src/judge/template-tokens.ts).
 // RULER and the hybrid see only the picture, which the last three families leave unchanged:
 // their `--gate none` rows guard against the code ever reaching them.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -103,7 +103,10 @@ beforeAll(async () => {
   writeFileSync(prompts, jsonl([{ id: 'face', prompt: PROMPT }]));
   writeFileSync(rollouts, jsonl(ROLLOUTS));
 }, 60_000);
-afterAll(() => Promise.all([double?.close(), scorer?.close()]));
+afterAll(async () => {
+  await Promise.all([double?.close(), scorer?.close()]);
+  rmSync(dir, { recursive: true, force: true });
+});
 
 const byKind = (rewards: Record<string, Result>): Record<Reward, Result> =>
   Object.fromEntries(REWARDS.map((k) => [k, rewards[k]!])) as Record<Reward, Result>;
