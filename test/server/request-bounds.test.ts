@@ -8,9 +8,10 @@
 // "Request bounds".
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_ITEM_BOUNDS } from '../../src/server/item-bounds.ts';
+import { readOrsTasks } from '../../src/server/ors/index.ts';
 import { startServer } from '../../src/server/start.ts';
 import { createFakeScorer } from './fake-scorer.ts';
-import { postJson } from './support.ts';
+import { postJson, tempDir, writeRubrics } from './support.ts';
 
 const B = DEFAULT_ITEM_BOUNDS;
 const item = (over: Record<string, unknown> = {}) => ({
@@ -159,4 +160,24 @@ describe('request bounds over HTTP', () => {
       await server.close();
     }
   }, 60_000);
+
+  it('OpenEnv /step: code over the completion bound is 422 item_too_large, unscored', async () => {
+    const scorer = createFakeScorer();
+    const rubrics = writeRubrics(tempDir('bounds-openenv'), [['fox', 'a red fox']]);
+    const server = await startServer({
+      scorer,
+      port: 0,
+      openenv: { tasks: readOrsTasks(rubrics) },
+    });
+    try {
+      const res = await postJson(`${server.url}/step`, {
+        action: { code: long(B.maxCompletionChars + 1), prompt_id: 'fox' },
+      });
+      expect(res.status).toBe(422);
+      expect((res.json as { detail?: string }).detail).toMatch(/^item_too_large/);
+      expect(scorer.calls).toHaveLength(0);
+    } finally {
+      await server.close();
+    }
+  });
 });
