@@ -51,12 +51,18 @@ export async function readInputFileBytes(
   throw new InputFileError(CODE[got.problem], path, got.message);
 }
 
-/** readInputFileBytes as UTF-8 text (default bound MAX_INPUT_TEXT_BYTES). */
+/**
+ * Deadline for reading a whole named input: a run's results.jsonl can be hundreds of MB, so
+ * longer than readRegularFile's 10 s for a task's asset, but never unbounded.
+ */
+export const INPUT_READ_TIMEOUT_MS = 60_000;
+
+/** readInputFileBytes as UTF-8 text (default bound MAX_INPUT_TEXT_BYTES, 60 s). */
 export async function readInputTextFile(
   path: string,
   maxBytes = MAX_INPUT_TEXT_BYTES,
 ): Promise<string | null> {
-  const bytes = await readInputFileBytes(path, maxBytes);
+  const bytes = await readInputFileBytes(path, maxBytes, INPUT_READ_TIMEOUT_MS);
   return bytes === null ? null : bytes.toString('utf8');
 }
 
