@@ -2,7 +2,7 @@
 // --pred judges from --human's pairwise votes, writes them as JSON for `score --panel-weights
 // FILE`, and says on stderr what they are and how much better they predict the votes than
 // equal weights. `--panel-weights FILE` reading lives here too: one format, one place.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import type { JudgeInput } from '../eval/align-table.ts';
 import {
@@ -12,6 +12,7 @@ import {
   type PanelWeightsFile,
 } from '../eval/panel-weights.ts';
 import type { PairwiseVote } from '../eval/stats/align-input.ts';
+import { readInputText } from './input-file.ts';
 import { UsageError } from './usage-error.ts';
 
 export async function writePanelWeights(
@@ -51,8 +52,9 @@ export function parsePanelWeights(raw: string, judges: readonly string[]): numbe
 function weightsFromFile(path: string, judges: readonly string[]): number[] {
   let f: PanelWeightsFile;
   try {
-    f = JSON.parse(readFileSync(path, 'utf8')) as PanelWeightsFile;
+    f = JSON.parse(readInputText('--panel-weights', path)) as PanelWeightsFile;
   } catch (err) {
+    if (err instanceof UsageError) throw err; // not a regular file, or too large
     throw new UsageError(`--panel-weights: cannot read ${path}: ${(err as Error).message}`);
   }
   if (f?.kind !== PANEL_WEIGHTS_KIND || !Array.isArray(f.judges) || !Array.isArray(f.weights))

@@ -3,9 +3,9 @@
 // JSON object (name → inline content or { "path": … }). Light: nothing is read here but the
 // flags; src/domains/assets.ts resolves them per item.
 import { statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { type AssetsInput, AssetsInputSchema } from '../core/assets.ts';
+import { readInputText } from './input-file.ts';
 import { UsageError } from './usage-error.ts';
 
 const DATA_ROOT_HELP =
@@ -32,14 +32,8 @@ export function dataRootFlag(dir: string | undefined): string | undefined {
 /** `--assets FILE`: the JSON object of one completion's assets. */
 export async function assetsFileFlag(file: string | undefined): Promise<AssetsInput | undefined> {
   if (file === undefined) return undefined;
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (e) {
-    throw new UsageError(
-      `--assets: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
-    );
-  }
+  // Checked first: readFile of a FIFO parks a thread until a writer comes (issue 35).
+  const text = readInputText('--assets', file, 64);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

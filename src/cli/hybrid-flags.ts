@@ -13,6 +13,7 @@ import { ClipLoadError, type ClipModel, loadClipModel } from '../scorers/clip-mo
 import { createClipSemanticScorer, createLaionAestheticScorer } from '../scorers/clip-scorers.ts';
 import { createHttpScorer } from '../scorers/http-scorer.ts';
 import type { ImageScorer } from '../scorers/types.ts';
+import { inputFile } from './input-file.ts';
 import { UsageError } from './usage-error.ts';
 
 export interface HybridFlags {
@@ -116,6 +117,8 @@ export function hybridPlan(f: HybridFlags) {
     throw new UsageError(
       '--aesthetic-weights needs --clip-model (the head reads CLIP image embeddings)',
     );
+  // Checked before the CLIP model loads: a FIFO here blocked readFileSync for ever (issue 35).
+  if (f.aestheticWeights) inputFile('--aesthetic-weights', f.aestheticWeights);
   if (f.scorerUrl && scorerFor === 'semantic' && f.clipModel)
     throw new UsageError('both --clip-model and --scorer-url serve the semantic term; pick one');
   if (f.scorerUrl && scorerFor === 'aesthetic' && f.aestheticWeights)

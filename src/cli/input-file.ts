@@ -70,12 +70,21 @@ export function optionalInputFile(flag: string, path: string | undefined): strin
   return path === undefined ? undefined : inputFile(flag, path);
 }
 
-/** Reads a checked input file as UTF-8 text. */
-export function readInputText(flag: string, path: string): string {
+/**
+ * Most bytes readInputText reads whole (a config, a calibration, weights, an assets object):
+ * a larger file is refused before it is read rather than filling the heap.
+ */
+export const MAX_INPUT_TEXT_MB = 256;
+
+/** Reads a checked input file (a regular file of at most `maxMb` MiB) as UTF-8 text. */
+export function readInputText(flag: string, path: string, maxMb = MAX_INPUT_TEXT_MB): string {
   inputFile(flag, path);
   try {
+    const size = statSync(path).size;
+    if (size > maxMb * 1024 ** 2) fail(flag, path, `is ${size} bytes, over the ${maxMb} MiB limit`);
     return readFileSync(path, 'utf8');
   } catch (e) {
+    if (e instanceof UsageError) throw e;
     return fail(flag, path, unreadableReason((e as NodeJS.ErrnoException).code));
   }
 }

@@ -3,7 +3,6 @@
 // parsed options into the one JudgingStrategy (src/judge/strategy.ts) that is passed down.
 // A bad value is a usage error (exit 2). Relative judging and panels (--judging, --pairs,
 // --quorum) are parsed here too, so a command never parses a judging flag of its own.
-import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { type Calibration, CalibrationError, parseCalibration } from '../core/calibration.ts';
 import {
@@ -18,6 +17,7 @@ import {
   PAIRS_MODES,
   SCORING_MODES,
 } from '../judge/strategy.ts';
+import { readInputText } from './input-file.ts';
 import { UsageError } from './usage-error.ts';
 
 /** The judging options as commander hands them over (every value a string or absent). */
@@ -57,12 +57,8 @@ export function addCalibrationFlag(cmd: Command): Command {
 
 /** A calibration file read and checked; a missing or bad one is a usage error. */
 function readCalibration(path: string): Calibration {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    throw new UsageError(`--calibration: cannot read ${path}: ${(err as Error).message}`);
-  }
+  // Checked first: a FIFO here blocked the process in readFileSync for ever (issue 35).
+  const text = readInputText('--calibration', path);
   try {
     return parseCalibration(text, path);
   } catch (err) {

@@ -63,7 +63,9 @@ export async function main(argv: string[]): Promise<number> {
         err.code === 'output_locked' ||
         err.code === 'bad_output_path' ||
         err.code === 'reward_not_applicable' ||
-        err.code === 'unknown_gate_check'
+        err.code === 'unknown_gate_check' ||
+        err.code === 'input_not_regular_file' ||
+        err.code === 'input_too_large'
       )
         return 2;
       return err.code === 'interrupted' ? 130 : 1;

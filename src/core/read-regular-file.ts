@@ -19,7 +19,7 @@ export type RegularFileProblem =
 
 export type RegularFileRead =
   | { ok: true; bytes: Buffer }
-  | { ok: false; problem: RegularFileProblem; message: string };
+  | { ok: false; problem: RegularFileProblem; message: string; errno?: string };
 
 export interface RegularFileLimits {
   /** Most bytes accepted; one more is `too_large`. */
@@ -100,10 +100,12 @@ export async function readRegularFile(
       // A socket cannot be opened at all (ENXIO): it is still "not a regular file", not absent.
       const st = await stat(path).catch(() => null);
       if (st && !st.isFile()) return notFile(st);
+      const errno = (e as NodeJS.ErrnoException).code;
       return {
         ok: false,
         problem: 'missing',
-        message: `cannot be opened (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+        message: `cannot be opened (${errno ?? (e as Error).message})`,
+        ...(errno ? { errno } : {}),
       };
     }
     try {

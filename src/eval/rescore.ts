@@ -3,8 +3,8 @@
 // picture the run kept where it kept one (an eval run's images/), never at a new drawing of
 // it; otherwise the completion is drawn again. The old judge is never asked. Every GRPO group
 // is scored as one batch, so relative judging (`pairwise`) sees the whole group.
-import { readFile } from 'node:fs/promises';
 import { groupKey } from '../core/group-key.ts';
+import { INPUT_READ_TIMEOUT_MS, readInputFileBytes } from '../core/read-input-text.ts';
 import type { ScoreRecord } from '../core/record.ts';
 import { inspectCompletion } from '../inspect/inspect.ts';
 import type { InspectFn } from '../inspect/types.ts';
@@ -23,7 +23,10 @@ export function keptPictureInspect(items: readonly RescoreItem[]): InspectFn {
     const ins = await inspectCompletion(completion, opts);
     const path = kept.get(completion);
     if (!path || !ins.render?.ok) return ins;
-    return { ...ins, render: { ...ins.render, png: await readFile(path) } };
+    // A kept picture that is a FIFO or a device is refused (InputFileError), never waited on;
+    // one that is gone leaves the new drawing.
+    const png = await readInputFileBytes(path, 256 * 1024 ** 2, INPUT_READ_TIMEOUT_MS);
+    return png === null ? ins : { ...ins, render: { ...ins.render, png } };
   };
 }
 

@@ -2,8 +2,9 @@
 // last one's. Each invocation appends one line to DIR/parts.jsonl when it ends (finished or
 // interrupted), and summary.json adds them up. A run directory written before this file
 // existed seeds it from its old summary.json, so its earlier time is not lost either.
-import { appendFile, readFile } from 'node:fs/promises';
+import { appendFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { readInputTextFile } from '../core/read-input-text.ts';
 import { parseJsonl } from '../store/jsonl-values.ts';
 
 export const PARTS_FILE = 'parts.jsonl';
@@ -24,14 +25,8 @@ export interface PartsTotal {
   parts: number;
 }
 
-async function readText(path: string): Promise<string | null> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw err;
-  }
-}
+// A FIFO or device put in the run folder is refused (InputFileError), never waited on.
+const readText = (path: string): Promise<string | null> => readInputTextFile(path, 64 * 1024 ** 2);
 
 /** The invocations recorded so far; torn or foreign lines are skipped. */
 export async function readParts(dir: string): Promise<RunPart[]> {

@@ -8,6 +8,7 @@
 // probe, usage) is taken or added up from the shards (docs/sharding.md).
 import { copyFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { checkRegularFileSync } from '../core/read-input-text.ts';
 import { addUsage, emptyUsage } from '../core/usage.ts';
 import { parseAlertThresholds } from '../monitors/alerts.ts';
 import type { ShardSidecar } from '../store/shard.ts';
@@ -29,6 +30,7 @@ import type { EvalSummaryFile } from './summary-file.ts';
 function readSummary(dir: string): EvalSummaryFile {
   const p = join(dir, 'summary.json');
   try {
+    checkRegularFileSync(p); // a FIFO in a shard folder is refused, never waited on
     return JSON.parse(readFileSync(p, 'utf8')) as EvalSummaryFile;
   } catch (err) {
     throw new ShardMergeError(`cannot read ${p}: ${(err as Error).message}`);

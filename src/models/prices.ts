@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { readEnv } from '../core/env.ts';
+import { checkRegularFileSync } from '../core/read-input-text.ts';
 import { ModelConfigError } from './errors.ts';
 import type { ModelSpec } from './types.ts';
 
@@ -58,6 +59,7 @@ function validPrices(data: unknown, where: string): PriceTable {
 export function readPriceFile(path: string): PriceTable {
   let data: unknown;
   try {
+    checkRegularFileSync(path); // RUBRICA_PRICES naming a FIFO must not block the process
     data = JSON.parse(readFileSync(path, 'utf8'));
   } catch (err) {
     throw new ModelConfigError('bad_prices', `cannot read price file ${path}: ${String(err)}`);

@@ -12,6 +12,7 @@ import type { RolloutInput, RolloutScorer, ScoreBatchOptions } from '../pipeline
 import type { Admission, ServerLimits } from './admission.ts';
 import { releaseBodyBudget } from './body-limit.ts';
 import type { Gatherer } from './gather.ts';
+import { itemBoundsProblem } from './item-bounds.ts';
 import type { ServerMetrics } from './metrics.ts';
 
 export type ScoreOutcome =
@@ -59,13 +60,22 @@ export interface ScoreCallDeps {
   deadline?: DeadlineOptions | undefined;
 }
 
-/** 400 too_many_items / 503 busy|draining, or null when the batch was admitted. */
-function refuse(c: Context, n: number, d: ScoreCallDeps): Response | null {
+/**
+ * 400 too_many_items / item_too_large, 503 busy|draining, or null when the batch was
+ * admitted.
+ */
+function refuse(c: Context, items: readonly RolloutInput[], d: ScoreCallDeps): Response | null {
   const { limits, admission, metrics } = d;
+  const n = items.length;
   if (n > limits.maxItemsPerRequest) {
     metrics.rejected.inc({ reason: 'too_many_items' });
     const msg = `${n} rollouts in one request; the limit is ${limits.maxItemsPerRequest}`;
     return c.json(errorBody('too_many_items', msg), 400);
+  }
+  const tooLarge = itemBoundsProblem(items);
+  if (tooLarge) {
+    metrics.rejected.inc({ reason: 'item_too_large' });
+    return c.json(errorBody('item_too_large', tooLarge), 400);
   }
   if (admission.tryAcquire(n)) return null;
   const reason = admission.draining ? 'draining' : 'busy';
@@ -84,7 +94,7 @@ export function createScoreCall(d: ScoreCallDeps): ScoreCall {
     const deadlineMs = own ?? d.deadlineMs;
     // The route has its parsed body: its bytes no longer count against the read budget.
     releaseBodyBudget(c.req.raw);
-    const refused = refuse(c, items.length, d);
+    const refused = refuse(c, items, d);
     if (refused) return { ok: false, response: refused };
     metrics.inFlight.inc(items.length);
     const t0 = performance.now();

@@ -7,6 +7,7 @@
 import { closeSync, existsSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import { checkRegularFileSync } from '../core/read-input-text.ts';
 import { CacheError } from './cache-error.ts';
 
 /** Where the answer cache lives unless told otherwise (relative to the working directory). */
@@ -49,6 +50,8 @@ export interface SqliteAnswerCache extends AnswerCache {
  */
 function checkNotTruncated(path: string): void {
   if (path === ':memory:' || !existsSync(path)) return;
+  // --cache naming a FIFO blocked openSync below for ever (issue 35): input_not_regular_file.
+  checkRegularFileSync(path);
   const size = statSync(path).size;
   if (size === 0) return; // a new, empty file: SQLite will initialise it
   const head = Buffer.alloc(100);

@@ -13,6 +13,7 @@ import {
   openSync,
   readSync,
   renameSync,
+  type Stats,
   statSync,
   truncateSync,
   writeSync,
@@ -109,8 +110,15 @@ export function keyOf(id: unknown): string | null {
   return null;
 }
 
+function specialKind(st: Stats): string {
+  if (st.isFIFO()) return 'a FIFO (a pipe)';
+  if (st.isSocket()) return 'a socket';
+  if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
+  return 'not a regular file';
+}
+
 function checkOutputPath(path: string): void {
-  let st: ReturnType<typeof statSync> | undefined;
+  let st: Stats | undefined;
   try {
     st = statSync(path);
   } catch {}
@@ -118,6 +126,11 @@ function checkOutputPath(path: string): void {
     throw new OutputPathError(
       `--out ${path} is a directory; give a file path such as ${path.replace(/\/+$/, '')}/out.jsonl`,
     );
+  // An output is read back before it is appended to (resume): a FIFO there waited for a
+  // writer for ever, a socket cannot be opened, a device never ends (issue 35). /dev/null is
+  // the one special file an output may be (nothing to resume).
+  if (st && !st.isFile() && path !== '/dev/null')
+    throw new OutputPathError(`--out ${path} is ${specialKind(st)}, not a regular file`);
   try {
     mkdirSync(dirname(path), { recursive: true });
   } catch (err) {

@@ -14,6 +14,7 @@ import {
 } from 'node:fs';
 import { hostname } from 'node:os';
 import { RubricaError } from '../core/errors.ts';
+import { checkRegularFileSync } from '../core/read-input-text.ts';
 
 export class OutputLockedError extends RubricaError<'output_locked'> {
   constructor(message: string) {
@@ -37,6 +38,8 @@ export interface OutputLock {
 
 function readInfo(path: string): LockInfo | null {
   try {
+    // A FIFO put where the lock goes is refused (throws, read as no lock), never waited on.
+    checkRegularFileSync(path);
     const info = JSON.parse(readFileSync(path, 'utf8')) as Partial<LockInfo>;
     return typeof info.pid === 'number' ? (info as LockInfo) : null;
   } catch {

@@ -5,6 +5,7 @@
 // input never moves an id that was already done to another shard.
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { checkRegularFileSync } from '../core/read-input-text.ts';
 
 /** One shard of N (index 0-based). */
 export interface ShardSpec {
@@ -70,6 +71,7 @@ export function readSidecar(outPath: string): ShardSidecar | null {
   const p = sidecarPath(outPath);
   if (!existsSync(p)) return null;
   try {
+    checkRegularFileSync(p); // a FIFO here is "no sidecar", never waited on
     const v = JSON.parse(readFileSync(p, 'utf8')) as ShardSidecar;
     return v && v.rubrica_shard === 1 ? v : null;
   } catch {

@@ -1,9 +1,9 @@
 // The pictures of one run directory, as the studio needs them: results.jsonl lines with `id`,
 // `prompt_id`, `prompt`, `run` and `image`, nothing else. Scores are not required — the studio
 // shows pictures, so a directory of rollouts that nobody has judged yet is a valid run.
-import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { z } from 'zod';
+import { readInputTextFile } from '../core/read-input-text.ts';
 import { type LineIssue, readJsonLines, zodMessage } from '../eval/stats/jsonl.ts';
 import { StudioError } from './errors.ts';
 
@@ -34,12 +34,14 @@ export async function readRunPictures(
   dir: string,
 ): Promise<{ label: string; records: RunPicture[]; issues: LineIssue[] }> {
   const file = join(dir, 'results.jsonl');
-  let text: string;
+  let text: string | null;
   try {
-    text = await readFile(file, 'utf8');
+    // Not readFile: a FIFO named results.jsonl would park a thread for ever (issue 35).
+    text = await readInputTextFile(file);
   } catch (err) {
-    throw new StudioError('no_run', `${file}: ${(err as Error).message}`);
+    throw new StudioError('no_run', (err as Error).message);
   }
+  if (text === null) throw new StudioError('no_run', `${file}: no such file`);
   const { lines, issues } = readJsonLines(text, file);
   const records: RunPicture[] = [];
   for (const { line, value } of lines) {

@@ -1,9 +1,9 @@
 // Loading an eval run directory for comparison: DIR/results.jsonl (the records) and
 // DIR/summary.json (their summary). A missing or stale summary is recomputed from the
 // records, so `compare` also works on runs written by older versions or cut short.
-import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { z } from 'zod';
+import { type InputFileCode, readInputTextFile } from '../../core/read-input-text.ts';
 import {
   RUN_SUMMARY_SCHEMA,
   type RunSummary,
@@ -28,7 +28,8 @@ export interface RunDir {
   issues: LineIssue[];
 }
 
-export type RunDirError = { code: 'no_results'; message: string };
+/** `no_results`: no results.jsonl; an InputFileCode: it is a FIFO, device, … or too large. */
+export type RunDirError = { code: 'no_results' | InputFileCode; message: string };
 
 const RecordLine = z.looseObject({
   id: z.string().min(1),
@@ -45,7 +46,8 @@ const SummaryShape = z.looseObject({
 
 async function readSummary(path: string): Promise<unknown> {
   try {
-    return JSON.parse(await readFile(path, 'utf8'));
+    const text = await readInputTextFile(path, 64 * 1024 ** 2);
+    return text === null ? null : JSON.parse(text);
   } catch {
     return null;
   }
@@ -66,12 +68,14 @@ export async function loadRunDir(
   opts: SummaryOptions = {},
 ): Promise<RunDir | RunDirError> {
   const resultsPath = join(dir, 'results.jsonl');
-  let text: string;
+  let text: string | null;
   try {
-    text = await readFile(resultsPath, 'utf8');
+    text = await readInputTextFile(resultsPath);
   } catch (err) {
-    return { code: 'no_results', message: `${resultsPath}: ${(err as Error).message}` };
+    const code = (err as { code?: InputFileCode }).code ?? 'input_unreadable';
+    return { code, message: (err as Error).message };
   }
+  if (text === null) return { code: 'no_results', message: `${resultsPath}: no such file` };
   const { lines, issues } = readJsonLines(text, resultsPath);
   const records: EvalRecord[] = [];
   for (const { line, value } of lines) {

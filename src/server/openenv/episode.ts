@@ -12,6 +12,7 @@
 import type { ScoreRecord } from '../../core/record.ts';
 import { isGraderFaultRecord } from '../../core/status.ts';
 import type { RolloutInput, RolloutScorer } from '../../pipeline/types.ts';
+import { DEFAULT_ITEM_BOUNDS } from '../item-bounds.ts';
 import type { OrsTaskSpec } from '../ors/sessions.ts';
 import type { OrsTasks } from '../ors/tasks.ts';
 import { completionFor, type OrsToolOutput, promptBlocks } from '../ors/tools.ts';
@@ -120,6 +121,13 @@ export function actionOf(data: unknown): { code: string; tool: 'submit' | 'rende
   const tool = a.tool ?? 'submit';
   if (tool !== 'submit' && tool !== 'render') {
     throw new OpenEnvInputError('"tool" is "submit" (default) or "render"');
+  }
+  // The code is a completion: the same per-rollout bound as every scoring route (issue 35).
+  const max = DEFAULT_ITEM_BOUNDS.maxCompletionChars;
+  if (a.code.length > max) {
+    throw new OpenEnvInputError(
+      `item_too_large: the code is ${a.code.length} characters; the limit is ${max}`,
+    );
   }
   return { code: a.code, tool };
 }

@@ -9,6 +9,7 @@ import type { Context, Hono } from 'hono';
 import type { Logger } from 'pino';
 import type { RolloutInput, RolloutScorer } from '../../pipeline/types.ts';
 import type { Admission, ServerLimits } from '../admission.ts';
+import { DEFAULT_ITEM_BOUNDS } from '../item-bounds.ts';
 import { callStream, eventsStream, SSE_HEADERS } from './call-stream.ts';
 import type { OrsCallRegistry } from './calls.ts';
 import type { OrsSession, OrsSessionStore, OrsTaskSpec } from './sessions.ts';
@@ -252,6 +253,14 @@ export function registerOrsRoutes(app: Hono, d: OrsDeps): void {
       return answer({
         ok: false,
         error: 'rubrica: this episode is finished: submit was already called',
+      });
+    }
+    // The code is a completion: over the per-rollout bound it is refused in-band, unscored
+    // (src/server/item-bounds.ts), like any other bad tool input.
+    if (arg.code.length > DEFAULT_ITEM_BOUNDS.maxCompletionChars) {
+      return answer({
+        ok: false,
+        error: `rubrica: item_too_large: the code is ${arg.code.length} characters; the limit is ${DEFAULT_ITEM_BOUNDS.maxCompletionChars}`,
       });
     }
     // One rollout against --max-in-flight; a full server says so before the stream starts.

@@ -1,0 +1,47 @@
+// Per-rollout size bounds of a scoring request (issue 35, item 2). The body limit caps a
+// request's bytes, but inside 64 MiB one completion can be 60 MB of text, and the
+// deterministic path (extraction, checks, token counts) is synchronous: about 70 ms of event
+// loop per MB here, so one such rollout stalls /healthz and every other request for seconds.
+// No policy writes that much (a 128k-token answer is ~0.5 M characters), so a rollout over
+// these bounds is the caller's error: 400 `item_too_large` naming the item and the field,
+// before any work or admission. Every route that scores goes through score-call.ts.
+import type { RolloutInput } from '../pipeline/types.ts';
+
+/** The largest strings one rollout of a request may carry, in characters. */
+export interface ItemBounds {
+  /** The completion (the policy's answer); default 2 Mi characters. */
+  maxCompletionChars: number;
+  /** The prompt text; default 1 Mi characters. */
+  maxPromptChars: number;
+  /** `id` and `prompt_id`; default 1,024 characters. */
+  maxIdChars: number;
+}
+
+/** The default per-rollout bounds. */
+export const DEFAULT_ITEM_BOUNDS: ItemBounds = Object.freeze({
+  maxCompletionChars: 2 * 1024 * 1024,
+  maxPromptChars: 1024 * 1024,
+  maxIdChars: 1024,
+});
+
+/** The first rollout over a bound, as the message of a 400 `item_too_large`, or null. */
+export function itemBoundsProblem(
+  items: readonly RolloutInput[],
+  bounds: ItemBounds = DEFAULT_ITEM_BOUNDS,
+): string | null {
+  for (let i = 0; i < items.length; i++) {
+    const it = items[i]!;
+    const fields: [string, string | null | undefined, number][] = [
+      ['completion', it.completion, bounds.maxCompletionChars],
+      ['prompt', it.prompt, bounds.maxPromptChars],
+      ['id', it.id, bounds.maxIdChars],
+      ['prompt_id', it.prompt_id, bounds.maxIdChars],
+    ];
+    for (const [field, value, max] of fields) {
+      if (typeof value === 'string' && value.length > max) {
+        return `item ${i} (id ${JSON.stringify(String(it.id).slice(0, 64))}): ${field} is ${value.length} characters; the limit is ${max}`;
+      }
+    }
+  }
+  return null;
+}
