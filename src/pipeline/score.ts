@@ -345,8 +345,8 @@ function openResources(opts: RolloutScorerOptions): Resources {
       let g = graders.get(mode);
       if (!g) {
         g = {
-          codeJudge: createPrismaJudge({ client: codeClient, mode, cache }),
-          visionJudge: createPrismaJudge({ client, mode, cache }),
+          codeJudge: createPrismaJudge({ client: codeClient, mode, cache, scoring }),
+          visionJudge: createPrismaJudge({ client, mode, cache, scoring }),
           lambdas: opts.prismaLambdas ?? DEFAULT_FAMILY_LAMBDAS,
         };
         graders.set(mode, g);
