@@ -104,6 +104,14 @@ export const RelativeSchema = z.object({
   absolute_reward: z.number(),
   /** True when no comparison was answered and the absolute reward stands. */
   fallback: z.boolean(),
+  /**
+   * What the record's `interval` is (src/reward/relative-interval.ts): `pair-bootstrap`, a
+   * percentile bootstrap of the Bradley–Terry fit over the compared pairs (both orders kept
+   * together); `none`, no interval (too few pairs), `interval_note` says why.
+   */
+  interval_method: z.enum(['pair-bootstrap', 'none']).optional(),
+  interval_resamples: z.number().optional(),
+  interval_note: z.string().optional(),
 });
 
 /**

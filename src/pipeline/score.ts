@@ -569,6 +569,7 @@ export async function createRolloutScorer(opts: RolloutScorerOptions): Promise<I
         {
           judge: pairJudge,
           pairs: batch.pairs ?? opts.judging?.pairs ?? 'circular',
+          intervalLevel: opts.judging?.intervalLevel ?? DEFAULT_STRATEGY.intervalLevel,
           ...(batch.signal ? { signal: batch.signal } : {}),
         },
       );
