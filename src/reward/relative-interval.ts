@@ -62,7 +62,7 @@ export function relativeIntervals(
     for (let k = 0; k < pairs.length; k++)
       sample.push(...pairs[Math.floor(random() * pairs.length)]!);
     const fit = fitBradleyTerry(n, sample);
-    fit.scores.forEach((s, i) => draws[i]!.push(s));
+    for (const [i, s] of fit.scores.entries()) draws[i]!.push(s);
   }
   const a = (1 - level) / 2;
   const intervals = draws.map((d, i): [number, number] => {
