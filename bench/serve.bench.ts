@@ -10,6 +10,9 @@
 //        37): judge calls and tokens per rollout for each mode. Pairwise asks the absolute
 //        judge once per rollout (gates, components, the fallback of a group of one) and then
 //        each compared pair in both orders: circular 2N calls a group of N, all N(N−1).
+//        --judging group --group-orders mirror|rotation: one absolute call a rollout, then
+//        each chunk of up to 8 pictures in one call per order: mirror 2 calls a chunk,
+//        rotation n calls a chunk of n (image tokens per call grow with the chunk).
 //        --heap-mb 320 --malloc-arenas 2: the server runs as docs/serve.md recommends, with
 //        NODE_OPTIONS=--max-old-space-size=320 and MALLOC_ARENA_MAX=2 (0 leaves either unset)
 // The defaults keep the judge, not the CPU, the bound on a 2-core machine: inspection and
@@ -40,6 +43,7 @@ const { values: flags } = parseArgs({
     mode: { type: 'string', default: 'joint' },
     judging: { type: 'string', default: 'absolute' },
     pairs: { type: 'string', default: 'circular' },
+    'group-orders': { type: 'string', default: 'mirror' },
     json: { type: 'boolean', default: false },
     // --against REF [--rounds R]: this harness against REF's server (a temporary worktree),
     // alternating, candidate/REF of the server tree's CPU per rollout and of the makespan.
@@ -121,7 +125,7 @@ async function main() {
   // Every item gets 0.7: the double's work is only the fixed latency.
   const double = await startModelDouble({
     handler: (req: DoubleRequest) => {
-      if (req.images.length === 2) {
+      if (JSON.stringify(req.schema ?? {}).includes('"winner"')) {
         // A comparison: a fixed winner chosen by the two pictures, so the answer is stable.
         const winner = req.images[0]! < req.images[1]! ? 'first' : 'second';
         return { content: JSON.stringify({ reasoning: 'ok', winner }), delayMs: LATENCY };
@@ -153,6 +157,7 @@ async function main() {
     '--pairs',
     String(flags.pairs),
   );
+  if (flags.judging === 'group') args.push('--group-orders', String(flags['group-orders']));
   args.push('--cache', join(dir, 'cache.sqlite'), '--max-in-flight', String(Math.max(N, 8192)));
   if (flags['render-workers']) args.push('--render-workers', String(flags['render-workers']));
   if (flags.pipeline) args.push('--pipeline', String(flags.pipeline));
@@ -251,10 +256,16 @@ async function main() {
       : flags.pairs === 'all' || G === 2
         ? G * (G - 1)
         : 2 * G;
-  const expectedPerRollout = 1 + pairCalls / G;
+  // Group: chunks of at most 8 (src/judge/group.ts), sizes within one; per chunk 2 orders
+  // (mirror) or one per picture (rotation), so rotation asks G calls a group in all.
+  const chunks = Math.ceil(G / 8);
+  const groupCalls =
+    flags.judging !== 'group' || G < 2 ? 0 : flags['group-orders'] === 'rotation' ? G : 2 * chunks;
+  const expectedPerRollout = 1 + (pairCalls + groupCalls) / G;
   const report = {
     judging: flags.judging,
     pairs: flags.judging === 'pairwise' ? flags.pairs : null,
+    group_orders: flags.judging === 'group' ? flags['group-orders'] : null,
     expected_judge_calls_per_rollout: expectedPerRollout,
     input_tokens_per_rollout: first.tokens.input / N,
     output_tokens_per_rollout: first.tokens.output / N,
@@ -295,7 +306,7 @@ async function main() {
     `rubrica serve: ${N} rollouts (${P} prompts × ${G}), judge double ${LATENCY} ms, concurrency ${C}, ${flags.mode}, judging ${flags.judging}${heap ? `, ${heap}` : ''}${env.MALLOC_ARENA_MAX ? `, MALLOC_ARENA_MAX=${env.MALLOC_ARENA_MAX}` : ''} (load avg before ${loadBefore.toFixed(1)})`,
     `  makespan            ${report.makespan_ms} ms  (ideal ${ideal} ms, ratio ${report.ratio_to_ideal.toFixed(3)}; goal ≤ 1.05: ${goal(report.ratio_to_ideal <= 1.05)})`,
     `  throughput          ${report.rollouts_per_s.toFixed(1)} rollouts/s; ${first.ok}/${N} scored ok; judge slots busy ${(100 * judgeBusy).toFixed(1)}% of the makespan`,
-    `  judge calls         ${calls1} (${report.judge_calls_per_rollout.toFixed(3)} per rollout; ${flags.judging}${report.pairs ? ` ${report.pairs}` : ''} costs ${expectedPerRollout.toFixed(3)}: ${goal(report.judge_calls_per_rollout <= expectedPerRollout)})`,
+    `  judge calls         ${calls1} (${report.judge_calls_per_rollout.toFixed(3)} per rollout; ${flags.judging}${report.pairs ? ` ${report.pairs}` : ''}${report.group_orders ? ` ${report.group_orders}` : ''} costs ${expectedPerRollout.toFixed(3)}: ${goal(report.judge_calls_per_rollout <= expectedPerRollout)})`,
     `  judge tokens        ${report.input_tokens_per_rollout.toFixed(0)} in, ${report.output_tokens_per_rollout.toFixed(1)} out per rollout`,
     `  per-request latency p50 ${report.p50_request_ms} ms, p99 ${report.p99_request_ms} ms`,
     `  second pass         ${calls2} judge calls (goal 0: ${goal(calls2 === 0)}), ${second.cached} cache hits, makespan ${report.second_pass_makespan_ms} ms`,

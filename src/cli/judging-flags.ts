@@ -9,6 +9,8 @@ import { type Calibration, CalibrationError, parseCalibration } from '../core/ca
 import { checkPanel } from '../judge/panel.ts';
 import {
   DEFAULT_STRATEGY,
+  GROUP_ORDERS,
+  isGroupOrders,
   isJudgingMode,
   isPairsMode,
   isScoringMode,
@@ -26,6 +28,7 @@ export interface JudgingFlags {
   intervalLevel?: string;
   judging?: string;
   pairs?: string;
+  groupOrders?: string;
   quorum?: string;
   calibration?: string;
   /** `--judge`, once or repeated, each a spec or a comma list (see judgeSpecs). */
@@ -138,6 +141,13 @@ export function judgingFromFlags(flags: JudgingFlags): JudgingStrategy {
         `--pairs must be one of ${PAIRS_MODES.join(', ')}, got "${flags.pairs}"`,
       );
     out.pairs = flags.pairs;
+  }
+  if (flags.groupOrders !== undefined) {
+    if (!isGroupOrders(flags.groupOrders))
+      throw new UsageError(
+        `--group-orders must be one of ${GROUP_ORDERS.join(', ')}, got "${flags.groupOrders}"`,
+      );
+    out.groupOrders = flags.groupOrders;
   }
   if (flags.quorum !== undefined) {
     const q = Number(flags.quorum);

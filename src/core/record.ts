@@ -86,9 +86,9 @@ export const RewardResultSchema = z.object({
  */
 export type RewardResult = z.infer<typeof RewardResultSchema>;
 
-/** How a relatively judged record was reached (src/pipeline/relative.ts). */
-export const RelativeSchema = z.object({
-  judging: z.enum(['pairwise', 'group']),
+/** How a pairwise judged record was reached (src/pipeline/relative.ts). */
+export const PairwiseRelativeSchema = z.object({
+  judging: z.literal('pairwise'),
   pairs: z.enum(['circular', 'all']),
   /** Members of the group that were compared (rendered and judged ok). */
   group_size: z.number(),
@@ -113,6 +113,41 @@ export const RelativeSchema = z.object({
   interval_resamples: z.number().optional(),
   interval_note: z.string().optional(),
 });
+
+/**
+ * How a group judged record was reached (src/pipeline/group-relative.ts): the pictures of its
+ * chunk shown in one call, in each order asked; the reward is the mean of its scores over the
+ * orders answered.
+ */
+export const GroupRelativeSchema = z.object({
+  judging: z.literal('group'),
+  /** Members of the group that were judged together (rendered and judged ok). */
+  group_size: z.number(),
+  /** Pictures shown in this rollout's calls (the group, or its chunk of a larger group). */
+  chunk_size: z.number(),
+  /** Orders its chunk was shown in (calls asked), those answered, those masked (faulted). */
+  orders: z.number(),
+  answered: z.number(),
+  masked: z.number(),
+  /** Its score (weighted over the items) in each answered order, then the position it held. */
+  order_scores: z.array(z.number()),
+  positions: z.array(z.number()),
+  /** How the group judge's item scores were read. */
+  scoring: z.enum(['expected', 'greedy']),
+  /** The group judge asked and the version (hash) of its prompt template. */
+  judge: z.string(),
+  prompt_hash: z.string(),
+  /** The absolute reward this rollout had alone. */
+  absolute_reward: z.number(),
+  /** True when no order was answered and the absolute reward stands. */
+  fallback: z.boolean(),
+});
+
+/** How a relatively judged record was reached: pairwise or group. */
+export const RelativeSchema = z.discriminatedUnion('judging', [
+  PairwiseRelativeSchema,
+  GroupRelativeSchema,
+]);
 
 /**
  * The zod schema of a score record: one scored rollout, as JSONL files and the HTTP service

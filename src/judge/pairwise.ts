@@ -13,6 +13,7 @@ import { cacheKey, modelKeyParts } from '../store/keys.ts';
 import { JUDGE_TEMPERATURE } from './ask.ts';
 import { type Asked, createCachedAsk } from './cached-ask.ts';
 import { pngDataUrl } from './prompt.ts';
+import { neutraliseMessages } from './template-tokens.ts';
 
 export type { JudgingMode, PairsMode } from './strategy.ts';
 
@@ -69,8 +70,11 @@ export function createPairwiseJudge(opts: {
       return ask(
         key,
         async (signal) => {
+          // The prompt and criteria come from data: their chat-template token strings are
+          // rewritten visibly, as in every other judge message (template-tokens.ts), and the
+          // rollout's record counts them (judge-input-tally.ts).
           const res = await client.generateObject(
-            [
+            neutraliseMessages([
               { role: 'system', content: fillTemplate(template.system, values) },
               {
                 role: 'user',
@@ -80,7 +84,7 @@ export function createPairwiseJudge(opts: {
                   { type: 'image', dataUrl: pngDataUrl(req.second) },
                 ],
               },
-            ],
+            ]),
             PairwiseAnswerSchema,
             'pairwise_verdict',
             { temperature: JUDGE_TEMPERATURE, maxTokens: opts.maxTokens, signal },

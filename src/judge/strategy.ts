@@ -26,6 +26,14 @@ export const JUDGING_MODES: readonly JudgingMode[] = ['absolute', 'pairwise', 'g
 export type PairsMode = 'circular' | 'all';
 export const PAIRS_MODES: readonly PairsMode[] = ['circular', 'all'];
 
+/**
+ * Which orders a group is shown in under group judging: `mirror` forward and reversed (2 calls
+ * a chunk; cancels a position effect linear in the position), `rotation` every cyclic rotation
+ * (n calls a chunk of n; cancels any position effect). See src/pipeline/group-relative.ts.
+ */
+export type GroupOrders = 'mirror' | 'rotation';
+export const GROUP_ORDERS: readonly GroupOrders[] = ['mirror', 'rotation'];
+
 /** The one judging strategy every command and the library pass down. */
 export interface JudgingStrategy {
   /** How an item's score is read (default `auto`, see DEFAULT_STRATEGY). */
@@ -34,6 +42,8 @@ export interface JudgingStrategy {
   judging: JudgingMode;
   /** Pairwise: circular (N calls per group of N) or all ordered pairs (N(N−1)). */
   pairs: PairsMode;
+  /** Group: the orders each chunk is shown in (default `mirror`). */
+  groupOrders?: GroupOrders;
   /**
    * Judge specs of a panel, the first being the judge a command is given (`--judge a --judge
    * b`, or `--judge a,b`); empty (or one spec): one judge, no panel. Scorers build the judges
@@ -88,6 +98,9 @@ export function isScoringMode(v: unknown): v is ScoringMode {
 }
 export function isJudgingMode(v: unknown): v is JudgingMode {
   return typeof v === 'string' && (JUDGING_MODES as readonly string[]).includes(v);
+}
+export function isGroupOrders(v: unknown): v is GroupOrders {
+  return typeof v === 'string' && (GROUP_ORDERS as readonly string[]).includes(v);
 }
 export function isPairsMode(v: unknown): v is PairsMode {
   return typeof v === 'string' && (PAIRS_MODES as readonly string[]).includes(v);

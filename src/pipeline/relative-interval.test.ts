@@ -69,7 +69,7 @@ describe('the interval of a pairwise record', () => {
     const recs = await scorer.scoreBatch(group('g2', [0.2, 0.8]));
     for (const r of recs) {
       expect(r.relative).toMatchObject({ interval_method: 'none', fallback: false });
-      expect(r.relative!.interval_note).toMatch(/1 compared pair/);
+      expect((r.relative as { interval_note?: string }).interval_note).toMatch(/1 compared pair/);
       expect(r.interval).toBeUndefined();
       expect(r.interval_level).toBeUndefined();
     }

@@ -20,6 +20,7 @@
 import { groupKey } from '../core/group-key.ts';
 import type { RolloutInput, ScoreRecord } from '../core/record.ts';
 import { addUsage, emptyUsage, type Usage } from '../core/usage.ts';
+import { tallyJudgeInput } from '../judge/judge-input-tally.ts';
 import type { PairsMode, PairwiseJudge } from '../judge/pairwise.ts';
 import { type Comparison, fitBradleyTerry } from '../reward/bradley-terry.ts';
 import { rewardComponents } from '../reward/components.ts';
@@ -93,18 +94,28 @@ export async function judgeRelative(
       });
       const plan = pairPlan(order.length, opts.pairs);
       const ctx = entries[order[0]!]!.context!;
-      const answers = await Promise.all(
+      // Each comparison runs in its own tally, so the template token strings its messages
+      // had rewritten are counted on both rollouts it showed (the record's judge_input).
+      const tallied = await Promise.all(
         plan.map(([a, b]) =>
-          opts.judge.compare({
-            prompt: ctx.prompt,
-            criteria: ctx.criteria,
-            first: entries[order[a]!]!.png!,
-            second: entries[order[b]!]!.png!,
-            assets: ctx.assets,
-            ...(opts.signal ? { signal: opts.signal } : {}),
-          }),
+          tallyJudgeInput(() =>
+            opts.judge.compare({
+              prompt: ctx.prompt,
+              criteria: ctx.criteria,
+              first: entries[order[a]!]!.png!,
+              second: entries[order[b]!]!.png!,
+              assets: ctx.assets,
+              ...(opts.signal ? { signal: opts.signal } : {}),
+            }),
+          ),
         ),
       );
+      const answers = tallied.map((t) => t.value);
+      const neutralised = order.map(() => 0);
+      plan.forEach(([a, b], k) => {
+        neutralised[a]! += tallied[k]!.neutralised;
+        neutralised[b]! += tallied[k]!.neutralised;
+      });
       const comps: Comparison[] = [];
       const usage: Usage[] = order.map(() => emptyUsage());
       const asked = order.map(() => 0);
@@ -144,9 +155,11 @@ export async function judgeRelative(
           fallback: answered[pos] === 0,
         };
         const usageAll = addUsage(rec.usage, usage[pos]!);
+        const n = (rec.judge_input?.neutralised ?? 0) + neutralised[pos]!;
+        const input = n > 0 ? { judge_input: { neutralised: n } } : {};
         if (answered[pos] === 0) {
           // Every comparison of this rollout faulted: its absolute score stands.
-          out[idx] = { ...rec, usage: usageAll, relative };
+          out[idx] = { ...rec, ...input, usage: usageAll, relative };
           return;
         }
         const reward = fit.scores[pos]!;
@@ -154,6 +167,7 @@ export async function judgeRelative(
         const { interval: _i, interval_level: _l, interval_calibrated: _c, ...absolute } = rec;
         out[idx] = {
           ...absolute,
+          ...input,
           ...(iv.method === 'pair-bootstrap'
             ? { interval: iv.intervals[pos]!, interval_level: level }
             : {}),

@@ -21,6 +21,7 @@ import { lazyDomainRenderers } from '../domains/lazy.ts';
 import type { DomainRenderers } from '../domains/renderers.ts';
 import { completionDomain, inspectCompletion } from '../inspect/inspect.ts';
 import type { InspectFn } from '../inspect/types.ts';
+import { createGroupJudge, type GroupJudge } from '../judge/group.ts';
 import { createJudge, type Judge } from '../judge/judge.ts';
 import { tallyJudgeInput } from '../judge/judge-input-tally.ts';
 import {
@@ -54,11 +55,12 @@ import type { DropAxis } from '../reward/weighted.ts';
 import { indexRubrics, type RubricIndex } from '../rubric/load.ts';
 import { indexPrismaRubrics, type PrismaRubricIndex } from '../rubric/prisma-load.ts';
 import type { PrismaRubric } from '../rubric/prisma-schema.ts';
-import type { RubricRecord } from '../rubric/schema.ts';
+import type { RubricItem, RubricRecord } from '../rubric/schema.ts';
 import { type AnswerCache, DEFAULT_CACHE_PATH } from '../store/cache.ts';
 import { openAnswerCache } from '../store/open-cache.ts';
 import { judgeWithAssets, prismaWithAssets } from './assets-key.ts';
 import { gatedResult, gateHit, resolveGate } from './gate.ts';
+import { judgeGroups } from './group-relative.ts';
 import { assembleRecord, faultRecord, faultResult } from './record.ts';
 import { judgeRelative } from './relative.ts';
 import type { InspectingScorer, JudgeMode, ScoreBatchOptions, ScoredRollout } from './types.ts';
@@ -157,19 +159,30 @@ export class ScorerConfigError extends RubricaError<
 > {}
 
 /** The judging mode asked for, refused by name when this scorer cannot do it. */
-export function checkJudging(judging: JudgingMode, haveJudge: boolean): void {
-  if (judging === 'group')
+export function checkJudging(judging: JudgingMode, haveJudge: boolean, panel = false): void {
+  if (judging !== 'absolute' && !haveJudge)
+    throw new ScorerConfigError('no_judge', `judging "${judging}" needs a judge model`);
+  // A panel's rule for a group call (per picture and item, per order) is not defined yet.
+  if (judging === 'group' && panel)
     throw new ScorerConfigError(
       'judging_unavailable',
-      'judging "group" (several pictures in one judge call) is not implemented yet; use pairwise',
+      'judging "group" with a judge panel is not supported; use one judge, or pairwise',
     );
-  if (judging === 'pairwise' && !haveJudge)
-    throw new ScorerConfigError('no_judge', 'judging "pairwise" needs a judge model');
 }
 
 /** What "better" means to the pairwise judge when no rubric was found for the prompt. */
 const DEFAULT_CRITERIA =
   'How faithfully and completely the picture shows what the prompt asks for, then how clear and well made it is.';
+
+/** The default criteria as one rubric item, for the group judge's per-item scores. */
+const DEFAULT_ITEM: RubricItem = {
+  key: 'overall',
+  axis: 'semantic',
+  title: 'Overall',
+  description: DEFAULT_CRITERIA,
+  weight: 1,
+  bands: [],
+};
 
 /**
  * Throws ScorerConfigError `reward_not_applicable` (naming the reward and the domain) when a
@@ -273,6 +286,7 @@ interface Resources {
   prismaRubrics: PrismaRubricIndex;
   judgeFor(mode: JudgeMode): Judge | null;
   pairwise(): PairwiseJudge | null;
+  group(): GroupJudge | null;
   prismaFor(mode: JudgeMode): PrismaGraders | undefined;
 }
 
@@ -310,6 +324,7 @@ function openResources(opts: RolloutScorerOptions): Resources {
   const judges = new Map<JudgeMode, Judge>();
   let pairwise: PairwiseJudge | null = null;
   const panel = panelOf(opts);
+  let group: GroupJudge | null = null;
   const clients = client
     ? [
         client,
@@ -364,6 +379,11 @@ function openResources(opts: RolloutScorerOptions): Resources {
           : createPairwiseJudge({ client, cache });
       return pairwise;
     },
+    group() {
+      if (!client) return null;
+      group ??= createGroupJudge({ client, cache, scoring });
+      return group;
+    },
     judgeFor(mode) {
       if (!client) return null;
       let j = judges.get(mode);
@@ -404,10 +424,12 @@ export async function createRolloutScorer(opts: RolloutScorerOptions): Promise<I
     rubrics: !!opts.rubrics || !!opts.prismaRubrics,
   };
   checkRewards(defaults, have);
-  checkJudging(opts.judging?.judging ?? 'absolute', have.judge);
+  // A panel given as clients (`panel`) or as specs in the strategy (`judging.panel`).
+  const panel = panelOf(opts);
+  const panelled = panel.others.length > 0;
+  checkJudging(opts.judging?.judging ?? 'absolute', have.judge, panelled);
   const gateError = (m: string) => new ScorerConfigError('unknown_gate_check', m);
   const defaultGate = resolveGate(opts.gate, gateError);
-  const panel = panelOf(opts);
   if (panel.others.length || panel.quorum != null || panel.weights) {
     try {
       checkPanel(1 + panel.others.length, {
@@ -533,6 +555,7 @@ export async function createRolloutScorer(opts: RolloutScorerOptions): Promise<I
             prompt,
             criteria: found ? found.items.map(renderItem).join('\n\n') : DEFAULT_CRITERIA,
             assets: dataHash ?? null,
+            items: found ? found.items : [DEFAULT_ITEM],
           };
     const record = assembleRecord(rollout, promptId, inspection, results);
     return {
@@ -553,9 +576,34 @@ export async function createRolloutScorer(opts: RolloutScorerOptions): Promise<I
       if (rewardsRestricted(kinds, apply))
         checkRewardsApply(kinds, rolloutDomains(items, opts.domain), apply);
       const judging = batch.judging ?? opts.judging?.judging ?? 'absolute';
-      checkJudging(judging, have.judge);
+      checkJudging(judging, have.judge, panelled);
       if (batch.gate !== undefined) resolveGate(batch.gate, gateError);
       const scored = await Promise.all(items.map((it) => limit(() => scoreRollout(it, batch))));
+      if (judging === 'group') {
+        const groupJudge = res.group();
+        if (!groupJudge) return scored.map((s) => s.record);
+        // Group judging: every picture of the batch is rendered and checked by now; gated
+        // rollouts carry status `gated` and never reach the group judge.
+        return judgeGroups(
+          items,
+          scored.map((s) => ({
+            record: s.record,
+            png: s.inspection?.render?.ok ? s.inspection.render.png : null,
+            context: s.judgeContext
+              ? {
+                  prompt: s.judgeContext.prompt,
+                  items: s.judgeContext.items ?? [DEFAULT_ITEM],
+                  assets: s.judgeContext.assets,
+                }
+              : null,
+          })),
+          {
+            judge: groupJudge,
+            orders: batch.groupOrders ?? opts.judging?.groupOrders ?? 'mirror',
+            ...(batch.signal ? { signal: batch.signal } : {}),
+          },
+        );
+      }
       const pairJudge = res.pairwise();
       if (judging !== 'pairwise' || !pairJudge) return scored.map((s) => s.record);
       // Relative judging: every picture of the batch is rendered and checked by now.

@@ -4,6 +4,8 @@
 import type { RewardKind, RolloutInput, ScoreRecord } from '../core/record.ts';
 import type { Inspection } from '../inspect/types.ts';
 import type { JudgingMode, PairsMode } from '../judge/pairwise.ts';
+import type { GroupOrders } from '../judge/strategy.ts';
+import type { RubricItem } from '../rubric/schema.ts';
 
 export type { RewardKind, RolloutInput } from '../core/record.ts';
 
@@ -19,6 +21,8 @@ export interface ScoreBatchOptions {
   judging?: JudgingMode;
   /** Which pairs of a group `pairwise` compares (default `circular`). */
   pairs?: PairsMode;
+  /** Which orders `group` shows each chunk in (default `mirror`). */
+  groupOrders?: GroupOrders;
   /** This call's gated checks (`CHECK[,CHECK…]`, a list, or `none`); default the scorer's. */
   gate?: string | readonly string[];
   signal?: AbortSignal;
@@ -30,7 +34,13 @@ export interface ScoredRollout {
   /** The one inspection every requested reward was computed from (PNG included). */
   inspection: Inspection | null;
   /** What a relative judge reads with the picture: prompt, criteria, data hash (null: none found). */
-  judgeContext?: { prompt: string; criteria: string; assets: string | null } | null;
+  judgeContext?: {
+    prompt: string;
+    criteria: string;
+    assets: string | null;
+    /** The rubric's items, or the default criteria as one item (group judging scores these). */
+    items?: readonly RubricItem[];
+  } | null;
 }
 
 /** Scores rollouts; every input gets exactly one record, in input order. */

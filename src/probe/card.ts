@@ -179,6 +179,7 @@ const MODE_TITLES: Record<JudgingModeFigures['mode'], string> = {
   'absolute-greedy': 'absolute · greedy (the written score)',
   'absolute-expected': 'absolute · expected (Σ p·v over logprobs)',
   pairwise: 'pairwise · both orders',
+  group: 'group · forward and reversed',
 };
 
 /** The judging-modes table (issue 37): repeatability per scoring, position bias of pairwise. */

@@ -5,9 +5,16 @@ import { describe, expect, it } from 'vitest';
 import { scoreRecord } from '../../test/support/score-record.ts';
 import { emptyUsage } from '../core/usage.ts';
 import type { Asked } from '../judge/cached-ask.ts';
+import type { GroupAnswer } from '../judge/group.ts';
 import type { PairwiseAnswer } from '../judge/pairwise.ts';
 import { renderHealthCard } from './card.ts';
-import { absoluteFigures, pairsWithinPrompts, pairwiseFigures } from './judging-modes.ts';
+import {
+  absoluteFigures,
+  groupFigures,
+  groupsWithinPrompts,
+  pairsWithinPrompts,
+  pairwiseFigures,
+} from './judging-modes.ts';
 import { DEFAULT_THRESHOLDS, PROBE_SCHEMA, type ProbeReport } from './types.ts';
 
 const rec = (reward: number, scoring: 'expected' | 'greedy' = 'expected') =>
@@ -54,6 +61,36 @@ describe('judging-mode figures', () => {
     expect(f.order_agreement!).toBeCloseTo(2 / 3, 12);
     expect(f.faults).toBe(1);
     expect(f.repeat_std).toBeNull();
+  });
+
+  it('group: end pictures first versus last, rank agreement of the two orders', () => {
+    const shown = (...scores: number[]): Asked<GroupAnswer> => ({
+      ok: true,
+      value: { pictures: scores.map((score) => ({ scores: { q: { score } } })), scoring: 'greedy' },
+      usage: emptyUsage(),
+      cached: false,
+    });
+    const score = (e: GroupAnswer['pictures'][number]) => e.scores.q!.score;
+    const f = groupFigures([
+      // Pictures a, b, c: forward a .9 b .5 c .2; reversed (c, b, a) c .4 b .5 a .6.
+      // a first .9 vs last .6: first wins; c first .4 vs last .2: first wins. Ranks agree on
+      // (a,b) a>b both, (a,c) a>c both, (b,c) b>c both: 3 of 3.
+      { forward: shown(0.9, 0.5, 0.2), reversed: shown(0.4, 0.5, 0.6), score },
+      // Two pictures: forward .3 .7, reversed (y, x) .6 .3: x first .3 vs last .3 (half);
+      // y first .6 vs last .7 (loses). The pair ranks y>x both times: agree.
+      { forward: shown(0.3, 0.7), reversed: shown(0.6, 0.3), score },
+      { forward: failed as Asked<GroupAnswer>, reversed: shown(0.1, 0.2), score },
+    ]);
+    expect(f.mode).toBe('group');
+    expect(f.n).toBe(2);
+    expect(f.faults).toBe(1);
+    expect(f.first_wins!).toBeCloseTo(2.5 / 4, 12);
+    expect(f.order_agreement!).toBeCloseTo(4 / 4, 12);
+    const pics = ['a1', 'a2', 'a3', 'b1', 'c1', 'c2'].map((id) => ({ id, prompt_id: id[0]! }));
+    expect(groupsWithinPrompts(pics, 2, 10).map((g) => g.map((p) => p.id).join())).toEqual([
+      'a1,a2',
+      'c1,c2',
+    ]);
   });
 
   it('pairs consecutive pictures of one prompt, up to the cap', () => {

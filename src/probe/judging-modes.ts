@@ -4,15 +4,19 @@
 // pictures of one prompt shown in both orders — for position bias: the share of comparisons
 // the picture shown first wins (0.5 for a judge without a liking for either position; nine
 // LLM judges measured on real pairs range 27–60 %) and the share of pairs whose two orders
-// name the same picture. Faults are counted apart, never a measurement. Pure figures here;
-// the calls are made by run.ts through the scorer and the pairwise judge it is given.
+// name the same picture. Group judging — a prompt's pictures shown in one call, forward and
+// reversed — fills the same two columns: the share of end pictures scored higher when shown
+// first than when shown last (0.5 without position bias), and the share of picture pairs the
+// two orders rank the same way. Faults are counted apart, never a measurement. Pure figures
+// here; the calls are made by run.ts through the scorer and the judges it is given.
 import type { ScoreRecord } from '../core/record.ts';
 import { isGraderFaultRecord } from '../core/status.ts';
 import type { Asked } from '../judge/cached-ask.ts';
+import type { GroupAnswer } from '../judge/group.ts';
 import type { PairwiseAnswer } from '../judge/pairwise.ts';
 import { sampleStd } from '../reward/grpo.ts';
 
-export type ProbedJudgingMode = 'absolute-greedy' | 'absolute-expected' | 'pairwise';
+export type ProbedJudgingMode = 'absolute-greedy' | 'absolute-expected' | 'pairwise' | 'group';
 
 /** One judging mode's figures in probe.json (`judging_modes`). */
 export interface JudgingModeFigures {
@@ -25,9 +29,15 @@ export interface JudgingModeFigures {
   repeat_std: number | null;
   /** Absolute: share of measured answers read as Σ p·v (`scoring: expected`). */
   expected_share: number | null;
-  /** Pairwise: share of answered comparisons won by the picture shown first. */
+  /**
+   * Pairwise: share of answered comparisons won by the picture shown first. Group: share of
+   * end pictures scored higher shown first than shown last (equal counts one half).
+   */
   first_wins: number | null;
-  /** Pairwise: share of pairs whose two orders name the same picture (a tie in both counts). */
+  /**
+   * Pairwise: share of pairs whose two orders name the same picture (a tie in both counts).
+   * Group: share of picture pairs the forward and the reversed call rank the same way.
+   */
   order_agreement: number | null;
 }
 
@@ -124,5 +134,74 @@ export function pairsWithinPrompts<T extends { prompt_id: string }>(
   for (const list of byPrompt.values())
     for (let i = 0; i + 1 < list.length && out.length < max; i++)
       out.push([list[i]!, list[i + 1]!]);
+  return out;
+}
+
+/** One group of pictures shown forward and reversed; `score` reads a picture's answer. */
+export interface GroupOrderAnswers {
+  forward: Asked<GroupAnswer>;
+  reversed: Asked<GroupAnswer>;
+  /** A picture's score in one answer (its weighted items), from the answer's entry. */
+  score: (entry: GroupAnswer['pictures'][number]) => number;
+}
+
+/** Group figures: first-versus-last of the end pictures, rank agreement of the two orders. */
+export function groupFigures(groups: readonly GroupOrderAnswers[]): JudgingModeFigures {
+  let faults = 0;
+  let ends = 0;
+  let firstWins = 0;
+  let pairs = 0;
+  let agree = 0;
+  let n = 0;
+  for (const g of groups) {
+    for (const x of [g.forward, g.reversed]) if (!x.ok) faults++;
+    if (!g.forward.ok || !g.reversed.ok) continue;
+    const fwd = g.forward.value.pictures.map(g.score);
+    // The reversed call shows picture i at position k − 1 − i: read it back in forward order.
+    const rev = [...g.reversed.value.pictures].reverse().map(g.score);
+    const k = fwd.length;
+    if (k < 2) continue;
+    n++;
+    // Picture 0 is first forward, last reversed; picture k − 1 the other way round.
+    for (const [asFirst, asLast] of [
+      [fwd[0]!, rev[0]!],
+      [rev[k - 1]!, fwd[k - 1]!],
+    ] as const) {
+      ends++;
+      firstWins += asFirst > asLast ? 1 : asFirst === asLast ? 0.5 : 0;
+    }
+    for (let i = 0; i < k; i++)
+      for (let j = i + 1; j < k; j++) {
+        pairs++;
+        if (Math.sign(fwd[i]! - fwd[j]!) === Math.sign(rev[i]! - rev[j]!)) agree++;
+      }
+  }
+  return {
+    mode: 'group',
+    n,
+    faults,
+    repeat_std: null,
+    expected_share: null,
+    first_wins: ends ? firstWins / ends : null,
+    order_agreement: pairs ? agree / pairs : null,
+  };
+}
+
+/** Up to `max` groups of consecutive pictures of one prompt, each of 2 to `size` pictures. */
+export function groupsWithinPrompts<T extends { prompt_id: string }>(
+  pictures: readonly T[],
+  size: number,
+  max: number,
+): T[][] {
+  const byPrompt = new Map<string, T[]>();
+  for (const p of pictures) {
+    const list = byPrompt.get(p.prompt_id) ?? [];
+    list.push(p);
+    byPrompt.set(p.prompt_id, list);
+  }
+  const out: T[][] = [];
+  for (const list of byPrompt.values())
+    for (let i = 0; i + 1 < list.length && out.length < max; i += size)
+      if (list.length - i >= 2) out.push(list.slice(i, i + size));
   return out;
 }

@@ -12,6 +12,7 @@ import type { PromptLine, RolloutLine } from '../eval/run-inputs.ts';
 import { seededRandom } from '../eval/stats/prng.ts';
 import { inspectCompletion } from '../inspect/inspect.ts';
 import type { Inspection } from '../inspect/types.ts';
+import { createGroupJudge, GROUP_CHUNK_MAX } from '../judge/group.ts';
 import { createJudge } from '../judge/judge.ts';
 import { createPairwiseJudge } from '../judge/pairwise.ts';
 import type { JudgingStrategy } from '../judge/strategy.ts';
@@ -24,9 +25,10 @@ import type { RewardContext } from '../reward/kinds/context.ts';
 import { INSTANCE_PRESET } from '../reward/kinds/index.ts';
 import { instanceRubric } from '../reward/kinds/instance-rubric.ts';
 import { judgedRubricReward } from '../reward/kinds/judged-rubric.ts';
+import { weightedReward } from '../reward/weighted.ts';
 import { indexRubrics } from '../rubric/load.ts';
 import type { PrismaRubric } from '../rubric/prisma-schema.ts';
-import type { RubricRecord } from '../rubric/schema.ts';
+import type { RubricItem, RubricRecord } from '../rubric/schema.ts';
 import { universalItems } from '../rubric/universal.ts';
 import {
   anchorsResult,
@@ -43,6 +45,9 @@ import { createExamples } from './examples.ts';
 import { attackCompletion, JUDGE_ATTACKS, staticDefences } from './judge-attacks.ts';
 import {
   absoluteFigures,
+  type GroupOrderAnswers,
+  groupFigures,
+  groupsWithinPrompts,
   type JudgingModeFigures,
   type PairAnswers,
   pairsWithinPrompts,
@@ -113,8 +118,13 @@ interface Picture {
   repeats: Scoring[];
   /** Mean of the measured repeats; null when every repeat was a grader fault. */
   base: number | null;
-  /** What a pairwise judge reads with the picture (prompt, criteria, data hash). */
-  context: { prompt: string; criteria: string; assets: string | null } | null;
+  /** What a pairwise or group judge reads with the picture (prompt, criteria, items, data hash). */
+  context: {
+    prompt: string;
+    criteria: string;
+    assets: string | null;
+    items?: readonly RubricItem[];
+  } | null;
 }
 
 const toScoring = (r: ScoreRecord): Scoring => ({
@@ -589,5 +599,37 @@ async function compareJudgingModes(
     ),
   );
   out.push(pairwiseFigures(answers));
+  // Group judging: up to 8 pictures of one prompt in one call, forward and reversed.
+  const groupJudge = createGroupJudge({
+    client: opts.judge,
+    cache: null,
+    scoring: opts.judging?.scoring ?? 'auto',
+  });
+  const groups = groupsWithinPrompts(
+    withPng.filter((p) => p.context?.items?.length),
+    GROUP_CHUNK_MAX,
+    Math.max(1, Math.ceil(maxPairs / 4)),
+  );
+  const groupAnswers = await Promise.all(
+    groups.map((members) =>
+      limit(async (): Promise<GroupOrderAnswers> => {
+        const pngs = members.map((p) =>
+          p.inspection.render!.ok ? p.inspection.render!.png : Buffer.alloc(0),
+        );
+        const ctx = members[0]!.context!;
+        const items = ctx.items!;
+        const ask = (pictures: Buffer[]) =>
+          groupJudge.rate({ prompt: ctx.prompt, items, pictures, assets: ctx.assets });
+        return {
+          forward: await ask(pngs),
+          reversed: await ask([...pngs].reverse()),
+          score: (e) =>
+            weightedReward(items.map((it) => ({ ...it, score: e.scores[it.key]?.score ?? 0 }))) ??
+            0,
+        };
+      }),
+    ),
+  );
+  out.push(groupFigures(groupAnswers));
   return out;
 }

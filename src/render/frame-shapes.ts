@@ -27,6 +27,7 @@ export type ShapeClass =
   | 'band'
   | 'scenery'
   | 'closeup'
+  | 'flush'
   | 'light'
   | 'texture';
 
@@ -60,6 +61,12 @@ export const SCATTER = 6;
 
 /** A part running this share of its extent past a side of the frame is sliced by it. */
 export const RUNS_PAST = 0.1;
+/**
+ * A subject whose part reaches the frame but runs no further past it than this share of its
+ * extent was drawn up to the frame (a cloud, a plant or a rock shaped to the scene's edge by
+ * its author: `flush`), not cut by it: the frame slices only what is drawn beyond it.
+ */
+export const FLUSH_PAST = 0.005;
 
 /** A shape covering this share of the frame is the background. */
 export const BACKGROUND_AREA = 0.45;
@@ -308,7 +315,8 @@ function regroup(shapes: FrameShape[], frame: [number, number, number, number]):
     if (opaque(s.cls) && s.cls !== 'subject' && b && reachClass(b, frame) === 'closeup')
       s.cls = 'closeup';
     if (s.cls !== 'subject') continue;
-    s.runsPast = pastShare(b ?? s.box, frame) >= RUNS_PAST;
+    const past = pastShare(b ?? s.box, frame);
+    s.runsPast = past >= RUNS_PAST;
     const deep = b ? reachClass(b, frame) : null;
     if (deep) s.cls = deep;
     else if (s.rect) {
@@ -318,6 +326,7 @@ function regroup(shapes: FrameShape[], frame: [number, number, number, number]):
       // side) is architecture however far it runs past; on one side only it must not run far.
       if (sides >= 2 || (sides === 1 && pastShare(s.box, frame) < RECT_PAST)) s.cls = 'scenery';
     }
+    if (s.cls === 'subject' && past <= FLUSH_PAST) s.cls = 'flush';
   }
 }
 

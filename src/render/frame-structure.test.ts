@@ -49,6 +49,19 @@ describe('frame structure', () => {
     expect(f.cutRun).toBe(0);
   });
 
+  it('tells a subject drawn up to the frame (flush) from one running past it', () => {
+    // A cloud and a rock shaped to the scene's edge by their author (openclipart's Ayers Rock
+    // and sunflower): they meet the frame and stop there, so the frame slices nothing.
+    const cloud = '<path d="M0 0 L120 0 C 110 40 60 70 0 60 Z" fill="#cde"/>';
+    const rock = '<path d="M512 300 L380 330 C 360 400 420 470 512 480 Z" fill="#a54"/>';
+    const flush = frame(BG + cloud + rock);
+    expect(flush.subjectRun).toBe(0);
+    expect(flush.owners.flush).toBeGreaterThan(0.05);
+    // The same rock drawn a fifth of its width past the frame is cut by it.
+    const past = '<path d="M540 300 L380 330 C 360 400 420 470 540 480 Z" fill="#a54"/>';
+    expect(frame(BG + past).cutRun).toBeGreaterThanOrEqual(MIN);
+  });
+
   it('reports a subject filling the frame from the side it runs past as a close-up', () => {
     const bust = `<g transform="translate(6 90) scale(2.5)">${figure(0, 0).replace(/<g[^>]*>|<\/g>/g, '')}</g>`;
     const f = frame(BG + bust);

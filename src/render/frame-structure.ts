@@ -31,6 +31,7 @@ const OPAQUE: Record<ShapeClass, boolean> = {
   band: true,
   scenery: true,
   closeup: true,
+  flush: true,
   light: false,
   texture: false,
 };

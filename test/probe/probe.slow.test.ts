@@ -166,13 +166,20 @@ describe('rubrica probe against a gameable and a sound judge', () => {
     expect(r.verdict).toBe('fail');
     // Issue 37: the judging modes compared on the same pictures, in probe.json.
     const modes = r.judging_modes!;
-    expect(modes.map((m) => m.mode)).toEqual(['absolute-greedy', 'absolute-expected', 'pairwise']);
+    expect(modes.map((m) => m.mode)).toEqual([
+      'absolute-greedy',
+      'absolute-expected',
+      'pairwise',
+      'group',
+    ]);
     expect(modes[0]!.n).toBeGreaterThan(0);
     expect(modes[0]!.repeat_std!).toBeGreaterThan(0);
     expect(modes[0]!.expected_share).toBe(0);
     expect(modes[1]!.expected_share).toBe(1);
     expect(modes[1]!.repeat_std!).toBeGreaterThan(0);
     expect(modes[2]!.faults + 2 * modes[2]!.n).toBeGreaterThan(0);
+    // Group calls were asked (answered or faulted): the prompt's pictures forward and reversed.
+    expect(modes[3]!.faults + 2 * modes[3]!.n).toBeGreaterThan(0);
   }, 120_000);
 
   it('says a judge saturated near the top leaves the hack probes not testable, not passed', async () => {

@@ -121,7 +121,7 @@ describe('rubrica score --judging pairwise', () => {
       ['--shard', '0/2'],
       ['--judging', 'sideways'],
       ['--pairs', 'some'],
-      ['--judging', 'group'],
+      ['--group-orders', 'sideways'],
     ]) {
       const r = await runCliInProcess(args(a, join(dir, 'bad.jsonl'), ...more));
       expect(r.code, more.join(' ')).toBe(2);

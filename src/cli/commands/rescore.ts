@@ -126,6 +126,7 @@ async function run(flags: RescoreFlags, setExit: (code: number) => void): Promis
         reward: kind,
         judging: strategy.judging,
         ...(strategy.judging === 'pairwise' ? { pairs: strategy.pairs } : {}),
+        ...(strategy.judging === 'group' ? { group_orders: strategy.groupOrders ?? 'mirror' } : {}),
         shard: shard ?? null,
         pictures_kept: items.filter((it) => it.image).length,
         problems: input.problems.length,
