@@ -141,6 +141,12 @@ export const GroupRelativeSchema = z.object({
   absolute_reward: z.number(),
   /** True when no order was answered and the absolute reward stands. */
   fallback: z.boolean(),
+  /**
+   * Group scores claim no interval yet (`none`); `interval_note` says why. The record then has
+   * no `interval` (the absolute one described another reward).
+   */
+  interval_method: z.enum(['none']).optional(),
+  interval_note: z.string().optional(),
 });
 
 /** How a relatively judged record was reached: pairwise or group. */
