@@ -92,6 +92,11 @@ describe('judge panels through eval and rescore', () => {
     const ok = await evalRun('eval-q2', '2');
     expect(ok.code, ok.stderr).toBe(0);
     expectPanelOfTwo(ok.recs);
+    const summary = JSON.parse(readFileSync(join(dir, 'eval-q2', 'summary.json'), 'utf8'));
+    expect(summary.settings).toMatchObject({
+      'judge panel': PANEL_JUDGES.join(', '),
+      'panel quorum': 2,
+    });
     const strict = await evalRun('eval-q3', '3');
     for (const r of strict.recs) {
       expect(r.status).not.toBe('ok');

@@ -400,6 +400,11 @@ async function evaluateWith(
     cache: cache === false ? 'off' : (cache ?? 'default'),
   };
   if (domain) settings.domain = domain;
+  // A panel is named in summary.json and the report: which judges, and how many must answer.
+  if (judging.panel.length > 1) {
+    settings['judge panel'] = judging.panel.join(', ');
+    settings['panel quorum'] = judging.quorum ?? judging.panel.length;
+  }
   // A reward that does not apply to a declared domain is refused before the policy is asked.
   const kinds: RewardKind[] = ['universal', ...extra];
   const think = extra.includes('hybrid') ? resolveLambdas(hybridPlan(flags).lambdas).think : 0;
