@@ -5,6 +5,7 @@
 // --quorum) are parsed here too, so a command never parses a judging flag of its own.
 import type { Command } from 'commander';
 import { type Calibration, CalibrationError, parseCalibration } from '../core/calibration.ts';
+import { checkPanel } from '../judge/panel.ts';
 import {
   DEFAULT_STRATEGY,
   GROUP_ORDERS,
@@ -17,6 +18,7 @@ import {
   PAIRS_MODES,
   SCORING_MODES,
 } from '../judge/strategy.ts';
+import { parsePanelWeights } from './align-weights.ts';
 import { readInputText } from './input-file.ts';
 import { UsageError } from './usage-error.ts';
 
@@ -29,6 +31,45 @@ export interface JudgingFlags {
   groupOrders?: string;
   quorum?: string;
   calibration?: string;
+  /** `--judge`, once or repeated, each a spec or a comma list (see judgeSpecs). */
+  judge?: string | readonly string[];
+  panelWeights?: string;
+}
+
+/**
+ * The `--judge` option's argument parser: repeat the flag or give a comma list, and the specs
+ * add up in order. Two or more make a panel (judgingFromFlags puts them in the strategy).
+ */
+export function judgeSpecs(v: string, prev: string[] = []): string[] {
+  return [
+    ...prev,
+    ...v
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  ];
+}
+
+/** `--judge`'s help, one text for every command that judges. */
+export const JUDGE_PANEL_HELP =
+  'repeat it or give a comma list for a panel: every criterion the mean of the judges, pairwise their majority';
+
+/** The judge specs given, as a list (a command's first judge is the list's first). */
+export function judgeList(judge: string | readonly string[] | undefined): string[] {
+  return judge === undefined ? [] : typeof judge === 'string' ? judgeSpecs(judge) : [...judge];
+}
+
+/**
+ * The panel flags (`--quorum`, `--panel-weights`) of every command that takes a panel of
+ * `--judge`s (score, serve, eval, rescore); parsed by judgingFromFlags into the strategy.
+ */
+export function addPanelFlags(cmd: Command): Command {
+  return cmd
+    .option('--quorum <n>', 'panel: judges that must answer for the panel to answer (default: all)')
+    .option(
+      '--panel-weights <w,…>',
+      'panel: one weight ≥ 0 per --judge, in order (default equal), or a file from rubrica align --fit-weights',
+    );
 }
 
 export function addJudgingFlags(cmd: Command): Command {
@@ -109,6 +150,22 @@ export function judgingFromFlags(flags: JudgingFlags): JudgingStrategy {
     if (!Number.isInteger(q) || q < 1)
       throw new UsageError(`--quorum must be an integer ≥ 1, got "${flags.quorum}"`);
     out.quorum = q;
+  }
+  const judges = judgeList(flags.judge);
+  if (judges.length > 1) out.panel = judges;
+  if (flags.panelWeights !== undefined)
+    out.panelWeights = parsePanelWeights(flags.panelWeights, judges);
+  if (judges.length > 0 && (out.quorum !== null || out.panelWeights)) {
+    // A quorum or weights that cannot work with the judges given are refused here, once
+    // (without --judge specs, by the scorer).
+    try {
+      checkPanel(Math.max(1, judges.length), {
+        ...(out.panelWeights ? { weights: out.panelWeights } : {}),
+        quorum: out.quorum,
+      });
+    } catch (err) {
+      throw new UsageError(`${(err as Error).message} (--judge given ${judges.length} times)`);
+    }
   }
   if (flags.calibration !== undefined) {
     const cal = readCalibration(flags.calibration);

@@ -40,3 +40,30 @@ export function reportCircuit(e: CircuitEvent & { model: string; baseUrl: string
       : `${e.model} at ${e.baseUrl} answers again`;
   process.stderr.write(`rubrica: ${line}\n`);
 }
+
+/**
+ * Pre-flight probes the judges of a panel after the first (`judging.panel`, each made with
+ * the first judge's client options). A panel answers while its quorum does, so a judge that
+ * is not there is one stderr line while enough of the others are; below the quorum it stops
+ * the command like a lone judge would.
+ */
+export async function preflightPanel(
+  specs: readonly string[],
+  quorum: number | null,
+  make: (spec: string) => ModelClient,
+): Promise<void> {
+  const others = specs.slice(1);
+  let dead = 0;
+  let first: unknown = null;
+  for (const spec of others) {
+    try {
+      await preflight(make(spec), 'judge');
+    } catch (err) {
+      if (!(err instanceof ModelUnreachableError)) throw err;
+      dead++;
+      first ??= err;
+      process.stderr.write(`rubrica: panel judge not reachable: ${err.message.split('\n')[0]}\n`);
+    }
+  }
+  if (dead > 0 && specs.length - dead < (quorum ?? specs.length)) throw first;
+}

@@ -104,6 +104,14 @@ export const PairwiseRelativeSchema = z.object({
   absolute_reward: z.number(),
   /** True when no comparison was answered and the absolute reward stands. */
   fallback: z.boolean(),
+  /**
+   * What the record's `interval` is (src/reward/relative-interval.ts): `pair-bootstrap`, a
+   * percentile bootstrap of the Bradley–Terry fit over the compared pairs (both orders kept
+   * together); `none`, no interval (too few pairs), `interval_note` says why.
+   */
+  interval_method: z.enum(['pair-bootstrap', 'none']).optional(),
+  interval_resamples: z.number().optional(),
+  interval_note: z.string().optional(),
 });
 
 /**
@@ -133,6 +141,12 @@ export const GroupRelativeSchema = z.object({
   absolute_reward: z.number(),
   /** True when no order was answered and the absolute reward stands. */
   fallback: z.boolean(),
+  /**
+   * Group scores claim no interval yet (`none`); `interval_note` says why. The record then has
+   * no `interval` (the absolute one described another reward).
+   */
+  interval_method: z.enum(['none']).optional(),
+  interval_note: z.string().optional(),
 });
 
 /** How a relatively judged record was reached: pairwise or group. */

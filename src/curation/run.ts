@@ -6,6 +6,7 @@
 import { lazyDomainRenderers } from '../domains/lazy.ts';
 import { inspectCompletion } from '../inspect/inspect.ts';
 import { createPrismaJudge } from '../judge/prisma-judges.ts';
+import { DEFAULT_STRATEGY, type ScoringMode } from '../judge/strategy.ts';
 import type { ModelClient } from '../models/types.ts';
 import type { JudgeMode } from '../pipeline/types.ts';
 import { createRenderPool } from '../render/pool.ts';
@@ -29,6 +30,8 @@ export interface CurationRunOptions {
   rubrics?: string;
   gate: GateConfig;
   mode: JudgeMode;
+  /** How rubric verdicts are read (`--judge-scoring`; default auto, src/judge/strategy.ts). */
+  scoring?: ScoringMode;
   lambdas: FamilyTable;
   /** The answer cache file, or false. */
   cache: string | false;
@@ -56,8 +59,8 @@ export function openCurationRun(o: CurationRunOptions): CurationRun {
     rubrics,
     synthesizer: o.author ? createPrismaSynthesizer({ author: o.author, cache }) : undefined,
     graders: {
-      codeJudge: createPrismaJudge({ client: codeJudge, mode: o.mode, cache }),
-      visionJudge: createPrismaJudge({ client: o.judge, mode: o.mode, cache }),
+      codeJudge: createPrismaJudge({ client: codeJudge, mode: o.mode, cache, scoring: o.scoring }),
+      visionJudge: createPrismaJudge({ client: o.judge, mode: o.mode, cache, scoring: o.scoring }),
       lambdas: o.lambdas,
     },
     generator: o.generator,
@@ -72,6 +75,9 @@ export function openCurationRun(o: CurationRunOptions): CurationRun {
       o.author?.spec.id ?? 'none',
       o.generator?.spec.id ?? 'none',
       o.mode,
+      ...((o.scoring ?? DEFAULT_STRATEGY.scoring) === 'greedy'
+        ? []
+        : [`scoring:${o.scoring ?? DEFAULT_STRATEGY.scoring}`]),
       prismaAuthorVersion(),
       JSON.stringify(o.lambdas),
     ],

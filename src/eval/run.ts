@@ -72,8 +72,10 @@ export interface EvalRunOptions {
   /** Cache file, or false for none. Default: the scorer's default file. */
   cache?: string | false;
   mode?: JudgeMode;
-  /** How judge answers are asked and read (src/judge/strategy.ts). */
+  /** How judge answers are asked and read (src/judge/strategy.ts), by one judge or a panel. */
   judging?: Partial<JudgingStrategy>;
+  /** Client options of a panel's judges after `judge` (`judging.panel`): `judge`'s own. */
+  judgeOptions?: RolloutScorerOptions['judgeOptions'];
   /** The gated checks (`--gate`, issue 41; default judge_text, `none`: off). */
   gate?: string | readonly string[];
   /** Rollouts in flight at once. Default 8. */
@@ -191,6 +193,7 @@ export async function runEval(opts: EvalRunOptions): Promise<EvalRunResult> {
   const built = await createRolloutScorer({
     rubrics: opts.rubrics,
     judge,
+    ...(opts.judgeOptions ? { judgeOptions: opts.judgeOptions } : {}),
     renderer: opts.renderer,
     ...(opts.html ? { html: opts.html } : {}),
     inspect: opts.inspect,

@@ -4,7 +4,10 @@
 // and this scanner only measures where its numbers were written. It tolerates text around
 // the object (a fence, a <think> block) by scanning from each `{` until one scans whole.
 
-/** One number literal: its path (e.g. ["shape", "score"]) and [start, end) in the text. */
+/**
+ * One number literal (or, when asked for, a `true`/`false`): its path (e.g. ["shape",
+ * "score"]) and [start, end) in the text.
+ */
 export interface NumberSpan {
   path: string[];
   start: number;
@@ -13,7 +16,7 @@ export interface NumberSpan {
 
 class Stop extends Error {}
 
-function scanFrom(text: string, from: number): NumberSpan[] | null {
+function scanFrom(text: string, from: number, booleans: boolean): NumberSpan[] | null {
   let i = from;
   const out: NumberSpan[] = [];
   const ws = () => {
@@ -78,6 +81,7 @@ function scanFrom(text: string, from: number): NumberSpan[] | null {
     }
     const lit = ['true', 'false', 'null'].find((l) => text.startsWith(l, i));
     if (!lit) throw new Stop();
+    if (booleans && lit !== 'null') out.push({ path, start: i, end: i + lit.length });
     i += lit.length;
   };
   try {
@@ -89,10 +93,13 @@ function scanFrom(text: string, from: number): NumberSpan[] | null {
   }
 }
 
-/** The number spans of the first JSON object in `text` that scans whole; null if none does. */
-export function numberSpans(text: string): NumberSpan[] | null {
+/**
+ * The number spans of the first JSON object in `text` that scans whole; null if none does.
+ * `booleans`: the spans of `true` and `false` too (a yes/no verdict read as a distribution).
+ */
+export function numberSpans(text: string, booleans = false): NumberSpan[] | null {
   for (let at = text.indexOf('{'); at >= 0; at = text.indexOf('{', at + 1)) {
-    const spans = scanFrom(text, at);
+    const spans = scanFrom(text, at, booleans);
     if (spans) return spans;
   }
   return null;

@@ -8,22 +8,28 @@
 
 import { z } from 'zod';
 import { addUsage, emptyUsage, type Usage } from '../core/usage.ts';
-import type { ChatMessage, ModelClient } from '../models/types.ts';
+import { MAX_TOP_LOGPROBS } from '../models/logprobs.ts';
+import type { ChatMessage, ModelClient, ModelResult } from '../models/types.ts';
 import type { Modality, PrismaItem } from '../rubric/prisma-schema.ts';
 import { fillTemplate, loadPromptTemplate, sha256 } from '../rubric/prompt-file.ts';
 import type { AnswerCache } from '../store/cache.ts';
 import { cacheKey, modelKeyParts } from '../store/keys.ts';
 import { type Asked, createCachedAsk } from './cached-ask.ts';
 import { codeForJudge, fenceFor } from './code-for-judge.ts';
+import { numberSpans, spanAt } from './json-offsets.ts';
 import type { ItemVerdict } from './prisma-schema.ts';
 import {
   type ItemAnswer,
   itemAnswerSchema,
+  itemAnswers,
   itemFraction,
   jointItemsSchema,
+  verdictPath,
 } from './prisma-schema.ts';
 import { pngDataUrl } from './prompt.ts';
 import { ScoreSchema } from './schema.ts';
+import { type ScoreMass, scoreDistribution } from './score-distribution.ts';
+import { DEFAULT_STRATEGY, type ScoringMode, type ScoringUsed } from './strategy.ts';
 import { neutraliseMessages } from './template-tokens.ts';
 
 /** Judges sample greedily: a reward should not depend on the sampling seed. */
@@ -104,7 +110,35 @@ export function judgedCode(code: string, domain: string, items: PrismaItem[] = [
 }
 
 interface Cached {
-  verdicts: { key: string; f: number; rationale: string }[];
+  verdicts: { key: string; f: number; rationale: string; distribution?: ScoreMass[] }[];
+  /** How the verdicts were read; absent in answers cached before scoring modes (greedy). */
+  scoring?: ScoringUsed;
+}
+
+/**
+ * The distribution of each item's verdict in one answer (or why it cannot be read): the
+ * verdict's `true`/`false` or count digit is found by character offset in the returned token
+ * stream (score-distribution.ts), the answer having been parsed once by the client.
+ */
+function readVerdicts(
+  res: Extract<ModelResult<unknown>, { ok: true }>,
+  items: readonly PrismaItem[],
+  joint: boolean,
+): Map<string, ScoreMass[] | string> {
+  const spans = numberSpans(res.raw, true);
+  const out = new Map<string, ScoreMass[] | string>();
+  for (const it of items) {
+    const allowed = itemAnswers(it);
+    const span = spans && spanAt(spans, verdictPath(it, joint));
+    if (!allowed) out.set(it.key, `item ${it.key} counts ${it.count} things: several tokens`);
+    else if (!span) out.set(it.key, 'the verdict was not found in the answer text');
+    else {
+      // PrismaForge's judges sample at temperature 0: no server reports after a temperature.
+      const d = scoreDistribution(res.logprobs, res.raw, span, allowed, 0);
+      out.set(it.key, d.ok ? d.distribution : d.reason);
+    }
+  }
+  return out;
 }
 
 /**
@@ -114,6 +148,8 @@ interface Cached {
 export interface PrismaJudge {
   readonly modelId: string;
   readonly mode: PrismaJudgeMode;
+  /** How the rubric verdicts are asked and read (the holistic score is always as written). */
+  readonly scoring?: ScoringMode;
   judgeRubric(req: RubricJudgeRequest): Promise<Asked<ItemVerdict[]>>;
   judgeDirect(req: DirectJudgeRequest): Promise<Asked<ItemVerdict>>;
 }
@@ -124,6 +160,12 @@ export interface PrismaJudgeOptions {
   mode?: PrismaJudgeMode;
   cache?: AnswerCache | null;
   maxTokens?: number;
+  /**
+   * How rubric verdicts are read (default DEFAULT_STRATEGY.scoring, `auto`): `expected` reads
+   * each yes/no or count (≤ 9) verdict as Σ p·f over the judge's logprobs at its token, `auto`
+   * does when the server returns usable logprobs and takes the written verdict otherwise.
+   */
+  scoring?: ScoringMode;
 }
 
 /**
@@ -141,7 +183,14 @@ export function createPrismaJudge(opts: PrismaJudgeOptions): PrismaJudge {
   const cache = opts.cache ?? null;
   const askRubric = createCachedAsk<Cached>(cache);
   const askDirect = createCachedAsk<DirectAnswer>(cache);
-  const call = { temperature: TEMPERATURE, maxTokens: opts.maxTokens };
+  const scoring = opts.scoring ?? DEFAULT_STRATEGY.scoring;
+  const call = {
+    temperature: TEMPERATURE,
+    maxTokens: opts.maxTokens,
+    ...(scoring !== 'greedy' ? { topLogprobs: MAX_TOP_LOGPROBS } : {}),
+  };
+  // The direct judge's holistic score is on the 0.01 grid, read as written: no logprobs.
+  const directCall = { temperature: TEMPERATURE, maxTokens: opts.maxTokens };
 
   const rubricCall = async (req: RubricJudgeRequest, signal: AbortSignal) => {
     const file = TEMPLATE[req.modality];
@@ -156,26 +205,20 @@ export function createPrismaJudge(opts: PrismaJudgeOptions): PrismaJudge {
     const groups = mode === 'joint' ? [req.items] : req.items.map((i) => [i]);
     const results = await Promise.all(
       groups.map((items) =>
-        mode === 'joint'
-          ? client.generateObject(
-              prismaMessages(file, values(items), png),
-              jointItemsSchema(items),
-              'rubric_verdicts',
-              { ...call, signal },
-            )
-          : client
-              .generateObject(
-                prismaMessages(file, values(items), png),
-                itemAnswerSchema(items[0]!),
-                'criterion_verdict',
-                { ...call, signal },
-              )
-              .then((r) => (r.ok ? { ...r, value: { [items[0]!.key]: r.value } } : r)),
+        client.generateObject(
+          prismaMessages(file, values(items), png),
+          (mode === 'joint'
+            ? jointItemsSchema(items)
+            : itemAnswerSchema(items[0]!)) as z.ZodType<unknown>,
+          mode === 'joint' ? 'rubric_verdicts' : 'criterion_verdict',
+          { ...call, signal },
+        ),
       ),
     );
     let usage: Usage = emptyUsage();
     for (const r of results) usage = addUsage(usage, r.usage);
     const answers: Record<string, ItemAnswer> = {};
+    const dists = new Map<string, ScoreMass[] | string>();
     for (const [i, r] of results.entries()) {
       if (!r.ok) {
         const which = mode === 'joint' ? '' : `item ${groups[i]![0]!.key}: `;
@@ -185,19 +228,44 @@ export function createPrismaJudge(opts: PrismaJudgeOptions): PrismaJudge {
           usage,
         };
       }
-      Object.assign(answers, r.value);
+      const value =
+        mode === 'joint'
+          ? (r.value as unknown as Record<string, ItemAnswer>)
+          : { [groups[i]![0]!.key]: r.value as ItemAnswer };
+      Object.assign(answers, value);
+      if (scoring !== 'greedy')
+        for (const [key, d] of readVerdicts(r, groups[i]!, mode === 'joint')) dists.set(key, d);
     }
-    const verdicts = req.items.map((it) => ({
-      key: it.key,
-      f: itemFraction(it, answers[it.key]!),
-      rationale: answers[it.key]!.reasoning,
-    }));
-    return { ok: true as const, value: { verdicts }, usage };
+    const read = req.items.map((it) => dists.get(it.key) ?? 'greedy scoring');
+    const why = read.find((d): d is string => typeof d === 'string');
+    if (scoring === 'expected' && why !== undefined)
+      return {
+        ok: false as const,
+        message: `--judge-scoring expected: no usable logprobs (${why}); use auto to fall back to greedy`,
+        usage,
+      };
+    // Every item read from its distribution, or (greedy, or auto without logprobs) none.
+    const expected = why === undefined;
+    const verdicts = req.items.map((it, k) => {
+      const d = read[k]!;
+      const base = { key: it.key, rationale: answers[it.key]!.reasoning };
+      if (!expected || typeof d === 'string')
+        return { ...base, f: itemFraction(it, answers[it.key]!) };
+      let f = 0;
+      for (const m of d) f += m.p * m.score;
+      return { ...base, f, distribution: d };
+    });
+    return {
+      ok: true as const,
+      value: { verdicts, scoring: expected ? ('expected' as const) : ('greedy' as const) },
+      usage,
+    };
   };
 
   return {
     modelId: client.spec.id,
     mode,
+    scoring,
     async judgeRubric(req) {
       // The code judge's evidence is the copy it reads: answers differing only in comments
       // share one judgement.
@@ -212,6 +280,8 @@ export function createPrismaJudge(opts: PrismaJudgeOptions): PrismaJudge {
         req.modality,
         mode,
         TEMPERATURE,
+        // Greedy keys stay as they were before scoring modes, so old answers are still found.
+        ...(scoring === 'greedy' ? [] : [`scoring:${scoring}`]),
         req.domain,
         sha256(JSON.stringify([req.prompt, req.items])),
         evidence,
@@ -246,7 +316,7 @@ export function createPrismaJudge(opts: PrismaJudgeOptions): PrismaJudge {
             prismaMessages(file, values, req.png),
             DirectAnswerSchema,
             'overall_score',
-            { ...call, signal },
+            { ...directCall, signal },
           );
           return r.ok
             ? { ok: true, value: r.value, usage: r.usage }

@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import type { GraderFault } from '../core/status.ts';
 import type { PrismaItem } from '../rubric/prisma-schema.ts';
+import type { ScoreMass } from './score-distribution.ts';
 
 const Binary = z.strictObject({ reasoning: z.string(), satisfied: z.boolean() });
 
@@ -55,10 +56,35 @@ export function itemFraction(item: Pick<PrismaItem, 'count'>, a: ItemAnswer): nu
   return a.satisfied_count / item.count;
 }
 
-/** One item's verdict: f ∈ [0,1] (share of counted things satisfied), or null and why. */
+/**
+ * The answers an item's verdict token may read as, and the f each gives: `true`/`false` for a
+ * yes/no item, the digits 0…n for a count of n ≤ 9 (one token each). null: a count of 10 or
+ * more is written in several tokens, so its distribution cannot be read from one.
+ */
+export function itemAnswers(item: Pick<PrismaItem, 'count'>): Map<string, number> | null {
+  if (item.count === 1)
+    return new Map([
+      ['true', 1],
+      ['false', 0],
+    ]);
+  if (item.count > 9) return null;
+  return new Map(Array.from({ length: item.count + 1 }, (_, i) => [String(i), i / item.count]));
+}
+
+/** Where an item's verdict sits in the answer (joint: under its key; per-item: at the top). */
+export function verdictPath(item: Pick<PrismaItem, 'key' | 'count'>, joint: boolean): string[] {
+  const field = item.count === 1 ? 'satisfied' : 'satisfied_count';
+  return joint ? [item.key, field] : [field];
+}
+
+/**
+ * One item's verdict: f ∈ [0,1] (share of counted things satisfied), or null and why. Under
+ * expected scoring f is Σ p·f over the judge's distribution of allowed verdicts, which is kept.
+ */
 export interface ItemVerdict {
   key: string;
   f: number | null;
   rationale?: string;
   reason?: GraderFault;
+  distribution?: ScoreMass[];
 }

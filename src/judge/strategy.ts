@@ -44,10 +44,19 @@ export interface JudgingStrategy {
   pairs: PairsMode;
   /** Group: the orders each chunk is shown in (default `mirror`). */
   groupOrders?: GroupOrders;
-  /** Judge specs of a panel; empty: the one `--judge`. */
+  /**
+   * Judge specs of a panel, the first being the judge a command is given (`--judge a --judge
+   * b`, or `--judge a,b`); empty (or one spec): one judge, no panel. Scorers build the judges
+   * after the first from these specs with the first judge's client options.
+   */
   panel: readonly string[];
-  /** Panel: judges that must answer for the panel to answer (default: 1). */
+  /** Panel: judges that must answer for the panel to answer (default: all of them). */
   quorum: number | null;
+  /**
+   * Panel: one weight ≥ 0 per judge of `panel`, in order (`--panel-weights`, a list or a file
+   * from `align --fit-weights`); absent: equal weights.
+   */
+  panelWeights?: readonly number[];
   /** Level of the reward interval `interval: [lo, hi]` (default 0.9). */
   intervalLevel: number;
   /**

@@ -139,7 +139,11 @@ describe('group judging', () => {
           fallback: false,
           judge: 'openai-compatible:test-judge',
           prompt_hash: expect.stringMatching(/^[0-9a-f]{16}$/),
+          // No interval claimed for a group score, and the record says why.
+          interval_method: 'none',
+          interval_note: expect.stringMatching(/^group judging: /),
         });
+      for (const r of a) expect(r.interval).toBeUndefined();
       // Reversed and shuffled arrival: the same reward to the last bit.
       const b = byId(await scorer.scoreBatch([...items].reverse()));
       const c = byId(await scorer.scoreBatch([...items.slice(3), ...items.slice(0, 3)]));
@@ -234,6 +238,16 @@ describe('group judging', () => {
         renderer,
         cache: false,
         judging: { judging: 'group' },
+      }),
+    ).rejects.toMatchObject({ code: 'judging_unavailable' });
+    // The same refusal for a panel named in the judging strategy (`--judge a,b`).
+    await expect(
+      createRolloutScorer({
+        rubrics,
+        judge: judgeClient(linearDouble.url),
+        renderer,
+        cache: false,
+        judging: { judging: 'group', panel: ['openai-compatible:a', 'openai-compatible:b'] },
       }),
     ).rejects.toMatchObject({ code: 'judging_unavailable' });
   });

@@ -191,10 +191,17 @@ async function judgeChunk(
       reward,
       components: rewardComponents(rec.reward_kind, rec.tree, reward),
       cached: rec.cached && answers.every((x) => x.ok && x.cached),
-      relative,
+      relative: { ...relative, interval_method: 'none', interval_note: GROUP_INTERVAL_NOTE },
     };
   });
 }
+
+/**
+ * Why a group score has no interval (issue 37): it is a mean over a few orders of one call
+ * each (two by default), and a spread over two orders is no interval at a stated level.
+ */
+const GROUP_INTERVAL_NOTE =
+  'group judging: the score is a mean over the orders a chunk was shown in, too few to state an interval at a level';
 
 function scaleUsage(u: Usage, f: number): Usage {
   const out = { ...u } as Record<string, unknown>;

@@ -24,6 +24,8 @@ import { tallyJudgeInput } from '../judge/judge-input-tally.ts';
 import type { PairsMode, PairwiseJudge } from '../judge/pairwise.ts';
 import { type Comparison, fitBradleyTerry } from '../reward/bradley-terry.ts';
 import { rewardComponents } from '../reward/components.ts';
+import { relativeIntervals } from '../reward/relative-interval.ts';
+import { DEFAULT_INTERVAL_LEVEL } from '../reward/result.ts';
 import { sha256 } from '../rubric/prompt-file.ts';
 
 /** What a rollout brings to a comparison: its picture and what its judge was asked about. */
@@ -37,6 +39,8 @@ export interface RelativeEntry {
 export interface RelativeOptions {
   judge: PairwiseJudge;
   pairs: PairsMode;
+  /** Level of each relative reward's interval (default 0.9, reward/relative-interval.ts). */
+  intervalLevel?: number;
   signal?: AbortSignal;
 }
 
@@ -134,6 +138,8 @@ export async function judgeRelative(
         wins[b]! += 1 - s;
       });
       const fit = fitBradleyTerry(order.length, comps);
+      const level = opts.intervalLevel ?? DEFAULT_INTERVAL_LEVEL;
+      const iv = relativeIntervals(order.length, comps, fit.scores, level);
       order.forEach((idx, pos) => {
         const rec = entries[idx]!.record;
         const relative = {
@@ -157,14 +163,25 @@ export async function judgeRelative(
           return;
         }
         const reward = fit.scores[pos]!;
+        // The absolute record's interval (and calibration) described the absolute reward.
+        const { interval: _i, interval_level: _l, interval_calibrated: _c, ...absolute } = rec;
         out[idx] = {
-          ...rec,
+          ...absolute,
           ...input,
+          ...(iv.method === 'pair-bootstrap'
+            ? { interval: iv.intervals[pos]!, interval_level: level }
+            : {}),
           reward,
           components: rewardComponents(rec.reward_kind, rec.tree, reward),
           usage: usageAll,
           cached: rec.cached && answers.every((x) => x.ok && x.cached),
-          relative,
+          relative: {
+            ...relative,
+            interval_method: iv.method,
+            ...(iv.method === 'pair-bootstrap'
+              ? { interval_resamples: iv.resamples }
+              : { interval_note: iv.note }),
+          },
         };
       });
     }),

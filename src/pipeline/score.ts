@@ -290,6 +290,25 @@ interface Resources {
   prismaFor(mode: JudgeMode): PrismaGraders | undefined;
 }
 
+/**
+ * The panel a scorer judges with: the judges beside `judge`, the quorum and the weights, from
+ * the options named so or else from the judging strategy (`judging.panel` lists every judge's
+ * spec, `judge`'s first, so the others are the rest). Every command passes its strategy down
+ * and so takes a panel without a flag of its own.
+ */
+function panelOf(opts: RolloutScorerOptions): {
+  others: readonly (ModelClient | string)[];
+  quorum: number | null;
+  weights: readonly number[] | undefined;
+} {
+  const specs = opts.judging?.panel ?? [];
+  return {
+    others: opts.panel ?? (specs.length > 1 ? specs.slice(1) : []),
+    quorum: opts.quorum ?? opts.judging?.quorum ?? null,
+    weights: opts.panelWeights ?? opts.judging?.panelWeights,
+  };
+}
+
 function openResources(opts: RolloutScorerOptions): Resources {
   // A bad spec, URL or missing key throws the models room's ModelConfigError.
   const client =
@@ -304,18 +323,19 @@ function openResources(opts: RolloutScorerOptions): Resources {
         : openAnswerCache(opts.cache ?? DEFAULT_CACHE_PATH);
   const judges = new Map<JudgeMode, Judge>();
   let pairwise: PairwiseJudge | null = null;
+  const panel = panelOf(opts);
   let group: GroupJudge | null = null;
   const clients = client
     ? [
         client,
-        ...(opts.panel ?? []).map((c) =>
+        ...panel.others.map((c) =>
           typeof c === 'string' ? createModelClient(c, { ...opts.judgeOptions, role: 'judge' }) : c,
         ),
       ]
     : [];
   const panelOpts = {
-    ...(opts.panelWeights ? { weights: opts.panelWeights } : {}),
-    quorum: opts.quorum ?? null,
+    ...(panel.weights ? { weights: panel.weights } : {}),
+    quorum: panel.quorum,
   };
   const renderer = opts.renderer ?? createRenderPool();
   const codeClient =
@@ -340,8 +360,8 @@ function openResources(opts: RolloutScorerOptions): Resources {
       let g = graders.get(mode);
       if (!g) {
         g = {
-          codeJudge: createPrismaJudge({ client: codeClient, mode, cache }),
-          visionJudge: createPrismaJudge({ client, mode, cache }),
+          codeJudge: createPrismaJudge({ client: codeClient, mode, cache, scoring }),
+          visionJudge: createPrismaJudge({ client, mode, cache, scoring }),
           lambdas: opts.prismaLambdas ?? DEFAULT_FAMILY_LAMBDAS,
         };
         graders.set(mode, g);
@@ -404,15 +424,17 @@ export async function createRolloutScorer(opts: RolloutScorerOptions): Promise<I
     rubrics: !!opts.rubrics || !!opts.prismaRubrics,
   };
   checkRewards(defaults, have);
-  const panelled = (opts.panel?.length ?? 0) > 0;
+  // A panel given as clients (`panel`) or as specs in the strategy (`judging.panel`).
+  const panel = panelOf(opts);
+  const panelled = panel.others.length > 0;
   checkJudging(opts.judging?.judging ?? 'absolute', have.judge, panelled);
   const gateError = (m: string) => new ScorerConfigError('unknown_gate_check', m);
   const defaultGate = resolveGate(opts.gate, gateError);
-  if (opts.panel?.length || opts.quorum != null || opts.panelWeights) {
+  if (panel.others.length || panel.quorum != null || panel.weights) {
     try {
-      checkPanel(1 + (opts.panel?.length ?? 0), {
-        ...(opts.panelWeights ? { weights: opts.panelWeights } : {}),
-        quorum: opts.quorum ?? null,
+      checkPanel(1 + panel.others.length, {
+        ...(panel.weights ? { weights: panel.weights } : {}),
+        quorum: panel.quorum,
       });
     } catch (err) {
       throw new ScorerConfigError('no_judge', (err as Error).message);
@@ -595,6 +617,7 @@ export async function createRolloutScorer(opts: RolloutScorerOptions): Promise<I
         {
           judge: pairJudge,
           pairs: batch.pairs ?? opts.judging?.pairs ?? 'circular',
+          intervalLevel: opts.judging?.intervalLevel ?? DEFAULT_STRATEGY.intervalLevel,
           ...(batch.signal ? { signal: batch.signal } : {}),
         },
       );

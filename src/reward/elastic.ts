@@ -19,6 +19,8 @@ export function itemLeaf(item: PrismaItem, v: ItemVerdict | undefined): Criterio
     source: item.modality === 'code' ? 'code_judge' : 'judge',
     ...(v?.rationale ? { rationale: v.rationale } : {}),
     ...(v?.reason ? { reason: v.reason } : {}),
+    // Expected scoring: the verdict's distribution, which the reward's interval is built from.
+    ...(v?.distribution ? { distribution: v.distribution } : {}),
   });
 }
 

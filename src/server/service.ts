@@ -14,7 +14,7 @@ import type { CircuitHealth } from '../models/circuit-breaker.ts';
 import type { HedgeStats } from '../models/hedge.ts';
 import type { RetryBudgetStats } from '../models/retry-budget.ts';
 import type { ModelClient } from '../models/types.ts';
-import { createRolloutScorer } from '../pipeline/score.ts';
+import { createRolloutScorer, type RolloutScorerOptions } from '../pipeline/score.ts';
 import type {
   InspectingScorer,
   JudgeMode,
@@ -44,6 +44,11 @@ export interface RewardServiceOptions
     retryStats?(): RetryBudgetStats | null;
     hedgeStats?(): HedgeStats;
   };
+  /**
+   * Client options of the judges after the first of a panel (`judging.panel`): the same
+   * server settings, gate and budget as `judge`'s.
+   */
+  judgeOptions?: RolloutScorerOptions['judgeOptions'];
   /** Judge calls in flight at once (sizes the rollout pipeline when `pipeline` is not set). */
   judgeConcurrency: number;
   reward: readonly RewardKind[];
@@ -100,6 +105,7 @@ export async function startRewardService(opts: RewardServiceOptions): Promise<Ru
     inner = await createRolloutScorer({
       rubrics: opts.rubrics,
       judge: opts.judge,
+      ...(opts.judgeOptions ? { judgeOptions: opts.judgeOptions } : {}),
       renderer,
       ...(opts.html ? { html: opts.html } : {}),
       ...(opts.dataRoot ? { dataRoot: opts.dataRoot } : {}),
@@ -137,6 +143,7 @@ export async function startRewardService(opts: RewardServiceOptions): Promise<Ru
   const {
     rubrics: _r,
     judge,
+    judgeOptions: _o,
     judgeConcurrency: _c,
     reward: _k,
     mode: _m,

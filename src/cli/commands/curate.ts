@@ -25,6 +25,7 @@ import { formatUsage } from '../../reward/summary.ts';
 import { asUsage, cacheFlag, judgeCallFlags, parseCount, parseMode, parseUnit } from '../flags.ts';
 import { inputFile, optionalInputFile } from '../input-file.ts';
 import { finishJsonlCommand, runJsonlCommand } from '../jsonl-command.ts';
+import { addJudgingFlags, type JudgingFlags, judgingFromFlags } from '../judging-flags.ts';
 import { preflight } from '../preflight.ts';
 import type { RegisterCommand } from '../register.ts';
 import { addShardFlags, parseShardFlags, type ShardFlags } from '../shard-flags.ts';
@@ -40,7 +41,7 @@ const CandidateLine = z.object({
   family: z.string().min(1).nullish(),
 });
 
-interface Flags extends ShardFlags {
+interface Flags extends ShardFlags, Pick<JudgingFlags, 'judgeScoring' | 'intervalLevel'> {
   in: string;
   out: string;
   judge: string;
@@ -125,6 +126,11 @@ async function modelClients(flags: Flags, concurrency: number) {
 
 async function curate(flags: Flags, setExit: (code: number) => void): Promise<void> {
   const { gate, lambdas, mode, shard } = checkFlags(flags);
+  // Only how verdicts are read applies here: curation judges each candidate alone.
+  const { scoring } = judgingFromFlags({
+    ...(flags.judgeScoring !== undefined ? { judgeScoring: flags.judgeScoring } : {}),
+    ...(flags.intervalLevel !== undefined ? { intervalLevel: flags.intervalLevel } : {}),
+  });
   const concurrency = parseCount('--concurrency', flags.concurrency, 4);
   const clients = await modelClients(flags, concurrency);
   mkdirSync(flags.out, { recursive: true });
@@ -133,6 +139,7 @@ async function curate(flags: Flags, setExit: (code: number) => void): Promise<vo
     rubrics: flags.rubrics,
     gate,
     mode,
+    scoring,
     lambdas,
     cache: await cacheFlag(flags),
   });
@@ -221,5 +228,6 @@ export const register: RegisterCommand = (program, setExit) => {
       'answer cache: SQLite file (default .rubrica/cache.sqlite) or redis://host:port/db',
     )
     .option('--no-cache', 'do not read or write the answer cache');
+  addJudgingFlags(cmd);
   addShardFlags(cmd).action((f: Flags) => curate(f, setExit));
 };

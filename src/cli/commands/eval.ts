@@ -21,6 +21,7 @@ import {
 import { type PromptLine, readPromptsFile } from '../../eval/run-inputs.ts';
 import { judgeNotice } from '../../eval/run-judge.ts';
 import { createModelClient } from '../../models/client.ts';
+import { parseModelSpec } from '../../models/spec.ts';
 import type { ModelSpec } from '../../models/types.ts';
 import { parseAlertThresholds } from '../../monitors/alerts.ts';
 import { resolveLambdas } from '../../reward/hybrid.ts';
@@ -40,7 +41,10 @@ import { addJudgeBudgetFlags, type BatchBudgetFlags, batchJudgeBudget } from '..
 import {
   addCalibrationFlag,
   addJudgingFlags,
+  addPanelFlags,
+  JUDGE_PANEL_HELP,
   type JudgingFlags,
+  judgeSpecs,
   judgingFromFlags,
 } from '../judging-flags.ts';
 import { checkPolicyDomains } from '../policy-domains.ts';
@@ -70,7 +74,7 @@ interface EvalFlags
   extends SamplingFlags,
     HybridFlags,
     ShardFlags,
-    BatchBudgetFlags,
+    Omit<BatchBudgetFlags, 'judge'>,
     JudgingFlags,
     RolloutTimeoutFlags,
     GateFlags {
@@ -79,7 +83,8 @@ interface EvalFlags
   reward?: string;
   prompts: string;
   rollouts?: string;
-  judge: string;
+  /** Every --judge spec in order (two or more: a panel). */
+  judge: string[];
   rubrics?: string;
   out: string;
   run?: string;
@@ -343,7 +348,11 @@ function printRun(
 async function evaluate(flags: EvalFlags, setExit: (code: number) => void): Promise<void> {
   const checked = checkFlags(flags);
   await checkCacheReachable(checked.cache ?? false);
-  const budget = batchJudgeBudget(flags, checked.cache, checked.concurrency * 6);
+  const budget = batchJudgeBudget(
+    { ...flags, judge: flags.judge[0] },
+    checked.cache,
+    checked.concurrency * 6,
+  );
   try {
     await evaluateWith(flags, setExit, checked, budget);
   } finally {
@@ -369,15 +378,17 @@ async function evaluateWith(
   }: ReturnType<typeof checkFlags>,
   budget: ReturnType<typeof batchJudgeBudget>,
 ): Promise<void> {
+  // Every judge of a panel is made with these (the scorer makes those after the first).
+  const judgeOptions = {
+    baseUrl: flags.judgeBaseUrl,
+    concurrency: budget.concurrency,
+    ...(budget.gate ? { gate: budget.gate } : {}),
+    ...judgeCallFlags(flags),
+  };
   const judge = asUsage(() =>
-    createModelClient(flags.judge, {
-      role: 'judge',
-      baseUrl: flags.judgeBaseUrl,
-      concurrency: budget.concurrency,
-      ...(budget.gate ? { gate: budget.gate } : {}),
-      ...judgeCallFlags(flags),
-    }),
+    createModelClient(flags.judge[0]!, { ...judgeOptions, role: 'judge' }),
   );
+  asUsage(() => judging.panel.map((spec) => parseModelSpec(spec)));
   const prompts = await readPromptsAndMakeOut(flags, setExit);
   if (!prompts) return;
   const settings: Settings = {
@@ -389,6 +400,11 @@ async function evaluateWith(
     cache: cache === false ? 'off' : (cache ?? 'default'),
   };
   if (domain) settings.domain = domain;
+  // A panel is named in summary.json and the report: which judges, and how many must answer.
+  if (judging.panel.length > 1) {
+    settings['judge panel'] = judging.panel.join(', ');
+    settings['panel quorum'] = judging.quorum ?? judging.panel.length;
+  }
   // A reward that does not apply to a declared domain is refused before the policy is asked.
   const kinds: RewardKind[] = ['universal', ...extra];
   const think = extra.includes('hybrid') ? resolveLambdas(hybridPlan(flags).lambdas).think : 0;
@@ -434,6 +450,7 @@ async function evaluateWith(
           run: flags.run ?? basename(resolve(flags.out)),
           judge,
           judgeBaseUrl: judge.baseUrl,
+          judgeOptions,
           rubrics: flags.rubrics,
           ruler,
           rewards: extra,
@@ -477,7 +494,11 @@ export const register: RegisterCommand = (program, setExit) => {
       '--rollouts <file>',
       'evaluate existing rollouts: lines {"id","prompt_id" or "prompt","completion"}',
     )
-    .requiredOption('--judge <spec>', 'judge VLM, provider:model (e.g. ollama:qwen3-vl:8b)')
+    .requiredOption(
+      '--judge <spec>',
+      `judge VLM, provider:model (e.g. ollama:qwen3-vl:8b); ${JUDGE_PANEL_HELP}`,
+      judgeSpecs,
+    )
     .option(
       '--rubrics <file>',
       'rubrics.jsonl from `rubric synth`: also score with the instance rubrics ("ruler")',
@@ -523,6 +544,7 @@ export const register: RegisterCommand = (program, setExit) => {
     );
   addJudgeBudgetFlags(cmd);
   addJudgingFlags(cmd);
+  addPanelFlags(cmd);
   addRolloutTimeoutFlag(addJudgeCallFlags(cmd));
   addGateFlag(cmd);
   addCalibrationFlag(cmd);

@@ -17,8 +17,15 @@ import { inShard } from '../../store/shard.ts';
 import { asUsage, cacheFlag, judgeCallFlags, parseCount, parseMode } from '../flags.ts';
 import { addGateFlag, type GateFlags, gateFromFlags } from '../gate-flag.ts';
 import { inputFileOrDir, optionalInputFile } from '../input-file.ts';
-import { addJudgingFlags, type JudgingFlags, judgingFromFlags } from '../judging-flags.ts';
-import { preflight } from '../preflight.ts';
+import {
+  addJudgingFlags,
+  addPanelFlags,
+  JUDGE_PANEL_HELP,
+  type JudgingFlags,
+  judgeSpecs,
+  judgingFromFlags,
+} from '../judging-flags.ts';
+import { preflight, preflightPanel } from '../preflight.ts';
 import type { RegisterCommand } from '../register.ts';
 import { addRelativeFlags } from '../relative-flags.ts';
 import { addRendererFlag, parseRenderer } from '../renderer-flag.ts';
@@ -35,7 +42,8 @@ interface RescoreFlags extends ShardFlags, JudgingFlags, RolloutTimeoutFlags, Ga
   in: string;
   rollouts?: string;
   rubrics?: string;
-  judge: string;
+  /** Every --judge spec in order (two or more: a panel). */
+  judge: string[];
   judgeBaseUrl?: string;
   judgeTimeout?: string;
   judgeRetries?: string;
@@ -73,15 +81,13 @@ async function run(flags: RescoreFlags, setExit: (code: number) => void): Promis
   const items = shard
     ? input.items.filter((it) => inShard(groupKey(it.rollout), shard))
     : input.items;
-  const client = asUsage(() =>
-    createModelClient(flags.judge, {
-      role: 'judge',
-      baseUrl: flags.judgeBaseUrl,
-      concurrency,
-      ...judgeCallFlags(flags),
-    }),
-  );
+  // Every judge of a panel is made with these (the scorer makes those after the first).
+  const judgeOptions = { baseUrl: flags.judgeBaseUrl, concurrency, ...judgeCallFlags(flags) };
+  const make = (spec: string) =>
+    asUsage(() => createModelClient(spec, { ...judgeOptions, role: 'judge' }));
+  const client = make(flags.judge[0]!);
   await preflight(client, 'judge');
+  await preflightPanel(strategy.panel, strategy.quorum, make);
   const cachePath = await cacheFlag(flags);
   const cache = cachePath === false ? null : openAnswerCache(cachePath);
   const renderer = createRenderPool(
@@ -92,6 +98,7 @@ async function run(flags: RescoreFlags, setExit: (code: number) => void): Promis
     const built = await createRolloutScorer({
       ...(flags.rubrics ? { rubrics: flags.rubrics } : {}),
       judge: client,
+      judgeOptions,
       renderer,
       inspect: keptPictureInspect(items),
       cache: cache ?? false,
@@ -112,7 +119,10 @@ async function run(flags: RescoreFlags, setExit: (code: number) => void): Promis
       writeFileSync(flags.out, records.map((r) => `${JSON.stringify(r)}\n`).join(''));
       const report = {
         in: flags.in,
-        judge: flags.judge,
+        judge: flags.judge.join(','),
+        ...(strategy.panel.length > 1
+          ? { panel: strategy.panel, quorum: strategy.quorum ?? strategy.panel.length }
+          : {}),
         reward: kind,
         judging: strategy.judging,
         ...(strategy.judging === 'pairwise' ? { pairs: strategy.pairs } : {}),
@@ -145,7 +155,11 @@ export const register: RegisterCommand = (program, setExit) => {
     )
     .requiredOption('--in <file|dir>', 'scores.jsonl from `score`, or an `eval` run folder')
     .option('--rollouts <file>', 'the rollouts a scores.jsonl scored (pictures are drawn again)')
-    .requiredOption('--judge <spec>', 'the new judge, provider:model')
+    .requiredOption(
+      '--judge <spec>',
+      `the new judge, provider:model; ${JUDGE_PANEL_HELP}`,
+      judgeSpecs,
+    )
     .option('--judge-base-url <url>', 'judge base URL (else RUBRICA_JUDGE_BASE_URL)')
     .option('--judge-timeout <ms>', 'per judge attempt, ms (default 120000)')
     .option('--judge-retries <n>', 'judge retries after the first attempt (default 4)')
@@ -158,6 +172,7 @@ export const register: RegisterCommand = (program, setExit) => {
     .option('--cache <file|url>', 'answer cache (default .rubrica/cache.sqlite)')
     .option('--no-cache', 'do not read or write the answer cache');
   addJudgingFlags(cmd);
+  addPanelFlags(cmd);
   addGateFlag(cmd);
   addRolloutTimeoutFlag(cmd);
   addRelativeFlags(cmd);

@@ -8,6 +8,7 @@ import { AssetsInputSchema } from '../../core/assets.ts';
 import { DOMAIN_IDS } from '../../core/domain-ids.ts';
 import type { RewardKind, ScoreRecord } from '../../core/record.ts';
 import { isGraderFaultRecord, isUnjudged } from '../../core/status.ts';
+import type { JudgingStrategy } from '../../judge/strategy.ts';
 import { createModelClient } from '../../models/client.ts';
 import { ScorerConfigError } from '../../pipeline/score.ts';
 import { openScoringRun, type ScoringRunOptions } from '../../pipeline/scoring-run.ts';
@@ -15,7 +16,6 @@ import { formatScoreSummary, summariseScores } from '../../reward/summary.ts';
 import { DROP_AXES, isDropAxis } from '../../reward/weighted.ts';
 import { parseRubricsJsonl } from '../../rubric/load.ts';
 import { ExactIdSchema } from '../../store/jsonl.ts';
-import { parsePanelWeights } from '../align-weights.ts';
 import { addDataRootFlag, dataRootFlag } from '../assets-flag.ts';
 import { asUsage, cacheFlag, judgeCallFlags, parseCount, parseMode } from '../flags.ts';
 import { addGateFlag, type GateFlags, gateFromFlags } from '../gate-flag.ts';
@@ -28,10 +28,13 @@ import { addJudgeBudgetFlags, batchJudgeBudget } from '../judge-budget.ts';
 import {
   addCalibrationFlag,
   addJudgingFlags,
+  addPanelFlags,
+  JUDGE_PANEL_HELP,
   type JudgingFlags,
+  judgeSpecs,
   judgingFromFlags,
 } from '../judging-flags.ts';
-import { preflight } from '../preflight.ts';
+import { preflight, preflightPanel } from '../preflight.ts';
 import { prismaFromFlags } from '../prisma-flags.ts';
 import type { RegisterCommand } from '../register.ts';
 import { addRelativeFlags } from '../relative-flags.ts';
@@ -94,7 +97,6 @@ interface ScoreFlags extends HybridFlags, ShardFlags, JudgingFlags, RolloutTimeo
   out: string;
   /** Every --judge given (a comma list splits): one judge, or a panel. */
   judge?: string[];
-  panelWeights?: string;
   mode?: string;
   reward: string;
   dropAxis?: string;
@@ -152,43 +154,31 @@ function checkFlags(flags: ScoreFlags) {
 /** The judge and (for --reward prisma) the code judge, each pre-flight probed, and prisma's rubrics. */
 async function judgeClients(
   flags: ScoreFlags,
+  judging: JudgingStrategy,
   reward: RewardKind[],
   concurrency: number,
   budget: ReturnType<typeof batchJudgeBudget>,
 ) {
+  // Every judge of a panel is made with these (the scorer makes those after the first).
+  const judgeOptions = {
+    baseUrl: flags.judgeBaseUrl,
+    concurrency: budget.concurrency,
+    ...(budget.gate ? { gate: budget.gate } : {}),
+    ...judgeCallFlags(flags),
+  };
+  const make = (spec: string) =>
+    asUsage(() => createModelClient(spec, { ...judgeOptions, role: 'judge' }));
   const judgeSpec = flags.judge?.[0];
-  const client = judgeSpec
-    ? asUsage(() =>
-        createModelClient(judgeSpec, {
-          role: 'judge',
-          baseUrl: flags.judgeBaseUrl,
-          concurrency: budget.concurrency,
-          ...(budget.gate ? { gate: budget.gate } : {}),
-          ...judgeCallFlags(flags),
-        }),
-      )
-    : undefined;
+  const client = judgeSpec ? make(judgeSpec) : undefined;
   await preflight(client, 'judge'); // a dead judge is found in seconds, not after retries
-  // The other judges of a panel, made and probed like the first.
-  const panel = (flags.judge ?? []).slice(1).map((spec) =>
-    asUsage(() =>
-      createModelClient(spec, {
-        role: 'judge',
-        baseUrl: flags.judgeBaseUrl,
-        concurrency: budget.concurrency,
-        ...(budget.gate ? { gate: budget.gate } : {}),
-        ...judgeCallFlags(flags),
-      }),
-    ),
-  );
-  for (const p of panel) await preflight(p, 'judge');
+  await preflightPanel(judging.panel, judging.quorum, make);
   const prisma = prismaFromFlags(flags, reward, {
     baseUrl: flags.judgeBaseUrl,
     concurrency: concurrency * 6,
     ...judgeCallFlags(flags),
   });
   await preflight(prisma.codeJudge, 'judge');
-  return { client, prisma, panel };
+  return { client, prisma, judgeOptions };
 }
 
 async function score(flags: ScoreFlags, setExit: (code: number) => void): Promise<void> {
@@ -214,7 +204,13 @@ async function scoreWith(
   budget: ReturnType<typeof batchJudgeBudget>,
 ): Promise<void> {
   const shard = parseShardFlags(flags);
-  const { client, prisma, panel } = await judgeClients(flags, reward, concurrency, budget);
+  const { client, prisma, judgeOptions } = await judgeClients(
+    flags,
+    judging,
+    reward,
+    concurrency,
+    budget,
+  );
   // Loads CLIP / connects scorers only when the hybrid reward was asked for.
   const hybrid = rewardNeeds(reward).hybrid ? await hybridFromFlags(flags) : undefined;
   inputFile('--in', flags.in); // still there after the model checks
@@ -234,11 +230,7 @@ async function scoreWith(
     mode,
     judging,
     gate,
-    ...(panel.length ? { panel } : {}),
-    ...(judging.quorum !== null ? { quorum: judging.quorum } : {}),
-    ...(flags.panelWeights
-      ? { panelWeights: parsePanelWeights(flags.panelWeights, flags.judge ?? []) }
-      : {}),
+    judgeOptions,
     dropAxis: dropAxis as ScoringRunOptions['dropAxis'],
     concurrency,
     blankPolicy: flags.blank as ScoringRunOptions['blankPolicy'],
@@ -305,13 +297,8 @@ export const register: RegisterCommand = (program, setExit) => {
     )
     .option(
       '--judge <spec>',
-      'judge VLM, provider:model (not needed for --reward hybrid); repeat it or give a comma list for a panel: every criterion the mean of the judges, pairwise their majority',
-      (v: string, prev: string[] = []) => [...prev, ...v.split(',').filter(Boolean)],
-    )
-    .option('--quorum <n>', 'panel: judges that must answer for the panel to answer (default: all)')
-    .option(
-      '--panel-weights <w,…>',
-      'panel: one weight ≥ 0 per --judge, in order (default equal), or a file from rubrica align --fit-weights',
+      `judge VLM, provider:model (not needed for --reward hybrid); ${JUDGE_PANEL_HELP}`,
+      judgeSpecs,
     )
     .option(
       '--code-judge <spec>',
@@ -339,6 +326,7 @@ export const register: RegisterCommand = (program, setExit) => {
     .option('--no-cache', 'do not read or write the answer cache');
   addJudgeBudgetFlags(cmd);
   addJudgingFlags(cmd);
+  addPanelFlags(cmd);
   addRolloutTimeoutFlag(cmd);
   addGateFlag(cmd);
   addCalibrationFlag(cmd);

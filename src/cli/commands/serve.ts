@@ -8,6 +8,7 @@ import { readEnv } from '../../core/env.ts';
 import { RubricaError } from '../../core/errors.ts';
 import { currentMemoryCap, type DoctorReport, runDoctor } from '../../domains/doctor.ts';
 import { memoryCgroupStatus } from '../../domains/sandbox/memory-cgroup.ts';
+import type { CircuitEvent } from '../../models/circuit-breaker.ts';
 import { createModelClient } from '../../models/client.ts';
 import { type HedgeOptions, parseHedgeAfter } from '../../models/hedge.ts';
 import type { CallGate } from '../../models/shared-budget.ts';
@@ -28,10 +29,13 @@ import { sharedJudgeGate } from '../judge-budget.ts';
 import {
   addCalibrationFlag,
   addJudgingFlags,
+  addPanelFlags,
+  JUDGE_PANEL_HELP,
   type JudgingFlags,
+  judgeSpecs,
   judgingFromFlags,
 } from '../judging-flags.ts';
-import { preflight } from '../preflight.ts';
+import { preflight, preflightPanel } from '../preflight.ts';
 import type { RegisterCommand } from '../register.ts';
 import { addRelativeFlags } from '../relative-flags.ts';
 import { addRendererFlag, parseRenderer } from '../renderer-flag.ts';
@@ -49,7 +53,8 @@ export const register: RegisterCommand = (program) => {
     .option('--rubrics <file>', 'rubrics.jsonl from `rubrica rubric synth` (kept rubrics are used)')
     .option(
       '--judge <spec>',
-      'judge model, e.g. vllm:Qwen/Qwen3-VL-8B-Instruct (not needed for hybrid)',
+      `judge model, e.g. vllm:Qwen/Qwen3-VL-8B-Instruct (not needed for hybrid); ${JUDGE_PANEL_HELP}`,
+      judgeSpecs,
     )
     .option(
       '--judge-base-url <url>',
@@ -183,6 +188,7 @@ export const register: RegisterCommand = (program) => {
     'refuse to start unless each sandbox gets a memory cgroup (not per-process limits only)',
   );
   addJudgingFlags(cmd);
+  addPanelFlags(cmd);
   addGateFlag(cmd);
   addCalibrationFlag(cmd);
   addRelativeFlags(cmd);
@@ -196,7 +202,8 @@ interface ServeFlags extends HybridFlags, JudgingFlags, GateFlags {
   host: string;
   port: number;
   rubrics?: string;
-  judge?: string;
+  /** Every --judge spec in order (two or more: a panel). */
+  judge?: string[];
   judgeBaseUrl?: string;
   mode: JudgeMode;
   reward: string;
@@ -261,11 +268,12 @@ function hedgeFlags(o: ServeFlags): HedgeOptions {
   return { afterMs, maxShare };
 }
 
-/** The judge client of --judge, its circuit changes logged (none when no --judge). */
-function judgeClient(o: ServeFlags, log: Logger, gate: CallGate | undefined) {
-  if (!o.judge) return undefined;
-  return createModelClient(o.judge, {
-    role: 'judge',
+/**
+ * The options every judge client of --judge is made with (a panel's judges share them: the
+ * scorer makes the judges after the first from the strategy's specs), circuit changes logged.
+ */
+function judgeOptions(o: ServeFlags, log: Logger, gate: CallGate | undefined) {
+  return {
     baseUrl: o.judgeBaseUrl,
     concurrency: o.concurrency,
     ...(gate ? { gate } : {}),
@@ -273,12 +281,12 @@ function judgeClient(o: ServeFlags, log: Logger, gate: CallGate | undefined) {
     maxRetries: o.judgeRetries,
     retryBudget: retryBudgetFlag(o.judgeRetryBudget),
     hedge: hedgeFlags(o),
-    onCircuitChange: (e) =>
+    onCircuitChange: (e: CircuitEvent & { model: string; baseUrl: string }) =>
       log[e.state === 'open' ? 'warn' : 'info'](
         { model: e.model, url: e.baseUrl, failures: e.failures, error: e.lastError },
         `judge circuit ${e.state}`,
       ),
-  });
+  };
 }
 
 /** Flag checks that need no model, file read or port: each a usage error (exit 2). */
@@ -302,9 +310,9 @@ function checkFlags(o: ServeFlags) {
   }
   if (o.rubrics) inputFile('--rubrics', o.rubrics);
   if (needs.judge && !o.judge) throw new UsageError(`--judge is required for --reward ${o.reward}`);
-  if (o.judge) {
+  for (const spec of o.judge ?? []) {
     try {
-      parseModelSpec(o.judge);
+      parseModelSpec(spec);
     } catch (err) {
       throw new UsageError(`--judge: ${(err as Error).message}`);
     }
@@ -351,16 +359,27 @@ async function serve(o: ServeFlags): Promise<void> {
   // Loads CLIP / connects image scorers only when the hybrid reward was asked for.
   const hybrid = needs.hybrid ? await hybridFromFlags(o) : undefined;
   await checkCacheReachable(o.cache);
-  const gate = sharedJudgeGate({ ...o, cache: o.cache });
-  const judge = judgeClient(o, log, gate);
-  // A dead judge is found now, not by the first batch.
-  await preflight(judge, 'judge').catch(async (err) => {
-    await hybrid?.close?.();
-    throw err;
-  });
+  // A panel's judges draw from the first judge's budget (one server, one --judge-base-url).
+  const gate = sharedJudgeGate({ ...o, judge: o.judge?.[0], cache: o.cache });
+  const judgeOpts = judgeOptions(o, log, gate);
+  const judge = o.judge?.[0]
+    ? createModelClient(o.judge[0], { ...judgeOpts, role: 'judge' })
+    : undefined;
+  // A dead judge is found now, not by the first batch (a panel's: while its quorum is there).
+  await preflight(judge, 'judge')
+    .then(() =>
+      preflightPanel(judging.panel, judging.quorum, (spec) =>
+        createModelClient(spec, { ...judgeOpts, role: 'judge' }),
+      ),
+    )
+    .catch(async (err) => {
+      await hybrid?.close?.();
+      throw err;
+    });
   const server = await startRewardService({
     rubrics: o.rubrics,
     judge,
+    judgeOptions: judgeOpts,
     judgeConcurrency: o.concurrency,
     reward: kinds,
     mode: o.mode,

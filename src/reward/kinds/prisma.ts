@@ -78,9 +78,16 @@ export async function prismaReward(ctx: RewardContext): Promise<RewardResult> {
     l,
   );
   const failed = asked.find((a) => !a.ok);
-  return treeResult('prisma', tree, {
+  const result = treeResult('prisma', tree, {
     usage,
     cached: asked.length > 0 && asked.every((a) => a.cached),
     ...(failed && !failed.ok ? { message: failed.message } : {}),
+    ...(ctx.intervalLevel !== undefined ? { intervalLevel: ctx.intervalLevel } : {}),
   });
+  // Expected when every rubric verdict was read from its distribution (the holistic score,
+  // on the 0.01 grid, is always as written), else greedy.
+  const verdicts = [c, v].flatMap((a) => (a?.ok ? a.value : []));
+  if (result.status === 'ok' && verdicts.length)
+    result.scoring = verdicts.every((x) => x.distribution) ? 'expected' : 'greedy';
+  return result;
 }
