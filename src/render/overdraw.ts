@@ -105,7 +105,23 @@ export function visibleWeight(alpha: number, share: number): number {
   return Math.max(clamp01(alpha), 1 - clamp01(share));
 }
 
+// A shape's local polygons, by its attribute object (one per parsed element, so per node):
+// overdraw.ts and frame-shapes.ts both read every filled shape of the same parse, and the
+// path sampling was a third of sanitising a Fluent Emoji (docs/rendering.md, Performance).
+// Read-only for every caller: the arrays are shared.
+const shapeMemo = new WeakMap<Record<string, string>, Pt[][] | null>();
+
+/** A filled shape's subpaths in its own user units (null: not a basic shape or path). */
 export function localShape(tag: string, a: Record<string, string>): Pt[][] | null {
+  let polys = shapeMemo.get(a);
+  if (polys === undefined) {
+    polys = shapeOf(tag, a);
+    shapeMemo.set(a, polys);
+  }
+  return polys;
+}
+
+function shapeOf(tag: string, a: Record<string, string>): Pt[][] | null {
   switch (tag) {
     case 'rect': {
       const [x, y, w, h] = [num(a.x), num(a.y), num(a.width), num(a.height)];
