@@ -20,6 +20,8 @@ export interface BlockMeasure {
   failed: number;
   cpuS: number;
   wallS: number;
+  /** Workers started during the block: their predecessors' CPU is lost, the pair is dropped. */
+  respawned?: number;
 }
 
 interface BlockServer {
@@ -94,29 +96,41 @@ export async function compareBlocks(
     `candidate ${sides.candidate.commit} against REF ${sides.ref.commit}: ${c.label}, ` +
       `blocks of ${c.block} files taking turns, ${c.rounds} rounds of ${c.files} files`,
   );
+  let dropped = 0;
   try {
     let k = 0;
     for (let round = 1; round <= c.rounds; round++) {
       const sum = { candidate: 0, ref: 0 };
+      let counted = 0;
       for (let from = 0; from < c.files; from += c.block) {
         const to = Math.min(c.files, from + c.block);
         // ABBA: the order flips every pair, so neither side always runs second (warmer
         // caches, or the other side's leftover load).
         const order =
           k++ % 2 === 0 ? (['candidate', 'ref'] as const) : (['ref', 'candidate'] as const);
+        const got: Partial<Record<'candidate' | 'ref', BlockMeasure>> = {};
         for (const s of order) {
           const m = await servers[s].run(from, to);
           if (m.failed) throw new Error(`${s} failed ${m.failed} of ${m.files} files`);
-          pairs[s].push(m.cpuS / m.files);
-          wall[s].push(m.wallS / m.files);
-          sum[s] += m.cpuS;
+          got[s] = m;
         }
+        if (got.candidate!.respawned || got.ref!.respawned) {
+          dropped++;
+          continue;
+        }
+        for (const s of order) {
+          pairs[s].push(got[s]!.cpuS / got[s]!.files);
+          wall[s].push(got[s]!.wallS / got[s]!.files);
+          sum[s] += got[s]!.cpuS;
+        }
+        counted += to - from;
       }
-      rounds.candidate.push(sum.candidate / c.files);
-      rounds.ref.push(sum.ref / c.files);
+      if (counted === 0) continue;
+      rounds.candidate.push(sum.candidate / counted);
+      rounds.ref.push(sum.ref / counted);
       const ms = (x: number) => (1000 * x).toFixed(2);
       console.log(
-        `round ${round}: candidate ${ms(sum.candidate / c.files)} CPU-ms/file, REF ${ms(sum.ref / c.files)}; ` +
+        `round ${round}: candidate ${ms(sum.candidate / counted)} CPU-ms/file, REF ${ms(sum.ref / counted)}; ` +
           `so far CPU ${formatInterval(ratioInterval(pairs.candidate, pairs.ref), 'block pair')}`,
       );
     }
@@ -125,6 +139,8 @@ export async function compareBlocks(
     servers.ref.close();
   }
   console.log(`\ncandidate/REF cost per file (< 1: candidate faster), 95 % interval:`);
+  if (dropped)
+    console.log(`(${dropped} block pairs dropped: a worker was started during the block)`);
   console.log(c.label);
   console.log(
     `  CPU (all processes):      ${formatInterval(ratioInterval(pairs.candidate, pairs.ref), 'block pair')}`,

@@ -3,7 +3,7 @@
 // runs the whole per-rollout path (completion → extractArtifact → render → runChecks → data
 // URI) on the block of files it is told, and answers with that block's CPU (this process and
 // its workers, to the nanosecond) and wall time. Protocol, one JSON line each way on stdio:
-//   → {"from":0,"to":25}   ← {"files":25,"failed":0,"cpuS":0.31,"wallS":0.2}
+//   → {"from":0,"to":25}   ← {"files":25,"failed":0,"cpuS":0.31,"wallS":0.2,"respawned":0}
 //   ← {"ready":true} once warm; stdin closed: the pool is closed and the process exits.
 // Not a test, not run by itself.
 
@@ -66,6 +66,9 @@ process.stdout.write(`${JSON.stringify({ ready: true })}\n`);
 
 for await (const line of createInterface({ input: process.stdin })) {
   const { from, to } = JSON.parse(line) as { from: number; to: number };
+  // A worker started during the block (a recycle or a crash) would leave its exited
+  // predecessor's CPU out of the reading: the block says so and is not counted.
+  const spawned0 = pool.stats().spawned;
   const cpu0 = treeCpuPreciseSeconds(process.pid);
   const t0 = performance.now();
   let failed = 0;
@@ -78,6 +81,7 @@ for await (const line of createInterface({ input: process.stdin })) {
   );
   const wallS = (performance.now() - t0) / 1000;
   const cpuS = treeCpuPreciseSeconds(process.pid) - cpu0;
-  process.stdout.write(`${JSON.stringify({ files: to - from, failed, cpuS, wallS })}\n`);
+  const respawned = pool.stats().spawned - spawned0;
+  process.stdout.write(`${JSON.stringify({ files: to - from, failed, cpuS, wallS, respawned })}\n`);
 }
 await pool.close();
