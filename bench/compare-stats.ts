@@ -71,10 +71,10 @@ export function verdict(iv: RatioInterval, band = 0.05): Verdict {
 }
 
 /** One line for a row: `1.052× [1.031, 1.074] over 6 rounds: slower`. */
-export function formatInterval(iv: RatioInterval): string {
-  if (iv.rounds === 0) return 'no round measured both sides';
+export function formatInterval(iv: RatioInterval, unit = 'round'): string {
+  if (iv.rounds === 0) return `no ${unit} measured both sides`;
   const f = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : '∞');
-  return `${f(iv.ratio)}× [${f(iv.lo)}, ${f(iv.hi)}] over ${iv.rounds} round${iv.rounds > 1 ? 's' : ''}: ${verdict(iv)}`;
+  return `${f(iv.ratio)}× [${f(iv.lo)}, ${f(iv.hi)}] over ${iv.rounds} ${unit}${iv.rounds > 1 ? 's' : ''}: ${verdict(iv)}`;
 }
 
 export interface BaselineRun {

@@ -19,6 +19,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import pLimit from 'p-limit';
 import type { RendererName } from '../src/render/types.ts';
 import { fluentEmoji } from '../test/support/corpus.ts';
+import { compareBlocks } from './compare-blocks.ts';
 import { type CompareRow, checkoutRef, compareRounds, runJsonChild } from './compare-ref.ts';
 import { type BaselineRun, baselineProblem, benchExitCode } from './compare-stats.ts';
 import { treeCpuSeconds } from './proc-cpu.ts';
@@ -81,6 +82,9 @@ const { createRenderPool, pngDataUri } = (await import(
   fromSrc('src/render/index.ts')
 )) as typeof import('../src/render/index.ts');
 const AGAINST = arg('against', '');
+// --blocks B (with --against): both sides warm at once, taking turns on blocks of B files,
+// instead of whole runs alternated round by round (compare-blocks.ts). 0: off.
+const BLOCKS = Number(arg('blocks', '0'));
 
 const quantile = (xs: number[], q: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -421,6 +425,7 @@ function asBaseline(r: Row): BaselineRun {
  */
 async function against(): Promise<void> {
   const sides = checkoutRef(AGAINST);
+  if (BLOCKS > 0) return againstInBlocks(sides);
   const svgs = fluentEmoji(N).map((i) => i.svg);
   const self = fileURLToPath(import.meta.url);
   const rows: CompareRow[] = [];
@@ -453,6 +458,45 @@ async function against(): Promise<void> {
   try {
     const { baselines } = await compareRounds(rows, sides, ROUNDS);
     process.exitCode = benchExitCode(baselines);
+  } finally {
+    sides.cleanup();
+  }
+}
+
+/**
+ * `--against REF --blocks B`: both sides warm at once, taking turns on blocks of B files
+ * (compare-blocks.ts), for each worker count and renderer. No CairoSVG row.
+ */
+async function againstInBlocks(sides: ReturnType<typeof checkoutRef>): Promise<void> {
+  const server = fileURLToPath(new URL('./render-blocks.ts', import.meta.url));
+  try {
+    for (const w of WORKERS)
+      for (const renderer of RENDERERS) {
+        await compareBlocks(
+          {
+            label: `whole path, ${renderer}, ${w} worker${w > 1 ? 's' : ''}, ${N} files`,
+            args: (side) => [
+              '--import',
+              'tsx',
+              server,
+              '--src',
+              side.dir,
+              '--files',
+              String(N),
+              '--workers',
+              String(w),
+              '--renderer',
+              renderer,
+              '--in-flight',
+              String(IN_FLIGHT),
+            ],
+            files: N,
+            block: BLOCKS,
+            rounds: ROUNDS,
+          },
+          sides,
+        );
+      }
   } finally {
     sides.cleanup();
   }

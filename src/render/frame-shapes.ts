@@ -16,6 +16,7 @@ import {
   localShape,
   NOT_PAINTED,
   opacityValue,
+  type ShapeMemo,
   styleOf,
   tagOf,
 } from './overdraw.ts';
@@ -153,7 +154,10 @@ interface Inherited {
 }
 
 /** Every filled shape of the document, in paint order, classified; and the frame. */
-export function frameShapes(root: XNode): {
+export function frameShapes(
+  root: XNode,
+  memo?: ShapeMemo,
+): {
   shapes: FrameShape[];
   frame: [number, number, number, number];
   refs: Refs;
@@ -249,7 +253,7 @@ export function frameShapes(root: XNode): {
         if (s) shapes.push(s);
         continue;
       }
-      const polys = localShape(tag, a);
+      const polys = localShape(tag, a, memo);
       if (polys) {
         if (tag === 'line' || p.fill === 'none' || p.fill === 'transparent') continue;
         const scatter = discs >= SCATTER && DISCS.has(tag);

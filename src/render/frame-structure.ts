@@ -10,7 +10,7 @@
 import { type FrameShape, frameShapes, type ShapeClass } from './frame-shapes.ts';
 import type { Pt } from './geometry.ts';
 import { apply, ID, type M, mul, num, parseTransform } from './geometry.ts';
-import { styleOf, tagOf } from './overdraw.ts';
+import { type ShapeMemo, styleOf, tagOf } from './overdraw.ts';
 import type { CodeFrame } from './types.ts';
 import type { XNode } from './walker.ts';
 
@@ -88,8 +88,8 @@ function ownerAt(
 }
 
 /** The structural reading of the frame for one parsed document (its root `<svg>` node). */
-export function measureFrame(root: XNode): CodeFrame {
-  const { shapes, frame } = frameShapes(root);
+export function measureFrame(root: XNode, memo?: ShapeMemo): CodeFrame {
+  const { shapes, frame } = frameShapes(root, memo);
   const [vx, vy, vw, vh] = frame;
   // Only shapes reaching the frame can own a point on it.
   const ex = vw / (2 * FRAME_POINTS);

@@ -2,7 +2,7 @@
 // exact on rectangles, close on curves and arcs, transforms and <use> applied, the canvas
 // clips, unpainted content (defs, none, display:none) ignored.
 import { describe, expect, it } from 'vitest';
-import { OVERDRAW_MIN_ELEMENTS } from './overdraw.ts';
+import { localShape, OVERDRAW_MIN_ELEMENTS, type ShapeMemo } from './overdraw.ts';
 import { sanitizeSvg } from './sanitize.ts';
 
 // Twenty empty groups: drawings of fewer elements are not measured (nothing can pile up).
@@ -139,5 +139,25 @@ describe('overdraw weighted by what shows (issue 25)', () => {
   it('still counts small translucent marks nearly whole, so a pile of them piles up', () => {
     // A 10×10 blob at 0.2 covers 1 % of the canvas and counts 0.99 of its area.
     expect(od('<rect width="10" height="10" fill-opacity="0.2"/>')).toBeCloseTo(0.0099, 6);
+  });
+});
+
+describe('a shape sampled once per parse (issue 36)', () => {
+  it('gives overdraw and the frame reading the same polygons for one element', () => {
+    // Both read every filled shape of the sanitiser's parse; sampling a path twice was a
+    // sixth of sanitising a Fluent Emoji. The memo is per parse, by the attribute object.
+    const memo: ShapeMemo = new Map();
+    const a = { d: 'M0 0 C10 0 10 10 0 10 A5 5 0 0 1 0 0 Z' };
+    const first = localShape('path', a, memo);
+    expect(first?.[0]?.length).toBeGreaterThan(10);
+    expect(localShape('path', a, memo)).toBe(first);
+    // Another element with the same attributes is its own entry, with equal polygons.
+    const b = { ...a };
+    expect(localShape('path', b, memo)).not.toBe(first);
+    expect(localShape('path', b, memo)).toEqual(first);
+    expect(localShape('g', {}, memo)).toBeNull();
+    // Without a memo (a caller outside a parse) nothing is kept.
+    expect(localShape('path', a)).not.toBe(first);
+    expect(localShape('path', a)).toEqual(first);
   });
 });

@@ -105,7 +105,31 @@ export function visibleWeight(alpha: number, share: number): number {
   return Math.max(clamp01(alpha), 1 - clamp01(share));
 }
 
-export function localShape(tag: string, a: Record<string, string>): Pt[][] | null {
+/**
+ * Shapes already sampled in one parse, by the element's attribute object: overdraw.ts and
+ * frame-shapes.ts both read every filled shape of the sanitiser's parse, and sampling a path
+ * twice was a sixth of sanitising a Fluent Emoji. A plain Map made per parse and dropped with
+ * it (sanitize.ts), not a module-wide WeakMap: ephemeron tables cost the GC. Read-only for
+ * every caller: the arrays are shared.
+ */
+export type ShapeMemo = Map<Record<string, string>, Pt[][] | null>;
+
+/** A filled shape's subpaths in its own user units (null: not a basic shape or path). */
+export function localShape(
+  tag: string,
+  a: Record<string, string>,
+  memo?: ShapeMemo,
+): Pt[][] | null {
+  if (!memo) return shapeOf(tag, a);
+  let polys = memo.get(a);
+  if (polys === undefined) {
+    polys = shapeOf(tag, a);
+    memo.set(a, polys);
+  }
+  return polys;
+}
+
+function shapeOf(tag: string, a: Record<string, string>): Pt[][] | null {
   switch (tag) {
     case 'rect': {
       const [x, y, w, h] = [num(a.x), num(a.y), num(a.width), num(a.height)];
@@ -172,7 +196,7 @@ export const tagOf = (node: Node) => Object.keys(node).find((k) => k !== ':@') ?
  * Overdraw of a parsed document, given its root `<svg>` node (fast-xml-parser's ordered
  * tree, as the sanitiser parses it).
  */
-export function measureOverdraw(root: Node): CodeOverdraw {
+export function measureOverdraw(root: Node, memo?: ShapeMemo): CodeOverdraw {
   const ids = new Map<string, Node>();
   const index = (nodes: Node[], depth: number) => {
     if (depth > 400) return;
@@ -259,7 +283,7 @@ export function measureOverdraw(root: Node): CodeOverdraw {
         walk(kids, at, p, depth + 1, useDepth + 1);
         continue;
       }
-      const polys = localShape(tag, a);
+      const polys = localShape(tag, a, memo);
       if (polys) {
         paintShape(polys, mm, p, tag !== 'line'); // a line has no inside; a polyline fills
         continue;

@@ -12,7 +12,7 @@ import { expandParameterEntities, findForbiddenChar } from './dtd.ts';
 import { fitRoot } from './fit.ts';
 import { measureFrame } from './frame-structure.ts';
 import { resolveLimits } from './limits.ts';
-import { measureOverdraw, OVERDRAW_MIN_ELEMENTS } from './overdraw.ts';
+import { measureOverdraw, OVERDRAW_MIN_ELEMENTS, type ShapeMemo } from './overdraw.ts';
 import { countPathSegments } from './path-segments.ts';
 import { customProperties } from './sanitize-vars.ts';
 import type { CodeStats, RenderLimits } from './types.ts';
@@ -285,8 +285,10 @@ export function sanitizeSvg(
   // The overdraw geometry reads this same parse, as written (the raw root, not the fitted
   // copy): the SVG is parsed once. Only for the outer document, whose root is plain <svg>.
   const outer = (opts.nestedDepth ?? 0) === 0 && rootTag === 'svg';
+  // Both readings sample the same shapes: once, shared for this parse only.
+  const shapes: ShapeMemo = new Map();
   if (outer && code.expandedElements >= OVERDRAW_MIN_ELEMENTS) {
-    code.overdraw = measureOverdraw(rootNode);
+    code.overdraw = measureOverdraw(rootNode, shapes);
   }
   // Who owns the frame (for `clipped`): read on every outer document, small ones included.
   // A geometry it cannot read leaves the reading out (the check then uses pixels alone).
@@ -294,7 +296,7 @@ export function sanitizeSvg(
   // document's geometry is exactly what must not be measured at length.
   if (outer && walked.ok) {
     try {
-      code.frame = measureFrame(rootNode);
+      code.frame = measureFrame(rootNode, shapes);
     } catch {
       code.frame = undefined;
     }

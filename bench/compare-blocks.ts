@@ -1,0 +1,154 @@
+// Block-interleaved `--against REF` (bench:render `--blocks B`): both sides run at the same
+// time as long-lived, warm processes, and take turns on blocks of B files — candidate, REF,
+// REF, candidate, … — each block's CPU measured to the nanosecond (proc-cpu.ts). A pair of
+// blocks is seconds apart, not a minute as whole runs are, so the load of a shared machine
+// moves both halves of a pair alike. Measured on 2 cores at load 15–20 (docs/rendering.md,
+// "Comparing against a commit"): whole runs alternated round by round gave per-round ratios
+// ±20 % apart and could not see a 5 % slowdown in 12 rounds; this is what can.
+//
+// The unit of the interval is the block pair: each pair is its own candidate-then-REF (or
+// REF-then-candidate) measurement, on the same files, under the load of that moment. The
+// interval over whole rounds (the sum of a round's blocks per side) is printed beside it.
+// No CairoSVG baseline here: the ratio to it is the round-alternated mode's job.
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import type { Side } from './compare-ref.ts';
+import { formatInterval, ratioInterval } from './compare-stats.ts';
+
+export interface BlockMeasure {
+  files: number;
+  failed: number;
+  cpuS: number;
+  wallS: number;
+  /** Workers started during the block: their predecessors' CPU is lost, the pair is dropped. */
+  respawned?: number;
+}
+
+interface BlockServer {
+  run: (from: number, to: number) => Promise<BlockMeasure>;
+  close: () => void;
+}
+
+/**
+ * Starts one side's block server (`node args…` in cwd) and waits for it to be warm. Every
+ * wait has a deadline: start-up `startMs`, each block `blockMs`; past it the process is
+ * killed and the comparison fails with the reason.
+ */
+function startServer(
+  args: string[],
+  cwd: string,
+  startMs: number,
+  blockMs: number,
+): Promise<BlockServer> {
+  const p = spawn(process.execPath, args, { cwd, stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: p.stdout })[Symbol.asyncIterator]();
+  const next = async (ms: number, what: string): Promise<Record<string, unknown>> => {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        p.kill('SIGKILL');
+        reject(new Error(`block server (${cwd}): no answer to ${what} within ${ms} ms`));
+      }, ms);
+    });
+    try {
+      const r = await Promise.race([lines.next(), deadline]);
+      if (r.done) throw new Error(`block server (${cwd}) exited during ${what}`);
+      return JSON.parse(r.value) as Record<string, unknown>;
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  return next(startMs, 'start-up').then(() => ({
+    run: async (from, to) => {
+      p.stdin.write(`${JSON.stringify({ from, to })}\n`);
+      return (await next(blockMs, `block ${from}–${to}`)) as unknown as BlockMeasure;
+    },
+    close: () => {
+      p.stdin.end();
+      setTimeout(() => p.kill('SIGKILL'), 30_000).unref();
+    },
+  }));
+}
+
+export interface BlockCompare {
+  label: string;
+  /** Arguments of the side's block server (after `node`), e.g. `--import tsx render-blocks.ts --src DIR`. */
+  args: (side: Side) => string[];
+  files: number;
+  block: number;
+  rounds: number;
+}
+
+/** Runs the comparison and prints per round, the interval so far, and the final verdict. */
+export async function compareBlocks(
+  c: BlockCompare,
+  sides: { candidate: Side; ref: Side },
+  { startMs = 10 * 60_000, blockMs = 10 * 60_000 } = {},
+): Promise<void> {
+  const servers = {
+    candidate: await startServer(c.args(sides.candidate), sides.candidate.dir, startMs, blockMs),
+    ref: await startServer(c.args(sides.ref), sides.ref.dir, startMs, blockMs),
+  };
+  const pairs = { candidate: [] as number[], ref: [] as number[] };
+  const wall = { candidate: [] as number[], ref: [] as number[] };
+  const rounds = { candidate: [] as number[], ref: [] as number[] };
+  console.log(
+    `candidate ${sides.candidate.commit} against REF ${sides.ref.commit}: ${c.label}, ` +
+      `blocks of ${c.block} files taking turns, ${c.rounds} rounds of ${c.files} files`,
+  );
+  let dropped = 0;
+  try {
+    let k = 0;
+    for (let round = 1; round <= c.rounds; round++) {
+      const sum = { candidate: 0, ref: 0 };
+      let counted = 0;
+      for (let from = 0; from < c.files; from += c.block) {
+        const to = Math.min(c.files, from + c.block);
+        // ABBA: the order flips every pair, so neither side always runs second (warmer
+        // caches, or the other side's leftover load).
+        const order =
+          k++ % 2 === 0 ? (['candidate', 'ref'] as const) : (['ref', 'candidate'] as const);
+        const got: Partial<Record<'candidate' | 'ref', BlockMeasure>> = {};
+        for (const s of order) {
+          const m = await servers[s].run(from, to);
+          if (m.failed) throw new Error(`${s} failed ${m.failed} of ${m.files} files`);
+          got[s] = m;
+        }
+        if (got.candidate!.respawned || got.ref!.respawned) {
+          dropped++;
+          continue;
+        }
+        for (const s of order) {
+          pairs[s].push(got[s]!.cpuS / got[s]!.files);
+          wall[s].push(got[s]!.wallS / got[s]!.files);
+          sum[s] += got[s]!.cpuS;
+        }
+        counted += to - from;
+      }
+      if (counted === 0) continue;
+      rounds.candidate.push(sum.candidate / counted);
+      rounds.ref.push(sum.ref / counted);
+      const ms = (x: number) => (1000 * x).toFixed(2);
+      console.log(
+        `round ${round}: candidate ${ms(sum.candidate / counted)} CPU-ms/file, REF ${ms(sum.ref / counted)}; ` +
+          `so far CPU ${formatInterval(ratioInterval(pairs.candidate, pairs.ref), 'block pair')}`,
+      );
+    }
+  } finally {
+    servers.candidate.close();
+    servers.ref.close();
+  }
+  console.log(`\ncandidate/REF cost per file (< 1: candidate faster), 95 % interval:`);
+  if (dropped)
+    console.log(`(${dropped} block pairs dropped: a worker was started during the block)`);
+  console.log(c.label);
+  console.log(
+    `  CPU (all processes):      ${formatInterval(ratioInterval(pairs.candidate, pairs.ref), 'block pair')}`,
+  );
+  console.log(
+    `  CPU, by whole round:      ${formatInterval(ratioInterval(rounds.candidate, rounds.ref))}`,
+  );
+  console.log(
+    `  wall:                     ${formatInterval(ratioInterval(wall.candidate, wall.ref), 'block pair')}`,
+  );
+}
