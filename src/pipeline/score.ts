@@ -557,6 +557,11 @@ export async function createRolloutScorer(opts: RolloutScorerOptions): Promise<I
       checkJudging(judging, have.judge, panelled);
       if (batch.gate !== undefined) resolveGate(batch.gate, gateError);
       const scored = await Promise.all(items.map((it) => limit(() => scoreRollout(it, batch))));
+      const seen = batch.onInspected;
+      if (seen)
+        scored.forEach((s, i) => {
+          if (s.inspection) seen(items[i]!, s.inspection);
+        });
       if (judging === 'group') {
         const groupJudge = res.group();
         if (!groupJudge) return scored.map((s) => s.record);
