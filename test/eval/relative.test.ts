@@ -176,12 +176,7 @@ describe.each([
         expect(rec.scores.universal.relative?.group_size, rec.id).toBe(4);
     }
     const merged = join(dir, `${mode}-merged`);
-    const m = await runCliInProcess([
-      'merge',
-      '--out',
-      merged,
-      ...shards,
-    ]);
+    const m = await runCliInProcess(['merge', '--out', merged, ...shards]);
     expect(m.code, m.stderr).toBe(0);
     sameRewards(full, results(merged));
   });
