@@ -235,7 +235,11 @@ describe('group judging', () => {
         cache: false,
         judging: { judging: 'group' },
       }),
-    ).rejects.toMatchObject({ code: 'judging_unavailable' });
+    ).rejects.toMatchObject({
+      code: 'judging_unavailable',
+      // The refusal says why, and what works instead.
+      message: expect.stringMatching(/no rule combines.*--judging pairwise/),
+    });
   });
 
   it('a group of one keeps its absolute score', async () => {
