@@ -95,9 +95,11 @@ function subtractUsage(a: Usage, b: Usage): Usage {
 
 /**
  * One verdict per reward (eval's `scores`) from a record that relative judging may have
- * re-scored: the record's own reward keeps the relative reward, components, `cached` and
- * `relative`, and its usage gains what the comparisons cost (the record's total past what its
- * rewards cost alone); the other rewards keep their absolute verdicts.
+ * re-scored. The record's own fields are the first reward's verdict as relative judging left
+ * it (relative reward, components, `cached`, `relative`, the absolute interval dropped where
+ * it does not describe the relative score), so that reward takes them whole, with its own usage
+ * plus what the comparisons cost (the record's total past what its rewards cost alone); the
+ * other rewards keep their absolute verdicts, without `relative`.
  */
 export function relativeScoresByKind(
   record: ScoreRecord,
@@ -105,17 +107,18 @@ export function relativeScoresByKind(
   const byKind = recordsByKind(record);
   if (!record.relative || !record.rewards) return byKind;
   const kind = record.reward_kind;
-  const own = byKind[kind];
+  const own = record.rewards[kind];
   if (!own) return byKind;
+  // recordsByKind spreads the record's own fields under each reward: `relative` is the first
+  // reward's alone.
+  for (const k of Object.keys(byKind) as RewardKind[]) {
+    if (k === kind) continue;
+    const { relative: _r, ...rest } = byKind[k]!;
+    byKind[k] = rest;
+  }
   let alone = emptyUsage();
   for (const r of Object.values(record.rewards)) if (r) alone = addUsage(alone, r.usage);
-  byKind[kind] = {
-    ...own,
-    reward: record.reward,
-    components: record.components,
-    cached: record.cached,
-    relative: record.relative,
-    usage: addUsage(own.usage, subtractUsage(record.usage, alone)),
-  };
+  const { rewards: _all, ...first } = record;
+  byKind[kind] = { ...first, usage: addUsage(own.usage, subtractUsage(record.usage, alone)) };
   return byKind;
 }
