@@ -46,6 +46,23 @@ describe('eval relative judging, by hand', () => {
     expect(calls).toEqual([['a0', 'a1'], ['c0'], ['b0', 'b1']]);
   });
 
+  it('scores a part-arrived group as it stands when the run drains, so nothing waits forever', async () => {
+    const drain = new AbortController();
+    const calls: string[][] = [];
+    const score = createEvalGroupBatcher(
+      rows,
+      async (items) => {
+        calls.push(items.map((x) => x.id));
+        return items.map((x) => x.id);
+      },
+      drain.signal,
+    );
+    const a0 = score(rows[0]!); // a1 never comes: the run stopped taking rollouts
+    drain.abort();
+    expect(await a0).toBe('a0');
+    expect(calls).toEqual([['a0']]);
+  });
+
   it('passes a failed group to each of its members', async () => {
     const score = createEvalGroupBatcher([r('a0', 'a'), r('a1', 'a')], async () => {
       throw new Error('boom');

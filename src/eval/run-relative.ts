@@ -46,16 +46,39 @@ export function groupedOrder<T extends RolloutInput>(items: readonly T[]): T[] {
 
 /**
  * Holds each item until every item of its group in `todo` has arrived, then scores the group
- * with `scoreGroup` (one result per item, in the order given) and answers each waiter.
+ * with `scoreGroup` (one result per item, in the order given) and answers each waiter. When
+ * `drain` aborts (SIGTERM: no new rollout is taken, those in flight are written), a group
+ * whose other members will never come is scored as it stands, so nothing waits forever; the
+ * resume rule judges that group again whole on the next run (its rest is not done).
  */
 export function createEvalGroupBatcher<I extends RolloutInput, O>(
   todo: readonly I[],
   scoreGroup: (items: I[]) => Promise<O[]>,
+  drain?: AbortSignal,
 ): (item: I) => Promise<O> {
   const want = new Map<string, number>();
   for (const it of todo) want.set(groupKey(it), (want.get(groupKey(it)) ?? 0) + 1);
   type Waiter = { ok: (o: O) => void; fail: (e: unknown) => void };
-  const open = new Map<string, { items: I[]; waiters: Waiter[] }>();
+  type Group = { items: I[]; waiters: Waiter[] };
+  const open = new Map<string, Group>();
+  const fire = (key: string, group: Group) => {
+    open.delete(key);
+    scoreGroup(group.items).then(
+      (outs) => {
+        for (const [k, w] of group.waiters.entries()) w.ok(outs[k]!);
+      },
+      (err: unknown) => {
+        for (const w of group.waiters) w.fail(err);
+      },
+    );
+  };
+  drain?.addEventListener(
+    'abort',
+    () => {
+      for (const [key, group] of [...open]) fire(key, group);
+    },
+    { once: true },
+  );
   return (item) => {
     const key = groupKey(item);
     let g = open.get(key);
@@ -67,17 +90,8 @@ export function createEvalGroupBatcher<I extends RolloutInput, O>(
     const answer = new Promise<O>((ok, fail) => group.waiters.push({ ok, fail }));
     group.items.push(item);
     // An item the plan did not count (it cannot happen in eval) makes a group of its own size.
-    if (group.items.length >= (want.get(key) ?? group.items.length)) {
-      open.delete(key);
-      scoreGroup(group.items).then(
-        (outs) => {
-          for (const [k, w] of group.waiters.entries()) w.ok(outs[k]!);
-        },
-        (err: unknown) => {
-          for (const w of group.waiters) w.fail(err);
-        },
-      );
-    }
+    if (drain?.aborted || group.items.length >= (want.get(key) ?? group.items.length))
+      fire(key, group);
     return answer;
   };
 }

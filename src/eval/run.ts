@@ -273,7 +273,9 @@ export async function runEval(opts: EvalRunOptions): Promise<EvalRunResult> {
   const runOrder = relative ? groupedOrder(inputs) : inputs;
   // Every member of a group must be in flight together for the group to complete.
   const largest = relative ? Math.max(0, ...[...countBy(todoInputs).values()]) : 0;
-  const scoreNext = relative ? createEvalGroupBatcher(todoInputs, scoreGroup) : scoreOne;
+  const scoreNext = relative
+    ? createEvalGroupBatcher(todoInputs, scoreGroup, opts.drain)
+    : scoreOne;
 
   let scored = 0;
   let interrupted = false;
