@@ -8,10 +8,10 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DomainId } from '../core/domain-ids.ts';
-import { promptIdResolver } from '../core/group-key.ts';
+import { groupKey, promptIdResolver } from '../core/group-key.ts';
 import { isUnjudged } from '../core/status.ts';
 import type { Usage } from '../core/usage.ts';
-import type { InspectFn } from '../inspect/types.ts';
+import type { InspectFn, Inspection } from '../inspect/types.ts';
 import type { JudgingStrategy } from '../judge/strategy.ts';
 import type { ModelClient } from '../models/types.ts';
 import type { AlertThresholds } from '../monitors/alerts.ts';
@@ -33,6 +33,13 @@ import { saveImage } from './run-images.ts';
 import type { PromptLine, RolloutLine } from './run-inputs.ts';
 import { type JudgeProbe, probeJudge, unreachableJudge } from './run-judge.ts';
 import { appendPart, readParts, seedParts, totalOf } from './run-parts.ts';
+import {
+  createEvalGroupBatcher,
+  groupedOrder,
+  isRelativeJudging,
+  relativeScoresByKind,
+  unfinishedGroupIds,
+} from './run-relative.ts';
 import { readResults } from './run-results.ts';
 import { writeEvalSummary } from './run-summary.ts';
 import type { EvalSummaryFile } from './summary-file.ts';
@@ -182,7 +189,20 @@ export async function runEval(opts: EvalRunOptions): Promise<EvalRunResult> {
 
   await mkdir(opts.outDir, { recursive: true });
   await seedParts(opts.outDir);
-  const out = await openJsonlOutput(paths.results, { redo: (line) => !isDone(line, kinds) });
+  // Relative judging (pairwise, group) re-judges a group whole while any of it is not done
+  // (eval/run-relative.ts): its answered comparisons come from the cache.
+  const relative = isRelativeJudging(opts.judging?.judging);
+  let redoIds: ReadonlySet<string> = new Set();
+  if (relative) {
+    const before = await readResults(paths.results);
+    redoIds = unfinishedGroupIds(inputs, (id) => {
+      const line = before.get(id);
+      return line !== undefined && isDone(line as unknown as Record<string, unknown>, kinds);
+    });
+  }
+  const out = await openJsonlOutput(paths.results, {
+    redo: (line) => !isDone(line, kinds) || redoIds.has(String(line.id)),
+  });
   const todo = inputs.filter((r) => !out.done.has(r.id)).length;
   opts.onStart?.(todo, inputs.length);
 
@@ -209,18 +229,18 @@ export async function runEval(opts: EvalRunOptions): Promise<EvalRunResult> {
     ? withRolloutTimeout(built, opts.rolloutTimeoutMs, { defaultRewards: kinds })
     : built;
 
-  // One inspection (one render) per rollout feeds every reward.
-  const scoreOne = async (input: RolloutInput & { prompt_id: string }): Promise<EvalRecord> => {
-    const { record: scored, inspection } = await scorer.scoreRollout(input, {
-      reward: kinds,
-      mode: opts.mode,
-    });
+  type Input = RolloutInput & { prompt_id: string };
+  const evalRecord = async (
+    input: Input,
+    scores: EvalRecord['scores'],
+    inspection: Inspection | null,
+  ): Promise<EvalRecord> => {
     const record: EvalRecord = {
       id: input.id,
       prompt_id: input.prompt_id,
       prompt: input.prompt ?? '',
       run: opts.run,
-      scores: recordsByKind(scored),
+      scores,
       completion: input.completion,
     };
     const domain = inspection?.artifact.domain;
@@ -229,15 +249,45 @@ export async function runEval(opts: EvalRunOptions): Promise<EvalRunResult> {
       record.image = await saveImage(opts.outDir, input.id, inspection.render.png);
     return record;
   };
+  // One inspection (one render) per rollout feeds every reward.
+  const scoreOne = async (input: Input): Promise<EvalRecord> => {
+    const { record: scored, inspection } = await scorer.scoreRollout(input, {
+      reward: kinds,
+      mode: opts.mode,
+    });
+    return evalRecord(input, recordsByKind(scored), inspection);
+  };
+  // Relative judging: a group is one batch, scored once all its rollouts are known; each
+  // picture is kept as the scorer hands back its inspection.
+  const scoreGroup = async (group: Input[]): Promise<EvalRecord[]> => {
+    const seen = new Map<string, Inspection>();
+    const recs = await scorer.scoreBatch(group, {
+      reward: kinds,
+      mode: opts.mode,
+      onInspected: (it, ins) => seen.set(it.id, ins),
+    });
+    return Promise.all(
+      group.map((input, k) =>
+        evalRecord(input, relativeScoresByKind(recs[k]!), seen.get(input.id) ?? null),
+      ),
+    );
+  };
+  const todoInputs = inputs.filter((r) => !out.done.has(r.id));
+  const runOrder = relative ? groupedOrder(inputs) : inputs;
+  // Every member of a group must be in flight together for the group to complete.
+  const largest = relative ? Math.max(0, ...[...countBy(todoInputs).values()]) : 0;
+  const scoreNext = relative
+    ? createEvalGroupBatcher(todoInputs, scoreGroup, opts.drain)
+    : scoreOne;
 
   let scored = 0;
   let interrupted = false;
   try {
     const result = await runJsonl({
-      source: itemsSource(inputs),
+      source: itemsSource(runOrder),
       out,
-      concurrency: opts.concurrency ?? 8,
-      process: scoreOne,
+      concurrency: Math.max(opts.concurrency ?? 8, largest),
+      process: scoreNext,
       onWritten: (record) => opts.onRecord?.(record),
       signal: opts.signal,
       ...(opts.drain ? { drain: opts.drain } : {}),
@@ -290,3 +340,10 @@ export async function runEval(opts: EvalRunOptions): Promise<EvalRunResult> {
 }
 
 const domainOf = (d: DomainId | undefined) => (d ? { domain: d } : {});
+
+/** Rollouts per group. */
+function countBy(items: readonly RolloutInput[]): Map<string, number> {
+  const n = new Map<string, number>();
+  for (const it of items) n.set(groupKey(it), (n.get(groupKey(it)) ?? 0) + 1);
+  return n;
+}

@@ -62,6 +62,8 @@ export async function mergeEvalShards(
 ): Promise<MergeResult> {
   const opts = set.car.options ?? {};
   const policy = opts.policy === true;
+  // Results placed by prompt: sampled by prompt (--policy), or judged by group (--judging).
+  const byPrompt = policy || set.car.by === 'prompt_id';
   const dirs = set.shards.map((s) => dirname(s.path));
   const sums = dirs.map(readSummary);
   checkSummariesAgree(dirs, sums);
@@ -93,14 +95,14 @@ export async function mergeEvalShards(
     order: idsOf(rolloutsFile),
     orderName: `the rollouts ${rolloutsFile}`,
     keyField: 'id',
-    shardField: policy ? 'prompt_id' : 'id',
+    shardField: byPrompt ? 'prompt_id' : 'id',
   });
 
   // Each record's picture, from the folder of the shard that drew it.
   const records = [...(await readResults(results)).values()];
   for (const r of records) {
     if (!r.image) continue;
-    const from = join(dirs[shardOfId(policy ? r.prompt_id : r.id, set.car.shards)]!, r.image);
+    const from = join(dirs[shardOfId(byPrompt ? r.prompt_id : r.id, set.car.shards)]!, r.image);
     // stat, not open: a FIFO or device named by a line is refused before copyFile waits on it.
     const st = statSync(from, { throwIfNoEntry: false });
     if (!st) throw new ShardMergeError(`the picture ${from} of ${r.id} is missing`);

@@ -239,7 +239,11 @@ describe('group judging', () => {
         cache: false,
         judging: { judging: 'group' },
       }),
-    ).rejects.toMatchObject({ code: 'judging_unavailable' });
+    ).rejects.toMatchObject({
+      code: 'judging_unavailable',
+      // The refusal says why, and what works instead.
+      message: expect.stringMatching(/no rule combines.*--judging pairwise/),
+    });
     // The same refusal for a panel named in the judging strategy (`--judge a,b`).
     await expect(
       createRolloutScorer({

@@ -166,7 +166,7 @@ export function checkJudging(judging: JudgingMode, haveJudge: boolean, panel = f
   if (judging === 'group' && panel)
     throw new ScorerConfigError(
       'judging_unavailable',
-      'judging "group" with a judge panel is not supported; use one judge, or pairwise',
+      'judging "group" with a judge panel is not supported: a group call scores every picture per item and per order, and no rule combines several judges\' scores there yet (a panel\'s majority is defined for pairwise verdicts only); use one judge with --judging group, or the panel with --judging pairwise',
     );
 }
 
@@ -579,6 +579,11 @@ export async function createRolloutScorer(opts: RolloutScorerOptions): Promise<I
       checkJudging(judging, have.judge, panelled);
       if (batch.gate !== undefined) resolveGate(batch.gate, gateError);
       const scored = await Promise.all(items.map((it) => limit(() => scoreRollout(it, batch))));
+      const seen = batch.onInspected;
+      if (seen)
+        scored.forEach((s, i) => {
+          if (s.inspection) seen(items[i]!, s.inspection);
+        });
       if (judging === 'group') {
         const groupJudge = res.group();
         if (!groupJudge) return scored.map((s) => s.record);

@@ -26,6 +26,11 @@ export interface ScoreBatchOptions {
   /** This call's gated checks (`CHECK[,CHECK…]`, a list, or `none`); default the scorer's. */
   gate?: string | readonly string[];
   signal?: AbortSignal;
+  /**
+   * scoreBatch: called with each rollout's inspection once it is rendered and checked, before
+   * any relative judging (eval keeps the picture of a group judged as one batch).
+   */
+  onInspected?: (item: RolloutInput, inspection: Inspection) => void;
 }
 
 /** A score record and the inspection it was computed from. */

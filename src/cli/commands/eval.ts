@@ -7,6 +7,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { DOMAIN_IDS, type DomainId } from '../../core/domain-ids.ts';
+import { promptIdResolver } from '../../core/group-key.ts';
 import type { RewardKind } from '../../core/record.ts';
 import { isGraderFaultRecord } from '../../core/status.ts';
 import { addUsage, emptyUsage } from '../../core/usage.ts';
@@ -18,8 +19,9 @@ import {
   type EvalFileResult,
   evaluateRolloutsFile,
 } from '../../eval/run-files.ts';
-import { type PromptLine, readPromptsFile } from '../../eval/run-inputs.ts';
+import { type PromptLine, type RolloutLine, readPromptsFile } from '../../eval/run-inputs.ts';
 import { judgeNotice } from '../../eval/run-judge.ts';
+import { isRelativeJudging } from '../../eval/run-relative.ts';
 import { createModelClient } from '../../models/client.ts';
 import { parseModelSpec } from '../../models/spec.ts';
 import type { ModelSpec } from '../../models/types.ts';
@@ -49,6 +51,7 @@ import {
 } from '../judging-flags.ts';
 import { checkPolicyDomains } from '../policy-domains.ts';
 import type { RegisterCommand } from '../register.ts';
+import { addRelativeFlags } from '../relative-flags.ts';
 import { addRendererFlag, parseRenderer } from '../renderer-flag.ts';
 import { checkRolloutFileApplies } from '../reward-domains.ts';
 import { parseRewardFlag, rewardNeeds } from '../reward-flag.ts';
@@ -286,13 +289,14 @@ async function samplePolicy(
  * or with --policy the prompts file (a prompt's samples then stay in one shard); the options
  * are what `rubrica merge` needs to write the merged run's summary and report.
  */
-function startEvalShard(flags: EvalFlags, shard: ShardSpec) {
+function startEvalShard(flags: EvalFlags, shard: ShardSpec, relative: boolean) {
   const policy = flags.policy !== undefined;
   return startShard(
     {
       ...shard,
       command: 'eval',
-      by: policy ? 'prompt_id' : 'id',
+      // Relative judging needs whole groups: its rollouts are placed by their prompt too.
+      by: policy || relative ? 'prompt_id' : 'id',
       options: {
         run: flags.run ?? null,
         prompts: flags.prompts,
@@ -304,6 +308,17 @@ function startEvalShard(flags: EvalFlags, shard: ShardSpec) {
     policy ? flags.prompts : flags.rollouts!,
     join(flags.out, 'results.jsonl'),
   );
+}
+
+/** The rollouts a --rollouts shard takes: by id, or under relative judging by prompt. */
+function shardFilter(
+  shard: ShardSpec,
+  relative: boolean,
+  prompts: readonly PromptLine[],
+): (x: RolloutLine) => boolean {
+  if (!relative) return (x) => inShard(x.id, shard);
+  const promptOf = promptIdResolver(prompts);
+  return (x) => inShard(promptOf(x), shard);
 }
 
 /** The progress display of the run: a bar sized once the run knows what is left to score. */
@@ -405,6 +420,12 @@ async function evaluateWith(
     settings['judge panel'] = judging.panel.join(', ');
     settings['panel quorum'] = judging.quorum ?? judging.panel.length;
   }
+  // Recorded only when not the default, so an absolute run's summary is as before.
+  if (judging.judging !== 'absolute') {
+    settings.judging = judging.judging;
+    if (judging.judging === 'pairwise') settings.pairs = judging.pairs;
+    if (judging.judging === 'group') settings['group orders'] = judging.groupOrders ?? 'mirror';
+  }
   // A reward that does not apply to a declared domain is refused before the policy is asked.
   const kinds: RewardKind[] = ['universal', ...extra];
   const think = extra.includes('hybrid') ? resolveLambdas(hybridPlan(flags).lambdas).think : 0;
@@ -417,7 +438,8 @@ async function evaluateWith(
           { promptsFile: flags.prompts, domain },
         )
       : undefined;
-  const car = shard ? await startEvalShard(flags, shard) : null;
+  const relative = isRelativeJudging(judging.judging);
+  const car = shard ? await startEvalShard(flags, shard, relative) : null;
   const sampled =
     flags.policy !== undefined
       ? await samplePolicy(
@@ -467,8 +489,9 @@ async function evaluateWith(
           settings,
           alerts,
           policy: sampled?.policy,
-          // With --policy the shard sampled only its prompts; with --rollouts it takes its ids.
-          only: shard && !sampled ? (x) => inShard(x.id, shard) : undefined,
+          // With --policy the shard sampled only its prompts; with --rollouts it takes its ids,
+          // or under relative judging its prompts' rollouts (a group is never split).
+          only: shard && !sampled ? shardFilter(shard, relative, prompts) : undefined,
           ...progress.callbacks,
         }),
       { drain: true },
@@ -545,6 +568,7 @@ export const register: RegisterCommand = (program, setExit) => {
   addJudgeBudgetFlags(cmd);
   addJudgingFlags(cmd);
   addPanelFlags(cmd);
+  addRelativeFlags(cmd);
   addRolloutTimeoutFlag(addJudgeCallFlags(cmd));
   addGateFlag(cmd);
   addCalibrationFlag(cmd);
