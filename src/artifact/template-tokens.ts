@@ -15,9 +15,9 @@ const TOKEN_RE = new RegExp(
   [
     String.raw`<\|[^|<>\n]{0,64}\|>`,
     String.raw`<｜[^｜<>\n]{0,64}｜>`,
-    String.raw`</?(?:s|unk|pad|bos|eos|think|start_of_turn|end_of_turn|start_of_image|end_of_image)>`,
+    '</?(?:s|unk|pad|bos|eos|think|start_of_turn|end_of_turn|start_of_image|end_of_image)>',
     String.raw`\[/?(?:INST|SYS|AVAILABLE_TOOLS|TOOL_CALLS|TOOL_RESULTS|SYSTEM_PROMPT)\]`,
-    String.raw`<</?SYS>>`,
+    '<</?SYS>>',
   ].join('|'),
   'g',
 );

@@ -24,12 +24,7 @@ import type { InspectFn } from '../inspect/types.ts';
 import { createGroupJudge, type GroupJudge } from '../judge/group.ts';
 import { createJudge, type Judge } from '../judge/judge.ts';
 import { tallyJudgeInput } from '../judge/judge-input-tally.ts';
-import {
-  createPairwiseJudge,
-  type JudgingMode,
-  type PairsMode,
-  type PairwiseJudge,
-} from '../judge/pairwise.ts';
+import { createPairwiseJudge, type JudgingMode, type PairwiseJudge } from '../judge/pairwise.ts';
 import { checkPanel, createPairwisePanel, createPanelJudge } from '../judge/panel.ts';
 import { createPrismaJudge } from '../judge/prisma-judges.ts';
 import { renderItem } from '../judge/prompt.ts';
