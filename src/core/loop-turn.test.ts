@@ -46,19 +46,6 @@ describe('loopTurn', () => {
     expect(order).toEqual([...Array(10).keys()]);
   });
 
-  it('lets many short waiters share an iteration instead of paying one each', async () => {
-    let iterations = 0;
-    let counting = true;
-    const tick = () => {
-      iterations++;
-      if (counting) setImmediate(tick);
-    };
-    setImmediate(tick);
-    await Promise.all(Array.from({ length: 1000 }, () => loopTurn()));
-    counting = false;
-    expect(iterations).toBeLessThan(100);
-  });
-
   it('lets a connection be accepted between stretches', async () => {
     // libuv accepts one new connection per iteration: with every stretch in one iteration, a
     // connection made during the first stretch was accepted only after all of them. A worker
