@@ -6,7 +6,11 @@
 // Printed: p50/p99 request time, the latest answer against the deadline (goal ≤ +0.5 s),
 // judge requests per rollout with hedges and retries (goal ≤ 1.10), late rollouts answered
 // as flagged faults (and no zero among them), and a second pass once the late work has
-// finished: judge calls it made for the rollouts that were late (goal 0).
+// finished: judge calls it made for the rollouts that were late (goal 0). Also serve's
+// event-loop delay during each pass (p99 and max of /metrics' rubrica_nodejs_eventloop_lag_*):
+// a deadline's answer is a timer on that loop, so the loop's longest stall bounds how late it
+// can come. The client is Node's fetch (no connection limit per origin), so every request is
+// on the wire at once: what is measured is the server's queueing, not the client's.
 //
 // Run from a clone: RUBRICA_FROM_SOURCE=1 (or `npm run build` first) for bin/rubrica.js.
 // Flags: --prompts 128 --per-prompt 8 --latency-ms 500 --concurrency 64
@@ -96,7 +100,19 @@ async function main() {
     return { url, stop };
   }
 
+  /** serve's event-loop delay (prom-client's, reset by each scrape) since the last scrape, ms. */
+  async function loopDelay(url: string) {
+    const m = await (await fetch(`${url}/metrics`)).text();
+    const g = (name: string) =>
+      1000 *
+      Number(
+        new RegExp(`^rubrica_nodejs_eventloop_lag_${name}_seconds (\\S+)`, 'm').exec(m)?.[1] ?? NaN,
+      );
+    return { p99: g('p99'), max: g('max') };
+  }
+
   async function pass(url: string) {
+    await loopDelay(url); // starts the window: what serve's loop did before is not counted
     const times: number[] = [];
     const results: Result[] = [];
     const t0 = performance.now();
@@ -114,8 +130,9 @@ async function main() {
       }),
     );
     const makespan = performance.now() - t0;
+    const loop = await loopDelay(url);
     times.sort((a, b) => a - b);
-    return { makespan, times, results };
+    return { makespan, times, results, loop };
   }
 
   /** Waits until the judge double has nothing in flight (the late work has landed), bounded. */
@@ -179,6 +196,8 @@ async function main() {
       max_request_ms: Math.round(b.times[b.times.length - 1]!),
       judge_requests_per_rollout: baseCalls / N,
       faults: b.results.filter((r) => r.status === 'grader_error').length,
+      event_loop_delay_p99_ms: Math.round(b.loop.p99),
+      event_loop_delay_max_ms: Math.round(b.loop.max),
     },
     tails: {
       deadline_ms: deadline,
@@ -195,6 +214,8 @@ async function main() {
       late_rollouts_as_zero: zeros,
       second_pass_judge_calls: secondCalls,
       late_rollouts_ok_on_second_pass: lateNowOk,
+      event_loop_delay_p99_ms: Math.round(t.loop.p99),
+      event_loop_delay_max_ms: Math.round(t.loop.max),
     },
   };
   if (flags.json) {
@@ -213,6 +234,7 @@ async function main() {
     `  step makespan     ${String(bt.makespan_ms).padStart(8)} ms${' '.repeat(26)}${tt.makespan_ms} ms`,
     `  judge req/rollout ${bt.judge_requests_per_rollout.toFixed(3).padStart(8)}${' '.repeat(29)}${tt.judge_requests_per_rollout.toFixed(3)} (hedges ${tt.hedges}, ${tt.hedge_wins} won; retries ${tt.retries}; goal ≤ 1.10: ${goal(tt.judge_requests_per_rollout <= 1.1)})`,
     `  late rollouts       ${tt.late_rollouts_flagged} flagged grader faults (reason deadline), ${tt.late_rollouts_as_zero} answered as a zero (goal 0: ${goal(tt.late_rollouts_as_zero === 0)})`,
+    `  serve's loop delay  p99 ${bt.event_loop_delay_p99_ms} / max ${bt.event_loop_delay_max_ms} ms${' '.repeat(16)}p99 ${tt.event_loop_delay_p99_ms} / max ${tt.event_loop_delay_max_ms} ms (during the pass)`,
     `  second pass         ${tt.second_pass_judge_calls} judge calls (goal 0: ${goal(tt.second_pass_judge_calls === 0)}); ${tt.late_rollouts_ok_on_second_pass}/${tt.late_rollouts_flagged} late rollouts answered ok from the cache`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);

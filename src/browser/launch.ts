@@ -13,8 +13,9 @@
 import { type Browser, chromium } from 'playwright-core';
 import { readEnv } from '../core/env.ts';
 import { fontEnv } from '../core/fonts.ts';
+import { DEFAULT_CHROMIUM } from './chromium-path.ts';
 
-export const DEFAULT_CHROMIUM = '/usr/bin/chromium';
+export { DEFAULT_CHROMIUM };
 
 export const CHROMIUM_ARGS = [
   '--no-sandbox', // root in CI containers; the page is sandboxed by what it may load, not by OS

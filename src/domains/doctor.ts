@@ -7,6 +7,7 @@
 // isolation; with `requireCgroup` a per-process-only cap is not safe either. Nothing here
 // throws: every failure is a line of the report.
 import { existsSync } from 'node:fs';
+import { DEFAULT_CHROMIUM } from '../browser/chromium-path.ts';
 import { DOMAIN_IDS, type DomainId } from '../core/domain-ids.ts';
 import { readEnv } from '../core/env.ts';
 import {
@@ -148,8 +149,8 @@ async function checkOne(domain: DomainId, cap: MemoryCap, o: DoctorOptions) {
     } satisfies DomainCheck;
   }
   if (domain === 'html' || domain === 'mermaid') {
-    // Loaded here only: playwright-core is not needed to learn the memory cap (serve's start).
-    const { DEFAULT_CHROMIUM } = await import('../browser/launch.ts');
+    // Not launch.ts: that would load playwright-core (seconds of module evaluation) only to
+    // learn a path.
     const chromium = readEnv('RUBRICA_CHROMIUM') ?? DEFAULT_CHROMIUM;
     const found = existsSync(chromium);
     if (!found) notes.push(`no Chromium at ${chromium} (RUBRICA_CHROMIUM)`);

@@ -7,6 +7,7 @@ import { runChecks, summarizeChecks } from '../checks/run-checks.ts';
 import type { CheckOptions } from '../checks/types.ts';
 import type { DomainId } from '../core/domain-ids.ts';
 import { makeError } from '../core/errors.ts';
+import { loopTurn } from '../core/loop-turn.ts';
 import { detectCompletionDomain } from '../domains/extract.ts';
 import type { RenderResult } from '../render/types.ts';
 import type { Inspection, InspectOptions } from './types.ts';
@@ -46,6 +47,8 @@ export async function inspectCompletion(
   // What the prompt asks for is read now, while the worker draws, not after.
   if (opts.prompt) promptIntent(opts.prompt);
   const render: RenderResult | null = rendering === null ? null : await rendering;
+  // The checks read every pixel: they wait for their own turn of the loop (loop-turn.ts).
+  await loopTurn();
   const checks = runChecks(artifact, render, opts.prompt, opts.checks, opts.rubricTerms);
   return { artifact, render, checks, summary: summarizeChecks(artifact, render, checks) };
 }

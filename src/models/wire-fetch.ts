@@ -5,6 +5,8 @@
 // from one call to the next (bench:scale: ~4.5 ms of a ~20 ms hand-off). So the slot is
 // taken when the body is ready to send and given back once the answer's bytes are read.
 
+import { loopTurn } from '../core/loop-turn.ts';
+
 /** What the limit runs; p-limit and CallGate both have this shape. */
 export type Limit = <R>(fn: () => Promise<R>) => Promise<R>;
 
@@ -32,8 +34,12 @@ export function limitedFetch(
   limit: Limit,
   blocked: () => boolean,
 ): typeof globalThis.fetch {
+  // What follows the answer (the SDK parses and validates it, the judge reads it and writes
+  // the cache) is synchronous: it waits for its turn of the loop (core/loop-turn.ts), outside
+  // the slot, so a burst of judge answers does not hold serve's deadline timers and new
+  // connections for the whole burst.
   return (input, init) =>
-    limit(async () => {
+    limitTurn(limit, async () => {
       if (blocked()) throw new CircuitOpenedWhileQueued();
       const res = await fetchFn()(input, init);
       const body = NULL_BODY.has(res.status) ? null : await res.arrayBuffer();
@@ -43,4 +49,10 @@ export function limitedFetch(
         headers: res.headers,
       });
     });
+}
+
+async function limitTurn<R>(limit: Limit, fn: () => Promise<R>): Promise<R> {
+  const out = await limit(fn);
+  await loopTurn();
+  return out;
 }

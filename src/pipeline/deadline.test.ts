@@ -107,4 +107,23 @@ describe('scoreByDeadline', () => {
     await scoreByDeadline(relative, [g('a1', 'A'), g('a2', 'A')], { judging: 'absolute' }, 5000);
     expect(batches).toEqual([['a1'], ['a2']]);
   });
+
+  it('counts the deadline from when its clock started (the request arrival), not from the call', async () => {
+    // serve starts the clock when the request arrives; reading, parsing and admitting the
+    // body took 5 s of a 6 s deadline here: 1 s is left, not 6.
+    const s = scorer();
+    const t0 = performance.now();
+    const out = await scoreByDeadline(s, [item('slow')], {}, 6000, {
+      startedAt: performance.now() - 5000,
+    });
+    const took = performance.now() - t0;
+    expect(out[0]).toMatchObject({ reason: 'deadline' });
+    expect(took).toBeGreaterThan(500);
+    expect(took).toBeLessThan(4000);
+    // A clock already past the deadline answers at once.
+    const t1 = performance.now();
+    await scoreByDeadline(s, [item('slow')], {}, 6000, { startedAt: performance.now() - 9000 });
+    expect(performance.now() - t1).toBeLessThan(4000);
+    s.release();
+  });
 });

@@ -23,6 +23,11 @@ export interface DeadlineEvents {
 export interface DeadlineOptions extends DeadlineEvents {
   /** The rewards a request gets when it names none (the scorer's defaults). */
   defaultRewards?: readonly RewardKind[];
+  /**
+   * performance.now() when the deadline's clock started (serve: the request's arrival);
+   * default now. The time already spent is taken off the deadline.
+   */
+  startedAt?: number;
 }
 
 /** The record of a rollout not scored by its deadline: a grader fault, never a zero. */
@@ -80,6 +85,9 @@ export function scoreByDeadline(
       clearTimeout(timer);
       resolve(records);
     };
+    // The clock may have started before this call (serve: at the request's arrival).
+    const since = o.startedAt ?? performance.now();
+    const wait = Math.max(0, deadlineMs - (performance.now() - since));
     const timer = setTimeout(() => {
       if (settled) return;
       const out = items.map((it, i) => {
@@ -89,7 +97,7 @@ export function scoreByDeadline(
         return deadlineRecord(it, kinds, deadlineMs);
       });
       finish(out);
-    }, deadlineMs);
+    }, wait);
     const relative = (scorer.judgingFor?.(opts) ?? opts.judging ?? 'absolute') !== 'absolute';
     for (const unit of deadlineUnits(items, relative)) {
       scorer

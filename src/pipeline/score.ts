@@ -9,6 +9,7 @@ import pLimit from 'p-limit';
 import { type AssetLimits, assetsHash } from '../core/assets.ts';
 import { type DomainId, isDomainId } from '../core/domain-ids.ts';
 import { RubricaError } from '../core/errors.ts';
+import { loopTurn } from '../core/loop-turn.ts';
 import {
   REWARD_KINDS,
   type RewardKind,
@@ -460,6 +461,10 @@ export async function createRolloutScorer(opts: RolloutScorerOptions): Promise<I
     rollout: RolloutInput,
     batch: ScoreBatchOptions = {},
   ): Promise<ScoredRollout> => {
+    // Each long synchronous stretch of a rollout waits for its own turn of the event loop, so
+    // a batch of many rollouts cannot hold serve's loop (its deadline timers, new
+    // connections) for the whole batch at once (core/loop-turn.ts).
+    await loopTurn();
     const kinds = rewardList(batch.reward, defaults);
     checkRewards(kinds, have);
     if (rewardsRestricted(kinds, apply))
@@ -512,6 +517,7 @@ export async function createRolloutScorer(opts: RolloutScorerOptions): Promise<I
     } catch (err) {
       return { record: faultRecord(rollout, kinds, err), inspection: null };
     }
+    await loopTurn();
     // Gating happens here, after the checks and before any judge: a gated rollout makes no
     // judge call, so no answer about it is cached, and it takes no part in relative judging.
     const hit = gateHit(inspection, gate);
@@ -541,6 +547,7 @@ export async function createRolloutScorer(opts: RolloutScorerOptions): Promise<I
         kinds.map((k) => REWARD_FUNCTIONS[k](ctx).catch((err: unknown) => faultResult(k, err))),
       ),
     );
+    await loopTurn();
     const cal = opts.judging?.calibration;
     const results = cal ? raw.map((r) => calibrateResult(r, cal)) : raw;
     const judgeContext =

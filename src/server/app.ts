@@ -13,6 +13,7 @@ import type { HedgeStats } from '../models/hedge.ts';
 import { type DeadlineOptions, scoreByDeadline } from '../pipeline/deadline.ts';
 import type { RolloutScorer } from '../pipeline/types.ts';
 import { type Admission, createAdmission, resolveLimits, type ServerLimits } from './admission.ts';
+import { markArrival } from './arrival.ts';
 import { bearerAuth } from './auth.ts';
 import { type BodyRefusal, bodyLimits, createBodyBudget } from './body-limit.ts';
 import { ServerConfigError } from './config-error.ts';
@@ -148,6 +149,7 @@ export function createServer(opts: ServerOptions): OpenAPIHono {
   // Metering wraps everything, auth and limits included, so refusals are counted too.
   app.use('*', async (c, next) => {
     const t0 = performance.now();
+    markArrival(c, t0);
     await next();
     const route = c.req.routePath && c.req.routePath !== '*' ? c.req.routePath : 'other';
     metrics.requests.inc({ route, status: String(c.res.status) });

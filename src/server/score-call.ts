@@ -10,6 +10,7 @@ import { type DeadlineOptions, scoreByDeadline } from '../pipeline/deadline.ts';
 import { ScorerConfigError } from '../pipeline/score.ts';
 import type { RolloutInput, RolloutScorer, ScoreBatchOptions } from '../pipeline/types.ts';
 import type { Admission, ServerLimits } from './admission.ts';
+import { arrivedAt } from './arrival.ts';
 import { releaseBodyBudget } from './body-limit.ts';
 import type { Gatherer } from './gather.ts';
 import { itemBoundsProblem } from './item-bounds.ts';
@@ -109,7 +110,10 @@ export function createScoreCall(d: ScoreCallDeps): ScoreCall {
         } else {
           const o = { ...scoreOpts, signal: c.req.raw.signal };
           records = deadlineMs
-            ? await scoreByDeadline(scorer, items, o, deadlineMs, d.deadline)
+            ? await scoreByDeadline(scorer, items, o, deadlineMs, {
+                ...d.deadline,
+                startedAt: arrivedAt(c) ?? t0,
+              })
             : await scorer.scoreBatch(items, o);
           batch = { items, records };
         }
