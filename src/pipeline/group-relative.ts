@@ -25,7 +25,6 @@
 // absolute record (`relative.fallback`, or no `relative`). The record's shape is unchanged for
 // trainers: `reward` is the group score, the components are scaled by one factor to sum to it
 // (reward/components.ts); the absolute interval no longer describes it and is left out.
-import { groupKey } from '../core/group-key.ts';
 import type { RolloutInput, ScoreRecord } from '../core/record.ts';
 import { addUsage, emptyUsage, type Usage } from '../core/usage.ts';
 import type { Asked } from '../judge/cached-ask.ts';
@@ -36,6 +35,7 @@ import { rewardComponents } from '../reward/components.ts';
 import { weightedReward } from '../reward/weighted.ts';
 import { sha256 } from '../rubric/prompt-file.ts';
 import type { RubricItem } from '../rubric/schema.ts';
+import { judgeableGroups } from './judgeable-groups.ts';
 
 /** What a rollout brings to a group call: its picture and what its judge was asked about. */
 export interface GroupEntry {
@@ -75,16 +75,9 @@ export async function judgeGroups(
   opts: GroupOptions,
 ): Promise<ScoreRecord[]> {
   const out = entries.map((e) => e.record);
-  const groups = new Map<string, number[]>();
-  entries.forEach((e, i) => {
-    if (e.record.status !== 'ok' || !e.png || !e.context) return;
-    const key = groupKey(items[i]!);
-    const list = groups.get(key);
-    if (list) list.push(i);
-    else groups.set(key, [i]);
-  });
+  const groups = judgeableGroups(items, entries);
   const jobs: Promise<void>[] = [];
-  for (const members of groups.values()) {
+  for (const members of groups) {
     if (members.length < 2) continue; // a group of one keeps its absolute score
     const hash = new Map(members.map((i) => [i, sha256(entries[i]!.png!)]));
     const canon = [...members].sort((x, y) => {

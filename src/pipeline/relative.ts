@@ -17,7 +17,6 @@
 // `fallback` set). The record's shape is unchanged for trainers: `reward` is the relative
 // score, the components are scaled by one factor to sum to it (the rule of
 // reward/components.ts), and `relative` records what was asked and answered.
-import { groupKey } from '../core/group-key.ts';
 import type { RolloutInput, ScoreRecord } from '../core/record.ts';
 import { addUsage, emptyUsage, type Usage } from '../core/usage.ts';
 import { tallyJudgeInput } from '../judge/judge-input-tally.ts';
@@ -27,6 +26,7 @@ import { rewardComponents } from '../reward/components.ts';
 import { relativeIntervals } from '../reward/relative-interval.ts';
 import { DEFAULT_INTERVAL_LEVEL } from '../reward/result.ts';
 import { sha256 } from '../rubric/prompt-file.ts';
+import { judgeableGroups } from './judgeable-groups.ts';
 
 /** What a rollout brings to a comparison: its picture and what its judge was asked about. */
 export interface RelativeEntry {
@@ -72,16 +72,9 @@ export async function judgeRelative(
   opts: RelativeOptions,
 ): Promise<ScoreRecord[]> {
   const out = entries.map((e) => e.record);
-  const groups = new Map<string, number[]>();
-  entries.forEach((e, i) => {
-    if (e.record.status !== 'ok' || !e.png || !e.context) return;
-    const key = groupKey(items[i]!);
-    const list = groups.get(key);
-    if (list) list.push(i);
-    else groups.set(key, [i]);
-  });
+  const groups = judgeableGroups(items, entries);
   await Promise.all(
-    [...groups.values()].map(async (members) => {
+    groups.map(async (members) => {
       if (members.length < 2) return; // a group of one keeps its absolute score
       const hash = new Map(members.map((i) => [i, sha256(entries[i]!.png!)]));
       const order = [...members].sort((x, y) => {
