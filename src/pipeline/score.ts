@@ -55,6 +55,7 @@ import type { RubricItem, RubricRecord } from '../rubric/schema.ts';
 import { type AnswerCache, DEFAULT_CACHE_PATH } from '../store/cache.ts';
 import { openAnswerCache } from '../store/open-cache.ts';
 import { judgeWithAssets, prismaWithAssets } from './assets-key.ts';
+import { completionTooLarge } from './completion-bound.ts';
 import { gatedResult, gateHit, resolveGate } from './gate.ts';
 import { judgeGroups } from './group-relative.ts';
 import { assembleRecord, faultRecord, faultResult } from './record.ts';
@@ -484,6 +485,13 @@ export async function createRolloutScorer(opts: RolloutScorerOptions): Promise<I
       (rollout.prompt_id ? (res.rubrics.promptOf(rollout.prompt_id) ?? null) : null);
     const promptId = rollout.prompt_id ?? found?.id ?? null;
     const mode = batch.mode ?? opts.mode ?? 'joint';
+    // A completion too long to inspect is the policy's output: a per-rollout `too_large`,
+    // answered before any synchronous work on it (completion-bound.ts).
+    const tooLong = completionTooLarge(rollout.completion);
+    if (tooLong) {
+      const results = kinds.map((k) => reasonResult(k, 'too_large', tooLong));
+      return { record: assembleRecord(rollout, promptId, null, results), inspection: null };
+    }
     // The task's data files: a bad one is a fact about the inputs (like no_rubric), given to
     // every reward as its reason; the completion is not rendered. A rollout without its own
     // takes its prompt's, as `rubric synth` recorded them in the rubrics file.

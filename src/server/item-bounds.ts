@@ -2,15 +2,15 @@
 // request's bytes, but inside 64 MiB one completion can be 60 MB of text, and the
 // deterministic path (extraction, checks, token counts) is synchronous: about 70 ms of event
 // loop per MB here, so one such rollout stalls /healthz and every other request for seconds.
-// No policy writes that much (a 128k-token answer is ~0.5 M characters), so a rollout over
-// these bounds is the caller's error: 400 `item_too_large` naming the item and the field,
-// before any work or admission. Every route that scores goes through score-call.ts.
+// A prompt or an id that long is the caller's error, not the policy's: 400 `item_too_large`
+// naming the item and the field, before any work or admission. Every route that scores goes
+// through score-call.ts. A completion is the policy's output, so a too-long one is not
+// refused here: the pipeline answers that rollout alone `unscoreable`/`too_large` before any
+// synchronous work on it (src/pipeline/completion-bound.ts), and the rest of its batch scores.
 import type { RolloutInput } from '../pipeline/types.ts';
 
 /** The largest strings one rollout of a request may carry, in characters. */
 export interface ItemBounds {
-  /** The completion (the policy's answer); default 2 Mi characters. */
-  maxCompletionChars: number;
   /** The prompt text; default 1 Mi characters. */
   maxPromptChars: number;
   /** `id` and `prompt_id`; default 1,024 characters. */
@@ -19,7 +19,6 @@ export interface ItemBounds {
 
 /** The default per-rollout bounds. */
 export const DEFAULT_ITEM_BOUNDS: ItemBounds = Object.freeze({
-  maxCompletionChars: 2 * 1024 * 1024,
   maxPromptChars: 1024 * 1024,
   maxIdChars: 1024,
 });
@@ -32,7 +31,6 @@ export function itemBoundsProblem(
   for (let i = 0; i < items.length; i++) {
     const it = items[i]!;
     const fields: [string, string | null | undefined, number][] = [
-      ['completion', it.completion, bounds.maxCompletionChars],
       ['prompt', it.prompt, bounds.maxPromptChars],
       ['id', it.id, bounds.maxIdChars],
       ['prompt_id', it.prompt_id, bounds.maxIdChars],

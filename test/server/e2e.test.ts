@@ -159,9 +159,12 @@ describe('reward server end to end (real scorer, judge double)', () => {
       prompt_id: 'fox',
       completion: completion(svg),
     }));
+    // An 8 MB answer with no drawing in it: the policy's output, so a result of its own
+    // (too_large, before any synchronous work on it), never a refusal of the batch.
+    const huge = { id: 'huge-completion', prompt_id: 'fox', completion: 'draw '.repeat(1_600_000) };
     const items = good
       .flatMap((g, i) => [g, ...(bad[i] ? [bad[i]!] : [])])
-      .concat(bad.slice(good.length));
+      .concat(bad.slice(good.length), [huge]);
     const t0 = Date.now();
     const res = await postJson(`${server.url}/v1/rewards`, { items });
     expect(res.status).toBe(200);
@@ -174,6 +177,11 @@ describe('reward server end to end (real scorer, judge double)', () => {
     expect(byId.get('blank')).toMatchObject({ status: 'unscoreable', reason: 'blank' });
     expect(byId.get('no-svg')).toMatchObject({ status: 'unscoreable', reason: 'no_svg' });
     expect(byId.get('huge-canvas')!.reason).not.toBe('judge_error');
+    expect(byId.get('huge-completion')).toMatchObject({
+      status: 'unscoreable',
+      reason: 'too_large',
+    });
+    expect(byId.get('many-segments')).toMatchObject({ status: 'unscoreable', reason: 'too_large' });
     // No SVG fetched anything: the XXE text never reached the judge.
     for (const r of double.requests) expect(r.text).not.toContain('root:x:0:0');
     expect(Date.now() - t0).toBeLessThan(45_000);

@@ -1,12 +1,13 @@
 // Issue 35, item 2: every size and count a scoring request controls has a bound with a stable
 // code, checked over a real socket before any scoring (the fake scorer must never see a
 // refused request). The body, the rollouts per request, deadline_ms, the gate list and the
-// reward list had bounds before; a rollout's own strings (completion, prompt, id, prompt_id)
-// did not: inside the 64 MiB body one completion could be 60 MB, and the synchronous
-// extraction and checks held the event loop for seconds (≈70 ms per MB measured). Those rows
-// fail on the code before src/server/item-bounds.ts (answered 200). The table is docs/serve.md
-// "Request bounds".
+// reward list had bounds before; a rollout's prompt, id and prompt_id did not. Those rows fail
+// on the code before src/server/item-bounds.ts (answered 200). A completion over its bound is
+// the policy's output, so it is a per-rollout `too_large` result, not a refusal: that is
+// src/pipeline/completion-bound.test.ts and test/server/e2e.test.ts (real scorer). The table
+// is docs/serve.md "Request bounds".
 import { describe, expect, it } from 'vitest';
+import { MAX_COMPLETION_CHARS } from '../../src/pipeline/completion-bound.ts';
 import { DEFAULT_ITEM_BOUNDS } from '../../src/server/item-bounds.ts';
 import { readOrsTasks } from '../../src/server/ors/index.ts';
 import { startServer } from '../../src/server/start.ts';
@@ -40,13 +41,6 @@ const ROWS: [string, string, unknown, number, string][] = [
   ],
   ['no rollouts', '/v1/rewards', { items: [] }, 400, 'invalid_request'],
   [
-    'completion over its bound',
-    '/v1/rewards',
-    { items: [item(), item({ id: 'r2', completion: long(B.maxCompletionChars + 1) })] },
-    400,
-    'item_too_large',
-  ],
-  [
     'prompt over its bound',
     '/v1/rewards',
     { items: [item({ prompt_id: null, prompt: long(B.maxPromptChars + 1) })] },
@@ -64,27 +58,6 @@ const ROWS: [string, string, unknown, number, string][] = [
     'prompt_id over its bound',
     '/v1/rewards',
     { items: [item({ prompt_id: long(B.maxIdChars + 1) })] },
-    400,
-    'item_too_large',
-  ],
-  [
-    'verl: a solution string over the bound',
-    '/v1/verl',
-    { data_sources: ['d'], solution_strs: [long(B.maxCompletionChars + 1)], ground_truths: ['p'] },
-    400,
-    'item_too_large',
-  ],
-  [
-    'openrlhf: a query over the bound',
-    '/v1/openrlhf',
-    { query: [long(B.maxCompletionChars + 1)], labels: ['p'] },
-    400,
-    'item_too_large',
-  ],
-  [
-    'slime: a response over the bound',
-    '/v1/slime',
-    { prompt: 'draw', response: long(B.maxCompletionChars + 1), label: 'p' },
     400,
     'item_too_large',
   ],
@@ -149,7 +122,7 @@ describe('request bounds over HTTP', () => {
       expect(scorer.calls, 'a refused request reached the scorer').toHaveLength(0);
       // At the bounds exactly, the same shapes are scored.
       const ok = await postJson(`${server.url}/v1/rewards`, {
-        items: [item({ id: long(B.maxIdChars), completion: long(B.maxCompletionChars) })],
+        items: [item({ id: long(B.maxIdChars), completion: long(MAX_COMPLETION_CHARS) })],
         deadline_ms: 3_600_000,
       });
       expect(ok.status).toBe(200);
@@ -171,7 +144,7 @@ describe('request bounds over HTTP', () => {
     });
     try {
       const res = await postJson(`${server.url}/step`, {
-        action: { code: long(B.maxCompletionChars + 1), prompt_id: 'fox' },
+        action: { code: long(MAX_COMPLETION_CHARS + 1), prompt_id: 'fox' },
       });
       expect(res.status).toBe(422);
       expect((res.json as { detail?: string }).detail).toMatch(/^item_too_large/);

@@ -11,8 +11,8 @@
 //    and the scoring runs on, its answer landing in the cache for the next request.
 import type { ScoreRecord } from '../../core/record.ts';
 import { isGraderFaultRecord } from '../../core/status.ts';
+import { MAX_COMPLETION_CHARS } from '../../pipeline/completion-bound.ts';
 import type { RolloutInput, RolloutScorer } from '../../pipeline/types.ts';
-import { DEFAULT_ITEM_BOUNDS } from '../item-bounds.ts';
 import type { OrsTaskSpec } from '../ors/sessions.ts';
 import type { OrsTasks } from '../ors/tasks.ts';
 import { completionFor, type OrsToolOutput, promptBlocks } from '../ors/tools.ts';
@@ -123,7 +123,7 @@ export function actionOf(data: unknown): { code: string; tool: 'submit' | 'rende
     throw new OpenEnvInputError('"tool" is "submit" (default) or "render"');
   }
   // The code is a completion: the same per-rollout bound as every scoring route (issue 35).
-  const max = DEFAULT_ITEM_BOUNDS.maxCompletionChars;
+  const max = MAX_COMPLETION_CHARS;
   if (a.code.length > max) {
     throw new OpenEnvInputError(
       `item_too_large: the code is ${a.code.length} characters; the limit is ${max}`,

@@ -7,9 +7,9 @@
 // Errors are `{"detail": …, "code": …}`: the clients show `detail`.
 import type { Context, Hono } from 'hono';
 import type { Logger } from 'pino';
+import { MAX_COMPLETION_CHARS } from '../../pipeline/completion-bound.ts';
 import type { RolloutInput, RolloutScorer } from '../../pipeline/types.ts';
 import type { Admission, ServerLimits } from '../admission.ts';
-import { DEFAULT_ITEM_BOUNDS } from '../item-bounds.ts';
 import { callStream, eventsStream, SSE_HEADERS } from './call-stream.ts';
 import type { OrsCallRegistry } from './calls.ts';
 import type { OrsSession, OrsSessionStore, OrsTaskSpec } from './sessions.ts';
@@ -257,10 +257,10 @@ export function registerOrsRoutes(app: Hono, d: OrsDeps): void {
     }
     // The code is a completion: over the per-rollout bound it is refused in-band, unscored
     // (src/server/item-bounds.ts), like any other bad tool input.
-    if (arg.code.length > DEFAULT_ITEM_BOUNDS.maxCompletionChars) {
+    if (arg.code.length > MAX_COMPLETION_CHARS) {
       return answer({
         ok: false,
-        error: `rubrica: item_too_large: the code is ${arg.code.length} characters; the limit is ${DEFAULT_ITEM_BOUNDS.maxCompletionChars}`,
+        error: `rubrica: item_too_large: the code is ${arg.code.length} characters; the limit is ${MAX_COMPLETION_CHARS}`,
       });
     }
     // One rollout against --max-in-flight; a full server says so before the stream starts.
