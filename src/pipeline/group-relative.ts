@@ -33,9 +33,8 @@ import { tallyJudgeInput } from '../judge/judge-input-tally.ts';
 import type { GroupOrders } from '../judge/strategy.ts';
 import { rewardComponents } from '../reward/components.ts';
 import { weightedReward } from '../reward/weighted.ts';
-import { sha256 } from '../rubric/prompt-file.ts';
 import type { RubricItem } from '../rubric/schema.ts';
-import { judgeableGroups } from './judgeable-groups.ts';
+import { canonicalOrder, judgeableGroups } from './judgeable-groups.ts';
 
 /** What a rollout brings to a group call: its picture and what its judge was asked about. */
 export interface GroupEntry {
@@ -79,15 +78,7 @@ export async function judgeGroups(
   const jobs: Promise<void>[] = [];
   for (const members of groups) {
     if (members.length < 2) continue; // a group of one keeps its absolute score
-    const hash = new Map(members.map((i) => [i, sha256(entries[i]!.png!)]));
-    const canon = [...members].sort((x, y) => {
-      const hx = hash.get(x)!;
-      const hy = hash.get(y)!;
-      if (hx !== hy) return hx < hy ? -1 : 1;
-      const ix = entries[x]!.record.id;
-      const iy = entries[y]!.record.id;
-      return ix < iy ? -1 : ix > iy ? 1 : x - y;
-    });
+    const canon = canonicalOrder(members, entries);
     let at = 0;
     for (const size of chunkSizes(canon.length, opts.chunkMax)) {
       const chunk = canon.slice(at, at + size);

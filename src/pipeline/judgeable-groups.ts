@@ -4,6 +4,7 @@
 // has no rubric context is never shown to a relative judge: it keeps its absolute record.
 import { groupKey } from '../core/group-key.ts';
 import type { RolloutInput, ScoreRecord } from '../core/record.ts';
+import { sha256 } from '../rubric/prompt-file.ts';
 
 export function judgeableGroups(
   items: readonly RolloutInput[],
@@ -18,4 +19,24 @@ export function judgeableGroups(
     else groups.set(key, [i]);
   });
   return [...groups.values()];
+}
+
+/**
+ * A group's members in canonical order — by the picture's hash, then the rollout id — so a
+ * relative judge sees the same pictures in the same places whatever order the group arrived
+ * in, and every rollout's reward is the same to the bit.
+ */
+export function canonicalOrder(
+  members: readonly number[],
+  entries: readonly { record: ScoreRecord; png: Buffer | null }[],
+): number[] {
+  const hash = new Map(members.map((i) => [i, sha256(entries[i]!.png!)]));
+  return [...members].sort((x, y) => {
+    const hx = hash.get(x)!;
+    const hy = hash.get(y)!;
+    if (hx !== hy) return hx < hy ? -1 : 1;
+    const ix = entries[x]!.record.id;
+    const iy = entries[y]!.record.id;
+    return ix < iy ? -1 : ix > iy ? 1 : x - y;
+  });
 }

@@ -25,8 +25,7 @@ import { type Comparison, fitBradleyTerry } from '../reward/bradley-terry.ts';
 import { rewardComponents } from '../reward/components.ts';
 import { relativeIntervals } from '../reward/relative-interval.ts';
 import { DEFAULT_INTERVAL_LEVEL } from '../reward/result.ts';
-import { sha256 } from '../rubric/prompt-file.ts';
-import { judgeableGroups } from './judgeable-groups.ts';
+import { canonicalOrder, judgeableGroups } from './judgeable-groups.ts';
 
 /** What a rollout brings to a comparison: its picture and what its judge was asked about. */
 export interface RelativeEntry {
@@ -76,15 +75,7 @@ export async function judgeRelative(
   await Promise.all(
     groups.map(async (members) => {
       if (members.length < 2) return; // a group of one keeps its absolute score
-      const hash = new Map(members.map((i) => [i, sha256(entries[i]!.png!)]));
-      const order = [...members].sort((x, y) => {
-        const hx = hash.get(x)!;
-        const hy = hash.get(y)!;
-        if (hx !== hy) return hx < hy ? -1 : 1;
-        const ix = entries[x]!.record.id;
-        const iy = entries[y]!.record.id;
-        return ix < iy ? -1 : ix > iy ? 1 : x - y;
-      });
+      const order = canonicalOrder(members, entries);
       const plan = pairPlan(order.length, opts.pairs);
       const ctx = entries[order[0]!]!.context!;
       // Each comparison runs in its own tally, so the template token strings its messages
