@@ -79,6 +79,11 @@ export const BAND_SPAN = 0.9;
  * cuts leave under 45 %), a column, drape or bust fills the frame from its side.
  */
 export const DEEP_REACH = 0.55;
+/**
+ * A part reaching this share across the picture from a side it runs well past (not the
+ * bottom) is a subject sliced by that side, even where it also stands on the bottom edge.
+ */
+export const ACROSS_REACH = 0.75;
 /** …and a close-up when it runs past that side by this share of its own extent. */
 export const CLOSEUP_PAST = 0.05;
 /** Translucent below this alpha: light, haze, a glow (what it covers still shows). */
@@ -379,16 +384,20 @@ export function reachClass(
     if (!touches || reach < DEEP_REACH) continue;
     if (!spans && past >= CLOSEUP_PAST) {
       // A body continuing down out of the frame (a bust, a neck, a stem) is framed on
-      // purpose; a part filling the picture from a side and running on past it is a subject
-      // sliced through its body (half a bulldog, a bison's hind half), unless it hangs from
-      // the top (a drape, a branch, a ceiling lamp: scenery).
+      // purpose; a part filling the picture from another side and running on past it is a
+      // subject sliced through its body (half a bulldog, a bison's back half). Drapes and
+      // columns are drawn up to their side, not far past it: they stay scenery below.
       if (i === 2) return 'closeup';
-      if (i === 0) deep = true;
-      else sliced = true;
-      // Across nearly the whole picture from that side (and short of the far one): nothing
-      // framing the scene is that large — it is the subject, sliced, whatever it stands on.
-      if (i !== 0 && reach >= BAND_SPAN) across = true;
-      continue;
+      // Sliced only where it runs on well past that side (RUNS_PAST, as a cut subject's
+      // part): a close-up's ball or hand grazing the top is not a body cut through.
+      if (past >= RUNS_PAST) {
+        sliced = true;
+        // Across most of the picture from that side: nothing framing the scene (a column,
+        // a drape, a tree at the side) is that large — it is the subject, sliced, whatever
+        // it stands on.
+        if (reach >= ACROSS_REACH) across = true;
+        continue;
+      }
     }
     deep = true;
   }
