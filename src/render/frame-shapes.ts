@@ -79,6 +79,11 @@ export const BAND_SPAN = 0.9;
  * cuts leave under 45 %), a column, drape or bust fills the frame from its side.
  */
 export const DEEP_REACH = 0.55;
+/**
+ * A part reaching this share across the picture from a side it runs well past (not the
+ * bottom) is a subject sliced by that side, even where it also stands on the bottom edge.
+ */
+export const ACROSS_REACH = 0.75;
 /** …and a close-up when it runs past that side by this share of its own extent. */
 export const CLOSEUP_PAST = 0.05;
 /** Translucent below this alpha: light, haze, a glow (what it covers still shows). */
@@ -302,7 +307,8 @@ function regroup(shapes: FrameShape[], frame: [number, number, number, number]):
   const boxes = new Map<number, [number, number, number, number]>();
   const opaque = (c: ShapeClass) => c !== 'light' && c !== 'texture';
   for (const s of shapes) {
-    if (!opaque(s.cls) || s.group < 0) continue;
+    // A part's extent is its own: the backdrop drawn in the same group is not part of it.
+    if (!opaque(s.cls) || s.cls === 'background' || s.cls === 'band' || s.group < 0) continue;
     const b = boxes.get(s.group);
     if (!b) boxes.set(s.group, [...s.box]);
     else {
@@ -322,7 +328,7 @@ function regroup(shapes: FrameShape[], frame: [number, number, number, number]):
     const past = pastShare(b ?? s.box, frame);
     s.runsPast = past >= RUNS_PAST;
     const deep = b ? reachClass(b, frame) : null;
-    if (deep) s.cls = deep;
+    if (deep === 'closeup' || deep === 'scenery') s.cls = deep;
     else if (s.rect) {
       const [x0, y0, x1, y1] = s.box;
       const sides = [x0 <= vx, y0 <= vy, x1 >= vx + vw, y1 >= vy + vh].filter(Boolean).length;
@@ -357,23 +363,45 @@ export function pastShare(
 export function reachClass(
   [x0, y0, x1, y1]: [number, number, number, number],
   [vx, vy, vw, vh]: [number, number, number, number],
-): 'closeup' | 'scenery' | null {
+): 'closeup' | 'scenery' | 'sliced' | null {
   const [fx1, fy1] = [vx + vw, vy + vh];
   const w = (Math.min(x1, fx1) - Math.max(x0, vx)) / vw;
   const h = (Math.min(y1, fy1) - Math.max(y0, vy)) / vh;
   const tol = 0.005;
+  // Spanning the frame along a side: meeting both ends of it (a band drawn edge to edge),
+  // not merely covering most of it (a large subject a hair short of the corners).
+  const meets = touching([x0, y0, x1, y1], [vx, vy, vw, vh]);
   const sides: [boolean, number, number, boolean][] = [
-    [y0 <= vy + tol * vh, h, (vy - y0) / (y1 - y0), h >= BAND_SPAN],
-    [x1 >= fx1 - tol * vw, w, (x1 - fx1) / (x1 - x0), w >= BAND_SPAN],
-    [y1 >= fy1 - tol * vh, h, (y1 - fy1) / (y1 - y0), h >= BAND_SPAN],
-    [x0 <= vx + tol * vw, w, (vx - x0) / (x1 - x0), w >= BAND_SPAN],
+    [y0 <= vy + tol * vh, h, (vy - y0) / (y1 - y0), h >= BAND_SPAN && meets.down],
+    [x1 >= fx1 - tol * vw, w, (x1 - fx1) / (x1 - x0), w >= BAND_SPAN && meets.across],
+    [y1 >= fy1 - tol * vh, h, (y1 - fy1) / (y1 - y0), h >= BAND_SPAN && meets.down],
+    [x0 <= vx + tol * vw, w, (vx - x0) / (x1 - x0), w >= BAND_SPAN && meets.across],
   ];
   let deep = false;
-  for (const [touches, reach, past, spans] of sides) {
+  let sliced = false;
+  let across = false;
+  for (const [i, [touches, reach, past, spans]] of sides.entries()) {
     if (!touches || reach < DEEP_REACH) continue;
-    if (!spans && past >= CLOSEUP_PAST) return 'closeup';
+    if (!spans && past >= CLOSEUP_PAST) {
+      // A body continuing down out of the frame (a bust, a neck, a stem) is framed on
+      // purpose; a part filling the picture from another side and running on past it is a
+      // subject sliced through its body (half a bulldog, a bison's back half). Drapes and
+      // columns are drawn up to their side, not far past it: they stay scenery below.
+      if (i === 2) return 'closeup';
+      // Sliced only where it runs on well past that side (RUNS_PAST, as a cut subject's
+      // part): a close-up's ball or hand grazing the top is not a body cut through.
+      if (past >= RUNS_PAST) {
+        sliced = true;
+        // Across most of the picture from that side: nothing framing the scene (a column,
+        // a drape, a tree at the side) is that large — it is the subject, sliced, whatever
+        // it stands on.
+        if (reach >= ACROSS_REACH) across = true;
+        continue;
+      }
+    }
     deep = true;
   }
+  if (across || (sliced && !deep)) return 'sliced';
   return deep ? 'scenery' : null;
 }
 
@@ -399,9 +427,27 @@ export function shapeClass(
   const h = (Math.min(y1, fy1) - Math.max(y0, vy)) / vh;
   const reach = reachClass([x0, y0, x1, y1], [vx, vy, vw, vh]);
   if (reach === 'closeup') return reach;
-  if (areaShare >= BACKGROUND_AREA) return 'background';
-  if (w >= BAND_SPAN || h >= BAND_SPAN) return 'band';
-  if (gradient && areaShare >= 0.3) return 'background';
-  if (reach) return 'scenery';
+  // A background or a band is laid edge to edge: it meets the sides it covers. A subject as
+  // large (a bison's body in a tight frame) meets the frame only where it is cut.
+  const meets = touching([x0, y0, x1, y1], [vx, vy, vw, vh]);
+  if (areaShare >= BACKGROUND_AREA && meets.count >= 3) return 'background';
+  if ((w >= BAND_SPAN && meets.across) || (h >= BAND_SPAN && meets.down)) return 'band';
+  if (gradient && areaShare >= 0.3 && meets.count >= 2) return 'background';
+  if (reach === 'scenery') return 'scenery';
   return 'subject';
+}
+
+/** Within this share of the frame a box meets a side (drawn to it, or a hair short). */
+export const MEETS = 0.01;
+
+/** Which sides of the frame a box meets: how many, both left and right, both top and bottom. */
+export function touching(
+  [x0, y0, x1, y1]: [number, number, number, number],
+  [vx, vy, vw, vh]: [number, number, number, number],
+): { count: number; across: boolean; down: boolean } {
+  const t = y0 <= vy + MEETS * vh;
+  const r = x1 >= vx + vw - MEETS * vw;
+  const b = y1 >= vy + vh - MEETS * vh;
+  const l = x0 <= vx + MEETS * vw;
+  return { count: [t, r, b, l].filter(Boolean).length, across: l && r, down: t && b };
 }

@@ -69,6 +69,20 @@ describe('frame structure', () => {
     expect(f.cutRun).toBe(0);
   });
 
+  it('tells half a subject sliced by a side from a bust running off the bottom', () => {
+    // The bust above pushed off the left side instead: it fills the picture from there and
+    // runs a ninth of its width past it — half a bulldog, not a portrait crop.
+    const half = `<g transform="translate(-60 10) scale(2)">${figure(0, 0).replace(/<g[^>]*>|<\/g>/g, '')}</g>`;
+    const f = frame(BG + half);
+    expect(f.cutRun).toBeGreaterThanOrEqual(MIN);
+    expect(f.closeUpRun).toBe(0);
+    // A body as large as a backdrop (half the frame) meeting the frame on one side only is
+    // a subject sliced there (a bison's hind half in a tight frame), not the background.
+    const body = `<g><ellipse cx="420" cy="256" rx="300" ry="236" fill="#8b5a2b"/><circle cx="200" cy="200" r="20" fill="#000"/></g>`;
+    const b = frame(BG + body);
+    expect(b.cutRun).toBeGreaterThanOrEqual(MIN);
+  });
+
   it('finds text running off the frame, also over a pattern, and not text that fits', () => {
     const pattern =
       '<defs><pattern id="p" width="20" height="20" patternUnits="userSpaceOnUse"><circle cx="10" cy="10" r="5"/></pattern></defs><rect width="512" height="512" fill="url(#p)"/>';

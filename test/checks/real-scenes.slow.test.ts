@@ -1,9 +1,12 @@
 // Issue 40 item 2 on real drawings: `clipped` over the public-domain openclipart scenes of
-// test/fixtures/scenes (real-scenes.ts), labelled by eye — 33 whole scenes and deliberate
-// close-ups, 19 cut (18 cropped through a subject, one cut as its author drew it). Real
-// renders through the isolated pool; the per-kind tables are printed.
-// Asserted: no whole scene or close-up is flagged (FP ≤ 2 % is 0 of 33), the cuts caught
-// today stay caught (recall is 10/19, short of the 90 % goal: the misses and why are in
+// test/fixtures/scenes (real-scenes.ts), labelled by eye — the 34 vendored scenes and 60
+// crops of them with known truth: 45 cut (44 cropped through a subject's body, one cut as
+// its author drew it) and 49 not cut (33 whole scenes and close-ups, 14 crops through sky,
+// ground, backdrop, pattern or texture only, 2 portrait-like crops). Real renders through
+// the isolated pool; the per-kind tables are printed.
+// Asserted: no vendored scene is flagged, the crops that are not cut raise no flag beyond
+// the known false alarms (each named below with why), the cuts caught when measured stay
+// caught (36/45, short of the 90 % goal: the misses and why are in
 // docs/artifact-and-checks.md), and no complete real drawing is flagged by output_tokens.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { realScenes } from './real-scenes.ts';
@@ -25,34 +28,77 @@ beforeAll(async () => {
 
 const ids = (xs: SceneOutcome[]) => xs.map((o) => o.item.id).join(', ');
 
-// Cuts `clipped` catches today (a subject sliced through its body, with its own fill, smaller
-// than the frame). The others are known misses, listed in the docs.
+// Cuts `clipped` catches today (a subject sliced through its body, with its own fill). The
+// others are known misses, listed in the docs.
 const CAUGHT = [
   'ayers-rock--cut',
+  'ayers-rock--cut-r',
   'baby-tux--cut',
+  'baby-tux--cut-r',
+  'baby-tux--cut-top',
+  'big-house--cut-r',
+  'bison--cut',
+  'bison--cut-l',
+  'bison--cut-top',
+  'bulldog-puppy--cut',
+  'bulldog-puppy--cut-r',
   'bunny--cut',
+  'bunny--cut-l',
+  'bunny--cut-r',
+  'bunny--cut-top',
   'chess-game--cut',
+  'eye-chart--cut',
+  'grapes--cut',
+  'grapes--cut-r',
   'ice-water--cut',
+  'ice-water--cut-bottom',
+  'ice-water--cut-r',
+  'ice-water--cut-top',
+  'menu-1--cut',
+  'menu-1--cut-r',
+  'menu-6--cut',
+  'menu-6--cut-r',
+  'menu-6--cut-top',
   'park--cut',
   'place-setting--cut',
+  'place-setting--cut-bottom',
+  'place-setting--cut-r',
   'river-landscape',
   'river-landscape--cut',
   'sunflower--cut',
+  'water-tower--cut-top',
 ];
 
+// Known false alarms on crops that are not cut (the rule on main raises the same five):
+// cloud streaks sliced by trimming the sky (Ayers Rock), a foam crest
+// sliced by trimming the sea (footprints), wood-grain shapes sliced by cropping the texture,
+// and a water tower's shaft running off the bottom under its tank (a close-up the structure
+// reads as a cut shaft: the tank and the shaft are separate parts).
+const KNOWN_FP = [
+  'ayers-rock--trim-bands',
+  'ayers-rock--trim-sides',
+  'footprints--trim',
+  'water-tower--top',
+  'wood--trim',
+];
+
+const name = (o: SceneOutcome) => o.item.id.replace(/^real:|\.svg$/g, '');
+
 describe('clipped on real full-bleed scenes', () => {
-  it('flags no whole scene and no deliberate close-up, of any background kind', () => {
+  it('flags no vendored whole scene or close-up, and no other crop that is not cut', () => {
     const clean = outcomes.filter((o) => !o.scene.cut);
-    expect(clean.length).toBe(33);
-    expect(ids(clean.filter((o) => o.flags.has('clipped')))).toBe('');
+    expect(clean.length).toBe(49);
+    const vendored = clean.filter((o) => !name(o).includes('--'));
+    expect(vendored.length).toBe(33);
+    expect(ids(vendored.filter((o) => o.flags.has('clipped')))).toBe('');
+    const unknown = clean.filter((o) => o.flags.has('clipped') && !KNOWN_FP.includes(name(o)));
+    expect(ids(unknown)).toBe('');
   });
 
-  it('catches the cuts it caught when measured (10 of 19)', () => {
+  it('catches the cuts it caught when measured (36 of 45)', () => {
     const cut = outcomes.filter((o) => o.scene.cut);
-    expect(cut.length).toBe(19);
-    const missed = outcomes.filter(
-      (o) => CAUGHT.includes(o.item.id.replace(/^real:|\.svg$/g, '')) && !o.flags.has('clipped'),
-    );
+    expect(cut.length).toBe(45);
+    const missed = outcomes.filter((o) => CAUGHT.includes(name(o)) && !o.flags.has('clipped'));
     expect(ids(missed)).toBe('');
   });
 

@@ -1,9 +1,11 @@
 // Real full-bleed scenes (issue 40 item 2): public-domain openclipart drawings vendored in
 // test/fixtures/scenes (MANIFEST.json says where each comes from, what was changed, and
 // what was seen in it), labelled by eye as whole, cut (`clipped` must fire) or a deliberate
-// close-up (must not fire). Most cut ones are those scenes with their viewBox cropped
-// through the subject (`cuts` in the manifest, made here in memory so the bytes are stored
-// once): the truth is known because the crop was chosen, and each was looked at.
+// close-up (must not fire). Most labelled items are those scenes with their viewBox cropped
+// (`cuts` in the manifest, made here in memory so the bytes are stored once): through a
+// subject's body (cut), through sky, ground, backdrop, pattern or texture only (whole), or
+// portrait-like (close-up); the truth is known because the crop was chosen, and each was
+// looked at in a render.
 // Read by scene-bench.ts and real-scenes.slow.test.ts.
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -26,10 +28,16 @@ export interface ManifestEntry {
   crop?: Box;
 }
 
-/** A cut made from a vendored scene: its frame cropped to `crop` (fractions of the frame). */
+/**
+ * A crop made from a vendored scene: its frame cropped to `crop` (fractions of the frame).
+ * Its truth is `cut` (through a subject's body) unless it says otherwise: `whole` (only sky,
+ * ground, backdrop, a pattern or a texture trimmed) or `close-up` (a portrait-like crop, the
+ * body running off the bottom). `seen` says what the crop shows and why it has its label.
+ */
 export interface CutEntry {
   of: string;
   crop: Box;
+  truth?: 'cut' | 'whole' | 'close-up';
   seen: string;
 }
 
@@ -82,7 +90,8 @@ export function realScenes(): BenchScene[] {
       kind: base.background,
       prompt: base.prompt,
       svg: cropFrame(read(c.of), c.crop),
-      cut: true,
+      cut: (c.truth ?? 'cut') === 'cut',
+      ...(c.truth === 'close-up' ? { closeUp: true } : {}),
     };
   });
   return [...whole, ...cropped].sort((a, b) => a.id.localeCompare(b.id));
