@@ -120,7 +120,7 @@ describe('pngResult gives the pictures the old pipeline gave', () => {
   });
 
   it('writes a trimmed picture with the project encoder (deflate level 1), not sharp at level 6', async () => {
-    const png = readFileSync(join(FIXTURES, 'latex-standalone.png'));
+    const png = readFileSync(join(FIXTURES, 'latex-pdftoppm.png'));
     const r = await pngResult(png, 0, {}, { trim: true });
     if (!r.ok) throw new Error(r.error.message);
     const idat = r.png.indexOf('IDAT');

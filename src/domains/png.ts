@@ -50,8 +50,7 @@ export async function pngResult(
       .removeAlpha()
       .raw()
       .toBuffer({ resolveWithObject: true });
-    // One flat colour: the pixels equal themselves shifted by one pixel (one memcmp).
-    if (data.subarray(3).equals(data.subarray(0, data.length - 3))) {
+    if (isOneColour(data)) {
       return {
         ok: false,
         error: makeError('blank', 'the picture is a single flat colour'),
@@ -88,8 +87,13 @@ async function boxPixels(png: Buffer, icc: boolean, decoded: Buffer): Promise<Bu
   return sharp(png, { limitInputPixels: MAX_DOMAIN_PIXELS, ignoreIcc: true }).raw().toBuffer();
 }
 
+/** One flat colour: the pixels equal themselves shifted by one pixel (one memcmp). */
+export function isOneColour(px: Buffer): boolean {
+  return px.subarray(3).equals(px.subarray(0, px.length - 3));
+}
+
 /** The picture cut to its ink box (the whole of it when none), MARGIN of white around, as RGB PNG. */
-async function cropOnWhite(
+export async function cropOnWhite(
   px: Buffer,
   boxPx: Buffer,
   { width, height, channels }: { width: number; height: number; channels: number },
