@@ -30,8 +30,7 @@ export async function ppmResult(
   const m = HEADER.exec(ppm.toString('latin1', 0, 40));
   const width = Number(m?.[1]);
   const height = Number(m?.[2]);
-  if (m?.[3] !== '255' || !width || !height)
-    return fail('no_output', 'the output is not a PPM');
+  if (m?.[3] !== '255' || !width || !height) return fail('no_output', 'the output is not a PPM');
   if (width * height > MAX_DOMAIN_PIXELS) {
     return fail('too_large', 'unreadable picture: input image exceeds pixel limit');
   }
