@@ -7,7 +7,15 @@
 // accounting); only the code under test differs: the harness imports `src/` from the side's
 // directory (`--src DIR`). So a change to the bench itself never shows up as a speed change.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+} from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import {
@@ -43,6 +51,10 @@ export function checkoutRef(
 } {
   const commit = git(candidateDir, 'rev-parse', '--verify', `${ref}^{commit}`);
   const dir = mkdtempSync(join(tmpdir(), 'rubrica-against-'));
+  // mkdtemp makes it 0700; the sandboxes run as nobody and bind REF's own files (python's
+  // harness, RDKit's draw.py, LilyPond's zygote.scm), which they could not then reach: REF's
+  // python and smiles pools drew 0 files and its LilyPond zygote never started.
+  chmodSync(dir, 0o755);
   git(candidateDir, 'worktree', 'add', '--detach', dir, commit);
   const cleanup = () => {
     try {

@@ -1,6 +1,6 @@
 // The latex domain: pdflatex (Debian texlive) inside the sandbox with shell escape off and
 // kpathsea's paranoid file access (openin_any/openout_any = p: no absolute paths, no parent
-// directories, no dot files), then pdftoppm → PNG, cropped to the drawing. A bare TikZ
+// directories, no dot files), then pdftoppm → PPM, cropped to the drawing. A bare TikZ
 // picture or pgfplots axis is wrapped in a standalone document. The task's data files
 // (`assets`) are read-only files in the job's directory, so `\addplot table {data.csv}`,
 // `\input{part.tex}` and `\includegraphics{logo.png}` find them by name; paranoid mode
@@ -36,6 +36,9 @@ export function latexDocument(code: string): string {
   return `${LATEX_PREAMBLE}\\begin{document}\n${code}\n\\end{document}\n`;
 }
 
+/** Largest side of the rasterised page (pixels): pdftoppm crops to it. */
+const MAX_SIDE = 4000;
+
 // -halt-on-error: a broken document fails now instead of looping on prompts; the page is
 // rasterised in at most a 4000 px square (-W/-H crop), so a huge page cannot blow memory.
 // A TeX error is never a page: in nonstop mode pdflatex would write the PDF despite errors;
@@ -51,8 +54,9 @@ function pipeline(dpi: number, fmt: boolean): string {
     `pdflatex ${fmt ? '-fmt=/fmt/rubrica ' : ''}-interaction=nonstopmode -halt-on-error -no-shell-escape doc.tex > /dev/null 2>&1 || { ${errorLines}; exit ${EXIT_TOOL_FAILED}; }`,
     `! grep -q '^! ' doc.log || { ${errorLines}; exit ${EXIT_TOOL_FAILED}; }`,
     `[ -s doc.pdf ] || { tail -c 1500 doc.log >&2; exit ${EXIT_NO_OUTPUT}; }`,
-    `pdftoppm -png -r ${dpi} -f 1 -l 1 -x 0 -y 0 -W 4000 -H 4000 -singlefile doc.pdf out >&2 2>&1 || exit ${EXIT_NO_OUTPUT}`,
-    'cat out.png',
+    // PPM straight to stdout: no PNG for pdftoppm to deflate and this process to inflate
+    // (~14 CPU-ms a page, issue 36); ppm.ts reads it.
+    `pdftoppm -r ${dpi} -f 1 -l 1 -x 0 -y 0 -W ${MAX_SIDE} -H ${MAX_SIDE} -singlefile doc.pdf || exit ${EXIT_NO_OUTPUT}`,
   ].join('\n');
 }
 
@@ -111,6 +115,9 @@ export function createLatexRenderer(opts: LatexRendererOptions = {}): DomainRend
     timeoutMs: opts.timeoutMs ?? 30_000,
     maxCodeBytes: 256 * 1024,
     trim: true,
+    output: 'ppm' as const,
+    // The largest page pdftoppm may write: MAX_SIDE² RGB samples and the header.
+    maxStdoutBytes: MAX_SIDE * MAX_SIDE * 3 + 64,
     prepare: latexDocument,
     assets: true,
   };

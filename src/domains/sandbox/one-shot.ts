@@ -1,11 +1,12 @@
 // A domain renderer that runs one sandboxed shell pipeline per job (latex, dot): the code
-// goes in on stdin, the pipeline writes the PNG — and only the PNG — to stdout. Exit codes
+// goes in on stdin, the pipeline writes the picture (PNG, or PPM) — and only it — to stdout. Exit codes
 // of the pipeline name the failure: 3 the tool rejected the code (stderr carries its log
 // tail), 4 it produced nothing. Every outcome is a DomainRender value. With `assets`, the
 // job's task data files are bound read-only into its working directory under their names
 // (job-files.ts); the other one-shot domains ignore them.
 import { makeError } from '../../core/errors.ts';
 import { pngResult } from '../png.ts';
+import { ppmResult } from '../ppm.ts';
 import type { DomainRender, DomainRenderer, DomainRenderOptions } from '../types.ts';
 import type { SandboxSpec } from './bwrap.ts';
 import { stageJobFiles } from './job-files.ts';
@@ -26,6 +27,10 @@ export interface OneShotOptions {
   prepare?: (code: string) => string;
   /** Give the job its task data (`ro.assets`) as read-only files in /work (latex). */
   assets?: boolean;
+  /** What the pipeline writes: a PNG (default) or a binary PPM (latex: pdftoppm's own). */
+  output?: 'png' | 'ppm';
+  /** Bytes of stdout accepted (default 32 MiB; more is `too_large`). */
+  maxStdoutBytes?: number;
 }
 
 export function createOneShotRenderer(o: OneShotOptions): DomainRenderer {
@@ -45,7 +50,7 @@ export function createOneShotRenderer(o: OneShotOptions): DomainRenderer {
         {
           input: o.prepare ? o.prepare(code) : code,
           timeoutMs: ro.timeoutMs ?? o.timeoutMs,
-          maxStdoutBytes: 32 * 1024 ** 2,
+          maxStdoutBytes: o.maxStdoutBytes ?? 32 * 1024 ** 2,
           ...(ro.signal ? { signal: ro.signal } : {}),
         },
       ).finally(() => files?.remove());
@@ -78,7 +83,8 @@ export function createOneShotRenderer(o: OneShotOptions): DomainRenderer {
       if (run.code !== 0) {
         return fail('sandbox_error', `the ${o.name} sandbox exited with ${run.code}: ${tail}`);
       }
-      return pngResult(run.stdout, started, notes, { trim: o.trim ?? false });
+      const picture = o.output === 'ppm' ? ppmResult : pngResult;
+      return picture(run.stdout, started, notes, { trim: o.trim ?? false });
     },
     async close() {},
   };
