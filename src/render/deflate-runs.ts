@@ -30,6 +30,15 @@ const ADLER_B_MAX = 2 ** 51;
 // Scratch kept between pictures (one picture at a time per thread).
 let tokens = new Int32Array(0);
 let rowScratch = new Int32Array(0);
+let history = new Int32Array(0);
+let historyPos = new Float64Array(0);
+const HASH_BITS = 15;
+const table = new Int32Array(1 << HASH_BITS);
+
+/** Where to look up a segment followed by another: its colour and length, the next colour. */
+const hashOf = (colour: number, length: number, next: number): number =>
+  (Math.imul(colour, 0x9e3779b1) ^ Math.imul(length, 0x85ebca77) ^ Math.imul(next, 0xc2b2ae3d)) >>>
+  (32 - HASH_BITS);
 
 /** Appends to `w` the zlib stream (RFC 1950) of the rows a PNG with these runs holds. */
 export function deflateRuns(runs: ColourRuns, width: number, height: number, w: BitWriter): void {
@@ -48,6 +57,21 @@ export function deflateRuns(runs: ColourRuns, width: number, height: number, w: 
   const spanStart = rowScratch.subarray(4 * stretch, 5 * stretch);
   const spanEnd = rowScratch.subarray(5 * stretch, 6 * stretch);
   let prevSegs = 0;
+  // Every segment so far (colour, length, row end as a segment index, byte position), for
+  // copies of a run sequence seen earlier at any distance in the window: a dot repeated
+  // along a row, a tile repeated down the picture. `table` maps a segment, its length and
+  // the next segment's colour to the last such segment.
+  const room = runs.count + height + 2;
+  if (history.length < 3 * room) {
+    history = new Int32Array(3 * room);
+    historyPos = new Float64Array(room);
+  }
+  const gCol = history.subarray(0, room);
+  const gLen = history.subarray(room, 2 * room);
+  const gRowEnd = history.subarray(2 * room, 3 * room);
+  const gPos = historyPos;
+  table.fill(0);
+  let base = 0; // index of the current row's first segment
 
   w.reserve(2);
   w.buf[w.pos++] = 0x78; // deflate, 32 KiB window
@@ -98,7 +122,11 @@ export function deflateRuns(runs: ColourRuns, width: number, height: number, w: 
       const n = Math.min(rleft, width - x);
       const c = colour[ri]!;
       curX[segs] = x;
-      curCol[segs++] = c;
+      curCol[segs] = c;
+      gCol[base + segs] = c;
+      gLen[base + segs] = n;
+      gPos[base + segs] = y * stride + 1 + 3 * x;
+      segs++;
       x += n;
       rleft -= n;
       // n pixels of (r, g, b) add n(r+g+b) to a; to b they add 3n·a plus each byte times the
@@ -115,6 +143,7 @@ export function deflateRuns(runs: ColourRuns, width: number, height: number, w: 
       }
     }
     curX[segs] = width;
+    for (let i = 0; i < segs; i++) gRowEnd[base + i] = base + segs;
 
     // Stretches equal to the row above: walk both rows' segments together.
     let spans = 0;
@@ -141,16 +170,55 @@ export function deflateRuns(runs: ColourRuns, width: number, height: number, w: 
     if (si < spans && spanStart[si] === 0) match(1, stride);
     else literal(0);
     let last = -1; // colour of the pixel before x in this row
+    let ins = 0; // this row's segments before `ins` are in the table
     for (let x = 0, seg = 0; x < width; ) {
-      if (si < spans && spanStart[si] === x) {
-        const e = spanEnd[si]!;
-        match(3 * (e - x), stride);
-        x = e;
+      // Skip stretches a copy went past, or whose rest is too short to be worth one.
+      while (si < spans && spanEnd[si]! - Math.max(spanStart[si]!, x) < MIN_SPAN) si++;
+      let copied = 0; // pixels from x on that one match covers
+      let dist = 0;
+      if (si < spans && spanStart[si]! <= x) {
+        copied = spanEnd[si]! - x;
+        dist = stride;
+        si++;
+      } else if (x === curX[seg] && seg + 1 < segs) {
+        for (; ins < seg; ins++) {
+          table[hashOf(curCol[ins]!, curX[ins + 1]! - curX[ins]!, curCol[ins + 1]!)] =
+            base + ins + 1;
+        }
+        const len0 = curX[seg + 1]! - x;
+        const h = hashOf(curCol[seg]!, len0, curCol[seg + 1]!);
+        const from = table[h]! - 1;
+        table[h] = base + seg + 1;
+        ins = seg + 1;
+        const d = from < 0 ? 0 : y * stride + 1 + 3 * x - gPos[from]!;
+        const fromEnd = from < 0 ? 0 : gRowEnd[from]!;
+        if (
+          d > 0 &&
+          d <= WINDOW &&
+          gCol[from] === curCol[seg] &&
+          gLen[from] === len0 &&
+          from + 1 < fromEnd &&
+          gCol[from + 1] === curCol[seg + 1]
+        ) {
+          // Whole segments while colours and lengths agree, then the common part of the next.
+          let k = 1;
+          copied = len0;
+          while (seg + k < segs && from + k < fromEnd && gCol[from + k] === curCol[seg + k]) {
+            const mine = curX[seg + k + 1]! - curX[seg + k]!;
+            const theirs = gLen[from + k]!;
+            copied += Math.min(mine, theirs);
+            if (mine !== theirs) break;
+            k++;
+          }
+          dist = d;
+        }
+      }
+      if (copied > 0) {
+        match(3 * copied, dist);
+        x += copied;
         while (curX[seg + 1]! <= x - 1) seg++;
         last = curCol[seg]!;
         if (curX[seg + 1] === x) seg++;
-        si++;
-        while (si < spans && spanEnd[si]! - spanStart[si]! < MIN_SPAN) si++;
         continue;
       }
       const c = curCol[seg]!;
@@ -169,6 +237,10 @@ export function deflateRuns(runs: ColourRuns, width: number, height: number, w: 
       x = end;
       if (curX[seg + 1] === x) seg++;
     }
+    for (; ins + 1 < segs; ins++) {
+      table[hashOf(curCol[ins]!, curX[ins + 1]! - curX[ins]!, curCol[ins + 1]!)] = base + ins + 1;
+    }
+    base += segs;
     lastOfPrevRow = curCol[segs - 1]!;
     [curX, prevX] = [prevX, curX];
     [curCol, prevCol] = [prevCol, curCol];
