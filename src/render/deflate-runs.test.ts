@@ -4,7 +4,7 @@
 // renders, on the shapes that take each path of the tokeniser, and on fuzzed run lists.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { inflateSync } from 'node:zlib';
+import { deflateSync, inflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { fluentEmoji } from '../../test/support/corpus.ts';
@@ -135,6 +135,26 @@ describe('the deflate stream written from colour runs', () => {
       px.fill(0x00ff00, 3 * width, 4 * width); // starts in the colour row 2 ended in
       expectRows(runsOfPixels(px), width, height, `width ${width}`);
     }
+  });
+
+  it('copies a motif repeated along a row and down the picture, as small as zlib finds it', () => {
+    // Polka dots: each row differs from the one above, but repeats itself every 20 pixels
+    // and the picture repeats every 20 rows (30 KB back, inside the window).
+    const w = 500;
+    const h = 120;
+    const px = new Int32Array(w * h);
+    for (let y = 0; y < h; y++) {
+      for (let x = 0; x < w; x++) {
+        const dx = (x % 20) - 9.5;
+        const dy = (y % 20) - 9.5;
+        const d = dx * dx + dy * dy;
+        px[y * w + x] = d < 30 ? 0xc0185a : d < 40 ? 0xd07090 : 0xfdf5e6;
+      }
+    }
+    const runs = runsOfPixels(px);
+    const png = expectRows(runs, w, h, 'polka dots');
+    const zlib1 = deflateSync(referenceRows(runs, w, h), { level: 1 }).length;
+    expect(idatOf(png).length).toBeLessThan(1.1 * zlib1);
   });
 
   it('writes noise (every pixel different) in more than one block', () => {
