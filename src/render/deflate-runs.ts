@@ -1,5 +1,5 @@
 // The zlib stream of a PNG's unfiltered RGB rows, written straight from the picture's colour
-// runs: no row bytes are built and nothing is searched, so the cost follows the number of runs
+// runs: no row bytes are built and no byte is searched, so the cost follows the number of runs
 // (~6,000 on a 512² icon), not the 786 KB of rows Node's zlib used to scan. What the runs give
 // for free:
 //   - a run is its first pixel as three literals, then a match at distance 3 for the rest;
@@ -8,6 +8,9 @@
 //   - where a row's pixels equal the row above (found by walking both rows' runs together),
 //     the stretch is one match at distance = row stride, across run and row boundaries alike;
 //     only while the stride fits deflate's 32 KiB window (width ≤ 10,922).
+//   - a run sequence seen before (a dot repeated along a row, a tile repeated down) is found
+//     by a hash of a segment's colour and length and the next segment's colour, checked run
+//     by run, and copied from wherever it is in the window.
 // The Adler-32 of the rows comes from the runs too: a run's sum and weighted sum are closed
 // forms in its length, so there is no per-byte loop anywhere.
 import { type BitWriter, matchToken, pixelToken, writeBlock } from './deflate-block.ts';
