@@ -60,18 +60,17 @@ export function deflateRuns(runs: ColourRuns, width: number, height: number, w: 
   const spanStart = rowScratch.subarray(4 * stretch, 5 * stretch);
   const spanEnd = rowScratch.subarray(5 * stretch, 6 * stretch);
   let prevSegs = 0;
-  // Every segment so far (colour, length, row end as a segment index, byte position), for
+  // Every segment so far (colour, length, byte position), for
   // copies of a run sequence seen earlier at any distance in the window: a dot repeated
   // along a row, a tile repeated down the picture. `table` maps a segment, its length and
   // the next segment's colour to the last such segment.
   const room = runs.count + height + 2;
-  if (history.length < 3 * room) {
-    history = new Int32Array(3 * room);
+  if (history.length < 2 * room) {
+    history = new Int32Array(2 * room);
     historyPos = new Float64Array(room);
   }
   const gCol = history.subarray(0, room);
   const gLen = history.subarray(room, 2 * room);
-  const gRowEnd = history.subarray(2 * room, 3 * room);
   const gPos = historyPos;
   table.fill(0);
   let base = 0; // index of the current row's first segment
@@ -146,7 +145,6 @@ export function deflateRuns(runs: ColourRuns, width: number, height: number, w: 
       }
     }
     curX[segs] = width;
-    for (let i = 0; i < segs; i++) gRowEnd[base + i] = base + segs;
 
     // Stretches equal to the row above: walk both rows' segments together.
     let spans = 0;
@@ -194,19 +192,24 @@ export function deflateRuns(runs: ColourRuns, width: number, height: number, w: 
         table[h] = base + seg + 1;
         ins = seg + 1;
         const d = from < 0 ? 0 : y * stride + 1 + 3 * x - gPos[from]!;
-        const fromEnd = from < 0 ? 0 : gRowEnd[from]!;
+        // The copy stops at the end of its source's row (the next byte there is a filter byte).
+        const fromEnd = from < 0 ? 0 : (Math.floor(gPos[from]! / stride) + 1) * stride;
         if (
           d > 0 &&
           d <= WINDOW &&
           gCol[from] === curCol[seg] &&
           gLen[from] === len0 &&
-          from + 1 < fromEnd &&
+          gPos[from + 1]! < fromEnd &&
           gCol[from + 1] === curCol[seg + 1]
         ) {
           // Whole segments while colours and lengths agree, then the common part of the next.
           let k = 1;
           copied = len0;
-          while (seg + k < segs && from + k < fromEnd && gCol[from + k] === curCol[seg + k]) {
+          while (
+            seg + k < segs &&
+            gPos[from + k]! < fromEnd &&
+            gCol[from + k] === curCol[seg + k]
+          ) {
             const mine = curX[seg + k + 1]! - curX[seg + k]!;
             const theirs = gLen[from + k]!;
             copied += Math.min(mine, theirs);
