@@ -24,6 +24,7 @@ const add = (k: string, v: number) => {
   phases[k] = (phases[k] ?? 0) + v;
 };
 const limits = resolveLimits(undefined);
+let pngBytes = 0;
 const encodeRunsPng = await pngEncoder();
 for (let i = 0; i < icons.length; i++) {
   const timed = i >= WARM;
@@ -47,8 +48,9 @@ for (let i = 0; i < icons.length; i++) {
   lap('librsvg raster');
   const { runs } = flattenAndMeasure(data, info.width, info.height, [255, 255, 255]);
   lap('flatten+stats');
-  encodeRunsPng(runs, info.width, info.height);
+  const png = encodeRunsPng(runs, info.width, info.height);
   lap('png');
+  if (timed) pngBytes += png.length;
 }
 let tot = 0;
 for (const [k, v] of Object.entries(phases)) {
@@ -56,3 +58,4 @@ for (const [k, v] of Object.entries(phases)) {
   console.log(`${k.padEnd(24)} ${(v / N).toFixed(2)} CPU-ms/file`);
 }
 console.log(`total ${(tot / N).toFixed(2)} CPU-ms/file, concurrency ${conc}`);
+console.log(`png ${Math.round(pngBytes / N)} bytes/file`);
