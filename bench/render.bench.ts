@@ -9,7 +9,8 @@
 // the default renderer, the fast one it routes most files to, and the reference; resvg is
 // accepted). Prints files/s, the ratio, p50/p99 latency and peak RSS (parent +
 // workers; Chromium's processes not included). The goal in issue 11 is ≥ 1.0× CairoSVG's
-// render-only files per CPU-second for the whole path. This is a benchmark, not
+// render-only files per CPU-second for the whole path; issue 36 raised it to ≥ 1.5× per core
+// with one worker and with two. This is a benchmark, not
 // a test: nothing is asserted, figures are printed as measured.
 import { spawn } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -26,6 +27,8 @@ import { treeCpuSeconds } from './proc-cpu.ts';
 
 interface Row {
   label: string;
+  /** Per file: render() wall time less the worker's own render time (rubrica rows only). */
+  gapMs?: number[];
   /** Mean ms per file spent in each step of the path (rubrica rows only). */
   steps?: Record<string, number>;
   files: number;
@@ -60,6 +63,8 @@ const RENDERER = arg('renderer', 'librsvg') as RendererName;
 // --in-flight 1 measures one rollout alone (the latency of a request of one rollout).
 const IN_FLIGHT = Number(arg('in-flight', '4'));
 const SIZE = 512;
+// Issue 36's goal for the whole path per core, with one worker and with two.
+const GOAL = '1.5×';
 // --src DIR: the tree whose src/ is measured (default: this checkout). --against REF runs
 // this same harness on REF's src/ too, so only the code under test differs between sides.
 const SRC = resolve(arg('src', fileURLToPath(new URL('..', import.meta.url))));
@@ -134,6 +139,7 @@ async function rubrica(
     ),
   );
   const lat: number[] = [];
+  const gaps: number[] = [];
   let failed = 0;
   let judgeBytes = 0;
   const steps = {
@@ -171,6 +177,7 @@ async function rubrica(
         const t2 = performance.now();
         steps.render_in_worker += r.ms;
         steps.wait_and_ipc += t2 - t1 - r.ms;
+        gaps.push(t2 - t1 - r.ms);
         if (!r.ok) {
           failed++;
           return;
@@ -215,6 +222,7 @@ async function rubrica(
     cpuS,
     parentCpuS,
     latMs: lat,
+    gapMs: gaps,
     peakRssMb: parentPeak + workersPeak,
   };
 }
@@ -407,7 +415,7 @@ async function main(): Promise<void> {
       const mid = sorted.length >> 1;
       const median = sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
       console.log(
-        `${label}: ${median.toFixed(2)}× [${sorted[0]!.toFixed(2)}, ${sorted.at(-1)!.toFixed(2)}] (goal ≥ 1.0×)`,
+        `${label}: ${median.toFixed(2)}× [${sorted[0]!.toFixed(2)}, ${sorted.at(-1)!.toFixed(2)}] (goal ≥ ${GOAL})`,
       );
     }
   }
@@ -548,6 +556,13 @@ function report(rows: Row[]): void {
     if (!r.steps) continue;
     const parts = Object.entries(r.steps).map(([k, v]) => `${k} ${v.toFixed(2)}`);
     console.log(`${r.label}: mean ms per file: ${parts.join(', ')}`);
+    // With --in-flight 1 this is one rollout's wait over its render (IPC, wake-ups); with
+    // more in flight it is mostly the queue of renders ahead of it on the same worker.
+    if (r.gapMs?.length) {
+      console.log(
+        `${r.label}: wait_and_ipc p50 ${quantile(r.gapMs, 0.5).toFixed(2)} ms, p90 ${quantile(r.gapMs, 0.9).toFixed(2)} ms (${IN_FLIGHT} in flight per worker)`,
+      );
+    }
     const jt = r.steps['judge_text (within checks)'];
     if (jt !== undefined) {
       const whole = Object.entries(r.steps)
@@ -573,7 +588,7 @@ function report(rows: Row[]): void {
       // goal, and the figure least moved by other load on a shared machine.
       const perCore = o.files / o.cpuS / (c!.files / c!.cpuS);
       console.log(
-        `${o.label} / ${c!.label}: ${ratio.toFixed(2)}× wall throughput, ${perCore.toFixed(2)}× per core (files/CPU-s; goal ≥ 1.0×)`,
+        `${o.label} / ${c!.label}: ${ratio.toFixed(2)}× wall throughput, ${perCore.toFixed(2)}× per core (files/CPU-s; goal ≥ ${GOAL})`,
       );
     }
   }

@@ -34,7 +34,7 @@ describe('workerEntry', () => {
 });
 
 describe('a pool worker', () => {
-  it('runs with one libuv thread and without the extra CA certificates Node would parse at start-up', async () => {
+  it('runs with one libuv thread, single-threaded GC, and without the extra CA certificates Node would parse at start-up', async () => {
     const saved = process.env.NODE_EXTRA_CA_CERTS;
     process.env.NODE_EXTRA_CA_CERTS = '/etc/ssl/certs/ca-certificates.crt';
     const pool = createRenderPool({ workers: 1 });
@@ -45,6 +45,10 @@ describe('a pool worker', () => {
       const environ = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
       expect(environ).toContain('UV_THREADPOOL_SIZE=1');
       expect(environ.some((v) => v.startsWith('NODE_EXTRA_CA_CERTS='))).toBe(false);
+      // This Node accepts the flag (the worker booted and rendered with it) and the worker
+      // runs with it: its scavenges do not wait on V8's helper threads.
+      const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      expect(argv).toContain('--single-threaded-gc');
     } finally {
       if (saved === undefined) delete process.env.NODE_EXTRA_CA_CERTS;
       else process.env.NODE_EXTRA_CA_CERTS = saved;

@@ -41,9 +41,14 @@ export function workerEntry(maxOldSpaceMb: number): WorkerEntry {
   // JS heap, which counts toward the limit), ~2–3 CPU-ms per render on average. Starting
   // the old generation at a quarter of the cap (at most 64 MB) cut that to a handful per
   // 200 renders (docs/rendering.md, Performance); the cap itself is unchanged.
+  // --single-threaded-gc: a scavenge (one every ~10 renders) otherwise splits its work over
+  // V8's helper threads and waits for them; a worker sized for one core on a busy machine
+  // waited twice as long (bench/render-latency.ts, 416 files, load 14: 93–292 → 48–152 ms
+  // of scavenges, same count; docs/rendering.md, Performance).
   const execArgv = [
     `--max-old-space-size=${heapMb}`,
     `--initial-old-space-size=${Math.min(64, Math.floor(heapMb / 4))}`,
+    '--single-threaded-gc',
   ];
   if (url.pathname.endsWith('.ts')) {
     const tsx = createRequire(import.meta.url).resolve('tsx');
