@@ -23,6 +23,19 @@ const MAX_COVERS = 200;
 const MAX_STROKES = 3000;
 /** Points of a shape tested for being inside a cover. */
 const MAX_PROBES = 24;
+/** Polygon edges visited testing covers, in all (a drawing of huge outlines stops early). */
+const MAX_WORK = 500_000;
+
+/** Up to MAX_PROBES of a shape's points, spread along its outlines. */
+function sample(polys: Pt[][]): Pt[] {
+  let n = 0;
+  for (const poly of polys) n += poly.length;
+  const step = Math.max(1, Math.floor(n / MAX_PROBES));
+  const out: Pt[] = [];
+  let k = 0;
+  for (const poly of polys) for (const p of poly) if (k++ % step === 0) out.push(p);
+  return out;
+}
 
 type Box = [number, number, number, number];
 
@@ -66,9 +79,9 @@ function jaggedTurns(poly: Pt[]): number {
     const uy = b[1] - a[1];
     const vx = c[0] - b[0];
     const vy = c[1] - b[1];
-    const lu = Math.hypot(ux, uy);
-    const lv = Math.hypot(vx, vy);
-    if (lu > 0 && lv > 0 && (ux * vx + uy * vy) / (lu * lv) < -0.5) n++;
+    // cos(turn) < -0.5 without roots: dot < 0 and dot² > ¼ |u|² |v|² (zero steps never turn).
+    const dot = ux * vx + uy * vy;
+    if (dot < 0 && dot * dot > 0.25 * (ux * ux + uy * uy) * (vx * vx + vy * vy)) n++;
   }
   return n;
 }
@@ -137,15 +150,19 @@ export function measureWaste(shapes: SeenShape[]): CodeWaste {
     )
     .sort((a, b) => b.s.fillArea - a.s.fillArea)
     .slice(0, MAX_COVERS);
+  let work = 0;
   for (const { s, box, order } of inked) {
-    const probes = s.polys.flat();
-    const step = Math.max(1, Math.floor(probes.length / MAX_PROBES));
-    const hit = covers.some(
-      (c) =>
-        c.order > order &&
-        within(box, c.box) &&
-        probes.every((p, k) => k % step !== 0 || insidePoly(p, c.s.polys[0]!)),
-    );
+    if (work > MAX_WORK) break; // `covered` is then a lower bound
+    const probes = sample(s.polys);
+    const hit = covers.some((c) => {
+      if (c.order <= order || !within(box, c.box)) return false;
+      const cover = c.s.polys[0]!;
+      for (const p of probes) {
+        work += cover.length;
+        if (!insidePoly(p, cover)) return false;
+      }
+      return true;
+    });
     if (hit) {
       covered++;
       if (!hiddenSegs.has(s.attrs)) {
