@@ -44,6 +44,15 @@ export interface CheckOptions {
   clutterRepeatFactor: number;
   /** The overdraw allowance is multiplied by this when the prompt asks for light or layers. */
   clutterLightFactor: number;
+  /**
+   * Where the geometry is measured (src/render/waste.ts): elements that put no ink in the
+   * picture (hidden, zero-area, off the canvas, exact copies, covered by a later opaque shape)…
+   */
+  clutterWasteElements: number;
+  /** …vertices where a line turns back (noise); this replaces the segment allowance… */
+  clutterJaggedTurns: number;
+  /** …together with this bound on all path segments, however smooth. */
+  clutterSmoothSegments: number;
   /** `ink_coverage` when less than this share of the canvas differs from its dominant colour. */
   inkMinCoverage: number;
   /** `output_tokens` when the completion has at least this many tokens. */

@@ -73,6 +73,8 @@ interface Paint {
   /** fill-opacity and stroke-opacity (inherited properties), times a colour's own alpha. */
   fillOpacity: number;
   strokeOpacity: number;
+  /** The fill is a paint server (url(#…)): its opacity is in its stops, not known here. */
+  fillRef?: boolean;
 }
 
 /** The alpha a colour carries itself: rgba()/hsla(), #rgba, #rrggbbaa; 1 otherwise. */
@@ -193,10 +195,55 @@ export function opacityValue(v: string): number {
 export const tagOf = (node: Node) => Object.keys(node).find((k) => k !== ':@') ?? '';
 
 /**
- * Overdraw of a parsed document, given its root `<svg>` node (fast-xml-parser's ordered
- * tree, as the sanitiser parses it).
+ * One shape as the overdraw walk saw it, for readers that weigh more than its area (waste.ts:
+ * duplicates, shapes hidden under later ones, noise). `polys` are in canvas units, after
+ * transforms (shared arrays: read-only). A shape the walk skips unpainted (display:none,
+ * visibility:hidden, opacity 0) is reported with `hidden` set and no geometry.
  */
-export function measureOverdraw(root: Node, memo?: ShapeMemo): CodeOverdraw {
+export interface SeenShape {
+  tag: string;
+  attrs: Record<string, string>;
+  polys: Pt[][];
+  /** The walk's transform for this shape (a stacked copy has the same one). */
+  m: M;
+  fill: boolean;
+  stroke: boolean;
+  closed: boolean;
+  /** Opacity × fill-opacity and opacity × stroke-opacity. */
+  fillAlpha: number;
+  strokeAlpha: number;
+  /** Fill and stroke area inside the canvas, canvas units (before any weight). */
+  fillArea: number;
+  strokeArea: number;
+  /** The fill is a gradient or pattern (url(#…)): how opaque it is is not known. */
+  fillRef: boolean;
+  /** Skipped unpainted: display:none, visibility:hidden or opacity 0. */
+  hidden?: boolean;
+  /** For a skipped element: it and its descendants (a hidden group hides them all). */
+  elements?: number;
+}
+
+/** An element and its descendants, counted up to `cap`. */
+function subtreeSize(node: Node, cap: number): number {
+  let n = 1;
+  const kids = node[tagOf(node)];
+  if (Array.isArray(kids))
+    for (const k of kids as Node[]) {
+      if (n >= cap) break;
+      if (tagOf(k) !== '#text') n += subtreeSize(k, cap - n);
+    }
+  return n;
+}
+
+/**
+ * Overdraw of a parsed document, given its root `<svg>` node (fast-xml-parser's ordered
+ * tree, as the sanitiser parses it). `seen`, if given, is told every shape in paint order.
+ */
+export function measureOverdraw(
+  root: Node,
+  memo?: ShapeMemo,
+  seen?: (shape: SeenShape) => void,
+): CodeOverdraw {
   const ids = new Map<string, Node>();
   const index = (nodes: Node[], depth: number) => {
     if (depth > 400) return;
@@ -213,12 +260,14 @@ export function measureOverdraw(root: Node, memo?: ShapeMemo): CodeOverdraw {
   let shapes = 0;
   let visits = 0;
   const canvas = vw * vh;
-  const paintShape = (polys: Pt[][], m: M, p: Paint, closedShape: boolean) => {
+  const paintShape = (polys: Pt[][], m: M, p: Paint, closedShape: boolean, node?: Node) => {
     const scale = Math.sqrt(Math.abs(m[0] * m[3] - m[1] * m[2]));
     let fillArea = 0;
     let strokeArea = 0;
+    const placed: Pt[][] = [];
     for (const local of polys) {
       const pts = local.map((q) => apply(m, q));
+      if (seen) placed.push(pts);
       if (p.fill && closedShape && pts.length > 2)
         fillArea += clippedArea(pts, vx, vy, vx + vw, vy + vh);
       if (p.stroke && p.width > 0) {
@@ -241,7 +290,41 @@ export function measureOverdraw(root: Node, memo?: ShapeMemo): CodeOverdraw {
       painted += area;
       shapes++;
     }
+    if (seen && node) {
+      const tag = tagOf(node);
+      seen({
+        tag,
+        attrs: (node[':@'] as Record<string, string>) ?? {},
+        polys: placed,
+        m,
+        fill: p.fill,
+        stroke: p.stroke && p.width > 0,
+        closed: closedShape,
+        fillAlpha: p.opacity * p.fillOpacity,
+        strokeAlpha: p.opacity * p.strokeOpacity,
+        fillArea,
+        strokeArea,
+        fillRef: p.fillRef === true,
+      });
+    }
   };
+  const skipped = (node: Node, a: Record<string, string>, m: M) =>
+    seen?.({
+      tag: tagOf(node),
+      attrs: a,
+      polys: [],
+      m,
+      fill: false,
+      stroke: false,
+      closed: false,
+      fillAlpha: 0,
+      strokeAlpha: 0,
+      fillArea: 0,
+      strokeArea: 0,
+      fillRef: false,
+      hidden: true,
+      elements: subtreeSize(node, BUDGET),
+    });
   const walk = (nodes: Node[], m: M, inherited: Paint, depth: number, useDepth: number) => {
     for (const node of nodes) {
       const tag = tagOf(node);
@@ -250,8 +333,14 @@ export function measureOverdraw(root: Node, memo?: ShapeMemo): CodeOverdraw {
       if (++visits > BUDGET || depth > 200) return;
       if (tag === '' || NOT_PAINTED.has(tag)) continue;
       const a = (node[':@'] as Record<string, string>) ?? {};
-      if (styleOf(a, 'display') === 'none' || styleOf(a, 'visibility') === 'hidden') continue;
-      if (styleOf(a, 'opacity') !== undefined && num(styleOf(a, 'opacity'), 1) <= 0) continue;
+      if (
+        styleOf(a, 'display') === 'none' ||
+        styleOf(a, 'visibility') === 'hidden' ||
+        (styleOf(a, 'opacity') !== undefined && num(styleOf(a, 'opacity'), 1) <= 0)
+      ) {
+        skipped(node, a, m);
+        continue;
+      }
       const fill = styleOf(a, 'fill');
       const stroke = styleOf(a, 'stroke');
       const sw = styleOf(a, 'stroke-width');
@@ -270,6 +359,7 @@ export function measureOverdraw(root: Node, memo?: ShapeMemo): CodeOverdraw {
         strokeOpacity:
           (so === undefined ? inherited.strokeOpacity : clamp01(opacityValue(so))) *
           (stroke === undefined ? 1 : colourAlpha(stroke)),
+        fillRef: fill === undefined ? inherited.fillRef : fill.startsWith('url('),
       };
       if (num(styleOf(a, 'fill-opacity'), 1) <= 0) p.fill = false;
       const mm = a.transform === undefined ? m : mul(m, parseTransform(a.transform));
@@ -285,7 +375,7 @@ export function measureOverdraw(root: Node, memo?: ShapeMemo): CodeOverdraw {
       }
       const polys = localShape(tag, a, memo);
       if (polys) {
-        paintShape(polys, mm, p, tag !== 'line'); // a line has no inside; a polyline fills
+        paintShape(polys, mm, p, tag !== 'line', node); // a line has no inside; a polyline fills
         continue;
       }
       const kids = node[tag];

@@ -12,11 +12,17 @@ import { expandParameterEntities, findForbiddenChar } from './dtd.ts';
 import { fitRoot } from './fit.ts';
 import { measureFrame } from './frame-structure.ts';
 import { resolveLimits } from './limits.ts';
-import { measureOverdraw, OVERDRAW_MIN_ELEMENTS, type ShapeMemo } from './overdraw.ts';
+import {
+  measureOverdraw,
+  OVERDRAW_MIN_ELEMENTS,
+  type SeenShape,
+  type ShapeMemo,
+} from './overdraw.ts';
 import { countPathSegments } from './path-segments.ts';
 import { customProperties } from './sanitize-vars.ts';
 import type { CodeStats, RenderLimits } from './types.ts';
 import { ElementWalker, type XNode } from './walker.ts';
+import { measureWaste } from './waste.ts';
 
 /** Limits, the canvas to fit the root to, and whether namespace slips are repaired. */
 export interface SanitizeOptions {
@@ -288,7 +294,9 @@ export function sanitizeSvg(
   // Both readings sample the same shapes: once, shared for this parse only.
   const shapes: ShapeMemo = new Map();
   if (outer && code.expandedElements >= OVERDRAW_MIN_ELEMENTS) {
-    code.overdraw = measureOverdraw(rootNode, shapes);
+    const seen: SeenShape[] = [];
+    code.overdraw = measureOverdraw(rootNode, shapes, (s) => seen.push(s));
+    code.waste = measureWaste(seen);
   }
   // Who owns the frame (for `clipped`): read on every outer document, small ones included.
   // A geometry it cannot read leaves the reading out (the check then uses pixels alone).

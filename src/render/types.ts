@@ -80,6 +80,8 @@ export interface CodeStats {
    * document, a root written with a prefix (`<svg:svg>`), and pictures that are not SVG.
    */
   overdraw?: CodeOverdraw;
+  /** Ink that never reaches the picture, and scribble (waste.ts); measured where overdraw is. */
+  waste?: CodeWaste;
   /**
    * Who owns the frame, from the structure (frame-structure.ts): the `clipped` check's
    * reading of what reaches the edge. Absent where overdraw is (nested and prefixed roots).
@@ -113,6 +115,29 @@ export interface CodeOverdraw {
   shapes: number;
   /** True when the walk stopped at its budget (`layers` is then a lower bound). */
   capped: boolean;
+}
+
+/** Elements and vertices spent on nothing visible, or on noise (src/render/waste.ts). */
+export interface CodeWaste {
+  /** Elements that put no ink in the picture: hidden, zero-area, off the canvas, no paint. */
+  noInk: number;
+  /** Shapes repeating an earlier shape's geometry, place and paint exactly. */
+  duplicates: number;
+  /** Shapes lying entirely under a later opaque filled shape. */
+  covered: number;
+  /** Unfilled strokes whose bounds overlap at least three other strokes' (piled strokes). */
+  tangledStrokes: number;
+  /** Unfilled strokes as written (not <use> copies) that are not tangled: outlines apart. */
+  strokesApart: number;
+  /** Vertices where a line turns back by more than 120° (noise scribbled as a random walk). */
+  jaggedTurns: number;
+  /**
+   * Path segments of the elements this walk saw (written, not copies). The code's count can
+   * be larger: nested data: documents are counted there and not walked here.
+   */
+  segmentsSeen: number;
+  /** Path segments of the covered shapes (a long path hidden under a rect is padding). */
+  coveredSegments: number;
 }
 
 /** Facts about the picture, computed on raw pixels inside the worker. */
