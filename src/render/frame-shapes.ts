@@ -46,6 +46,8 @@ export interface FrameShape {
    * frame, not drawn up to it.
    */
   runsPast: boolean;
+  /** Drawn as a top-level part of its own (a bare path of the scene, not inside a group). */
+  bare: boolean;
 }
 
 /**
@@ -205,7 +207,7 @@ export function frameShapes(
     if (!(x1 > x0 && y1 > y0)) return null;
     const box: [number, number, number, number] = [x0, y0, x1, y1];
     const cls = shapeClass(box, area / (vw * vh), p, refs, frame);
-    return { polys, box, cls, group, rect, runsPast: false };
+    return { polys, box, cls, group, rect, runsPast: false, bare: false };
   };
   const walk = (
     nodes: XNode[],
@@ -268,6 +270,7 @@ export function frameShapes(
           group,
           tag === 'rect' && mm[1] === 0 && mm[2] === 0,
         );
+        if (s) s.bare = tops.has(node);
         if (s && scatter && s.cls === 'subject') s.cls = 'texture';
         if (s) shapes.push(s);
         continue;
@@ -319,8 +322,22 @@ function regroup(shapes: FrameShape[], frame: [number, number, number, number]):
     }
   }
   const [vx, vy, vw, vh] = frame;
-  for (const s of shapes) {
+  const counts = new Map<number, number>();
+  for (const s of shapes) if (opaque(s.cls)) counts.set(s.group, (counts.get(s.group) ?? 0) + 1);
+  for (const [i, s] of shapes.entries()) {
     const b = boxes.get(s.group);
+    // A lone streak drawn bare (a top-level element, not a group of its own) straight on
+    // the sky, sea, wall or wood laid under it — a cloud streak, a foam crest, a grain line —
+    // with nothing drawn on it is detail of that scenery, not a subject: a subject is a
+    // part of varied shapes, a group, or a shape standing over more than one backdrop.
+    if (
+      s.cls === 'subject' &&
+      s.bare &&
+      s.group >= 0 &&
+      counts.get(s.group) === 1 &&
+      inBackdrop(shapes, i, frame)
+    )
+      s.cls = 'scenery';
     // A part filling the frame from a side it runs past is a close-up, all of it.
     if (opaque(s.cls) && s.cls !== 'subject' && b && reachClass(b, frame) === 'closeup')
       s.cls = 'closeup';
@@ -338,6 +355,64 @@ function regroup(shapes: FrameShape[], frame: [number, number, number, number]):
     }
     if (s.cls === 'subject' && past <= FLUSH_PAST) s.cls = 'flush';
   }
+}
+
+/** A shape whose short side is at most this share of its long side is drawn as a streak. */
+export const STREAK = 0.7;
+/** Within this share of the frame one box lies inside another. */
+export const INSIDE_TOL = 0.01;
+
+/** Whether shape i lies inside a background or band drawn before it. */
+function inBackdrop(
+  shapes: FrameShape[],
+  i: number,
+  [vx, vy, vw, vh]: [number, number, number, number],
+): boolean {
+  const [b0, b1, b2, b3] = shapes[i]!.box;
+  // A streak, a crest, a grain line is drawn long and thin; a rock or a ball is not.
+  if (Math.min(b2 - b0, b3 - b1) > STREAK * Math.max(b2 - b0, b3 - b1)) return false;
+  // What shows of it lies inside the backdrop (a sky drawn up to the frame holds the part of
+  // a streak running past the frame that is seen).
+  const [x0, y0, x1, y1] = [
+    Math.max(b0, vx),
+    Math.max(b1, vy),
+    Math.min(b2, vx + vw),
+    Math.min(b3, vy + vh),
+  ];
+  const tx = INSIDE_TOL * vw;
+  const ty = INSIDE_TOL * vh;
+  const cx = (x0 + x1) / 2;
+  const cy = (y0 + y1) / 2;
+  for (let k = i - 1; k >= 0; k--) {
+    const u = shapes[k]!;
+    if (u.cls === 'light' || u.cls === 'texture') continue;
+    const [u0, v0, u1, v1] = u.box;
+    // Drawn straight on the backdrop: the first shape under its middle is that backdrop (a
+    // window drawn on a wall, a letter on a sign is on a subject, not on the scenery).
+    if (u.cls !== 'background' && u.cls !== 'band') {
+      if (cx > u0 && cx < u1 && cy > v0 && cy < v1) return false;
+      continue;
+    }
+    if (x0 >= u0 - tx && y0 >= v0 - ty && x1 <= u1 + tx && y1 <= v1 + ty) return bare(shapes, i);
+  }
+  return false;
+}
+
+/**
+ * Whether nothing is drawn on shape i: no later opaque shape centred inside its box. A body
+ * carries its eye, a patch, a highlight; a cloud streak or a foam crest carries nothing.
+ */
+function bare(shapes: FrameShape[], i: number): boolean {
+  const [x0, y0, x1, y1] = shapes[i]!.box;
+  for (let k = i + 1; k < shapes.length; k++) {
+    const u = shapes[k]!;
+    if (u.cls === 'light' || u.cls === 'texture' || u.cls === 'background' || u.cls === 'band')
+      continue;
+    const cx = (u.box[0] + u.box[2]) / 2;
+    const cy = (u.box[1] + u.box[3]) / 2;
+    if (cx > x0 && cx < x1 && cy > y0 && cy < y1) return false;
+  }
+  return true;
 }
 
 const strongest = (a: Inherited['filter'], b: Inherited['filter']) =>

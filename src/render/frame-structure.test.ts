@@ -49,6 +49,25 @@ describe('frame structure', () => {
     expect(f.cutRun).toBe(0);
   });
 
+  it('reads a lone shape drawn straight on the sky or sea as its scenery, not a cut subject', () => {
+    const sky =
+      '<rect width="512" height="300" fill="#8cf"/><rect y="300" width="512" height="212" fill="#2a6"/>';
+    // A cloud streak and a foam crest, each one bare shape over its band, running off a side.
+    const cloud = '<path d="M-60 60 C 0 20 90 20 130 60 C 90 95 0 95 -60 60 Z" fill="#fff"/>';
+    const foam = '<path d="M400 380 C 460 360 520 360 580 380 L 580 395 L 400 395 Z" fill="#dfe"/>';
+    const lone = frame(sky + cloud + foam);
+    expect(lone.cutRun).toBe(0);
+    expect(lone.subjectRun).toBe(0);
+    // The same shape carrying a detail drawn on it (an eye on a body), or standing on a
+    // subject rather than on the sky (a window on a wall), is still a subject cut.
+    const eye = '<circle cx="60" cy="58" r="8" fill="#000"/>';
+    expect(frame(sky + cloud + eye).cutRun).toBeGreaterThanOrEqual(MIN);
+    const wall =
+      '<path d="M-100 20 L 200 20 L 200 280 L -100 280 Z" fill="#b96"/><path d="M140 40 L 190 40 L 190 90 L 140 90 Z" fill="#fff"/>';
+    const window = '<path d="M-20 120 L 40 120 L 40 180 L -20 180 Z" fill="#fea"/>';
+    expect(frame(sky + wall + window).cutRun).toBeGreaterThanOrEqual(MIN);
+  });
+
   it('tells a subject drawn up to the frame (flush) from one running past it', () => {
     // A cloud and a rock shaped to the scene's edge by their author (openclipart's Ayers Rock
     // and sunflower): they meet the frame and stop there, so the frame slices nothing.
