@@ -9,11 +9,12 @@
 // The unit of the interval is the block pair: each pair is its own candidate-then-REF (or
 // REF-then-candidate) measurement, on the same files, under the load of that moment. The
 // interval over whole rounds (the sum of a round's blocks per side) is printed beside it.
-// No CairoSVG baseline here: the ratio to it is the round-alternated mode's job.
+// `--blocks` without `--against` runs the same with CairoSVG as the other side
+// (cairosvg-blocks.ts): the per-core ratio to CairoSVG, paired block by block.
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { Side } from './compare-ref.ts';
-import { formatInterval, ratioInterval } from './compare-stats.ts';
+import { formatInterval, type RatioInterval, ratioInterval } from './compare-stats.ts';
 
 export interface BlockMeasure {
   files: number;
@@ -84,7 +85,7 @@ export async function compareBlocks(
   c: BlockCompare,
   sides: { candidate: Side; ref: Side },
   { startMs = 10 * 60_000, blockMs = 10 * 60_000 } = {},
-): Promise<void> {
+): Promise<RatioInterval> {
   const servers = {
     candidate: await startServer(c.args(sides.candidate), sides.candidate.dir, startMs, blockMs),
     ref: await startServer(c.args(sides.ref), sides.ref.dir, startMs, blockMs),
@@ -142,13 +143,13 @@ export async function compareBlocks(
   if (dropped)
     console.log(`(${dropped} block pairs dropped: a worker was started during the block)`);
   console.log(c.label);
-  console.log(
-    `  CPU (all processes):      ${formatInterval(ratioInterval(pairs.candidate, pairs.ref), 'block pair')}`,
-  );
+  const cpu = ratioInterval(pairs.candidate, pairs.ref);
+  console.log(`  CPU (all processes):      ${formatInterval(cpu, 'block pair')}`);
   console.log(
     `  CPU, by whole round:      ${formatInterval(ratioInterval(rounds.candidate, rounds.ref))}`,
   );
   console.log(
     `  wall:                     ${formatInterval(ratioInterval(wall.candidate, wall.ref), 'block pair')}`,
   );
+  return cpu;
 }

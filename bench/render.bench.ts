@@ -12,7 +12,7 @@
 // render-only files per CPU-second for the whole path; issue 36 raised it to ≥ 1.5× per core
 // with one worker and with two. This is a benchmark, not
 // a test: nothing is asserted, figures are printed as measured.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -87,8 +87,9 @@ const { createRenderPool, pngDataUri } = (await import(
   fromSrc('src/render/index.ts')
 )) as typeof import('../src/render/index.ts');
 const AGAINST = arg('against', '');
-// --blocks B (with --against): both sides warm at once, taking turns on blocks of B files,
-// instead of whole runs alternated round by round (compare-blocks.ts). 0: off.
+// --blocks B: both sides warm at once, taking turns on blocks of B files, instead of whole
+// runs alternated round by round (compare-blocks.ts). With --against the sides are the two
+// commits; without, rubrica and CairoSVG (cairosvg-blocks.ts). 0: off.
 const BLOCKS = Number(arg('blocks', '0'));
 
 const quantile = (xs: number[], q: number) => {
@@ -384,6 +385,7 @@ async function main(): Promise<void> {
     return;
   }
   if (AGAINST) return against();
+  if (BLOCKS > 0) return baselineInBlocks();
   const icons = fluentEmoji(N);
   const svgs = icons.map((i) => i.svg);
   console.log(
@@ -508,6 +510,57 @@ async function againstInBlocks(sides: ReturnType<typeof checkoutRef>): Promise<v
   } finally {
     sides.cleanup();
   }
+}
+
+/** The block server of one side: rubrica's whole path from `dir`'s src/, or CairoSVG. */
+function blockServerArgs(dir: string, w: number, renderer: string, cairosvg: boolean): string[] {
+  const server = fileURLToPath(
+    new URL(cairosvg ? './cairosvg-blocks.ts' : './render-blocks.ts', import.meta.url),
+  );
+  const common = ['--import', 'tsx', server, '--files', String(N)];
+  if (cairosvg) return [...common, '--procs', String(w), '--size', String(SIZE)];
+  const rest = ['--renderer', renderer, '--in-flight', String(IN_FLIGHT)];
+  return [...common, '--src', dir, '--workers', String(w), ...rest];
+}
+
+/**
+ * `--blocks B` without `--against`: rubrica's whole path and CairoSVG (as many processes as
+ * workers), both warm at once, taking turns on blocks of B files. The per-core ratio to
+ * CairoSVG is the inverse of the cost ratio, with its interval over block pairs; a CairoSVG
+ * block that fails stops the bench with no ratio (compare-blocks.ts throws).
+ */
+async function baselineInBlocks(): Promise<void> {
+  const dir = fileURLToPath(new URL('..', import.meta.url));
+  const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], {
+    cwd: dir,
+    encoding: 'utf8',
+  }).trim();
+  const sides = {
+    candidate: { name: 'candidate' as const, dir, commit },
+    ref: { name: 'ref' as const, dir, commit: 'CairoSVG' },
+  };
+  const summary: string[] = [];
+  for (const w of WORKERS)
+    for (const renderer of RENDERERS) {
+      const label = `whole path, ${renderer}, ${w} worker${w > 1 ? 's' : ''}, ${N} files`;
+      const cpu = await compareBlocks(
+        {
+          label,
+          args: (side) => blockServerArgs(side.dir, w, renderer, side.name === 'ref'),
+          files: N,
+          block: BLOCKS,
+          rounds: ROUNDS,
+        },
+        sides,
+      );
+      summary.push(
+        `${label}: ${(1 / cpu.ratio).toFixed(2)}× [${(1 / cpu.hi).toFixed(2)}, ${(1 / cpu.lo).toFixed(2)}] ` +
+          `over ${cpu.rounds} block pairs (goal ≥ ${GOAL})`,
+      );
+    }
+  console.log(`
+per core (files/CPU-s) against CairoSVG, paired block by block, 95 % interval:`);
+  for (const line of summary) console.log(line);
 }
 
 /** Every configuration once: CairoSVG, then each rubrica row, for each worker count. */
