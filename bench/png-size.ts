@@ -8,43 +8,16 @@
 import { deflateSync, inflateSync } from 'node:zlib';
 import { RENDER_DENSITY } from '../src/render/fit.ts';
 import { resolveLimits } from '../src/render/limits.ts';
-import type { ColourRuns } from '../src/render/picture-stats.ts';
 import { flattenAndMeasure } from '../src/render/pixel-stats.ts';
 import { pngEncoder } from '../src/render/png-encode.ts';
 import { sanitizeSvg } from '../src/render/sanitize.ts';
 import sharp from '../src/render/sharp.ts';
 import { labelledSet } from '../test/checks/labelled-set.ts';
 import { fluentEmoji } from '../test/support/corpus.ts';
+import { idatOf, referenceRows } from '../test/support/png-rows.ts';
 
 const encode = await pngEncoder();
 const limits = resolveLimits(undefined);
-
-/** The unfiltered rows, byte by byte: what the zlib path deflated. */
-function rowsOf(runs: ColourRuns, width: number, height: number): Buffer {
-  const stride = 1 + 3 * width;
-  const rows = Buffer.alloc(stride * height);
-  let p = 0;
-  for (let i = 0; i < runs.count; i++) {
-    const c = runs.colour[i]!;
-    for (let k = 0; k < runs.length[i]!; k++, p++) {
-      const at = Math.floor(p / width) * stride + 1 + (p % width) * 3;
-      rows[at] = c >>> 16;
-      rows[at + 1] = (c >>> 8) & 0xff;
-      rows[at + 2] = c & 0xff;
-    }
-  }
-  return rows;
-}
-
-function idatOf(png: Buffer): Buffer {
-  for (let at = 8; at < png.length; ) {
-    const len = png.readUInt32BE(at);
-    if (png.toString('latin1', at + 4, at + 8) === 'IDAT')
-      return png.subarray(at + 8, at + 8 + len);
-    at += 12 + len;
-  }
-  throw new Error('no IDAT');
-}
 
 async function measure(name: string, svgs: string[]): Promise<void> {
   const ratios: number[] = [];
@@ -65,7 +38,7 @@ async function measure(name: string, svgs: string[]): Promise<void> {
       .raw()
       .toBuffer({ resolveWithObject: true });
     const { runs } = flattenAndMeasure(data, info.width, info.height, [255, 255, 255]);
-    const rows = rowsOf(runs, info.width, info.height);
+    const rows = referenceRows(runs, info.width, info.height);
     const png = encode(runs, info.width, info.height);
     if (!inflateSync(idatOf(png)).equals(rows)) throw new Error(`${name}: rows differ`);
     // The old PNG: the same three chunks (57 bytes) around zlib's level-1 stream.

@@ -8,39 +8,12 @@ import { deflateSync, inflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { fluentEmoji } from '../../test/support/corpus.ts';
+import { idatOf, referenceRows } from '../../test/support/png-rows.ts';
 import type { ColourRuns } from './picture-stats.ts';
 import { flattenAndMeasure } from './pixel-stats.ts';
 import { pngEncoder } from './png-encode.ts';
 
 const encode = await pngEncoder();
-
-/** The unfiltered rows the runs stand for, pixel by pixel. */
-function referenceRows(runs: ColourRuns, width: number, height: number): Buffer {
-  const stride = 1 + 3 * width;
-  const rows = Buffer.alloc(stride * height);
-  let p = 0;
-  for (let i = 0; i < runs.count; i++) {
-    const c = runs.colour[i]!;
-    for (let k = 0; k < runs.length[i]!; k++, p++) {
-      const at = Math.floor(p / width) * stride + 1 + (p % width) * 3;
-      rows[at] = c >>> 16;
-      rows[at + 1] = (c >>> 8) & 0xff;
-      rows[at + 2] = c & 0xff;
-    }
-  }
-  return rows;
-}
-
-/** The IDAT data of a PNG (one IDAT, as the encoder writes). */
-function idatOf(png: Buffer): Buffer {
-  for (let at = 8; at < png.length; ) {
-    const len = png.readUInt32BE(at);
-    if (png.toString('latin1', at + 4, at + 8) === 'IDAT')
-      return png.subarray(at + 8, at + 8 + len);
-    at += 12 + len;
-  }
-  throw new Error('no IDAT');
-}
 
 function runsOf(list: [colour: number, length: number][]): ColourRuns {
   return {
