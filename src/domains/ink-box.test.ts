@@ -3,20 +3,9 @@
 // pictures built to sit on its edges — specks a median removes, pairs and triples of pixels,
 // samples of 252–255 around the threshold, ink touching the picture's borders, thin strips.
 import { describe, expect, it } from 'vitest';
+import { seededRandom as random } from '../eval/stats/prng.ts';
 import sharp from '../render/sharp.ts';
 import { inkBox } from './ink-box.ts';
-
-// A small seeded generator (mulberry32): the same pictures on every run.
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 async function sharpBox(px: Buffer, width: number, height: number, channels: 1 | 3) {
   const { info } = await sharp(px, { raw: { width, height, channels } })

@@ -9,6 +9,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { fluentEmoji } from '../../test/support/corpus.ts';
 import { idatOf, referenceRows } from '../../test/support/png-rows.ts';
+import { seededRandom as random } from '../eval/stats/prng.ts';
 import type { ColourRuns } from './picture-stats.ts';
 import { flattenAndMeasure } from './pixel-stats.ts';
 import { pngEncoder } from './png-encode.ts';
@@ -40,18 +41,6 @@ function expectRows(runs: ColourRuns, width: number, height: number, what: strin
   const rows = inflateSync(idatOf(png));
   expect(rows.equals(referenceRows(runs, width, height)), what).toBe(true);
   return png;
-}
-
-/** A small deterministic generator (mulberry32), so a failure names its seed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 describe('the deflate stream written from colour runs', () => {
