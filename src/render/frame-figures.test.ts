@@ -52,4 +52,23 @@ describe('frame figures of bare pieces', () => {
     const cloud = '<path d="M440 256 L470 240 L560 240 L580 256 L560 272 L470 272 Z" fill="#fff"/>';
     expect(frame(BG + cloud).cutRun).toBe(0);
   });
+
+  it('reads layers nested in one another as one piece, not a tiling, and tiles as a tiling', () => {
+    // An island drawn in twelve layers (rim, lawns, paths), each inside the one before, cut
+    // by the right edge: each layer owns a little of the frame, the island all of it.
+    const layers = Array.from({ length: 12 }, (_, k) => {
+      const [y0, y1] = [100 + 12 * k, 420 - 12 * k];
+      return `<path d="M${200 + 10 * k} ${y0} L700 ${y0} L700 ${y1} L${200 + 10 * k} ${y1} Z" fill="#${k % 2 ? '6c4' : '8e6'}"/>`;
+    }).join('');
+    const island = frame(BG + layers);
+    expect(island.tiling).toBe(false);
+    expect(island.cutRun).toBeGreaterThanOrEqual(MIN);
+    // Fourteen tiles side by side running off the same edge are a tiling.
+    const tiles = Array.from(
+      { length: 14 },
+      (_, k) =>
+        `<path d="M490 ${10 + 36 * k} L530 ${10 + 36 * k} L530 ${40 + 36 * k} L490 ${40 + 36 * k} Z" fill="#c93"/>`,
+    ).join('');
+    expect(frame(BG + tiles).tiling).toBe(true);
+  });
 });

@@ -62,6 +62,7 @@ const CAUGHT = [
   'menu-6--cut-r',
   'menu-6--cut-top',
   'park--cut',
+  'park--cut-r',
   'place-setting--cut',
   'place-setting--cut-bottom',
   'place-setting--cut-r',
@@ -91,7 +92,7 @@ describe('clipped on real full-bleed scenes', () => {
     expect(ids(unknown)).toBe('');
   });
 
-  it('catches the cuts it caught when measured (38 of 45)', () => {
+  it('catches the cuts it caught when measured (39 of 45)', () => {
     const cut = outcomes.filter((o) => o.scene.cut);
     expect(cut.length).toBe(45);
     const missed = outcomes.filter((o) => CAUGHT.includes(name(o)) && !o.flags.has('clipped'));
