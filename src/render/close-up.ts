@@ -1,12 +1,12 @@
 // A deliberate close-up, read from the drawing's structure (issue 40): a bust, a portrait
-// crop, a bloom or a plant grown up into the frame. Its author draws the subject *up to* the
+// crop, a neck running off the lower corner. Its author draws the subject *up to* the
 // bottom edge, so nothing is sliced and the frame's owners (frame-structure.ts) say nothing;
 // what tells it is the shape of the picture: one dominant subject standing on the bottom
-// edge over a wide span, its top inside the frame, tall and large, not a scene's band laid
-// across the frame at its upper height. A bust widens toward the cut (shoulders under a
-// head); a round object sliced by the bottom edge (a plate, a glass) is widest inside the
-// frame: that one is a cut, not a bust, and is reported as `sliced` so the caller need not
-// take a part reaching past the bottom for a close-up.
+// edge over a wide span, its top inside the frame, tall and large — not a scene, whose
+// ground and sky are bands and backgrounds left out here. A bust widens toward the edge it
+// stands on (shoulders under a head) or runs off a side low down; a round thing meeting the
+// edge (a plate, a rabbit sitting on it) is widest inside the frame and is read `round`,
+// not a close-up. The `clipped` check reports a `bust` as `cut: "close_up"`, never a flag.
 import type { FrameShape } from './frame-shapes.ts';
 import { clippedArea } from './geometry.ts';
 import { inside } from './shape-hit.ts';
@@ -47,8 +47,9 @@ export interface CloseUpReading {
 
 type Box = [number, number, number, number];
 
-/** A shape filling this share of its own box, over this share of the frame, is a panel. */
+/** A shape filling this share of its own box… */
 export const PANEL_FILL = 0.9;
+/** …over this share of the frame is a panel laid under the subject (a card, a wall). */
 export const PANEL_AREA = 0.4;
 
 /**
