@@ -7,10 +7,12 @@
 // run of the frame this long; text is judged apart: a line of text whose estimated extent
 // runs off the frame is cut, whatever lies under it (even a pattern).
 
+import { readCloseUp } from './close-up.ts';
 import { type FrameShape, frameShapes, type ShapeClass } from './frame-shapes.ts';
 import type { Pt } from './geometry.ts';
 import { apply, ID, type M, mul, num, parseTransform } from './geometry.ts';
 import { type ShapeMemo, styleOf, tagOf } from './overdraw.ts';
+import { inside } from './shape-hit.ts';
 import type { CodeFrame } from './types.ts';
 import type { XNode } from './walker.ts';
 
@@ -37,23 +39,6 @@ const OPAQUE: Record<ShapeClass, boolean> = {
   light: false,
   texture: false,
 };
-
-/** Nonzero winding of a point over a shape's subpaths. */
-function inside(s: FrameShape, x: number, y: number): boolean {
-  const [x0, y0, x1, y1] = s.box;
-  if (x < x0 || x > x1 || y < y0 || y > y1) return false;
-  let wind = 0;
-  for (const poly of s.polys) {
-    for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
-      const [xi, yi] = poly[i]!;
-      const [xj, yj] = poly[j]!;
-      if (yj <= y) {
-        if (yi > y && (xi - xj) * (y - yj) - (x - xj) * (yi - yj) > 0) wind++;
-      } else if (yi <= y && (xi - xj) * (y - yj) - (x - xj) * (yi - yj) < 0) wind--;
-    }
-  }
-  return wind !== 0;
-}
 
 const within = (a: FrameShape['box'], b: FrameShape['box']): boolean => {
   const mx = 0.2 * (b[2] - b[0]);
@@ -129,6 +114,7 @@ export function measureFrame(root: XNode, memo?: ShapeMemo): CodeFrame {
     subjectRun: longestRun(owners, ['subject', 'cut']) / owners.length,
     cutRun: longestRun(owners, ['cut']) / owners.length,
     closeUpRun: longestRun(owners, ['closeup']) / owners.length,
+    closeUpShape: readCloseUp(shapes, frame)?.shape ?? null,
     owners: Object.fromEntries(
       Object.entries(shares).map(([k, v]) => [k, Math.round(v * 1000) / 1000]),
     ),
