@@ -9,13 +9,11 @@ import type { WorkerReply, WorkerRequest } from './protocol.ts';
 import { renderJob, sanitizeJob } from './render-job.ts';
 import sharp from './sharp.ts';
 import type { RenderResult, SanitizedJob } from './types.ts';
-import { rssReader } from './worker-rss.ts';
 
 // One libvips thread per worker: parallelism comes from the number of workers, and a
 // worker must not use more than the one core the pool sized it for.
 sharp.concurrency(1);
 sharp.cache(false);
-const rss = rssReader();
 
 let chain: Promise<void> = Promise.resolve();
 
@@ -34,7 +32,7 @@ process.on('message', (msg: WorkerRequest) => {
       const message = `internal error: ${err instanceof Error ? err.message : String(err)}`;
       result = { ok: false, error: makeError('render_error', message), ms: 0 };
     }
-    const reply: WorkerReply = { id: msg.id, result, rss: rss() };
+    const reply: WorkerReply = { id: msg.id, result, rss: process.memoryUsage.rss() };
     process.send?.(reply);
   });
 });
