@@ -69,6 +69,26 @@ describe('held-out real scenes: the manifest', () => {
     }
   });
 
+  // The render canvas is square and a non-square viewBox is fitted into it with margins in
+  // which whatever lies outside the viewBox is drawn: only a square frame renders as the crop
+  // that was labelled.
+  it('frames every file and every crop square, so the render is the labelled crop', () => {
+    const frame = (file: string) =>
+      (/\sviewBox="([^"]+)"/.exec(readFileSync(join(HOLDOUT_DIR, file), 'utf8'))?.[1] ?? '')
+        .split(/[\s,]+/)
+        .map(Number);
+    const square = (w: number, h: number) => Math.abs(w - h) / Math.max(w, h) < 0.01;
+    for (const file of Object.keys(files)) {
+      const [, , w, h] = frame(file);
+      expect(square(w!, h!), file).toBe(true);
+    }
+    for (const [name, c] of Object.entries(cuts)) {
+      const [, , w, h] = frame(c.of);
+      const [x0, y0, x1, y1] = c.crop;
+      expect(square((x1 - x0) * w!, (y1 - y0) * h!), name).toBe(true);
+    }
+  });
+
   it('has at least 40 cut and 40 not-cut items, and stays small', () => {
     const items = holdoutScenes();
     expect(items.filter((s) => s.cut).length).toBeGreaterThanOrEqual(40);
