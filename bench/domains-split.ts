@@ -1,9 +1,10 @@
 // node --import tsx bench/domains-split.ts [--src DIR] [--only latex,dot,python,lilypond-warm,smiles]
+//   [--warmup W]
 // Where a warm pool's CPU goes per job: this node process (spawning the sandbox, reading its
 // output, pngResult's decode, crop and encode) against the processes under it (bwrap, the
-// tool, the zygote's children). Eight corpus files after one warm-up, per domain; the node
-// share is process.cpuUsage (its libvips threads included), the rest the process tree's CPU
-// from /proc minus it. --src measures another checkout's src/ (e.g. /work/main) with the
+// tool, the zygote's children). Eight corpus files after W warm-up files (default 1), per
+// domain; the node share is process.cpuUsage (its libvips threads included), the rest the
+// process tree's CPU from /proc minus it. --src measures another checkout's src/ (e.g. /work/main) with the
 // same corpus. A benchmark, not a test: nothing is asserted (issue 36 item 3).
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -54,13 +55,15 @@ const DOMAINS: Record<string, { make: () => Promise<Renderer>; corpus: (n: numbe
   };
 
 const N = 8;
+const WARMUP = Math.max(1, Number(arg('warmup', '1')));
 console.log(`src ${SRC}`);
 for (const name of arg('only', Object.keys(DOMAINS).join(',')).split(',')) {
   const d = DOMAINS[name];
   if (!d) throw new Error(`unknown domain ${name}`);
   const r = await d.make();
-  const files = d.corpus(N + 1);
-  await r.render(files[N]!, {}); // warm-up: the pool's start, not a job
+  const files = d.corpus(N + WARMUP);
+  // Warm-up: the pool's start (and with more files, V8 compiling node's side), not jobs.
+  for (const f of files.slice(N)) await r.render(f, {});
   const self0 = process.cpuUsage();
   const tree0 = treeCpuSeconds(process.pid);
   let drawn = 0;

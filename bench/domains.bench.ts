@@ -28,6 +28,9 @@
 // --against REF [--rounds R]: each domain's warm pool, this checkout's and REF's (a temporary
 // worktree) alternating, the fresh way between them, candidate/REF with a 95 % interval over
 // rounds (bench/compare-ref.ts; docs/rendering.md#comparing-against-a-commit).
+// --warmup W (default 1): the pool draws W warm-up files before the measured ones. With one,
+// a new process's first files still pay V8 compiling node's side (latex: ≈ 12 CPU-ms a file
+// of the first eight, issue 36); a pool that serves a training run is past that.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -97,6 +100,7 @@ const { createRenderPool } = (await import(
   fromSrc('src/render/index.ts')
 )) as typeof import('../src/render/index.ts');
 const N = Number(arg('files', '20'));
+const WARMUP = Math.max(1, Number(arg('warmup', '1')));
 const ONLY = arg(
   'only',
   'svg,python,vega-lite,html,latex,mermaid,dot,lilypond,lilypond-compiled,lilypond-warm,smiles',
@@ -173,19 +177,22 @@ interface Way {
 }
 
 /**
- * A pool's run: start it and draw one warm-up file (not one of the measured ones), then the
- * measured files; start-up and steady state are read apart, both before the pool closes.
+ * A pool's run: start it and draw the warm-up files (--warmup, none of the measured ones),
+ * then the measured files; start-up and steady state are read apart, both before the pool
+ * closes.
  */
 async function measurePool(
   make: () => { r: DomainRenderer; close?: () => Promise<void> },
-  warmup: string,
+  warmups: string[],
   corpus: string[],
 ): Promise<Way> {
   const c0 = snapshot();
   const t0 = performance.now();
   const { r, close } = make();
-  const w = await r.render(warmup);
-  if (!w.ok) process.stderr.write(`  warm-up failure: ${w.error.code}\n`);
+  for (const warmup of warmups) {
+    const w = await r.render(warmup);
+    if (!w.ok) process.stderr.write(`  warm-up failure: ${w.error.code}\n`);
+  }
   const c1 = snapshot();
   const t1 = performance.now();
   const pngs: (Buffer | null)[] = [];
@@ -525,8 +532,8 @@ async function childDomain(name: string): Promise<void> {
   const d = DOMAINS[name];
   if (!d) throw new Error(`unknown domain ${name}`);
   browserMode = name === 'html' || name === 'mermaid';
-  const all = d.corpus(N + 1);
-  const pool = await measurePool(d.pool, all[N]!, all.slice(0, N));
+  const all = d.corpus(N + WARMUP);
+  const pool = await measurePool(d.pool, all.slice(N), all.slice(0, N));
   const ok = pool.pngs.filter(Boolean).length;
   process.stdout.write(`${JSON.stringify({ files: N, ok, cpuS: pool.cpuS, wallS: pool.wallS })}\n`);
 }
@@ -541,6 +548,7 @@ async function against(ref: string): Promise<void> {
       label: `${name} pool, ${N} files`,
       run: async (side) => {
         const args = ['--import', 'tsx', self, '--child-domain', name, '--files', String(N)];
+        args.push('--warmup', String(WARMUP));
         args.push('--src', side.dir);
         const m = await runJsonChild<{ files: number; ok: number; cpuS: number; wallS: number }>(
           args,
@@ -586,11 +594,11 @@ async function sideBySide(): Promise<void> {
   for (const name of ONLY) {
     const d = DOMAINS[name];
     if (!d) continue;
-    const all = d.corpus(N + 1);
+    const all = d.corpus(N + WARMUP);
     const corpus = all.slice(0, N);
     process.stderr.write(`${name}: ${corpus.length} files…\n`);
     browserMode = name === 'html' || name === 'mermaid';
-    const pool = await measurePool(d.pool, all[N]!, corpus);
+    const pool = await measurePool(d.pool, all.slice(N), corpus);
     const freshRun = await freshOrError(() => measureFresh(() => d.fresh(corpus)));
     const fresh: Way =
       'error' in freshRun ? { pngs: corpus.map(() => null), cpuS: 0, wallS: 0 } : freshRun;
@@ -608,8 +616,8 @@ async function sideBySide(): Promise<void> {
     const problem = baselineProblem(base);
     const rate = (ok: number, cpuS: number) => ok / cpuS;
     const freshRate = rate(okFresh, fresh.cpuS);
-    // With start-up: the pool's start (and its warm-up file) charged to these N files.
-    const withStart = rate(okPool + 1, pool.cpuS + pool.startCpuS!);
+    // With start-up: the pool's start (and its warm-up files) charged to these N files.
+    const withStart = rate(okPool + WARMUP, pool.cpuS + pool.startCpuS!);
     // No ratio over a failed baseline (it printed Infinity× when rsvg-convert was missing).
     const ratio = (x: number) => (problem ? 'absent' : `${x.toFixed(2)}×`);
     rows.push(

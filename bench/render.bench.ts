@@ -156,8 +156,12 @@ async function rubrica(
     checks: number;
     base64: number;
   };
-  // Time of judge_text alone: part of `checks` (it runs inside runChecks), measured apart.
+  // Time of judge_text alone: part of `checks` (it runs inside runChecks), measured apart —
+  // after the timed run, on the same artifacts and renders, so that the product's path is
+  // not charged a second judge_text per file (~1 % of the whole path when it was called
+  // inside the run).
   let judgeTextMs = 0;
+  const forJudgeText: Parameters<NonNullable<typeof judgeTextModule>['judgeText']>[0][] = [];
   const checkOptions = resolveCheckOptions();
   const cpu0 = treeCpuSeconds(process.pid);
   const parent0 = process.cpuUsage();
@@ -185,15 +189,13 @@ async function rubrica(
         }
         if (art) runChecks(art, r, prompts[i]);
         const t3 = performance.now();
-        if (art && judgeTextModule) {
-          judgeTextModule.judgeText({
+        if (art && judgeTextModule)
+          forJudgeText.push({
             artifact: art,
             render: r,
             prompt: prompts[i],
             options: checkOptions,
           });
-          judgeTextMs += performance.now() - t3;
-        }
         const t4 = performance.now();
         steps.checks += t3 - t2;
         const dataUri = pngDataUri(r.png);
@@ -210,6 +212,11 @@ async function rubrica(
   const workersPeak = pool.stats().workers.reduce((s, w) => s + vmHwmMb(w.pid), 0);
   const parentPeak = process.resourceUsage().maxRSS / 1024;
   await pool.close();
+  for (const input of forJudgeText) {
+    const t = performance.now();
+    judgeTextModule?.judgeText(input);
+    judgeTextMs += performance.now() - t;
+  }
   if (judgeBytes === 0) failed = completions.length;
   for (const k of Object.keys(steps)) steps[k]! /= completions.length;
   if (whole && judgeTextModule)

@@ -251,6 +251,20 @@ describe('pixel checks', () => {
     expect(ground.by('clipped').detail).toMatchObject({ touchesEdge: true });
   });
 
+  it('a bust drawn up to the bottom edge is reported as a close-up, not flagged (issue 40)', async () => {
+    // Shoulders widening to the bottom edge under a head: nothing runs past the frame, so
+    // only the close-up reading (src/render/close-up.ts) can tell it from a whole subject.
+    const bust = await check(
+      '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 512 512"><rect width="512" height="512" fill="#234"/><g><path d="M96 512 C 110 400 180 380 220 370 L 220 300 L 292 300 L 292 370 C 332 380 402 400 416 512 Z" fill="#ccb"/><circle cx="256" cy="220" r="95" fill="#ccb"/><circle cx="290" cy="210" r="10" fill="#000"/></g></svg>',
+    );
+    expect(bust.summary.clipped).toBe(false);
+    expect(bust.by('clipped').detail).toMatchObject({
+      cut: 'close_up',
+      closeUp: true,
+      closeUpShape: 'bust',
+    });
+  });
+
   it('a subject of many parts pushed over one edge is clipped; a tiling cut all round the frame is not (issue 25)', async () => {
     // Twelve bands of alternating colour (a temple's tiers, a striped shirt), half out of
     // the frame on the left: twelve pieces, none a quarter of the cut, all on one stretch.

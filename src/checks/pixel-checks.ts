@@ -135,7 +135,11 @@ export const clipped: Check = ({ render, options }) => {
     frame.cutRun >= options.clippedMinBorderInk && !frame.tiling && pic.edgeInk >= frame.cutRun / 2;
   const subjectCut = (pixelCut && frame.subjectRun >= options.clippedMinBorderInk) || sliced;
   const textCut = frame.textsOff.length > 0;
-  const closeUp = !subjectCut && frame.closeUpRun >= options.clippedMinBorderInk;
+  // A close-up is a part filling the frame from the bottom it runs past, or one dominant
+  // subject standing on the bottom edge drawn up to it (close-up.ts): reported, not flagged.
+  const closeUp =
+    !subjectCut &&
+    (frame.closeUpRun >= options.clippedMinBorderInk || frame.closeUpShape === 'bust');
   const value = subjectCut
     ? Math.max(Math.min(pic.edgeCutLargest, frame.subjectRun), sliced ? frame.cutRun : 0)
     : 0;
@@ -154,6 +158,7 @@ export const clipped: Check = ({ render, options }) => {
       cutRun: frame.cutRun,
       tiling: frame.tiling,
       closeUpRun: frame.closeUpRun,
+      closeUpShape: frame.closeUpShape,
       owners: frame.owners,
       ...base,
     },

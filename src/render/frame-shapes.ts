@@ -324,25 +324,33 @@ function regroup(shapes: FrameShape[], frame: [number, number, number, number]):
   const [vx, vy, vw, vh] = frame;
   const counts = new Map<number, number>();
   for (const s of shapes) if (opaque(s.cls)) counts.set(s.group, (counts.get(s.group) ?? 0) + 1);
+  const figures = joinFigures(shapes, boxes, counts);
   for (const [i, s] of shapes.entries()) {
     const b = boxes.get(s.group);
     // A lone streak drawn bare (a top-level element, not a group of its own) straight on
     // the sky, sea, wall or wood laid under it — a cloud streak, a foam crest, a grain line —
     // with nothing drawn on it is detail of that scenery, not a subject: a subject is a
-    // part of varied shapes, a group, or a shape standing over more than one backdrop.
+    // part of varied shapes, a group, a figure of bare pieces drawn over one another (a
+    // dragonfly's abdomen segments), or a shape standing over more than one backdrop.
     if (
       s.cls === 'subject' &&
       s.bare &&
       s.group >= 0 &&
       counts.get(s.group) === 1 &&
+      (figures.get(s.group)?.pieces ?? 1) === 1 &&
       inBackdrop(shapes, i, frame)
     )
       s.cls = 'scenery';
     // A part filling the frame from a side it runs past is a close-up, all of it.
     if (opaque(s.cls) && s.cls !== 'subject' && b && reachClass(b, frame) === 'closeup')
       s.cls = 'closeup';
+    // A bare piece of a figure continuing out of the frame as a close-up is that close-up.
+    const fig = figures.get(s.group);
+    if (opaque(s.cls) && fig && reachClass(fig.box, frame) === 'closeup') s.cls = 'closeup';
     if (s.cls !== 'subject') continue;
-    const past = pastShare(b ?? s.box, frame);
+    // A bare piece is sliced as its figure is: the last abdomen segment inside the frame is
+    // cut when the abdomen runs on past it.
+    const past = pastShare(fig?.box ?? b ?? s.box, frame);
     s.runsPast = past >= RUNS_PAST;
     const deep = b ? reachClass(b, frame) : null;
     if (deep === 'closeup' || deep === 'scenery') s.cls = deep;
@@ -355,6 +363,86 @@ function regroup(shapes: FrameShape[], frame: [number, number, number, number]):
     }
     if (s.cls === 'subject' && past <= FLUSH_PAST) s.cls = 'flush';
   }
+}
+
+/** Bare parts drawn over one another: their joint box, and how many they are. */
+interface Figure {
+  box: [number, number, number, number];
+  pieces: number;
+}
+
+/**
+ * Two bare parts whose boxes overlap by this share of the smaller one are drawn one over the
+ * other: pieces of one figure (a tank and its shaft, a grain's nested rings).
+ */
+export const JOIN_OVERLAP = 0.1;
+/** Bare parts joined at most (the pairwise pass is quadratic). */
+const JOIN_MAX = 2000;
+
+/**
+ * A drawing made of bare top-level shapes (Inkscape's flat paths, an LLM's ungrouped scene)
+ * has no group to say which shapes make one figure: a water tower's shaft is one part, its
+ * tank another. Bare single-shape parts drawn over one another are joined into one figure,
+ * and each part is judged by the figure's extent, as a group would be: the shaft continuing
+ * its tank down out of the frame is a close-up of the tower, and grain rings nested in one
+ * another across the whole frame are the texture they make, not subjects sliced by it.
+ * Parts drawn as groups keep their own extent (a group already says what belongs together).
+ */
+function joinFigures(
+  shapes: FrameShape[],
+  boxes: Map<number, [number, number, number, number]>,
+  counts: Map<number, number>,
+): Map<number, Figure> {
+  const bare = new Set<number>();
+  // Only subject pieces are joined: a shape that reads as scenery or a close-up by itself is
+  // judged by itself, and so is the detail drawn inside it (a glass sliced by the bottom edge
+  // keeps its cut insides, as before).
+  const holders = shapes.filter((s) => s.cls === 'closeup' || s.cls === 'scenery');
+  const held = (b: FrameShape['box']) =>
+    holders.some((h) => b[0] >= h.box[0] && b[1] >= h.box[1] && b[2] <= h.box[2] && b[3] <= h.box[3]); // biome-ignore format: a box test
+  for (const s of shapes)
+    if (
+      s.bare &&
+      (s.cls === 'subject' || s.cls === 'flush') &&
+      counts.get(s.group) === 1 &&
+      boxes.has(s.group) &&
+      !held(s.box)
+    )
+      bare.add(s.group);
+  const figures = new Map<number, Figure>();
+  if (bare.size < 2 || bare.size > JOIN_MAX) return figures;
+  const ids = [...bare];
+  const parent = new Map(ids.map((g) => [g, g]));
+  const root = (g: number): number => {
+    let r = g;
+    while (parent.get(r) !== r) r = parent.get(r)!;
+    parent.set(g, r);
+    return r;
+  };
+  const area = (b: readonly number[]) => (b[2]! - b[0]!) * (b[3]! - b[1]!);
+  for (let i = 0; i < ids.length; i++) {
+    const a = boxes.get(ids[i]!)!;
+    for (let j = i + 1; j < ids.length; j++) {
+      const b = boxes.get(ids[j]!)!;
+      const w = Math.min(a[2], b[2]) - Math.max(a[0], b[0]);
+      const h = Math.min(a[3], b[3]) - Math.max(a[1], b[1]);
+      if (w <= 0 || h <= 0 || w * h < JOIN_OVERLAP * Math.min(area(a), area(b))) continue;
+      parent.set(root(ids[i]!), root(ids[j]!));
+    }
+  }
+  const joint = new Map<number, Figure>();
+  for (const g of ids) {
+    const b = boxes.get(g)!;
+    const r = root(g);
+    const u = joint.get(r);
+    if (!u) joint.set(r, { box: [...b], pieces: 1 });
+    else {
+      u.box = [Math.min(u.box[0], b[0]), Math.min(u.box[1], b[1]), Math.max(u.box[2], b[2]), Math.max(u.box[3], b[3])]; // biome-ignore format: a box
+      u.pieces++;
+    }
+  }
+  for (const g of ids) figures.set(g, joint.get(root(g))!);
+  return figures;
 }
 
 /** A shape whose short side is at most this share of its long side is drawn as a streak. */

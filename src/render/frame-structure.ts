@@ -7,19 +7,23 @@
 // run of the frame this long; text is judged apart: a line of text whose estimated extent
 // runs off the frame is cut, whatever lies under it (even a pattern).
 
+import { readCloseUp } from './close-up.ts';
 import { type FrameShape, frameShapes, type ShapeClass } from './frame-shapes.ts';
 import type { Pt } from './geometry.ts';
 import { apply, ID, type M, mul, num, parseTransform } from './geometry.ts';
 import { type ShapeMemo, styleOf, tagOf } from './overdraw.ts';
+import { inside } from './shape-hit.ts';
 import type { CodeFrame } from './types.ts';
 import type { XNode } from './walker.ts';
 
 /** Points sampled per side of the frame. */
 export const FRAME_POINTS = 128;
-/** Subject shapes owning the frame for a tiling (as the pixel rule's PATTERN_REGIONS)… */
+/** Subject pieces owning the frame for a tiling (as the pixel rule's PATTERN_REGIONS)… */
 export const TILING_SHAPES = 12;
 /** …none owning this share of their points. */
 export const TILING_DOMINANCE = 0.25;
+/** Within this share of its own size one box holds another (layers of one piece). */
+export const NESTED_TOL = 0.02;
 /** Average advance of a character in em (DejaVu Sans is 0.55–0.65: kept low, to under-call). */
 export const CHAR_ADVANCE = 0.52;
 /** Text is cut when its estimated extent runs past the frame by this many em (a glyph). */
@@ -35,23 +39,6 @@ const OPAQUE: Record<ShapeClass, boolean> = {
   light: false,
   texture: false,
 };
-
-/** Nonzero winding of a point over a shape's subpaths. */
-function inside(s: FrameShape, x: number, y: number): boolean {
-  const [x0, y0, x1, y1] = s.box;
-  if (x < x0 || x > x1 || y < y0 || y > y1) return false;
-  let wind = 0;
-  for (const poly of s.polys) {
-    for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
-      const [xi, yi] = poly[i]!;
-      const [xj, yj] = poly[j]!;
-      if (yj <= y) {
-        if (yi > y && (xi - xj) * (y - yj) - (x - xj) * (yi - yj) > 0) wind++;
-      } else if (yi <= y && (xi - xj) * (y - yj) - (x - xj) * (yi - yj) < 0) wind--;
-    }
-  }
-  return wind !== 0;
-}
 
 const within = (a: FrameShape['box'], b: FrameShape['box']): boolean => {
   const mx = 0.2 * (b[2] - b[0]);
@@ -119,18 +106,52 @@ export function measureFrame(root: XNode, memo?: ShapeMemo): CodeFrame {
   const shares: Partial<Record<ShapeClass | 'none' | 'cut', number>> = {};
   for (const o of owners) shares[o] = (shares[o] ?? 0) + 1 / owners.length;
   const subjectPoints = [...bySubject.values()].reduce((a, b) => a + b, 0);
-  const most = Math.max(0, ...bySubject.values());
+  const pieces = overlapping(bySubject);
+  const most = Math.max(0, ...pieces);
   return {
     points: owners.length,
-    tiling: bySubject.size >= TILING_SHAPES && most < TILING_DOMINANCE * subjectPoints,
+    tiling: pieces.length >= TILING_SHAPES && most < TILING_DOMINANCE * subjectPoints,
     subjectRun: longestRun(owners, ['subject', 'cut']) / owners.length,
     cutRun: longestRun(owners, ['cut']) / owners.length,
     closeUpRun: longestRun(owners, ['closeup']) / owners.length,
+    closeUpShape: readCloseUp(shapes, frame)?.shape ?? null,
     owners: Object.fromEntries(
       Object.entries(shares).map(([k, v]) => [k, Math.round(v * 1000) / 1000]),
     ),
     textsOff: textsOffFrame(root, frame),
   };
+}
+
+/**
+ * The frame's subject owners as pieces: shapes nested in one another (one's box inside the
+ * other's, within NESTED_TOL) are one piece — a park's lawn, its rim and its paths are one
+ * island, layered — while tiles lie side by side, interlocking at most. The points each
+ * piece owns.
+ */
+function overlapping(bySubject: Map<FrameShape, number>): number[] {
+  const list = [...bySubject.entries()];
+  // Each owner is a shape reaching the frame, at most a few hundred of them.
+  const parent = list.map((_, i) => i);
+  const root = (i: number): number => {
+    while (parent[i] !== i) i = parent[i] = parent[parent[i]!]!;
+    return i;
+  };
+  // b inside a, within NESTED_TOL of a's own size.
+  const holds = (a: FrameShape['box'], b: FrameShape['box']) => {
+    const tx = NESTED_TOL * (a[2] - a[0]);
+    const ty = NESTED_TOL * (a[3] - a[1]);
+    return b[0] >= a[0] - tx && b[1] >= a[1] - ty && b[2] <= a[2] + tx && b[3] <= a[3] + ty;
+  };
+  for (let i = 0; i < list.length; i++) {
+    const a = list[i]![0].box;
+    for (let j = i + 1; j < list.length; j++) {
+      const b = list[j]![0].box;
+      if (holds(a, b) || holds(b, a)) parent[root(i)] = root(j);
+    }
+  }
+  const points = new Map<number, number>();
+  for (const [i, [, n]] of list.entries()) points.set(root(i), (points.get(root(i)) ?? 0) + n);
+  return [...points.values()];
 }
 
 /** The longest run of one owner round the frame, read as a circle. */

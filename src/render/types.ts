@@ -101,6 +101,12 @@ export interface CodeFrame {
   cutRun: number;
   /** Longest run owned by a shape filling the frame from a side it runs past (a close-up). */
   closeUpRun: number;
+  /**
+   * The close-up reading (close-up.ts): `bust` where one dominant subject stands on the
+   * bottom edge, widening to it (a bust, a portrait crop, a plant grown into the frame);
+   * `round` where what stands there is widest inside (a plate, a sitting animal); else null.
+   */
+  closeUpShape: 'bust' | 'round' | null;
   /** Share of the points per owner class (subject, background, band, scenery, light, …). */
   owners: Record<string, number>;
   /** Lines of text whose estimated extent runs off the frame (first 80 characters each). */

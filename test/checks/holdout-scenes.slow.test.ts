@@ -11,6 +11,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { holdoutScenes } from './holdout-scenes.ts';
 import {
+  closeUpLine,
   evaluateScenes,
   otherFlagsTable,
   type SceneOutcome,

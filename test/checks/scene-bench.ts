@@ -71,6 +71,20 @@ export function sceneFigures(outcomes: SceneOutcome[]): KindFigures[] {
   });
 }
 
+const reportedCloseUp = (o: Outcome) =>
+  o.checks.find((c) => c.name === 'clipped')?.detail?.cut === 'close_up';
+
+/**
+ * Close-ups across every kind (the real set labels them under their background kind):
+ * reported `cut: "close_up"` out of all close-ups, and whole or cut items wrongly reported so.
+ */
+export function closeUpLine(outcomes: SceneOutcome[]): string {
+  const close = outcomes.filter((o) => o.scene.closeUp);
+  const other = outcomes.filter((o) => !o.scene.closeUp);
+  const wrong = other.filter(reportedCloseUp);
+  return `close-ups reported close_up: ${close.filter(reportedCloseUp).length}/${close.length}; whole or cut items reported close_up: ${wrong.length}/${other.length}${wrong.length ? ` (${wrong.map((o) => o.item.id).join(', ')})` : ''}`;
+}
+
 export function sceneTable(rows: KindFigures[]): string {
   const pct = (a: number, b: number) => (b === 0 ? '—' : `${((100 * a) / b).toFixed(1)}%`);
   const lines = ['kind              FP (whole)        recall (cut)      close-ups reported'];
@@ -126,7 +140,7 @@ if (process.argv[1]?.endsWith('scene-bench.ts')) {
       ? 'real scenes'
       : `scene corpus, seed ${seed}`;
   console.log(
-    `${title}: ${outcomes.length} drawings\n${sceneTable(sceneFigures(outcomes))}\n\n${otherFlagsTable(outcomes)}`,
+    `${title}: ${outcomes.length} drawings\n${sceneTable(sceneFigures(outcomes))}\n${closeUpLine(outcomes)}\n\n${otherFlagsTable(outcomes)}`,
   );
   if (process.argv.includes('--list'))
     for (const o of outcomes) {

@@ -482,12 +482,17 @@ def run_job(job):
     size = 0
     status = None
     timed_out = too_large = False
+    # Once the pipe is at its end it stays readable: selecting on it again would return at
+    # once, every time, and spin this process until the child exits — for a few ms while the
+    # job's processes are torn down after each job, and for a job's whole time limit when a
+    # job closes its result pipe and keeps running (its CPU limit does not bind the zygote).
+    at_end = False
     while True:
         left = deadline - time.monotonic()
         if left <= 0:
             timed_out = True
             break
-        ready, _, _ = select.select([r, pidfd], [], [], left)
+        ready, _, _ = select.select([pidfd] if at_end else [r, pidfd], [], [], left)
         if r in ready:
             data = os.read(r, 1 << 16)
             if data:
@@ -498,6 +503,8 @@ def run_job(job):
                 chunks.append(data)
             elif status is not None:
                 break
+            else:
+                at_end = True
         if pidfd in ready and status is None:
             _, status = os.waitpid(pid, 0)
             # Drain what the child wrote before it exited (grandchildren may hold the pipe).

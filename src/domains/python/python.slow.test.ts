@@ -1,6 +1,6 @@
 // The python domain under attack: every hostile script in one run against one warm pool,
 // then a normal figure must still render from the same pool.
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LoopbackLogger, startLoopbackLogger } from '../../../test/support/loopback-logger.ts';
 import type { DomainRender, DomainRenderer } from '../types.ts';
@@ -164,4 +164,51 @@ describe('python domain', () => {
     );
     expect(ok.ok ? 'ok' : ok.error.message).toBe('ok');
   }, 60_000);
+
+  it('a job that closes its result pipe does not make the zygote spin while it runs', async () => {
+    // The zygote waited with select() on the pipe and the child's pidfd; a pipe at its end is
+    // always readable, so until the child exited it spun — a few ms after every job, and a
+    // job's whole run when the job closed the pipe first (≈ 1 CPU-s a second of the job's
+    // time, outside the job's own CPU limit). Now the pipe is dropped from the wait at its end.
+    expect((await py.render(PLOT)).ok).toBe(true); // the zygote is up
+    const zygote = zygotePid();
+    const before = ownCpuSeconds(zygote);
+    const r = await py.render(
+      'import os, time\nos.close(3)\ntime.sleep(2)\nimport matplotlib.pyplot as plt\nplt.plot([1, 2])',
+    );
+    expect(failed(r).code).toBe('exec_error'); // it could not send its picture
+    // Spinning, even at a fifth of a core on a loaded machine, is ≥ 0.4 CPU-s over the 2 s.
+    expect(ownCpuSeconds(zygote) - before).toBeLessThan(0.15);
+  }, 60_000);
 });
+
+/** The process's own user + system CPU (not its reaped children's), from /proc. */
+function stat(pid: number): { comm: string; ppid: number; cpu: number } {
+  const s = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
+  const comm = s.slice(s.indexOf('(') + 1, s.lastIndexOf(')'));
+  return { comm, ppid: Number(f[1]), cpu: (Number(f[11]) + Number(f[12])) / 100 };
+}
+const ownCpuSeconds = (pid: number) => stat(pid).cpu;
+
+/** The warm pool's zygote: the python3 under this process whose parent is not python3. */
+function zygotePid(): number {
+  const all = new Map<number, { comm: string; ppid: number }>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      all.set(Number(name), stat(Number(name)));
+    } catch {
+      // exited while we looked
+    }
+  }
+  const under = (pid: number) => {
+    for (let p = all.get(pid)?.ppid; p; p = all.get(p)?.ppid) if (p === process.pid) return true;
+    return false;
+  };
+  const found = [...all].filter(
+    ([pid, p]) => p.comm === 'python3' && all.get(p.ppid)?.comm !== 'python3' && under(pid),
+  );
+  if (found.length !== 1) throw new Error(`expected one zygote, found ${found.length}`);
+  return found[0]![0];
+}
