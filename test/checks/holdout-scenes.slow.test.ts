@@ -25,7 +25,7 @@ beforeAll(async () => {
   outcomes = await evaluateScenes(holdoutScenes());
   const figures = sceneTable(sceneFigures(outcomes));
   console.log(
-    `held-out real scenes: ${outcomes.length}\n${figures}\n\n${otherFlagsTable(outcomes)}`,
+    `held-out real scenes: ${outcomes.length}\n${figures}\n${closeUpLine(outcomes)}\n\n${otherFlagsTable(outcomes)}`,
   );
 }, 600_000);
 
