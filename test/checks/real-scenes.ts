@@ -48,8 +48,9 @@ export interface RealSceneManifest {
   cuts: Record<string, CutEntry>;
 }
 
-export function realSceneManifest(): RealSceneManifest {
-  return JSON.parse(readFileSync(join(DIR, 'MANIFEST.json'), 'utf8')) as RealSceneManifest;
+/** `dir`: another folder with the same layout (the held-out set, holdout-scenes.ts). */
+export function realSceneManifest(dir = DIR): RealSceneManifest {
+  return JSON.parse(readFileSync(join(dir, 'MANIFEST.json'), 'utf8')) as RealSceneManifest;
 }
 
 /** The root's viewBox replaced by the part [x0, y0, x1, y1] (fractions) of it. */
@@ -70,12 +71,15 @@ export function cropFrame(svg: string, [x0, y0, x1, y1]: Box): string {
   });
 }
 
-/** Every real scene (the vendored files, then the cuts made from them), by background kind. */
-export function realScenes(): BenchScene[] {
-  const { files, cuts } = realSceneManifest();
-  const read = (file: string) => readFileSync(join(DIR, file), 'utf8');
+/**
+ * Every real scene (the vendored files, then the cuts made from them), by background kind;
+ * `dir` and `prefix` (of the ids) read another folder of the same layout.
+ */
+export function realScenes(dir = DIR, prefix = 'real'): BenchScene[] {
+  const { files, cuts } = realSceneManifest(dir);
+  const read = (file: string) => readFileSync(join(dir, file), 'utf8');
   const whole = Object.entries(files).map(([file, e]) => ({
-    id: `real:${file}`,
+    id: `${prefix}:${file}`,
     kind: e.background,
     prompt: e.prompt,
     svg: read(file),
@@ -86,7 +90,7 @@ export function realScenes(): BenchScene[] {
     const base = files[c.of];
     if (!base) throw new Error(`${name}: no vendored scene ${c.of}`);
     return {
-      id: `real:${name}`,
+      id: `${prefix}:${name}`,
       kind: base.background,
       prompt: base.prompt,
       svg: cropFrame(read(c.of), c.crop),

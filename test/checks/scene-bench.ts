@@ -4,8 +4,11 @@
 //   node --import tsx test/checks/scene-bench.ts [seed]
 // which prints the table (seed 40 is the one the rule was tuned on; 41 is held out), or
 //   node --import tsx test/checks/scene-bench.ts real [--list] [--all]
-// for the real scenes (real-scenes.ts).
+// for the real scenes (real-scenes.ts), or
+//   node --import tsx test/checks/scene-bench.ts holdout [--list] [--all]
+// for the held-out real scenes (holdout-scenes.ts), which nobody tunes on.
 import { evaluate, type Outcome } from './evaluate.ts';
+import { holdoutScenes } from './holdout-scenes.ts';
 import type { LabelledItem } from './labelled-set.ts';
 import { realScenes } from './real-scenes.ts';
 import { sceneCorpus } from './scene-corpus.ts';
@@ -123,12 +126,21 @@ export function otherFlagsTable(outcomes: SceneOutcome[]): string {
 }
 
 if (process.argv[1]?.endsWith('scene-bench.ts')) {
-  // `real` measures the vendored real scenes (real-scenes.ts) instead of a composed seed.
+  // `real` measures the vendored real scenes (real-scenes.ts) instead of a composed seed;
+  // `holdout` the held-out real scenes (holdout-scenes.ts).
   const real = process.argv[2] === 'real';
-  const seed = Number(real ? 0 : (process.argv[2] ?? 40));
-  const outcomes = await evaluateScenes(real ? realScenes() : sceneCorpus(seed));
+  const holdout = process.argv[2] === 'holdout';
+  const seed = Number(real || holdout ? 0 : (process.argv[2] ?? 40));
+  const outcomes = await evaluateScenes(
+    holdout ? holdoutScenes() : real ? realScenes() : sceneCorpus(seed),
+  );
+  const title = holdout
+    ? 'held-out real scenes'
+    : real
+      ? 'real scenes'
+      : `scene corpus, seed ${seed}`;
   console.log(
-    `${real ? 'real scenes' : `scene corpus, seed ${seed}`}: ${outcomes.length} drawings\n${sceneTable(sceneFigures(outcomes))}\n${closeUpLine(outcomes)}\n\n${otherFlagsTable(outcomes)}`,
+    `${title}: ${outcomes.length} drawings\n${sceneTable(sceneFigures(outcomes))}\n${closeUpLine(outcomes)}\n\n${otherFlagsTable(outcomes)}`,
   );
   if (process.argv.includes('--list'))
     for (const o of outcomes) {
