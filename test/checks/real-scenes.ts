@@ -5,7 +5,9 @@
 // (`cuts` in the manifest, made here in memory so the bytes are stored once): through a
 // subject's body (cut), through sky, ground, backdrop, pattern or texture only (whole), or
 // portrait-like (close-up); the truth is known because the crop was chosen, and each was
-// looked at in a render.
+// looked at in a render. Labels describe the square canvas picture a judge sees, not the
+// viewBox (the renderer paints beyond a non-square viewBox into the margins): crops whose
+// canvas did not show their cut were made square (the fixtures' README).
 // Read by scene-bench.ts and real-scenes.slow.test.ts.
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
