@@ -1,0 +1,63 @@
+// Where a piece of an SVG (or HTML) answer paints, for `output_tokens`' padding rule (issue 40
+// item 3). Equal bytes are padding only when they add nothing to the picture: the same element
+// again in the same place. Real exporters repeat bytes that do paint: Illustrator writes the
+// same `<stop offset="1" style="stop-color:#DEFFFF"/>` into fourteen gradients, each with its
+// own id and coordinates, and the same path under two differently transformed groups lands in
+// two places. So a piece is keyed by its context — the chain of its ancestors' open tags —
+// read in one forward pass with a stack.
+/** HTML elements that never close: opening one does not start a new context. */
+const VOID = new Set(
+  'area base br col embed hr img input link meta param source track wbr'.split(' '),
+);
+
+/** Ids something points at (`url(#a)`, `href="#a"`): such an id gives its element a use. */
+export function referencedIds(text: string): Set<string> {
+  const ids = new Set<string>();
+  for (const m of text.matchAll(/url\(\s*['"]?#([^)'"\s]+)|href\s*=\s*["']#([^"'\s]+)/g))
+    ids.add(m[1] ?? m[2] ?? '');
+  return ids;
+}
+
+/**
+ * Where an element paints: the chain of its ancestors' open tags. Each distinct chain gets a
+ * number; an id nothing points at is dropped from the tag first (it changes nothing on the
+ * page, so wrapping copies in `<g id="copy7">` does not make them new).
+ */
+export class PaintContexts {
+  private readonly ids = new Map<string, number>();
+  private readonly stack: { name: string; ctx: number }[] = [];
+  private readonly open = new Map<string, number>();
+  current = 0;
+  constructor(private readonly referenced: Set<string>) {}
+
+  /** Apply one tag (from its '<' to its '>'): push an open tag, pop to a matching close. */
+  tag(t: string): void {
+    if (t.startsWith('</')) {
+      const name = /^<\/\s*([^\s>]+)/.exec(t)?.[1];
+      // A close tag with no open partner (prose, a broken answer) is ignored, so each push is
+      // popped at most once: the whole walk stays linear.
+      if (!name || !this.open.get(name)) return;
+      for (;;) {
+        const top = this.stack.pop();
+        if (!top) break;
+        this.open.set(top.name, (this.open.get(top.name) ?? 1) - 1);
+        if (top.name === name) break;
+      }
+      this.current = this.stack.at(-1)?.ctx ?? 0;
+      return;
+    }
+    const name = /^<([A-Za-z][\w:.-]*)/.exec(t)?.[1];
+    if (!name || t.endsWith('/>') || VOID.has(name.toLowerCase())) return;
+    const id = /\sid\s*=\s*(?:"([^"]*)"|'([^']*)')/.exec(t);
+    const own = id && !this.referenced.has(id[1] ?? id[2] ?? '') ? t.replace(id[0], '') : t;
+    const key = `${this.current}\u0000${own}`;
+    let ctx = this.ids.get(key);
+    if (ctx === undefined) {
+      ctx = this.ids.size + 1;
+      this.ids.set(key, ctx);
+    }
+    this.stack.push({ name, ctx });
+    this.open.set(name, (this.open.get(name) ?? 0) + 1);
+    this.current = ctx;
+  }
+}
