@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { fluentEmoji } from '../../test/support/corpus.ts';
 import { seededRandom } from '../eval/stats/prng.ts';
 import { repeatedBytes } from './output-tokens.ts';
-import { referencedIds } from './paint-context.ts';
+import { MAX_CONTEXT_DEPTH, referencedIds } from './paint-context.ts';
 
 /**
  * The definition, written the slow, plain way: lines, each line split after every '>'; a piece
@@ -39,7 +39,7 @@ function reference(text: string): number {
     for (const raw of line.split(/(?<=>)/)) {
       const piece = raw.trim();
       if (piece.length >= 12 && !piece.startsWith('</')) {
-        const key = JSON.stringify([stack.map((e) => e.tag), piece]);
+        const key = JSON.stringify([stack.slice(0, MAX_CONTEXT_DEPTH).map((e) => e.tag), piece]);
         if (seen.has(key)) repeated += piece.length;
         else seen.add(key);
       }
@@ -94,6 +94,13 @@ describe('repeatedBytes pieces', () => {
       for (const text of [one, minified, `${one}\n${one}`, `${minified}${minified}\n`, '']) {
         expect(repeatedBytes(text).repeated).toBe(reference(text));
       }
+    }
+  });
+
+  it('counts what the plain definition counts past the context depth cap', () => {
+    for (const open of ['<g>', '<g fill="red">', '<g transform="translate(1)">\n']) {
+      const text = `${open}<circle cx="5" cy="5" r="4"/>`.repeat(200) + '</g>'.repeat(150);
+      expect(repeatedBytes(text).repeated).toBe(reference(text));
     }
   });
 

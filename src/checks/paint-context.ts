@@ -5,6 +5,13 @@
 // own id and coordinates, and the same path under two differently transformed groups lands in
 // two places. So a piece is keyed by its context — the chain of its ancestors' open tags —
 // read in one forward pass with a stack.
+/**
+ * Deeper than this, an open tag starts no new context. Real drawings nest far less (Inkscape
+ * and Illustrator files here stay under 20); without the cap, `<g><circle …/>` pasted 400
+ * times and never closed would put each copy in a context of its own, and nothing would
+ * count as repeated.
+ */
+export const MAX_CONTEXT_DEPTH = 64;
 /** HTML elements that never close: opening one does not start a new context. */
 const VOID = new Set(
   'area base br col embed hr img input link meta param source track wbr'.split(' '),
@@ -48,6 +55,11 @@ export class PaintContexts {
     }
     const name = /^<([A-Za-z][\w:.-]*)/.exec(t)?.[1];
     if (!name || t.endsWith('/>') || VOID.has(name.toLowerCase())) return;
+    if (this.stack.length >= MAX_CONTEXT_DEPTH) {
+      this.stack.push({ name, ctx: this.current });
+      this.open.set(name, (this.open.get(name) ?? 0) + 1);
+      return;
+    }
     const id = /\sid\s*=\s*(?:"([^"]*)"|'([^']*)')/.exec(t);
     const own = id && !this.referenced.has(id[1] ?? id[2] ?? '') ? t.replace(id[0], '') : t;
     const key = `${this.current}\u0000${own}`;
