@@ -55,7 +55,7 @@ export function repeatedBytes(text: string): { repeated: number; whitespace: num
       tagAt = lt;
       lt = text.indexOf('<', lt + 1);
     }
-    if (tagAt > lastGt) contexts.tag(text.slice(tagAt, at + 1));
+    if (tagAt > lastGt) contexts.tag(text, tagAt, at);
     lastGt = at;
   };
   for (let start = 0; start <= text.length; ) {

@@ -17,6 +17,9 @@ const VOID = new Set(
   'area base br col embed hr img input link meta param source track wbr'.split(' '),
 );
 
+const CLOSE = /<\/\s*([^\s>]+)/y;
+const OPEN = /<([A-Za-z][\w:.-]*)/y;
+
 /** Ids something points at (`url(#a)`, `href="#a"`): such an id gives its element a use. */
 export function referencedIds(text: string): Set<string> {
   const ids = new Set<string>();
@@ -37,12 +40,18 @@ export class PaintContexts {
   current = 0;
   constructor(private readonly referenced: Set<string>) {}
 
-  /** Apply one tag (from its '<' to its '>'): push an open tag, pop to a matching close. */
-  tag(t: string): void {
-    if (t.startsWith('</')) {
-      const name = /^<\/\s*([^\s>]+)/.exec(t)?.[1];
+  /**
+   * Apply the tag of `text` from its '<' at `from` to its '>' at `to`: push an open tag, pop
+   * to a matching close. Names are read in place (sticky regexes) and only an open tag that
+   * starts a context is sliced out: a 20 MB answer has millions of tags.
+   */
+  tag(text: string, from: number, to: number): void {
+    if (text.charCodeAt(from + 1) === 47 /* '/' */) {
       // A close tag with no open partner (prose, a broken answer) is ignored, so each push is
       // popped at most once: the whole walk stays linear.
+      if (this.stack.length === 0) return;
+      CLOSE.lastIndex = from;
+      const name = CLOSE.exec(text)?.[1];
       if (!name || !this.open.get(name)) return;
       for (;;) {
         const top = this.stack.pop();
@@ -53,13 +62,16 @@ export class PaintContexts {
       this.current = this.stack.at(-1)?.ctx ?? 0;
       return;
     }
-    const name = /^<([A-Za-z][\w:.-]*)/.exec(t)?.[1];
-    if (!name || t.endsWith('/>') || VOID.has(name.toLowerCase())) return;
+    if (text.charCodeAt(to - 1) === 47 /* '/>' */) return;
+    OPEN.lastIndex = from;
+    const name = OPEN.exec(text)?.[1];
+    if (!name || VOID.has(name.toLowerCase())) return;
+    this.open.set(name, (this.open.get(name) ?? 0) + 1);
     if (this.stack.length >= MAX_CONTEXT_DEPTH) {
       this.stack.push({ name, ctx: this.current });
-      this.open.set(name, (this.open.get(name) ?? 0) + 1);
       return;
     }
+    const t = text.slice(from, to + 1);
     const id = /\sid\s*=\s*(?:"([^"]*)"|'([^']*)')/.exec(t);
     const own = id && !this.referenced.has(id[1] ?? id[2] ?? '') ? t.replace(id[0], '') : t;
     const key = `${this.current}\u0000${own}`;
@@ -69,7 +81,6 @@ export class PaintContexts {
       this.ids.set(key, ctx);
     }
     this.stack.push({ name, ctx });
-    this.open.set(name, (this.open.get(name) ?? 0) + 1);
     this.current = ctx;
   }
 }
