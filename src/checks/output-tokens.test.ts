@@ -45,6 +45,12 @@ describe('output_tokens', () => {
     expect(r.detail?.kind).toBe('padding');
   });
 
+  it('flags the same element pasted in ever deeper groups that never close', async () => {
+    const star = '<g fill="#fc0">\n  <circle cx="250" cy="250" r="40"/>\n';
+    const r = await judge(wrap(star.repeat(400)));
+    expect(r.detail?.kind).toBe('padding');
+  });
+
   it('flags a run of whitespace as padding', async () => {
     const r = await judge(wrap(`<circle cx="250" cy="250" r="40"/>${' '.repeat(9000)}`));
     expect(r.detail?.kind).toBe('padding');

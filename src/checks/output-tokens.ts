@@ -3,13 +3,15 @@
 // survey were that). Flagged are only
 //   truncated — the completion ended inside the answer (an `<svg>` that never closes, a
 //     `<think>` that never ends), or reached the budget with no complete answer in it;
-//   padding   — the same bytes again in the answer's code or the reasoning: whole elements or lines repeated verbatim (each copy
-//     paints exactly where the first did, so it adds nothing to the picture), or runs of
+//   padding   — the same bytes again in the answer's code or the reasoning: whole elements or
+//     lines repeated verbatim in the same context (under the same chain of open tags, so each
+//     copy paints exactly where the first did and adds nothing to the picture), or runs of
 //     whitespace, making up a large share of the completion. Reuse the drawing asks for is
 //     not that: 240 `<use>` of one star each carry their own position, so no two are the
 //     same bytes.
 // A merely long completion keeps its count in `value` and says `long` in `detail.kind`.
 import type { Artifact } from '../artifact/types.ts';
+import { PaintContexts, referencedIds } from './paint-context.ts';
 import type { Check } from './types.ts';
 
 /** Padding flags when the repeated bytes are at least this share of the completion… */
@@ -21,9 +23,14 @@ const MIN_PIECE = 12;
 /** Whitespace beyond this many characters in one run is padding. */
 const WHITESPACE_RUN = 64;
 
-/** Bytes of the text that repeat an earlier piece verbatim, and of overlong whitespace. */
+/**
+ * Bytes of the text that repeat an earlier piece verbatim in the same context (see
+ * paint-context.ts: the same element again where the first one painted), and of overlong
+ * whitespace.
+ */
 export function repeatedBytes(text: string): { repeated: number; whitespace: number } {
   const seen = new Set<string>();
+  const contexts = new PaintContexts(referencedIds(text));
   let repeated = 0;
   // Pieces: lines, and elements within a line (a minified SVG is one line): each piece ends
   // after a '>' or at the end of its line. Cut with indexOf, not split(/(?<=>)/): V8 runs a
@@ -31,17 +38,34 @@ export function repeatedBytes(text: string): { repeated: number; whitespace: num
   const add = (from: number, to: number) => {
     const piece = text.slice(from, to).trim();
     if (piece.length < MIN_PIECE || piece.startsWith('</')) return;
-    if (seen.has(piece)) repeated += piece.length;
-    else seen.add(piece);
+    const key = contexts.current === 0 ? piece : `${contexts.current}\u0000${piece}`;
+    if (seen.has(key)) repeated += piece.length;
+    else seen.add(key);
   };
-  // `gt` is the next '>' at or after `from` in the whole text, so no line rescans the rest.
+  // `gt` is the next '>' at or after `from` in the whole text, so no line rescans the rest;
+  // `lt` likewise the next '<', and `tagAt` the last '<' before `gt`: the tag that ends at
+  // `gt` (it may span lines, as Inkscape writes one attribute a line) starts there when it
+  // lies after the previous '>'.
   let gt = text.indexOf('>');
+  let lt = text.indexOf('<');
+  let tagAt = -1;
+  let lastGt = -1;
+  const tagEnds = (at: number) => {
+    while (lt >= 0 && lt < at) {
+      tagAt = lt;
+      lt = text.indexOf('<', lt + 1);
+    }
+    if (tagAt > lastGt) contexts.tag(text, tagAt, at);
+    lastGt = at;
+  };
   for (let start = 0; start <= text.length; ) {
     const nl = text.indexOf('\n', start);
     const end = nl < 0 ? text.length : nl;
     let from = start;
     while (gt >= 0 && gt < end) {
+      // The piece is counted in its parent's context, then its tag opens or closes one.
       add(from, gt + 1);
+      tagEnds(gt);
       from = gt + 1;
       gt = text.indexOf('>', from);
     }
