@@ -9,6 +9,7 @@
 // river bank) — or, when it runs well past that side, a deliberate close-up. What is left —
 // a closed shape with its own solid (or shading) fill, drawn smaller than that — is a
 // subject. Read on the sanitiser's parse of the document as written, like overdraw.ts.
+import { paintedBox } from './fit.ts';
 import { apply, clippedArea, ID, type M, mul, num, type Pt, parseTransform } from './geometry.ts';
 import {
   canvasOf,
@@ -179,7 +180,9 @@ export function frameShapes(
     }
   };
   index([root], 0);
-  const frame = canvasOf(attrs(root));
+  // The frame is what the canvas shows, not the viewBox: a non-square viewBox is fitted to
+  // the square canvas and what lies beyond it is painted in the margins (issue 40).
+  const frame = paintedBox(attrs(root)) ?? canvasOf(attrs(root));
   const [vx, vy, vw, vh] = frame;
   const shapes: FrameShape[] = [];
   let visits = 0;
