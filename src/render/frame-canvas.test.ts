@@ -85,6 +85,18 @@ describe('frame reading on the painted canvas', () => {
     expect(frame(WIDE, BG + figure(200, 150)).cutRun).toBe(0);
   });
 
+  it('keeps a backdrop filling a 4:3 viewBox a backdrop, not a subject cut by the canvas', () => {
+    // A chart's 800 × 600: a background, a sky and a ground drawn to the viewBox, which the
+    // canvas shows with empty margins above and below. They still span the canvas's width.
+    const bands =
+      '<rect width="800" height="600" fill="#eee"/><rect width="800" height="300" fill="#8cf"/><rect y="300" width="800" height="300" fill="#6a4"/>';
+    const f = frame('0 0 800 600', bands + figure(300, 180));
+    expect(f.subjectRun).toBe(0);
+    expect(f.cutRun).toBe(0);
+    // Three quarters of each side; the top and bottom edges lie in the empty margins.
+    expect(f.owners.band).toBeCloseTo(0.375, 2);
+  });
+
   it('takes the viewBox itself as the frame for none', () => {
     // Cannot fail before the change: with `none` the canvas shows the viewBox alone.
     expect(frame(WIDE, BG + figure(-100, 150), 'none').cutRun).toBeGreaterThanOrEqual(MIN);
