@@ -97,6 +97,16 @@ describe('frame reading on the painted canvas', () => {
     expect(f.owners.band).toBeCloseTo(0.375, 2);
   });
 
+  it('keeps bands drawn to a near-square viewBox bands where the canvas adds thin margins', () => {
+    // 560 × 580: the canvas shows 10 units of empty margin at each side (1.7 %), so the sky
+    // and the sand meet the viewBox's sides, not the canvas's; the sand runs past the bottom.
+    const bands =
+      '<rect width="560" height="300" fill="#8cf"/><path d="M0 290 L560 290 L560 620 L0 620 Z" fill="#db8"/>';
+    const f = frame('0 0 560 580', bands + figure(180, 160));
+    expect(f.subjectRun).toBe(0);
+    expect(f.cutRun).toBe(0);
+  });
+
   it('takes the viewBox itself as the frame for none', () => {
     // Cannot fail before the change: with `none` the canvas shows the viewBox alone.
     expect(frame(WIDE, BG + figure(-100, 150), 'none').cutRun).toBeGreaterThanOrEqual(MIN);
