@@ -81,11 +81,65 @@ export function fitRoot(attrs: Record<string, string>, size: number): FitResult 
   }
   const sx = vb[2] > 0 ? size / vb[2] : 1;
   const sy = vb[3] > 0 ? size / vb[3] : 1;
-  const slice = /\bslice\b/.test(attrs.preserveAspectRatio ?? '');
-  const s = slice ? Math.max(sx, sy) : Math.min(sx, sy);
+  const s = parseAspectRatio(attrs.preserveAspectRatio).slice ? Math.max(sx, sy) : Math.min(sx, sy);
   const side = size / s;
   const tx = (side - vb[2]) / 2;
   const ty = (side - vb[3]) / 2;
   const synthetic = [vb[0] - tx, vb[1] - ty, side, side].join(' ');
   return { width: px, height: px, viewBox: synthetic, sourceViewBox: null };
+}
+
+/** A root's preserveAspectRatio: the align as fractions of the spare room (0 min, ½ mid, 1 max). */
+export interface AspectRatio {
+  /** `none`: the viewBox is stretched to the viewport, no room spare, nothing cut. */
+  none: boolean;
+  ax: number;
+  ay: number;
+  slice: boolean;
+}
+
+const ALIGN: Record<string, number> = { min: 0, mid: 0.5, max: 1 };
+
+/**
+ * `[defer] <align> [meet|slice]`; anything unreadable is the default, xMidYMid meet, as
+ * librsvg and CairoSVG take it.
+ */
+export function parseAspectRatio(value: string | undefined): AspectRatio {
+  const fallback = { none: false, ax: 0.5, ay: 0.5, slice: false };
+  const words = (value ?? '')
+    .trim()
+    .split(/\s+/)
+    .filter((w) => w !== '' && w !== 'defer');
+  const align = words[0];
+  const slice = words[1] === 'slice';
+  if (align === undefined || (words[1] !== undefined && !slice && words[1] !== 'meet'))
+    return fallback;
+  if (align === 'none') return { none: true, ax: 0, ay: 0, slice };
+  const m = /^x(Min|Mid|Max)Y(Min|Mid|Max)$/.exec(align);
+  if (!m) return fallback;
+  return { none: false, ax: ALIGN[m[1]!.toLowerCase()]!, ay: ALIGN[m[2]!.toLowerCase()]!, slice };
+}
+
+/**
+ * The box of user space the canvas shows (issue 40): the drawing's viewBox (declared, or
+ * 0 0 width height) as fitRoot maps it onto the canvas, grown to the canvas's aspect per
+ * preserveAspectRatio — `meet` adds the spare room beside the viewBox (both sides for
+ * Mid, one side for Min/Max), where what is drawn beyond the viewBox is painted; `slice`
+ * keeps the part of the viewBox the canvas holds; `none` is the viewBox itself. Null when
+ * the mapping depends on the output size (no viewBox and a side missing). Exact for a
+ * viewBox of the canvas's aspect: that box comes back unchanged.
+ */
+export function paintedBox(attrs: Record<string, string>): [number, number, number, number] | null {
+  const fitted = fitRoot(attrs, 512);
+  const vb = fitted.sourceViewBox;
+  if (!vb) return null;
+  const [x, y, w, h] = vb;
+  const a = parseAspectRatio(attrs.preserveAspectRatio);
+  if (a.none) return [x, y, w, h];
+  // The canvas's aspect as fitRoot sizes it (square today).
+  const aspect = rootLength(fitted.width) / rootLength(fitted.height);
+  const pick = a.slice ? Math.min : Math.max;
+  const pw = pick(w, h * aspect);
+  const ph = pick(h, w / aspect);
+  return [x - a.ax * (pw - w), y - a.ay * (ph - h), pw, ph];
 }

@@ -9,6 +9,7 @@
 // river bank) — or, when it runs well past that side, a deliberate close-up. What is left —
 // a closed shape with its own solid (or shading) fill, drawn smaller than that — is a
 // subject. Read on the sanitiser's parse of the document as written, like overdraw.ts.
+import { fitRoot, paintedBox } from './fit.ts';
 import { apply, clippedArea, ID, type M, mul, num, type Pt, parseTransform } from './geometry.ts';
 import {
   canvasOf,
@@ -179,7 +180,12 @@ export function frameShapes(
     }
   };
   index([root], 0);
-  const frame = canvasOf(attrs(root));
+  // The frame is what the canvas shows, not the viewBox: a non-square viewBox is fitted to
+  // the square canvas and what lies beyond it is painted in the margins (issue 40).
+  const frame = paintedBox(attrs(root)) ?? canvasOf(attrs(root));
+  // The author's own frame: a backdrop laid edge to edge of it is still a backdrop where the
+  // canvas shows empty margins beyond it (the same box as `frame` for a square viewBox).
+  const drawn = fitRoot(attrs(root), 512).sourceViewBox ?? frame;
   const [vx, vy, vw, vh] = frame;
   const shapes: FrameShape[] = [];
   let visits = 0;
@@ -206,7 +212,7 @@ export function frameShapes(
     }
     if (!(x1 > x0 && y1 > y0)) return null;
     const box: [number, number, number, number] = [x0, y0, x1, y1];
-    const cls = shapeClass(box, area / (vw * vh), p, refs, frame);
+    const cls = shapeClass(box, area / (vw * vh), p, refs, frame, drawn);
     return { polys, box, cls, group, rect, runsPast: false, bare: false };
   };
   const walk = (
@@ -575,6 +581,7 @@ export function shapeClass(
   p: Inherited,
   refs: Refs,
   [vx, vy, vw, vh]: [number, number, number, number],
+  drawn: [number, number, number, number] = [vx, vy, vw, vh],
 ): ShapeClass {
   if (p.filter === 'noise') return 'texture';
   if (p.filter === 'glow') return 'light';
@@ -592,7 +599,15 @@ export function shapeClass(
   if (reach === 'closeup') return reach;
   // A background or a band is laid edge to edge: it meets the sides it covers. A subject as
   // large (a bison's body in a tight frame) meets the frame only where it is cut.
-  const meets = touching([x0, y0, x1, y1], [vx, vy, vw, vh]);
+  // …the canvas's sides, or the viewBox's where the canvas adds margins beyond it (a scene
+  // drawn to a near-square viewBox leaves thin empty stripes at the canvas's sides).
+  const onCanvas = touching([x0, y0, x1, y1], [vx, vy, vw, vh]);
+  const onViewBox = touching([x0, y0, x1, y1], drawn);
+  const meets = {
+    count: Math.max(onCanvas.count, onViewBox.count),
+    across: onCanvas.across || onViewBox.across,
+    down: onCanvas.down || onViewBox.down,
+  };
   if (areaShare >= BACKGROUND_AREA && meets.count >= 3) return 'background';
   if ((w >= BAND_SPAN && meets.across) || (h >= BAND_SPAN && meets.down)) return 'band';
   if (gradient && areaShare >= 0.3 && meets.count >= 2) return 'background';
