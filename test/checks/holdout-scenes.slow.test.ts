@@ -11,23 +11,12 @@
 // without rendering, in holdout-manifest.test.ts.)
 import { beforeAll, describe, expect, it } from 'vitest';
 import { holdoutScenes } from './holdout-scenes.ts';
-import {
-  closeUpLine,
-  evaluateScenes,
-  otherFlagsTable,
-  type SceneOutcome,
-  sceneFigures,
-  sceneTable,
-} from './scene-bench.ts';
+import { evaluateAndPrint, type SceneOutcome } from './scene-bench.ts';
 
 let outcomes: SceneOutcome[];
 
 beforeAll(async () => {
-  outcomes = await evaluateScenes(holdoutScenes());
-  const figures = sceneTable(sceneFigures(outcomes));
-  console.log(
-    `held-out real scenes: ${outcomes.length}\n${figures}\n${closeUpLine(outcomes)}\n\n${otherFlagsTable(outcomes)}`,
-  );
+  outcomes = await evaluateAndPrint('held-out real scenes', holdoutScenes());
 }, 600_000);
 
 const ids = (xs: SceneOutcome[]) => xs.map((o) => o.item.id).join(', ');

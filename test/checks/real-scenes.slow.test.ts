@@ -15,23 +15,12 @@
 // no whole or cut item reported so beyond the known one.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { realScenes } from './real-scenes.ts';
-import {
-  closeUpLine,
-  evaluateScenes,
-  otherFlagsTable,
-  type SceneOutcome,
-  sceneFigures,
-  sceneTable,
-} from './scene-bench.ts';
+import { evaluateAndPrint, type SceneOutcome } from './scene-bench.ts';
 
 let outcomes: SceneOutcome[];
 
 beforeAll(async () => {
-  outcomes = await evaluateScenes(realScenes());
-  const figures = sceneTable(sceneFigures(outcomes));
-  console.log(
-    `real scenes: ${outcomes.length}\n${figures}\n${closeUpLine(outcomes)}\n\n${otherFlagsTable(outcomes)}`,
-  );
+  outcomes = await evaluateAndPrint('real scenes', realScenes());
 }, 600_000);
 
 const ids = (xs: SceneOutcome[]) => xs.map((o) => o.item.id).join(', ');

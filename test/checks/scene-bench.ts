@@ -125,6 +125,19 @@ export function otherFlagsTable(outcomes: SceneOutcome[]): string {
   return lines.join('\n');
 }
 
+/** Scores the scenes and prints their tables under a title (the real-scene slow tests). */
+export async function evaluateAndPrint(
+  title: string,
+  items: BenchScene[],
+): Promise<SceneOutcome[]> {
+  const outcomes = await evaluateScenes(items);
+  const figures = sceneTable(sceneFigures(outcomes));
+  console.log(
+    `${title}: ${outcomes.length}\n${figures}\n${closeUpLine(outcomes)}\n\n${otherFlagsTable(outcomes)}`,
+  );
+  return outcomes;
+}
+
 if (process.argv[1]?.endsWith('scene-bench.ts')) {
   // `real` measures the vendored real scenes (real-scenes.ts) instead of a composed seed;
   // `holdout` the held-out real scenes (holdout-scenes.ts).
