@@ -6,10 +6,13 @@
 //   node --import tsx test/checks/scene-bench.ts real [--list] [--all]
 // for the real scenes (real-scenes.ts), or
 //   node --import tsx test/checks/scene-bench.ts holdout [--list] [--all]
-// for the held-out real scenes (holdout-scenes.ts), which nobody tunes on.
+// for the held-out real scenes (holdout-scenes.ts), which nobody tunes on, or
+//   node --import tsx test/checks/scene-bench.ts model [--list] [--all]
+// for the model-written scenes (model-scenes.ts), which nobody tunes on either.
 import { evaluate, type Outcome } from './evaluate.ts';
 import { holdoutScenes } from './holdout-scenes.ts';
 import type { LabelledItem } from './labelled-set.ts';
+import { modelScenes } from './model-scenes.ts';
 import { realScenes } from './real-scenes.ts';
 import { sceneCorpus } from './scene-corpus.ts';
 
@@ -140,18 +143,23 @@ export async function evaluateAndPrint(
 
 if (process.argv[1]?.endsWith('scene-bench.ts')) {
   // `real` measures the vendored real scenes (real-scenes.ts) instead of a composed seed;
-  // `holdout` the held-out real scenes (holdout-scenes.ts).
-  const real = process.argv[2] === 'real';
-  const holdout = process.argv[2] === 'holdout';
-  const seed = Number(real || holdout ? 0 : (process.argv[2] ?? 40));
+  // `holdout` the held-out real scenes (holdout-scenes.ts); `model` the model-written scenes
+  // (model-scenes.ts).
+  const set = process.argv[2];
+  const real = set === 'real';
+  const holdout = set === 'holdout';
+  const model = set === 'model';
+  const seed = Number(real || holdout || model ? 0 : (set ?? 40));
   const outcomes = await evaluateScenes(
-    holdout ? holdoutScenes() : real ? realScenes() : sceneCorpus(seed),
+    model ? modelScenes() : holdout ? holdoutScenes() : real ? realScenes() : sceneCorpus(seed),
   );
-  const title = holdout
-    ? 'held-out real scenes'
-    : real
-      ? 'real scenes'
-      : `scene corpus, seed ${seed}`;
+  const title = model
+    ? 'model-written scenes'
+    : holdout
+      ? 'held-out real scenes'
+      : real
+        ? 'real scenes'
+        : `scene corpus, seed ${seed}`;
   console.log(
     `${title}: ${outcomes.length} drawings\n${sceneTable(sceneFigures(outcomes))}\n${closeUpLine(outcomes)}\n\n${otherFlagsTable(outcomes)}`,
   );

@@ -1,0 +1,59 @@
+// The model-written scenes (issue 40): 60 SVG answers to 30 prompts like the issue's outside
+// test (10 short prompts, 20 long scene specs), written for test/fixtures/scenes-model by an
+// LLM acting as the policy and labelled by eye on their renders before any check ran on them.
+// Unlike the openclipart sets (real-scenes.ts, holdout-scenes.ts) these look like what a policy
+// writes: gradient skies, glows, rays, bokeh, turbulence textures, titles and labels in <text>.
+// Nobody tunes `clipped` on it. Read by scene-bench.ts (`model`), model-manifest.test.ts and
+// model-scenes.slow.test.ts.
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { BenchScene } from './scene-bench.ts';
+
+export const MODEL_DIR = join(dirname(fileURLToPath(import.meta.url)), '../fixtures/scenes-model');
+
+/** What MANIFEST.json records for one answer. */
+export interface ModelSceneEntry {
+  /** Id of its prompt in PROMPTS.json (`sNN` short, `lNN` long scene spec). */
+  prompt: string;
+  background: string;
+  truth: 'whole' | 'cut' | 'close-up';
+  /** For a cut: whether a drawn subject or text runs off the frame. */
+  what?: 'subject' | 'text';
+  /** What is in the rendered picture and why it has this label. */
+  seen: string;
+}
+
+export interface ModelSceneManifest {
+  files: Record<string, ModelSceneEntry>;
+}
+
+export function modelSceneManifest(): ModelSceneManifest {
+  return JSON.parse(readFileSync(join(MODEL_DIR, 'MANIFEST.json'), 'utf8')) as ModelSceneManifest;
+}
+
+export function modelPrompts(): Record<string, string> {
+  return JSON.parse(readFileSync(join(MODEL_DIR, 'PROMPTS.json'), 'utf8')) as Record<
+    string,
+    string
+  >;
+}
+
+/** Every answer with its prompt's text, ids `model:<file>`, sorted. */
+export function modelScenes(): BenchScene[] {
+  const prompts = modelPrompts();
+  return Object.entries(modelSceneManifest().files)
+    .map(([file, e]) => {
+      const prompt = prompts[e.prompt];
+      if (prompt === undefined) throw new Error(`${file}: no prompt ${e.prompt}`);
+      return {
+        id: `model:${file}`,
+        kind: e.background,
+        prompt,
+        svg: readFileSync(join(MODEL_DIR, file), 'utf8'),
+        cut: e.truth === 'cut',
+        ...(e.truth === 'close-up' ? { closeUp: true } : {}),
+      };
+    })
+    .sort((a, b) => a.id.localeCompare(b.id));
+}
