@@ -133,16 +133,15 @@ function print(label: string, groups: Groups, files: number) {
 type RenderPool = ReturnType<typeof createRenderPool>;
 
 /** A warm pool of w workers (WARM untimed files each), pinned if AFFINITY. */
-async function warmPool(w: number) {
+async function warmPool(w: number, pin = AFFINITY) {
   const pool = createRenderPool({ workers: w, defaults: { renderer: 'auto', size: 512 } });
   const limit = pLimit(w * IN_FLIGHT);
   const warm = fluentEmoji(N + w * WARM).slice(N);
   await Promise.all(warm.map((i) => limit(() => pool.render(`${i.svg}<!-- warm -->`))));
   const pids = pool.stats().workers.map((x) => x.pid!);
-  if (AFFINITY)
-    pids.forEach((pid, k) =>
-      execFileSync('taskset', ['-a', '-p', '-c', String(k % cpus().length), String(pid)]),
-    );
+  if (pin)
+    for (const [k, pid] of pids.entries())
+      execFileSync('taskset', ['-a', '-p', '-c', String(k % cpus().length), String(pid)]);
   return { pool, pids, limit };
 }
 
@@ -160,7 +159,12 @@ async function block(p: Awaited<ReturnType<typeof warmPool>>, svgs: string[]) {
     ),
   );
   const wallMs = performance.now() - t0;
-  return { wd: delta(w0, p.pids.map(threads)), pd: delta(p0, [threads(process.pid)]), wallMs, failed };
+  return {
+    wd: delta(w0, p.pids.map(threads)),
+    pd: delta(p0, [threads(process.pid)]),
+    wallMs,
+    failed,
+  };
 }
 
 const add = (into: Groups, from: Groups) => {
@@ -178,7 +182,16 @@ const base = fluentEmoji(N);
 const BLOCKS = Number(process.env.BLOCKS ?? '0');
 if (BLOCKS > 0) {
   const pools = [];
-  for (const w of WORKERS) pools.push(await warmPool(w));
+  // VARIANT_AFFINITY=1: only the last pool is pinned (e.g. workers 2,2: pinned against not).
+  // A worker flag is compared the same way, with the flag added to worker-entry.ts's
+  // execArgv for the last pool only (an edit not kept).
+  for (const [k, w] of WORKERS.entries())
+    pools.push(
+      await warmPool(
+        w,
+        AFFINITY || (k === WORKERS.length - 1 && process.env.VARIANT_AFFINITY === '1'),
+      ),
+    );
   const sums = WORKERS.map(() => ({ wd: new Map() as Groups, pd: new Map() as Groups }));
   const ratios: number[] = [];
   for (let r = 0; r < BLOCKS; r++) {
