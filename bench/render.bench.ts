@@ -58,6 +58,11 @@ const ROUNDS = Number(arg('rounds', '1'));
 // librsvg alone shows what the routing costs; chromium is the reference.
 const RENDERERS = arg('renderers', 'auto,librsvg,chromium').split(',') as RendererName[];
 const RENDERER = arg('renderer', 'librsvg') as RendererName;
+// Warm-up files per worker (and per CairoSVG process) before the timed run. 8 by default; a
+// training run's workers live for thousands of renders, so `--warmup 100` shows the steady
+// state: with 8, each of two workers still pays V8's compiles for the same code over half the
+// files (issue 36: 67–100 % of two workers' extra CPU a file, bench/worker-threads.ts).
+const WARMUP = Math.max(1, Number(arg('warmup', '8')));
 // Files in flight per worker (default 4, as a GRPO batch keeps the pool busy). The p50
 // latency printed is mostly this queue: with 4 in flight a file waits for ~3 others' renders.
 // --in-flight 1 measures one rollout alone (the latency of a request of one rollout).
@@ -122,10 +127,10 @@ async function rubrica(
   const extract = extractArtifact;
   const pool = createRenderPool({ workers, defaults: { renderer: RENDERER } });
   // Warm up, not timed: boot every worker (tsx + libvips), load the tokenizer, and run the
-  // measured path on 8 files per worker (CairoSVG warms up on 8 files too). Warm-up text
+  // measured path on --warmup files per worker (CairoSVG warms up on as many). Warm-up text
   // differs from the timed completions so no timed file hits a cache.
   const limit = pLimit(workers * IN_FLIGHT);
-  const warm = fluentEmoji(workers * 8 + 7).slice(-workers * 8);
+  const warm = fluentEmoji(workers * WARMUP + 7).slice(-workers * WARMUP);
   await Promise.all(
     warm.map((i) =>
       limit(async () => {
@@ -240,8 +245,8 @@ import sys, json, time, resource, cairosvg
 files = json.load(open(sys.argv[1]))[int(sys.argv[2]):int(sys.argv[3])]
 render = lambda s: cairosvg.svg2png(bytestring=s.encode('utf-8'), output_width=${SIZE},
                                     output_height=${SIZE}, background_color='white')
-for s in files[:8]:
-    render(s)  # warm up, not timed
+for s in json.load(open(sys.argv[1]))[:${WARMUP}]:
+    render(s + '<!-- warm -->')  # warm up, not timed
 lat, errors = [], 0
 c0 = time.process_time()
 t0 = time.perf_counter()
@@ -358,7 +363,7 @@ function print(rows: Row[]): void {
 function rubricaInChild(workers: number, whole: boolean, renderer: RendererName): Promise<Row> {
   const self = new URL(import.meta.url).pathname;
   const args = ['--import', 'tsx', self, '--child-rubrica', String(workers), '--files', String(N)];
-  args.push('--renderer', renderer, '--in-flight', String(IN_FLIGHT));
+  args.push('--renderer', renderer, '--in-flight', String(IN_FLIGHT), '--warmup', String(WARMUP));
   if (!whole) args.push('--render-only');
   return new Promise((resolve, reject) => {
     const p = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -461,6 +466,7 @@ async function against(): Promise<void> {
             String(N),
           ];
           args.push('--renderer', renderer, '--src', side.dir, '--in-flight', String(IN_FLIGHT));
+          args.push('--warmup', String(WARMUP));
           const row = await runJsonChild<Row>(args, side.dir, 30 * 60_000);
           if (row.failed)
             throw new Error(`${side.name} failed ${row.failed} of ${row.files} files`);
