@@ -10,6 +10,7 @@
 // a closed shape with its own solid (or shading) fill, drawn smaller than that — is a
 // subject. Read on the sanitiser's parse of the document as written, like overdraw.ts.
 import { fitRoot, paintedBox } from './fit.ts';
+import { coversViewBox } from './frame-backdrops.ts';
 import { apply, clippedArea, ID, type M, mul, num, type Pt, parseTransform } from './geometry.ts';
 import {
   canvasOf,
@@ -595,6 +596,9 @@ export function shapeClass(
   const [fx1, fy1] = [vx + vw, vy + vh];
   const w = (Math.min(x1, fx1) - Math.max(x0, vx)) / vw;
   const h = (Math.min(y1, fy1) - Math.max(y0, vy)) / vh;
+  // A backdrop the author's non-square viewBox slices (frame-backdrops.ts) stays one.
+  if (areaShare >= BACKGROUND_AREA && coversViewBox([x0, y0, x1, y1], [vx, vy, vw, vh], drawn))
+    return 'background';
   const reach = reachClass([x0, y0, x1, y1], [vx, vy, vw, vh]);
   if (reach === 'closeup') return reach;
   // A background or a band is laid edge to edge: it meets the sides it covers. A subject as
