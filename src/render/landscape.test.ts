@@ -56,9 +56,12 @@ describe('standsInLandscape', () => {
     expect(standsInLandscape(card, 1, box, [0, -56, 512, 512], [0, 0, 512, 400])).toBe(false);
     // The same edge inside the viewBox too: a horizon.
     expect(standsInLandscape(card, 1, box, [0, -56, 512, 512], [0, -56, 512, 512])).toBe(true);
-    // Drawn after the subject: over it, not under it.
+    // A ground drawn after the subject (over its foot) is a landscape all the same.
     expect(
-      standsInLandscape([card[1]!, card[0]!], 0, box, [0, 0, 512, 512], [0, 0, 512, 512]),
-    ).toBe(false);
+      standsInLandscape([card[1]!, card[0]!], 0, box, [0, -56, 512, 512], [0, -56, 512, 512]),
+    ).toBe(true);
+    // A backdrop filling the frame has no edge inside it.
+    const full = [shape('background', [0, 0, 512, 512], 0), shape('subject', box, 1)];
+    expect(standsInLandscape(full, 1, box, [0, 0, 512, 512], [0, 0, 512, 512])).toBe(false);
   });
 });

@@ -24,11 +24,12 @@ export const ACROSS_TOL = 0.01;
 
 /**
  * Whether a landscape layer — a background or band laid across the whole width of the frame
- * with its top or bottom edge inside the picture — is drawn before shape `i` (under it) and
- * behind `box` (the extent of the part or figure shape `i` belongs to). The edge must lie
- * inside both the canvas (`frame`) and the author's viewBox (`drawn`): a backdrop laid to the
- * viewBox's edges is not a horizon where the canvas shows margins beyond it (a card under a
- * portrait on a wide canvas).
+ * with its top or bottom edge inside the picture — lies behind `box` (the extent of the part
+ * or figure shape `i` belongs to), drawn under it or over its foot (a lawn drawn after a
+ * house hides the house's base: the house still stands on it). The edge must lie inside both
+ * the canvas (`frame`) and the author's viewBox (`drawn`): a backdrop laid to the viewBox's
+ * edges is not a horizon where the canvas shows margins beyond it (a card under a portrait
+ * on a wide canvas).
  */
 export function standsInLandscape(
   shapes: readonly FrameShape[],
@@ -48,8 +49,8 @@ export function standsInLandscape(
   const sy0 = Math.max(box[1], vy);
   const sy1 = Math.min(box[3], vy + vh);
   if (!(sy1 > sy0)) return false;
-  for (let k = 0; k < i; k++) {
-    const u = shapes[k]!;
+  for (const [k, u] of shapes.entries()) {
+    if (k === i) continue;
     if (u.cls !== 'background' && u.cls !== 'band') continue;
     if (u.group === group && group >= 0 && !scenePart) continue;
     const [x0, y0, x1, y1] = u.box;
