@@ -12,6 +12,7 @@
 import { fitRoot, paintedBox } from './fit.ts';
 import { coversViewBox } from './frame-backdrops.ts';
 import { apply, clippedArea, ID, type M, mul, num, type Pt, parseTransform } from './geometry.ts';
+import { standsInLandscape } from './landscape.ts';
 import {
   canvasOf,
   colourAlpha,
@@ -50,6 +51,8 @@ export interface FrameShape {
   runsPast: boolean;
   /** Drawn as a top-level part of its own (a bare path of the scene, not inside a group). */
   bare: boolean;
+  /** Its class read without the close-up reading (for one standing in a landscape). */
+  open?: ShapeClass;
 }
 
 /**
@@ -214,7 +217,10 @@ export function frameShapes(
     if (!(x1 > x0 && y1 > y0)) return null;
     const box: [number, number, number, number] = [x0, y0, x1, y1];
     const cls = shapeClass(box, area / (vw * vh), p, refs, frame, drawn);
-    return { polys, box, cls, group, rect, runsPast: false, bare: false };
+    // What a close-up shape is when it turns out to stand in a landscape (regroup).
+    const open =
+      cls === 'closeup' ? shapeClass(box, area / (vw * vh), p, refs, frame, drawn, false) : cls;
+    return { polys, box, cls, open, group, rect, runsPast: false, bare: false };
   };
   const walk = (
     nodes: XNode[],
@@ -286,7 +292,7 @@ export function frameShapes(
     }
   };
   walk(kidsOf(root), ID, { fill: '#000', alpha: 1, fillOpacity: 1, filter: 'crisp' }, 0, 0, -1);
-  regroup(shapes, frame);
+  regroup(shapes, frame, drawn);
   return { shapes, frame, refs };
 }
 
@@ -313,7 +319,11 @@ function topParts(root: XNode): Map<XNode, number> {
  * would be; a bare axis-aligned rectangle reaching the frame (and not far past it, RECT_PAST)
  * is architecture or furniture.
  */
-function regroup(shapes: FrameShape[], frame: [number, number, number, number]): void {
+function regroup(
+  shapes: FrameShape[],
+  frame: [number, number, number, number],
+  drawn: [number, number, number, number],
+): void {
   const boxes = new Map<number, [number, number, number, number]>();
   const opaque = (c: ShapeClass) => c !== 'light' && c !== 'texture';
   for (const s of shapes) {
@@ -348,19 +358,32 @@ function regroup(shapes: FrameShape[], frame: [number, number, number, number]):
       inBackdrop(shapes, i, frame)
     )
       s.cls = 'scenery';
-    // A part filling the frame from a side it runs past is a close-up, all of it.
-    if (opaque(s.cls) && s.cls !== 'subject' && b && reachClass(b, frame) === 'closeup')
+    // A part filling the frame from a side it runs past is a close-up, all of it — unless it
+    // stands in a landscape (landscape.ts): then it is a subject of the scene. The backdrop
+    // laid in the same part is still the backdrop.
+    const fig = figures.get(s.group);
+    const scene = standsInLandscape(shapes, i, fig?.box ?? b ?? s.box, frame, drawn);
+    if (s.cls === 'closeup' && scene) s.cls = s.open ?? 'subject';
+    const layer = s.cls === 'background' || s.cls === 'band';
+    if (
+      opaque(s.cls) &&
+      s.cls !== 'subject' &&
+      !layer &&
+      b &&
+      !scene &&
+      reachClass(b, frame) === 'closeup'
+    )
       s.cls = 'closeup';
     // A bare piece of a figure continuing out of the frame as a close-up is that close-up.
-    const fig = figures.get(s.group);
-    if (opaque(s.cls) && fig && reachClass(fig.box, frame) === 'closeup') s.cls = 'closeup';
+    if (opaque(s.cls) && !layer && fig && !scene && reachClass(fig.box, frame) === 'closeup')
+      s.cls = 'closeup';
     if (s.cls !== 'subject') continue;
     // A bare piece is sliced as its figure is: the last abdomen segment inside the frame is
     // cut when the abdomen runs on past it.
     const past = pastShare(fig?.box ?? b ?? s.box, frame);
     s.runsPast = past >= RUNS_PAST;
     const deep = b ? reachClass(b, frame) : null;
-    if (deep === 'closeup' || deep === 'scenery') s.cls = deep;
+    if ((deep === 'closeup' && !scene) || deep === 'scenery') s.cls = deep;
     else if (s.rect) {
       const [x0, y0, x1, y1] = s.box;
       const sides = [x0 <= vx, y0 <= vy, x1 >= vx + vw, y1 >= vy + vh].filter(Boolean).length;
@@ -583,6 +606,7 @@ export function shapeClass(
   refs: Refs,
   [vx, vy, vw, vh]: [number, number, number, number],
   drawn: [number, number, number, number] = [vx, vy, vw, vh],
+  closeUps = true,
 ): ShapeClass {
   if (p.filter === 'noise') return 'texture';
   if (p.filter === 'glow') return 'light';
@@ -600,7 +624,7 @@ export function shapeClass(
   if (areaShare >= BACKGROUND_AREA && coversViewBox([x0, y0, x1, y1], [vx, vy, vw, vh], drawn))
     return 'background';
   const reach = reachClass([x0, y0, x1, y1], [vx, vy, vw, vh]);
-  if (reach === 'closeup') return reach;
+  if (reach === 'closeup' && closeUps) return reach;
   // A background or a band is laid edge to edge: it meets the sides it covers. A subject as
   // large (a bison's body in a tight frame) meets the frame only where it is cut.
   // …the canvas's sides, or the viewBox's where the canvas adds margins beyond it (a scene
