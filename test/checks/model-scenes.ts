@@ -4,13 +4,17 @@
 // Unlike the openclipart sets (real-scenes.ts, holdout-scenes.ts) these look like what a policy
 // writes: gradient skies, glows, rays, bokeh, turbulence textures, titles and labels in <text>.
 // Nobody tunes `clipped` on it. Read by scene-bench.ts (`model`), model-manifest.test.ts and
-// model-scenes.slow.test.ts.
+// model-scenes.slow.test.ts. The same loader reads the second model-written set,
+// test/fixtures/scenes-model-b (MODEL_B_DIR, ids `model-b:<file>`): 60 answers to 30 other
+// prompts, kept blind as the final measure once the first set is used for tuning
+// (scene-bench.ts `model-b`, model-b-manifest.test.ts, model-b-scenes.slow.test.ts).
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BenchScene } from './scene-bench.ts';
 
 export const MODEL_DIR = join(dirname(fileURLToPath(import.meta.url)), '../fixtures/scenes-model');
+export const MODEL_B_DIR = join(dirname(MODEL_DIR), 'scenes-model-b');
 
 /** What MANIFEST.json records for one answer. */
 export interface ModelSceneEntry {
@@ -28,32 +32,34 @@ export interface ModelSceneManifest {
   files: Record<string, ModelSceneEntry>;
 }
 
-export function modelSceneManifest(): ModelSceneManifest {
-  return JSON.parse(readFileSync(join(MODEL_DIR, 'MANIFEST.json'), 'utf8')) as ModelSceneManifest;
+export function modelSceneManifest(dir = MODEL_DIR): ModelSceneManifest {
+  return JSON.parse(readFileSync(join(dir, 'MANIFEST.json'), 'utf8')) as ModelSceneManifest;
 }
 
-export function modelPrompts(): Record<string, string> {
-  return JSON.parse(readFileSync(join(MODEL_DIR, 'PROMPTS.json'), 'utf8')) as Record<
-    string,
-    string
-  >;
+export function modelPrompts(dir = MODEL_DIR): Record<string, string> {
+  return JSON.parse(readFileSync(join(dir, 'PROMPTS.json'), 'utf8')) as Record<string, string>;
 }
 
-/** Every answer with its prompt's text, ids `model:<file>`, sorted. */
-export function modelScenes(): BenchScene[] {
-  const prompts = modelPrompts();
-  return Object.entries(modelSceneManifest().files)
+/** Every answer of the set in `dir` with its prompt's text, ids `<set>:<file>`, sorted. */
+export function modelScenes(dir = MODEL_DIR, set = 'model'): BenchScene[] {
+  const prompts = modelPrompts(dir);
+  return Object.entries(modelSceneManifest(dir).files)
     .map(([file, e]) => {
       const prompt = prompts[e.prompt];
       if (prompt === undefined) throw new Error(`${file}: no prompt ${e.prompt}`);
       return {
-        id: `model:${file}`,
+        id: `${set}:${file}`,
         kind: e.background,
         prompt,
-        svg: readFileSync(join(MODEL_DIR, file), 'utf8'),
+        svg: readFileSync(join(dir, file), 'utf8'),
         cut: e.truth === 'cut',
         ...(e.truth === 'close-up' ? { closeUp: true } : {}),
       };
     })
     .sort((a, b) => a.id.localeCompare(b.id));
+}
+
+/** The second model-written set (test/fixtures/scenes-model-b), ids `model-b:<file>`. */
+export function modelBScenes(): BenchScene[] {
+  return modelScenes(MODEL_B_DIR, 'model-b');
 }

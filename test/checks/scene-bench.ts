@@ -8,11 +8,14 @@
 //   node --import tsx test/checks/scene-bench.ts holdout [--list] [--all]
 // for the held-out real scenes (holdout-scenes.ts), which nobody tunes on, or
 //   node --import tsx test/checks/scene-bench.ts model [--list] [--all]
-// for the model-written scenes (model-scenes.ts), which nobody tunes on either.
+// for the model-written scenes (model-scenes.ts), or
+//   node --import tsx test/checks/scene-bench.ts model-b [--list] [--all]
+// for the second model-written set (test/fixtures/scenes-model-b), kept blind as the final
+// measure once the first is used for tuning.
 import { evaluate, type Outcome } from './evaluate.ts';
 import { holdoutScenes } from './holdout-scenes.ts';
 import type { LabelledItem } from './labelled-set.ts';
-import { modelScenes } from './model-scenes.ts';
+import { modelBScenes, modelScenes } from './model-scenes.ts';
 import { realScenes } from './real-scenes.ts';
 import { sceneCorpus } from './scene-corpus.ts';
 
@@ -144,22 +147,33 @@ export async function evaluateAndPrint(
 if (process.argv[1]?.endsWith('scene-bench.ts')) {
   // `real` measures the vendored real scenes (real-scenes.ts) instead of a composed seed;
   // `holdout` the held-out real scenes (holdout-scenes.ts); `model` the model-written scenes
-  // (model-scenes.ts).
+  // (model-scenes.ts); `model-b` the second model-written set.
   const set = process.argv[2];
+  const modelB = set === 'model-b';
   const real = set === 'real';
   const holdout = set === 'holdout';
   const model = set === 'model';
-  const seed = Number(real || holdout || model ? 0 : (set ?? 40));
+  const seed = Number(real || holdout || model || modelB ? 0 : (set ?? 40));
   const outcomes = await evaluateScenes(
-    model ? modelScenes() : holdout ? holdoutScenes() : real ? realScenes() : sceneCorpus(seed),
+    modelB
+      ? modelBScenes()
+      : model
+        ? modelScenes()
+        : holdout
+          ? holdoutScenes()
+          : real
+            ? realScenes()
+            : sceneCorpus(seed),
   );
-  const title = model
-    ? 'model-written scenes'
-    : holdout
-      ? 'held-out real scenes'
-      : real
-        ? 'real scenes'
-        : `scene corpus, seed ${seed}`;
+  const title = modelB
+    ? 'model-written scenes, second set'
+    : model
+      ? 'model-written scenes'
+      : holdout
+        ? 'held-out real scenes'
+        : real
+          ? 'real scenes'
+          : `scene corpus, seed ${seed}`;
   console.log(
     `${title}: ${outcomes.length} drawings\n${sceneTable(sceneFigures(outcomes))}\n${closeUpLine(outcomes)}\n\n${otherFlagsTable(outcomes)}`,
   );

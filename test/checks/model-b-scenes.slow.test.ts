@@ -1,0 +1,52 @@
+// Issue 40, the blind final measure: `clipped` (and clutter, output_tokens with each item's
+// prompt) over the second model-written set (test/fixtures/scenes-model-b, 60 answers to 30
+// prompts, read by model-scenes.ts), labelled by eye on the renders before any check ran on
+// them, and kept out of tuning (the first set is tuned on). Real renders through the isolated
+// pool; the per-kind tables are printed so a change to the rule shows its figures here in the
+// log. Asserted: today's figures (the rule at b6ac636) as floors, so a rule that does better
+// needs no change here and one that does worse fails — every item renders; at most 1 of the
+// 5 close-ups flagged (today: l15-b, a face filling the frame); at most 2 of 39 whole scenes
+// flagged (today: l08-b, leaves framing a waterfall; l14-a, a palm crown leaning in from the
+// right edge); at least 7 of the 16 cuts caught; no `clutter` and no `output_tokens` flag on
+// these complete, unpadded answers. Misses and false alarms with their readings:
+// docs/artifact-and-checks.md (issue 40).
+import { beforeAll, describe, expect, it } from 'vitest';
+import { modelBScenes } from './model-scenes.ts';
+import { evaluateAndPrint, type SceneOutcome } from './scene-bench.ts';
+
+let outcomes: SceneOutcome[];
+
+beforeAll(async () => {
+  outcomes = await evaluateAndPrint('model-written scenes, second set', modelBScenes());
+}, 600_000);
+
+const ids = (xs: SceneOutcome[]) => xs.map((o) => o.item.id).join(', ');
+const flagged = (name: string) => outcomes.filter((o) => o.flags.has(name));
+
+describe('clipped on the second model-written set', () => {
+  it('renders every item', () => {
+    expect(outcomes.length).toBe(60);
+    expect(ids(flagged('renders'))).toBe('');
+  });
+
+  it('flags at most 1 of the 5 deliberate close-ups', () => {
+    const closeUps = outcomes.filter((o) => o.scene.closeUp);
+    expect(closeUps.length).toBe(5);
+    const hit = closeUps.filter((o) => o.flags.has('clipped'));
+    expect(hit.length, ids(hit)).toBeLessThanOrEqual(1);
+  });
+
+  it('does no worse than today: at most 2 of 39 whole flagged, at least 7 of 16 cuts caught', () => {
+    const whole = outcomes.filter((o) => !o.scene.cut && !o.scene.closeUp);
+    const cut = outcomes.filter((o) => o.scene.cut);
+    expect([whole.length, cut.length]).toEqual([39, 16]);
+    const fp = whole.filter((o) => o.flags.has('clipped'));
+    expect(fp.length, ids(fp)).toBeLessThanOrEqual(2);
+    expect(cut.filter((o) => o.flags.has('clipped')).length).toBeGreaterThanOrEqual(7);
+  });
+
+  it('raises no clutter or output_tokens flag on complete, unpadded answers', () => {
+    expect(ids(flagged('clutter'))).toBe('');
+    expect(ids(flagged('output_tokens'))).toBe('');
+  });
+});
