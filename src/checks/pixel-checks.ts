@@ -145,14 +145,16 @@ export const clipped: Check = ({ render, options }) => {
     : 0;
   return {
     name: 'clipped',
-    value: textCut ? Math.max(value, options.clippedMinBorderInk) : value,
+    // A cut line reports the share of it the frame hides (at least the threshold): a title
+    // missing its last word reads larger than one missing half a letter.
+    value: textCut ? Math.max(value, options.clippedMinBorderInk, frame.textHidden ?? 0) : value,
     flag: subjectCut || textCut,
     unit: 'ratio',
     detail: {
       rule: 'subject or text cut by frame',
       cut: subjectCut ? 'subject' : textCut ? 'text' : closeUp ? 'close_up' : 'none',
       closeUp,
-      ...(textCut ? { textsOff: frame.textsOff } : {}),
+      ...(textCut ? { textsOff: frame.textsOff, textHidden: frame.textHidden ?? 0 } : {}),
       pixelCut: pic.edgeCutLargest,
       subjectRun: frame.subjectRun,
       cutRun: frame.cutRun,

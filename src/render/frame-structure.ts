@@ -9,10 +9,9 @@
 
 import { readCloseUp } from './close-up.ts';
 import { type FrameShape, frameShapes, type ShapeClass } from './frame-shapes.ts';
-import type { Pt } from './geometry.ts';
-import { apply, ID, type M, mul, num, parseTransform } from './geometry.ts';
-import { type ShapeMemo, styleOf, tagOf } from './overdraw.ts';
+import type { ShapeMemo } from './overdraw.ts';
 import { inside } from './shape-hit.ts';
+import { textsOffFrame } from './text-off-frame.ts';
 import type { CodeFrame } from './types.ts';
 import type { XNode } from './walker.ts';
 
@@ -24,10 +23,6 @@ export const TILING_SHAPES = 12;
 export const TILING_DOMINANCE = 0.25;
 /** Within this share of its own size one box holds another (layers of one piece). */
 export const NESTED_TOL = 0.02;
-/** Average advance of a character in em (DejaVu Sans is 0.55–0.65: kept low, to under-call). */
-export const CHAR_ADVANCE = 0.52;
-/** Text is cut when its estimated extent runs past the frame by this many em (a glyph). */
-export const TEXT_PAST_EM = 0.5;
 
 const OPAQUE: Record<ShapeClass, boolean> = {
   subject: true,
@@ -118,8 +113,14 @@ export function measureFrame(root: XNode, memo?: ShapeMemo): CodeFrame {
     owners: Object.fromEntries(
       Object.entries(shares).map(([k, v]) => [k, Math.round(v * 1000) / 1000]),
     ),
-    textsOff: textsOffFrame(root, frame),
+    ...textsOff(root, frame),
   };
+}
+
+/** Text lines running off the frame (text-off-frame.ts: laid out in the pinned fonts). */
+function textsOff(root: XNode, frame: [number, number, number, number]) {
+  const t = textsOffFrame(root, frame);
+  return { textsOff: t.texts, textHidden: t.hiddenShare };
 }
 
 /**
@@ -165,99 +166,4 @@ export function longestRun(owners: readonly string[], cls: readonly string[]): n
     if (run > best) best = run;
   }
   return Math.min(best, n);
-}
-
-interface TextLine {
-  x: number;
-  y: number;
-  size: number;
-  anchor: string;
-  text: string;
-  m: M;
-}
-
-const textOf = (nodes: XNode[]): string =>
-  nodes
-    .map((n) =>
-      typeof n['#text'] === 'string' || typeof n['#text'] === 'number'
-        ? String(n['#text'])
-        : tagOf(n) === 'textPath'
-          ? ''
-          : textOf((n[tagOf(n)] as XNode[]) ?? []),
-    )
-    .join('');
-
-/** Lines of text (a <text>, or each of its <tspan>s placed with its own x) running off the frame. */
-export function textsOffFrame(
-  root: XNode,
-  [vx, vy, vw, vh]: [number, number, number, number],
-): string[] {
-  const lines: TextLine[] = [];
-  const walk = (nodes: XNode[], m: M, size: number, anchor: string, depth: number) => {
-    for (const node of nodes) {
-      const tag = tagOf(node);
-      if (tag === '#text' || depth > 100 || lines.length > 500) continue;
-      if (
-        ['defs', 'symbol', 'pattern', 'mask', 'clipPath', 'marker', 'style', 'script'].includes(tag)
-      )
-        continue;
-      const a = (node[':@'] as Record<string, string>) ?? {};
-      if (styleOf(a, 'display') === 'none') continue;
-      const mm = a.transform === undefined ? m : mul(m, parseTransform(a.transform));
-      const fs = styleOf(a, 'font-size');
-      const sz = fs === undefined || !/^\s*[\d.]+\s*(px)?\s*$/.test(fs) ? size : num(fs, size);
-      const an = styleOf(a, 'text-anchor') ?? anchor;
-      const kids = (node[tag] as XNode[]) ?? [];
-      if (tag !== 'text') {
-        walk(kids, mm, sz, an, depth + 1);
-        continue;
-      }
-      const placed = kids.filter(
-        (k) =>
-          tagOf(k) === 'tspan' && (k[':@'] as Record<string, string> | undefined)?.x !== undefined,
-      );
-      if (placed.length === 0) {
-        lines.push({ x: num(a.x), y: num(a.y), size: sz, anchor: an, text: textOf(kids), m: mm });
-        continue;
-      }
-      let y = num(a.y);
-      for (const t of placed) {
-        const ta = (t[':@'] as Record<string, string>) ?? {};
-        y = ta.y !== undefined ? num(ta.y) : y + num(ta.dy);
-        const tfs = styleOf(ta, 'font-size');
-        const tsz = tfs === undefined || !/^\s*[\d.]+\s*(px)?\s*$/.test(tfs) ? sz : num(tfs, sz);
-        lines.push({
-          x: num(ta.x),
-          y,
-          size: tsz,
-          anchor: styleOf(ta, 'text-anchor') ?? an,
-          text: textOf((t.tspan as XNode[]) ?? []),
-          m: mm,
-        });
-      }
-    }
-  };
-  walk([root], ID, 16, 'start', 0);
-  const out: string[] = [];
-  for (const l of lines) {
-    const text = l.text.trim();
-    if (text === '') continue;
-    const w = CHAR_ADVANCE * l.size * [...text].length;
-    const left = l.anchor === 'middle' ? l.x - w / 2 : l.anchor === 'end' ? l.x - w : l.x;
-    const corners: Pt[] = [
-      [left, l.y - 0.75 * l.size],
-      [left + w, l.y - 0.75 * l.size],
-      [left + w, l.y + 0.2 * l.size],
-      [left, l.y + 0.2 * l.size],
-    ].map((p) => apply(l.m, p as Pt));
-    const xs = corners.map((c) => c[0]);
-    const ys = corners.map((c) => c[1]);
-    const scale = Math.sqrt(Math.abs(l.m[0] * l.m[3] - l.m[1] * l.m[2]));
-    const past = TEXT_PAST_EM * l.size * scale;
-    const [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
-    const shows = x1 > vx && x0 < vx + vw && y1 > vy && y0 < vy + vh;
-    const runsOff = x0 < vx - past || x1 > vx + vw + past || y0 < vy - past || y1 > vy + vh + past;
-    if (shows && runsOff) out.push(text.slice(0, 80));
-  }
-  return out;
 }

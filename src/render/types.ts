@@ -109,8 +109,10 @@ export interface CodeFrame {
   closeUpShape: 'bust' | 'round' | null;
   /** Share of the points per owner class (subject, background, band, scenery, light, …). */
   owners: Record<string, number>;
-  /** Lines of text whose estimated extent runs off the frame (first 80 characters each). */
+  /** Lines of text laid out in the pinned fonts running off the frame (first 80 characters each). */
   textsOff: string[];
+  /** The largest share of one of those lines' width (or height) outside the frame. */
+  textHidden?: number;
 }
 
 /** Overdraw from the geometry: what the clutter check reads (src/checks/overdraw.ts). */

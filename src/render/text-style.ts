@@ -1,0 +1,131 @@
+// The font a piece of text is drawn in, as the renderer cascades it: presentation attributes
+// (font-size="…"), then <style> sheet rules (`.title { font: bold 64px Arial }` — what model-
+// written posters and diagrams use for every label), then style="", each inherited by what
+// the element holds. Only the properties that decide how wide a line is are read. Sheet
+// rules match on their subject compound (type, classes, id; ancestors required by a
+// combinator are not checked), in specificity then source order, as sheet-refs.ts does.
+import { tagOf } from './overdraw.ts';
+import type { XNode } from './walker.ts';
+
+export const TEXT_PROPS = [
+  'font-family',
+  'font-size',
+  'font-weight',
+  'font-style',
+  'letter-spacing',
+  'word-spacing',
+  'text-anchor',
+] as const;
+export type TextProp = (typeof TEXT_PROPS)[number];
+export type TextProps = Partial<Record<TextProp, string>>;
+
+interface SheetRule {
+  type: string | null;
+  id: string | null;
+  classes: string[];
+  specificity: number;
+  props: TextProps;
+}
+
+const isTextProp = (p: string): p is TextProp => (TEXT_PROPS as readonly string[]).includes(p);
+
+/** `font: [style] [variant] [weight] size[/line-height] family` split into its longhands. */
+function fontShorthand(value: string, out: TextProps): void {
+  const m =
+    /^\s*((?:[\w-]+\s+)*?)([\d.]+(?:px|pt|em|rem|%)?|[a-z-]*(?:small|medium|large))(?:\s*\/\s*[\w.%]+)?\s+(.+)$/i.exec(
+      value,
+    );
+  if (!m) return;
+  for (const word of m[1]!.trim().split(/\s+/)) {
+    if (/^(italic|oblique)$/i.test(word)) out['font-style'] = word;
+    else if (/^(bold|bolder|lighter|\d{3})$/i.test(word)) out['font-weight'] = word;
+  }
+  out['font-size'] = m[2]!;
+  out['font-family'] = m[3]!;
+}
+
+/** The text properties of a declaration list (`a: b; c: d`), `font` expanded. */
+export function declarations(text: string): TextProps {
+  const out: TextProps = {};
+  for (const decl of text.split(';')) {
+    const i = decl.indexOf(':');
+    if (i < 0) continue;
+    const prop = decl.slice(0, i).trim().toLowerCase();
+    const value = decl
+      .slice(i + 1)
+      .replace(/!\s*important/i, '')
+      .trim();
+    if (prop === 'font') fontShorthand(value, out);
+    else if (isTextProp(prop)) out[prop] = value;
+  }
+  return out;
+}
+
+function sheetText(nodes: XNode[]): string {
+  return nodes
+    .map((n) =>
+      typeof n['#text'] === 'string' ? n['#text'] : sheetText((n[tagOf(n)] as XNode[]) ?? []),
+    )
+    .join('');
+}
+
+/** The text rules of every <style> sheet in the document, in source order. */
+export function textSheetRules(root: XNode): SheetRule[] {
+  const sheets: string[] = [];
+  const find = (nodes: XNode[], depth: number) => {
+    for (const n of nodes) {
+      const tag = tagOf(n);
+      if (tag === '#text' || depth > 100) continue;
+      const kids = (n[tag] as XNode[]) ?? [];
+      if (tag === 'style') sheets.push(sheetText(kids));
+      else find(kids, depth + 1);
+    }
+  };
+  find([root], 0);
+  const rules: SheetRule[] = [];
+  for (const sheet of sheets) {
+    if (!/font|letter-spacing|word-spacing|text-anchor/i.test(sheet)) continue;
+    const css = sheet.replace(/\/\*[\s\S]*?\*\//g, '');
+    // Innermost blocks: the rules themselves, also those nested in @media.
+    for (const m of css.matchAll(/([^{}]*)\{([^{}]*)\}/g)) {
+      const props = declarations(m[2]!);
+      if (Object.keys(props).length === 0) continue;
+      for (const selector of m[1]!.split(',')) {
+        const subject =
+          selector
+            .trim()
+            .split(/[\s>+~]+/)
+            .pop() ?? '';
+        if (subject === '' || subject.startsWith('@')) continue;
+        const type = /^[a-zA-Z][\w-]*/.exec(subject)?.[0] ?? null;
+        const id = /#([\w-]+)/.exec(subject)?.[1] ?? null;
+        const classes = [...subject.matchAll(/\.([\w-]+)/g)].map((c) => c[1]!);
+        const specificity = (id ? 100 : 0) + 10 * classes.length + (type ? 1 : 0);
+        rules.push({ type, id, classes, specificity, props });
+      }
+    }
+  }
+  // Stable sort: equal specificity keeps source order, later rules win by applying later.
+  return rules.sort((a, b) => a.specificity - b.specificity);
+}
+
+/** What one element declares itself: attributes, then sheet rules, then style="". */
+export function declaredTextProps(
+  rules: SheetRule[],
+  tag: string,
+  attrs: Record<string, string>,
+): TextProps {
+  const out: TextProps = {};
+  for (const p of TEXT_PROPS) if (attrs[p] !== undefined) out[p] = attrs[p];
+  if (rules.length > 0) {
+    const classes = attrs.class ? attrs.class.split(/\s+/).filter(Boolean) : [];
+    for (const r of rules) {
+      if (r.type !== null && r.type !== tag) continue;
+      if (r.id !== null && r.id !== attrs.id) continue;
+      if (!r.classes.every((c) => classes.includes(c))) continue;
+      Object.assign(out, r.props);
+    }
+  }
+  if (attrs.style) Object.assign(out, declarations(attrs.style));
+  return out;
+}
