@@ -157,11 +157,18 @@ function overlapping(bySubject: Map<FrameShape, number>): number[] {
 /** The longest run of one owner round the frame, read as a circle. */
 export function longestRun(owners: readonly string[], cls: readonly string[]): number {
   const n = owners.length;
-  if (owners.every((o) => cls.includes(o))) return n;
+  // Which points are of the class, tested once each (not twice round the circle).
+  const hit = new Uint8Array(n);
+  let all = true;
+  for (let i = 0; i < n; i++) {
+    hit[i] = cls.includes(owners[i]!) ? 1 : 0;
+    if (hit[i] === 0) all = false;
+  }
+  if (all) return n;
   let best = 0;
   let run = 0;
   for (let i = 0; i < 2 * n; i++) {
-    run = cls.includes(owners[i % n]!) ? run + 1 : 0;
+    run = hit[i < n ? i : i - n] === 1 ? run + 1 : 0;
     if (run > best) best = run;
   }
   return Math.min(best, n);
