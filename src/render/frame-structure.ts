@@ -94,15 +94,22 @@ export function measureFrame(root: XNode, memo?: ShapeMemo): CodeFrame {
   const bySubject = new Map<FrameShape, number>();
   const who = (s: FrameShape) => bySubject.set(s, (bySubject.get(s) ?? 0) + 1);
   const n = FRAME_POINTS;
+  // Each side's points share one line: only shapes whose box crosses it can hold one of
+  // them (inside() refuses the rest on the same box test), so each side reads its own list.
+  const across = (y: number) => near.filter((s) => !(y < s.box[1] || y > s.box[3]));
+  const down = (x: number) => near.filter((s) => !(x < s.box[0] || x > s.box[2]));
+  const [top, right, bottom, left] = [vy + ey / 2, vx + vw - ex / 2, vy + vh - ey / 2, vx + ex / 2];
   // Clockwise from the top-left corner, half a step inside the frame.
-  for (let i = 0; i < n; i++)
-    owners.push(ownerAt(near, vx + ((i + 0.5) * vw) / n, vy + ey / 2, who));
-  for (let i = 0; i < n; i++)
-    owners.push(ownerAt(near, vx + vw - ex / 2, vy + ((i + 0.5) * vh) / n, who));
+  const onTop = across(top);
+  for (let i = 0; i < n; i++) owners.push(ownerAt(onTop, vx + ((i + 0.5) * vw) / n, top, who));
+  const onRight = down(right);
+  for (let i = 0; i < n; i++) owners.push(ownerAt(onRight, right, vy + ((i + 0.5) * vh) / n, who));
+  const onBottom = across(bottom);
   for (let i = n - 1; i >= 0; i--)
-    owners.push(ownerAt(near, vx + ((i + 0.5) * vw) / n, vy + vh - ey / 2, who));
+    owners.push(ownerAt(onBottom, vx + ((i + 0.5) * vw) / n, bottom, who));
+  const onLeft = down(left);
   for (let i = n - 1; i >= 0; i--)
-    owners.push(ownerAt(near, vx + ex / 2, vy + ((i + 0.5) * vh) / n, who));
+    owners.push(ownerAt(onLeft, left, vy + ((i + 0.5) * vh) / n, who));
   const shares: Partial<Record<ShapeClass | 'none' | 'cut', number>> = {};
   for (const o of owners) shares[o] = (shares[o] ?? 0) + 1 / owners.length;
   const subjectPoints = [...bySubject.values()].reduce((a, b) => a + b, 0);
