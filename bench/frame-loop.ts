@@ -99,10 +99,15 @@ if (mode === 'dump') {
   const ratios: number[] = [];
   for (let r = 0; r < ROUNDS; r++) {
     // Alternate which side goes first, so neither always runs on a warmer cache.
-    const [a, b] =
-      r % 2 === 0
-        ? [pass(other.measureFrame), pass(measureFrame)]
-        : (([y, x]) => [x, y])([pass(measureFrame), pass(other.measureFrame)]);
+    let a: number;
+    let b: number;
+    if (r % 2 === 0) {
+      a = pass(other.measureFrame);
+      b = pass(measureFrame);
+    } else {
+      b = pass(measureFrame);
+      a = pass(other.measureFrame);
+    }
     ratios.push(b / a);
     console.log(`round ${r}: A ${a.toFixed(4)}  B ${b.toFixed(4)}  B/A ${(b / a).toFixed(3)}`);
   }
