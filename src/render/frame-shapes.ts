@@ -201,8 +201,12 @@ export function frameShapes(
     let x1 = -Infinity;
     let y1 = -Infinity;
     let area = 0;
-    for (const poly of polys) {
-      for (const [x, y] of poly) {
+    for (let i = 0; i < polys.length; i++) {
+      const poly = polys[i]!;
+      for (let k = 0; k < poly.length; k++) {
+        const q = poly[k]!;
+        const x = q[0];
+        const y = q[1];
         if (x < x0) x0 = x;
         if (x > x1) x1 = x;
         if (y < y0) y0 = y;
@@ -271,7 +275,7 @@ export function frameShapes(
         if (tag === 'line' || p.fill === 'none' || p.fill === 'transparent') continue;
         const scatter = discs >= SCATTER && DISCS.has(tag);
         const s = classify(
-          polys.map((poly) => poly.map((q) => apply(mm, q))),
+          placed(polys, mm),
           p,
           group,
           tag === 'rect' && mm[1] === 0 && mm[2] === 0,
@@ -287,6 +291,33 @@ export function frameShapes(
   walk(kidsOf(root), ID, { fill: '#000', alpha: 1, fillOpacity: 1, filter: 'crisp' }, 0, 0, -1);
   regroup(shapes, frame);
   return { shapes, frame, refs };
+}
+
+/**
+ * A shape's subpaths in canvas units: `apply` on every point, as indexed loops with no
+ * closure per subpath and point (the frame walk places every filled shape of a drawing).
+ */
+function placed(polys: Pt[][], m: M): Pt[][] {
+  const a = m[0];
+  const b = m[1];
+  const c = m[2];
+  const d = m[3];
+  const e = m[4];
+  const f = m[5];
+  const out: Pt[][] = [];
+  for (let i = 0; i < polys.length; i++) {
+    const poly = polys[i]!;
+    const pts: Pt[] = [];
+    for (let k = 0; k < poly.length; k++) {
+      const q = poly[k]!;
+      const x = q[0];
+      const y = q[1];
+      // The same sums in the same order as geometry.ts `apply`: the same bits.
+      pts.push([a * x + c * y + e, b * x + d * y + f]);
+    }
+    out.push(pts);
+  }
+  return out;
 }
 
 const PAINTED_PART = (n: XNode) => {
