@@ -2,6 +2,7 @@
 // on the drawings it reads in practice: Fluent Emoji (the render bench's corpus) and the
 // scene sets (real, held out, composed seed 40, the labelled set). Not a test.
 //   node --import tsx bench/frame-loop.ts dump [N]      one JSON line per drawing: the reading
+//     (and the overdraw measure, which shares the sampled shapes)
 //   node --import tsx bench/frame-loop.ts time [N] [R]  CPU-ms per drawing, R rounds
 //   node --import tsx bench/frame-loop.ts ab DIR [N] [R] alternates DIR's measureFrame (a
 //     checkout of another commit's src/, e.g. `git archive REF src | tar -x -C DIR`) with
@@ -77,7 +78,7 @@ function pass(
   let spent = 0;
   for (const [i, d] of docs.entries()) {
     const memo: ShapeMemo = new Map();
-    if (d.overdraw) measureOverdraw(d.root, memo);
+    const overdraw = d.overdraw ? measureOverdraw(d.root, memo) : undefined;
     const t0 = process.cpuUsage();
     const w0 = performance.now();
     let frame: unknown;
@@ -90,7 +91,7 @@ function pass(
     const t = process.cpuUsage(t0);
     spent += (t.user + t.system) / 1000;
     if (best && w < best[i]!) best[i] = w;
-    out?.(d.id, frame);
+    out?.(d.id, { frame, overdraw });
   }
   return spent / docs.length;
 }
