@@ -60,6 +60,8 @@ export interface FrameShape {
 export const RECT_PAST = 0.25;
 
 const DISCS = new Set(['circle', 'ellipse']);
+/** The tags overdraw.ts `localShape` samples (every other tag gives null). */
+const SHAPE_TAGS = new Set(['rect', 'circle', 'ellipse', 'line', 'polyline', 'polygon', 'path']);
 /** This many bare discs under one parent are a scatter (bokeh, bubbles, dots). */
 export const SCATTER = 6;
 
@@ -270,6 +272,10 @@ export function frameShapes(
         if (s) shapes.push(s);
         continue;
       }
+      // An unfilled shape is not read: left before its path is sampled (the same shapes as
+      // localShape reads; the check below stays for anything it returns).
+      if (SHAPE_TAGS.has(tag) && (tag === 'line' || p.fill === 'none' || p.fill === 'transparent'))
+        continue;
       const polys = localShape(tag, a, memo);
       if (polys) {
         if (tag === 'line' || p.fill === 'none' || p.fill === 'transparent') continue;
