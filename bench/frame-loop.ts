@@ -7,11 +7,13 @@
 //   node --import tsx bench/frame-loop.ts ab DIR [N] [R] alternates DIR's measureFrame (a
 //     checkout of another commit's src/, e.g. `git archive REF src | tar -x -C DIR`) with
 //     this tree's, round by round, and prints each side's CPU-ms per drawing and the ratio.
+//     WHAT=sanitize times the whole sanitiser instead (sanitizeSvg at 512, as a worker calls it).
 // Each drawing is parsed once, by the sanitiser's parser, and the overdraw walk fills the
 // shape memo first, as in sanitize.ts; only measureFrame is timed.
 import { XMLParser } from '../src/core/xml-parser.ts';
 import { measureFrame } from '../src/render/frame-structure.ts';
 import { measureOverdraw, OVERDRAW_MIN_ELEMENTS, type ShapeMemo } from '../src/render/overdraw.ts';
+import { sanitizeSvg } from '../src/render/sanitize.ts';
 import type { XNode } from '../src/render/walker.ts';
 import { holdoutScenes } from '../test/checks/holdout-scenes.ts';
 import { labelledSet } from '../test/checks/labelled-set.ts';
@@ -20,6 +22,9 @@ import { sceneCorpus } from '../test/checks/scene-corpus.ts';
 import { fluentEmoji } from '../test/support/corpus.ts';
 
 type Measure = typeof measureFrame;
+type Sanitize = typeof sanitizeSvg;
+/** What is timed: WHAT=sanitize times the whole sanitiser (parse, walk, overdraw, frame). */
+const WHAT = process.env.WHAT === 'sanitize' ? 'sanitize' : 'frame';
 const mode = process.argv[2] ?? 'time';
 const args = process.argv.slice(mode === 'ab' ? 4 : 3).map(Number);
 const N = args[0] || 300;
@@ -39,6 +44,7 @@ const parser = new XMLParser({
 
 interface Doc {
   id: string;
+  svg: string;
   root: XNode;
   overdraw: boolean;
 }
@@ -52,7 +58,7 @@ const add = (id: string, svg: string) => {
       const kids = n[Object.keys(n).find((k) => k !== ':@')!];
       return 1 + (Array.isArray(kids) ? (kids as XNode[]).reduce((a, k) => a + count(k), 0) : 0);
     };
-    docs.push({ id, root, overdraw: count(root) >= OVERDRAW_MIN_ELEMENTS });
+    docs.push({ id, svg, root, overdraw: count(root) >= OVERDRAW_MIN_ELEMENTS });
   } catch {
     // not well-formed: the sanitiser refuses it before the frame is read
   }
@@ -74,16 +80,17 @@ function pass(
   measure: Measure,
   out?: (id: string, frame: unknown) => void,
   best?: Float64Array,
+  sanitize: Sanitize = sanitizeSvg,
 ): number {
   let spent = 0;
   for (const [i, d] of docs.entries()) {
     const memo: ShapeMemo = new Map();
-    const overdraw = d.overdraw ? measureOverdraw(d.root, memo) : undefined;
+    const overdraw = WHAT === 'frame' && d.overdraw ? measureOverdraw(d.root, memo) : undefined;
     const t0 = process.cpuUsage();
     const w0 = performance.now();
     let frame: unknown;
     try {
-      frame = measure(d.root, memo);
+      frame = WHAT === 'frame' ? measure(d.root, memo) : sanitize(d.svg, { size: 512 });
     } catch (err) {
       frame = { threw: String(err) };
     }
@@ -109,7 +116,10 @@ if (mode === 'dump') {
   const other = (await import(`${dir}/src/render/frame-structure.ts`)) as {
     measureFrame: Measure;
   };
-  console.log(`${docs.length} drawings; A = ${dir}, B = this tree`);
+  const otherSanitize = (
+    (await import(`${dir}/src/render/sanitize.ts`)) as { sanitizeSvg: Sanitize }
+  ).sanitizeSvg;
+  console.log(`${docs.length} drawings, timing ${WHAT}; A = ${dir}, B = this tree`);
   const ratios: number[] = [];
   const [bestA, bestB] = [minima(), minima()];
   for (let r = 0; r < ROUNDS; r++) {
@@ -117,11 +127,11 @@ if (mode === 'dump') {
     let a: number;
     let b: number;
     if (r % 2 === 0) {
-      a = pass(other.measureFrame, undefined, bestA);
+      a = pass(other.measureFrame, undefined, bestA, otherSanitize);
       b = pass(measureFrame, undefined, bestB);
     } else {
       b = pass(measureFrame, undefined, bestB);
-      a = pass(other.measureFrame, undefined, bestA);
+      a = pass(other.measureFrame, undefined, bestA, otherSanitize);
     }
     ratios.push(b / a);
     console.log(`round ${r}: A ${a.toFixed(4)}  B ${b.toFixed(4)}  B/A ${(b / a).toFixed(3)}`);
