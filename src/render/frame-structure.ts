@@ -12,7 +12,7 @@ import { type FrameShape, frameShapes, type ShapeClass } from './frame-shapes.ts
 import type { Pt } from './geometry.ts';
 import { apply, ID, type M, mul, num, parseTransform } from './geometry.ts';
 import { type ShapeMemo, styleOf, tagOf } from './overdraw.ts';
-import { inside } from './shape-hit.ts';
+import { inside, RowHit } from './shape-hit.ts';
 import type { CodeFrame } from './types.ts';
 import type { XNode } from './walker.ts';
 
@@ -46,17 +46,22 @@ const within = (a: FrameShape['box'], b: FrameShape['box']): boolean => {
   return a[0] >= b[0] - mx && a[2] <= b[2] + mx && a[1] >= b[1] - my && a[3] <= b[3] + my;
 };
 
-/** The class owning one point: topmost opaque shape (a subject inside scenery is scenery). */
+/**
+ * The class owning one point: topmost opaque shape (a subject inside scenery is scenery).
+ * `rows`, for a point on a horizontal side, holds each shape's crossing edges on its line.
+ */
 function ownerAt(
   shapes: FrameShape[],
   x: number,
   y: number,
   who: (s: FrameShape) => void = () => {},
+  rows?: RowHit[],
 ): ShapeClass | 'none' | 'cut' {
+  const hit = (k: number) => (rows ? rows[k]!.at(x) : inside(shapes[k]!, x, y));
   let translucent: ShapeClass | 'none' = 'none';
   for (let i = shapes.length - 1; i >= 0; i--) {
     const s = shapes[i]!;
-    if (!inside(s, x, y)) continue;
+    if (!hit(i)) continue;
     if (!OPAQUE[s.cls]) {
       if (translucent === 'none') translucent = s.cls;
       continue;
@@ -64,7 +69,7 @@ function ownerAt(
     if (s.cls !== 'subject') return s.cls;
     for (let k = i - 1; k >= 0; k--) {
       const under = shapes[k]!;
-      if (!OPAQUE[under.cls] || !inside(under, x, y)) continue;
+      if (!OPAQUE[under.cls] || !hit(k)) continue;
       if (under.cls === 'scenery' && within(s.box, under.box)) return 'scenery';
       break;
     }
@@ -100,13 +105,17 @@ export function measureFrame(root: XNode, memo?: ShapeMemo): CodeFrame {
   const down = (x: number) => near.filter((s) => !(x < s.box[0] || x > s.box[2]));
   const [top, right, bottom, left] = [vy + ey / 2, vx + vw - ex / 2, vy + vh - ey / 2, vx + ex / 2];
   // Clockwise from the top-left corner, half a step inside the frame.
+  // On a horizontal side each shape's edges crossing the line are found once (RowHit).
   const onTop = across(top);
-  for (let i = 0; i < n; i++) owners.push(ownerAt(onTop, vx + ((i + 0.5) * vw) / n, top, who));
+  const topRows = onTop.map((s) => new RowHit(s, top));
+  for (let i = 0; i < n; i++)
+    owners.push(ownerAt(onTop, vx + ((i + 0.5) * vw) / n, top, who, topRows));
   const onRight = down(right);
   for (let i = 0; i < n; i++) owners.push(ownerAt(onRight, right, vy + ((i + 0.5) * vh) / n, who));
   const onBottom = across(bottom);
+  const bottomRows = onBottom.map((s) => new RowHit(s, bottom));
   for (let i = n - 1; i >= 0; i--)
-    owners.push(ownerAt(onBottom, vx + ((i + 0.5) * vw) / n, bottom, who));
+    owners.push(ownerAt(onBottom, vx + ((i + 0.5) * vw) / n, bottom, who, bottomRows));
   const onLeft = down(left);
   for (let i = n - 1; i >= 0; i--)
     owners.push(ownerAt(onLeft, left, vy + ((i + 0.5) * vh) / n, who));
