@@ -57,11 +57,10 @@ function ownerAt(
   who: (s: FrameShape) => void = () => {},
   rows?: RowHit[],
 ): ShapeClass | 'none' | 'cut' {
-  const hit = (k: number) => (rows ? rows[k]!.at(x) : inside(shapes[k]!, x, y));
   let translucent: ShapeClass | 'none' = 'none';
   for (let i = shapes.length - 1; i >= 0; i--) {
     const s = shapes[i]!;
-    if (!hit(i)) continue;
+    if (!(rows ? rows[i]!.at(x) : inside(s, x, y))) continue;
     if (!OPAQUE[s.cls]) {
       if (translucent === 'none') translucent = s.cls;
       continue;
@@ -69,7 +68,7 @@ function ownerAt(
     if (s.cls !== 'subject') return s.cls;
     for (let k = i - 1; k >= 0; k--) {
       const under = shapes[k]!;
-      if (!OPAQUE[under.cls] || !hit(k)) continue;
+      if (!OPAQUE[under.cls] || !(rows ? rows[k]!.at(x) : inside(under, x, y))) continue;
       if (under.cls === 'scenery' && within(s.box, under.box)) return 'scenery';
       break;
     }
