@@ -64,6 +64,8 @@ export interface FrameShape {
 export const RECT_PAST = 0.25;
 
 const DISCS = new Set(['circle', 'ellipse']);
+/** The tags overdraw.ts `localShape` samples (every other tag gives null). */
+const SHAPE_TAGS = new Set(['rect', 'circle', 'ellipse', 'line', 'polyline', 'polygon', 'path']);
 /** This many bare discs under one parent are a scatter (bokeh, bubbles, dots). */
 export const SCATTER = 6;
 
@@ -205,8 +207,12 @@ export function frameShapes(
     let x1 = -Infinity;
     let y1 = -Infinity;
     let area = 0;
-    for (const poly of polys) {
-      for (const [x, y] of poly) {
+    for (let i = 0; i < polys.length; i++) {
+      const poly = polys[i]!;
+      for (let k = 0; k < poly.length; k++) {
+        const q = poly[k]!;
+        const x = q[0];
+        const y = q[1];
         if (x < x0) x0 = x;
         if (x > x1) x1 = x;
         if (y < y0) y0 = y;
@@ -273,12 +279,16 @@ export function frameShapes(
         if (s) shapes.push(s);
         continue;
       }
+      // An unfilled shape is not read: left before its path is sampled (the same shapes as
+      // localShape reads; the check below stays for anything it returns).
+      if (SHAPE_TAGS.has(tag) && (tag === 'line' || p.fill === 'none' || p.fill === 'transparent'))
+        continue;
       const polys = localShape(tag, a, memo);
       if (polys) {
         if (tag === 'line' || p.fill === 'none' || p.fill === 'transparent') continue;
         const scatter = discs >= SCATTER && DISCS.has(tag);
         const s = classify(
-          polys.map((poly) => poly.map((q) => apply(mm, q))),
+          placed(polys, mm),
           p,
           group,
           tag === 'rect' && mm[1] === 0 && mm[2] === 0,
@@ -294,6 +304,33 @@ export function frameShapes(
   walk(kidsOf(root), ID, { fill: '#000', alpha: 1, fillOpacity: 1, filter: 'crisp' }, 0, 0, -1);
   regroup(shapes, frame, drawn);
   return { shapes, frame, refs };
+}
+
+/**
+ * A shape's subpaths in canvas units: `apply` on every point, as indexed loops with no
+ * closure per subpath and point (the frame walk places every filled shape of a drawing).
+ */
+function placed(polys: Pt[][], m: M): Pt[][] {
+  const a = m[0];
+  const b = m[1];
+  const c = m[2];
+  const d = m[3];
+  const e = m[4];
+  const f = m[5];
+  const out: Pt[][] = [];
+  for (let i = 0; i < polys.length; i++) {
+    const poly = polys[i]!;
+    const pts: Pt[] = [];
+    for (let k = 0; k < poly.length; k++) {
+      const q = poly[k]!;
+      const x = q[0];
+      const y = q[1];
+      // The same sums in the same order as geometry.ts `apply`: the same bits.
+      pts.push([a * x + c * y + e, b * x + d * y + f]);
+    }
+    out.push(pts);
+  }
+  return out;
 }
 
 const PAINTED_PART = (n: XNode) => {

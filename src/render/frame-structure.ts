@@ -10,7 +10,7 @@
 import { readCloseUp } from './close-up.ts';
 import { type FrameShape, frameShapes, type ShapeClass } from './frame-shapes.ts';
 import type { ShapeMemo } from './overdraw.ts';
-import { inside } from './shape-hit.ts';
+import { inside, RowHit } from './shape-hit.ts';
 import { textsOffFrame } from './text-off-frame.ts';
 import type { CodeFrame } from './types.ts';
 import type { XNode } from './walker.ts';
@@ -41,17 +41,21 @@ const within = (a: FrameShape['box'], b: FrameShape['box']): boolean => {
   return a[0] >= b[0] - mx && a[2] <= b[2] + mx && a[1] >= b[1] - my && a[3] <= b[3] + my;
 };
 
-/** The class owning one point: topmost opaque shape (a subject inside scenery is scenery). */
+/**
+ * The class owning one point: topmost opaque shape (a subject inside scenery is scenery).
+ * `rows`, for a point on a horizontal side, holds each shape's crossing edges on its line.
+ */
 function ownerAt(
   shapes: FrameShape[],
   x: number,
   y: number,
   who: (s: FrameShape) => void = () => {},
+  rows?: RowHit[],
 ): ShapeClass | 'none' | 'cut' {
   let translucent: ShapeClass | 'none' = 'none';
   for (let i = shapes.length - 1; i >= 0; i--) {
     const s = shapes[i]!;
-    if (!inside(s, x, y)) continue;
+    if (!(rows ? rows[i]!.at(x) : inside(s, x, y))) continue;
     if (!OPAQUE[s.cls]) {
       if (translucent === 'none') translucent = s.cls;
       continue;
@@ -59,7 +63,7 @@ function ownerAt(
     if (s.cls !== 'subject') return s.cls;
     for (let k = i - 1; k >= 0; k--) {
       const under = shapes[k]!;
-      if (!OPAQUE[under.cls] || !inside(under, x, y)) continue;
+      if (!OPAQUE[under.cls] || !(rows ? rows[k]!.at(x) : inside(under, x, y))) continue;
       if (under.cls === 'scenery' && within(s.box, under.box)) return 'scenery';
       break;
     }
@@ -89,15 +93,26 @@ export function measureFrame(root: XNode, memo?: ShapeMemo): CodeFrame {
   const bySubject = new Map<FrameShape, number>();
   const who = (s: FrameShape) => bySubject.set(s, (bySubject.get(s) ?? 0) + 1);
   const n = FRAME_POINTS;
+  // Each side's points share one line: only shapes whose box crosses it can hold one of
+  // them (inside() refuses the rest on the same box test), so each side reads its own list.
+  const across = (y: number) => near.filter((s) => !(y < s.box[1] || y > s.box[3]));
+  const down = (x: number) => near.filter((s) => !(x < s.box[0] || x > s.box[2]));
+  const [top, right, bottom, left] = [vy + ey / 2, vx + vw - ex / 2, vy + vh - ey / 2, vx + ex / 2];
   // Clockwise from the top-left corner, half a step inside the frame.
+  // On a horizontal side each shape's edges crossing the line are found once (RowHit).
+  const onTop = across(top);
+  const topRows = onTop.map((s) => new RowHit(s, top));
   for (let i = 0; i < n; i++)
-    owners.push(ownerAt(near, vx + ((i + 0.5) * vw) / n, vy + ey / 2, who));
-  for (let i = 0; i < n; i++)
-    owners.push(ownerAt(near, vx + vw - ex / 2, vy + ((i + 0.5) * vh) / n, who));
+    owners.push(ownerAt(onTop, vx + ((i + 0.5) * vw) / n, top, who, topRows));
+  const onRight = down(right);
+  for (let i = 0; i < n; i++) owners.push(ownerAt(onRight, right, vy + ((i + 0.5) * vh) / n, who));
+  const onBottom = across(bottom);
+  const bottomRows = onBottom.map((s) => new RowHit(s, bottom));
   for (let i = n - 1; i >= 0; i--)
-    owners.push(ownerAt(near, vx + ((i + 0.5) * vw) / n, vy + vh - ey / 2, who));
+    owners.push(ownerAt(onBottom, vx + ((i + 0.5) * vw) / n, bottom, who, bottomRows));
+  const onLeft = down(left);
   for (let i = n - 1; i >= 0; i--)
-    owners.push(ownerAt(near, vx + ex / 2, vy + ((i + 0.5) * vh) / n, who));
+    owners.push(ownerAt(onLeft, left, vy + ((i + 0.5) * vh) / n, who));
   const shares: Partial<Record<ShapeClass | 'none' | 'cut', number>> = {};
   for (const o of owners) shares[o] = (shares[o] ?? 0) + 1 / owners.length;
   const subjectPoints = [...bySubject.values()].reduce((a, b) => a + b, 0);
@@ -158,11 +173,18 @@ function overlapping(bySubject: Map<FrameShape, number>): number[] {
 /** The longest run of one owner round the frame, read as a circle. */
 export function longestRun(owners: readonly string[], cls: readonly string[]): number {
   const n = owners.length;
-  if (owners.every((o) => cls.includes(o))) return n;
+  // Which points are of the class, tested once each (not twice round the circle).
+  const hit = new Uint8Array(n);
+  let all = true;
+  for (let i = 0; i < n; i++) {
+    hit[i] = cls.includes(owners[i]!) ? 1 : 0;
+    if (hit[i] === 0) all = false;
+  }
+  if (all) return n;
   let best = 0;
   let run = 0;
   for (let i = 0; i < 2 * n; i++) {
-    run = cls.includes(owners[i % n]!) ? run + 1 : 0;
+    run = hit[i < n ? i : i - n] === 1 ? run + 1 : 0;
     if (run > best) best = run;
   }
   return Math.min(best, n);

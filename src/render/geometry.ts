@@ -3,6 +3,8 @@
 // canvas. Curves are sampled at 4 points and arcs at 8: the measure is a count of layers,
 // not a rasteriser, and the sampling keeps a circle's area within ~5%.
 
+import { tokenizePath } from './path-tokens.ts';
+
 /** An affine matrix [a b c d e f], as in SVG's matrix(). */
 export type M = [number, number, number, number, number, number];
 export type Pt = [number, number];
@@ -107,63 +109,76 @@ function arcPoints(
 /** Where each Bézier segment is sampled, besides its end point. */
 const CURVE_SAMPLES = [0.25, 0.5, 0.75];
 
-/** Tokens are commands (one letter) or numbers (start with a digit, sign or dot). */
-const isCommand = (t: string) => {
-  const c = t.charCodeAt(0) | 32;
-  return c >= 97 && c <= 122;
-};
+/** Upper-case char codes of the path commands. */
+const A = 65;
+const CUBIC = 67;
+const H = 72;
+const L = 76;
+const M_ = 77;
+const Q = 81;
+const S = 83;
+const T = 84;
+const V = 86;
+const Z = 90;
 
 /** A path's subpaths as sampled polygons (user units, before transforms). */
 export function pathPolygons(d: string): Pt[][] {
-  const tokens = d.match(/[MmLlHhVvCcSsQqTtAaZz]|[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?/g) ?? [];
+  // Commands as char codes: `rel` is lower case, `C` the upper-case code (see path-tokens.ts).
+  const { cmds, vals } = tokenizePath(d);
+  const count = cmds.length;
   const polys: Pt[][] = [];
   let cur: Pt[] = [];
   let p: Pt = [0, 0];
   let start: Pt = [0, 0];
   let ctrl: Pt | null = null;
-  let cmd = '';
+  let cmd = 0;
   let i = 0;
-  const n = () => Number(tokens[i++]);
+  // Past the end a read is NaN, as Number(undefined) was.
+  const n = () => {
+    const v = i < count ? vals[i]! : Number.NaN;
+    i++;
+    return v;
+  };
   const flush = () => {
     if (cur.length > 1) polys.push(cur);
     cur = [];
   };
-  while (i < tokens.length) {
-    if (isCommand(tokens[i]!)) cmd = tokens[i++]!;
-    else if (cmd === '') break;
-    const rel = cmd === cmd.toLowerCase();
-    const C = cmd.toUpperCase();
+  while (i < count) {
+    if (cmds[i] !== 0) cmd = cmds[i++]!;
+    else if (cmd === 0) break;
+    const rel = cmd >= 97;
+    const C = cmd & ~32;
     const ox = rel ? p[0] : 0;
     const oy = rel ? p[1] : 0;
-    if (C === 'Z') {
+    if (C === Z) {
       flush();
       p = start;
       ctrl = null;
-      if (i < tokens.length && !isCommand(tokens[i]!)) i++; // stray number
-      cmd = '';
+      if (i < count && cmds[i] === 0) i++; // stray number
+      cmd = 0;
       continue;
     }
-    if (C === 'M') {
+    if (C === M_) {
       flush();
       p = [ox + n(), oy + n()];
       start = p;
       cur = [p];
-      cmd = rel ? 'l' : 'L'; // further pairs are lines
+      cmd = rel ? L + 32 : L; // further pairs are lines
       ctrl = null;
-    } else if (C === 'L' || C === 'T') {
+    } else if (C === L || C === T) {
       p = [ox + n(), oy + n()];
       cur.push(p);
       ctrl = null;
-    } else if (C === 'H') {
+    } else if (C === H) {
       p = [ox + n(), p[1]];
       cur.push(p);
-    } else if (C === 'V') {
+    } else if (C === V) {
       p = [p[0], oy + n()];
       cur.push(p);
-    } else if (C === 'C' || C === 'S' || C === 'Q') {
+    } else if (C === CUBIC || C === S || C === Q) {
       const c1: Pt =
-        C === 'S' ? (ctrl ? [2 * p[0] - ctrl[0], 2 * p[1] - ctrl[1]] : p) : [ox + n(), oy + n()];
-      const c2: Pt = C === 'Q' ? c1 : [ox + n(), oy + n()];
+        C === S ? (ctrl ? [2 * p[0] - ctrl[0], 2 * p[1] - ctrl[1]] : p) : [ox + n(), oy + n()];
+      const c2: Pt = C === Q ? c1 : [ox + n(), oy + n()];
       const e: Pt = [ox + n(), oy + n()];
       for (const t of CURVE_SAMPLES) {
         const u = 1 - t;
@@ -175,7 +190,7 @@ export function pathPolygons(d: string): Pt[][] {
       cur.push(e);
       ctrl = c2;
       p = e;
-    } else if (C === 'A') {
+    } else if (C === A) {
       const [rx, ry, rot, large, sw] = [n(), n(), n(), n(), n()];
       const e: Pt = [ox + n(), oy + n()];
       cur.push(...arcPoints(p, rx, ry, rot, large !== 0, sw !== 0, e));
