@@ -29,13 +29,23 @@ describe('bodies read as backdrop', () => {
     expect(f.cutRun).toBe(0);
   });
 
-  it('leaves the first backdrop (nothing under it) and shapes reaching the bottom alone', () => {
+  it('leaves the first backdrop (nothing under it) alone, and a body filling the frame up from the bottom a close-up', () => {
     // With no background under it, the body is the backdrop itself.
     expect(frame(`<g>${BODY}${EYE}</g>`).cutRun).toBe(0);
-    // Standing on the bottom edge it may be a close-up (close-up.ts judges that).
+    // Filling the frame up from the bottom edge it runs past: a bust's shoulders, a close-up.
     const low = '<ellipse cx="256" cy="452" rx="460" ry="260" fill="#eee"/>';
     const eyeLow = '<circle cx="300" cy="250" r="14" fill="#222"/>';
-    expect(frame(`${BG}<g>${low}${eyeLow}</g>`).cutRun).toBe(0);
+    const f = frame(`${BG}<g>${low}${eyeLow}</g>`);
+    expect(f.cutRun).toBe(0);
+    expect(f.closeUpRun).toBeGreaterThanOrEqual(MIN);
+  });
+
+  it('reads a body sliced by the bottom and a side, not filling the frame, as cut', () => {
+    // A bear's back and head in the upper-left of the frame, its body running off the
+    // bottom and the right: it reaches under half-way up, so it is no close-up.
+    const bear = '<ellipse cx="420" cy="560" rx="420" ry="300" fill="#eee"/>';
+    const eye = '<circle cx="200" cy="400" r="14" fill="#222"/>';
+    expect(frame(`${BG}<g>${bear}${eye}</g>`).cutRun).toBeGreaterThanOrEqual(MIN);
   });
 
   it('leaves a body drawn edge to edge and hardly past the frame (a bell filling the width)', () => {

@@ -52,10 +52,9 @@ export function promoteBodies(
   for (const [i, s] of shapes.entries()) {
     if ((s.cls !== 'background' && s.cls !== 'band') || s.group < 0 || s.bare) continue;
     const seen = shown(s.box, frame);
-    // Standing on the bottom edge, a body filling the frame is a close-up as often as a cut
-    // (a bust, a hand, a couch): close-up.ts judges those. A strip along a side thinner
-    // than GRAZE shows an edge of a body, not a subject the judge could see as sliced.
-    if (seen[3] >= frame[1] + frame[3] - ty) continue;
+    // (A body filling the frame up from the bottom edge it runs past is still a close-up:
+    // its group's extent says so in regroup, which this does not overrule.) A strip along a
+    // side thinner than GRAZE shows an edge of a body, not a subject seen as sliced.
     // A body drawn edge to edge and hardly past (a bell, a table filling the width) is framed
     // to the picture; a body sliced by the frame runs on well past it, as a cut subject does.
     if (!runsPast(s.box)) continue;
