@@ -11,6 +11,7 @@
 // subject. Read on the sanitiser's parse of the document as written, like overdraw.ts.
 import { fitRoot, paintedBox } from './fit.ts';
 import { coversViewBox } from './frame-backdrops.ts';
+import { promoteBodies } from './frame-bodies.ts';
 import { apply, clippedArea, ID, type M, mul, num, type Pt, parseTransform } from './geometry.ts';
 import { standsInLandscape } from './landscape.ts';
 import {
@@ -53,6 +54,8 @@ export interface FrameShape {
   bare: boolean;
   /** Its class read without the close-up reading (for one standing in a landscape). */
   open?: ShapeClass;
+  /** Read as backdrop by its box, but the body of a figure drawn over one (frame-bodies.ts). */
+  body?: true;
 }
 
 /**
@@ -302,6 +305,7 @@ export function frameShapes(
     }
   };
   walk(kidsOf(root), ID, { fill: '#000', alpha: 1, fillOpacity: 1, filter: 'crisp' }, 0, 0, -1);
+  promoteBodies(shapes, frame, (b) => pastShare(b, frame) >= RUNS_PAST);
   regroup(shapes, frame, drawn);
   return { shapes, frame, refs };
 }
@@ -379,6 +383,7 @@ function regroup(
   const counts = new Map<number, number>();
   for (const s of shapes) if (opaque(s.cls)) counts.set(s.group, (counts.get(s.group) ?? 0) + 1);
   const figures = joinFigures(shapes, boxes, counts);
+  const bodies = new Set(shapes.filter((s) => s.body).map((s) => s.group));
   for (const [i, s] of shapes.entries()) {
     const b = boxes.get(s.group);
     // A lone streak drawn bare (a top-level element, not a group of its own) straight on
@@ -420,7 +425,9 @@ function regroup(
     const past = pastShare(fig?.box ?? b ?? s.box, frame);
     s.runsPast = past >= RUNS_PAST;
     const deep = b ? reachClass(b, frame) : null;
-    if ((deep === 'closeup' && !scene) || deep === 'scenery') s.cls = deep;
+    // A figure with a body drawn over the backdrop fills the frame as a subject does, not as
+    // a column or a drape: its extent says where it is cut, not that it is scenery.
+    if ((deep === 'closeup' && !scene) || (deep === 'scenery' && !bodies.has(s.group))) s.cls = deep;
     else if (s.rect) {
       const [x0, y0, x1, y1] = s.box;
       const sides = [x0 <= vx, y0 <= vy, x1 >= vx + vw, y1 >= vy + vh].filter(Boolean).length;
