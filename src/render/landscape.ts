@@ -9,9 +9,14 @@
 // whose top or bottom edge — a horizon, a shoreline, the line where a lawn meets the sky —
 // lies inside the frame, behind the subject. Such a subject is judged as a subject (sliced
 // when it runs past the frame), not excused as a close-up.
-import type { FrameShape } from './frame-shapes.ts';
-
 type Box = [number, number, number, number];
+
+/** What this reads of frame-shapes.ts's FrameShape (not imported: frame-shapes.ts calls this). */
+interface Layer {
+  box: Box;
+  cls: string;
+  group: number;
+}
 
 /**
  * A layer's horizontal edge lies inside the frame when it is this share of the frame's
@@ -32,7 +37,7 @@ export const ACROSS_TOL = 0.01;
  * on a wide canvas).
  */
 export function standsInLandscape(
-  shapes: readonly FrameShape[],
+  shapes: readonly Layer[],
   i: number,
   box: Box,
   frame: Box,
