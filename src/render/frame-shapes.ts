@@ -23,6 +23,7 @@ import {
   styleOf,
   tagOf,
 } from './overdraw.ts';
+import { onBackdrop, slicedInScene } from './scene-part.ts';
 import { slicedByTop, subjectSlicedByTop } from './top-slice.ts';
 import type { XNode } from './walker.ts';
 
@@ -384,7 +385,10 @@ function regroup(
     // cut when the abdomen runs on past it.
     const past = pastShare(fig?.box ?? b ?? s.box, frame);
     s.runsPast = past >= RUNS_PAST;
-    const deep = b ? reachClass(b, frame) : null;
+    // A part that is the whole scene says nothing of a subject the top slices (scene-part.ts).
+    const own =
+      slicedInScene(s.box, b ?? s.box, frame) && !bare(shapes, i) && onBackdrop(shapes, i, frame);
+    const deep = b && !own ? reachClass(b, frame) : null;
     if ((deep === 'closeup' && !scene) || deep === 'scenery') s.cls = deep;
     else if (s.rect) {
       const [x0, y0, x1, y1] = s.box;
