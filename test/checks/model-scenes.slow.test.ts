@@ -4,8 +4,8 @@
 // per-kind tables are printed so a change to the rule shows its figures on this set in the log.
 // Asserted: today's figures as floors, so a rule that does better needs no change here and one
 // that does worse fails — every item renders; no deliberate close-up is flagged; at most 2
-// whole scenes flagged (today: the pines framing l14-a and s07-a); at least 10 of the 19 cuts
-// caught (today: 10, every miss but three a title or label running off the frame); no
+// whole scenes flagged (today: the pines framing l14-a and s07-a); at least 11 of the 19 cuts
+// caught (today: 11, every miss but two a title or label running off the frame); no
 // `clutter` and no `output_tokens` flag on these complete, unpadded answers. The misses and
 // false alarms with their readings are in docs/artifact-and-checks.md (issue 40). (The truth
 // file's shape is checked without rendering in model-manifest.test.ts.)
@@ -34,13 +34,13 @@ describe('clipped on model-written scenes', () => {
     expect(ids(closeUps.filter((o) => o.flags.has('clipped')))).toBe('');
   });
 
-  it('does no worse than today: at most 2 of 37 whole flagged, at least 10 of 19 cuts caught', () => {
+  it('does no worse than today: at most 2 of 37 whole flagged, at least 11 of 19 cuts caught', () => {
     const whole = outcomes.filter((o) => !o.scene.cut && !o.scene.closeUp);
     const cut = outcomes.filter((o) => o.scene.cut);
     expect(whole.length + cut.length).toBe(56);
     const fp = whole.filter((o) => o.flags.has('clipped'));
     expect(fp.length, ids(fp)).toBeLessThanOrEqual(2);
-    expect(cut.filter((o) => o.flags.has('clipped')).length).toBeGreaterThanOrEqual(10);
+    expect(cut.filter((o) => o.flags.has('clipped')).length).toBeGreaterThanOrEqual(11);
   });
 
   it('raises no clutter or output_tokens flag on complete, unpadded answers', () => {
