@@ -24,6 +24,8 @@ import {
   styleOf,
   tagOf,
 } from './overdraw.ts';
+import { onBackdrop, slicedInScene } from './scene-part.ts';
+import { slicedByTop, subjectSlicedByTop } from './top-slice.ts';
 import type { XNode } from './walker.ts';
 
 export type ShapeClass =
@@ -397,7 +399,8 @@ function regroup(
       s.group >= 0 &&
       counts.get(s.group) === 1 &&
       (figures.get(s.group)?.pieces ?? 1) === 1 &&
-      inBackdrop(shapes, i, frame)
+      inBackdrop(shapes, i, frame) &&
+      !subjectSlicedByTop(s.box, frame)
     )
       s.cls = 'scenery';
     // A part filling the frame from a side it runs past is a close-up, all of it — unless it
@@ -424,7 +427,10 @@ function regroup(
     // cut when the abdomen runs on past it.
     const past = pastShare(fig?.box ?? b ?? s.box, frame);
     s.runsPast = past >= RUNS_PAST;
-    const deep = b ? reachClass(b, frame) : null;
+    // A part that is the whole scene says nothing of a subject the top slices (scene-part.ts).
+    const own =
+      slicedInScene(s.box, b ?? s.box, frame) && !bare(shapes, i) && onBackdrop(shapes, i, frame);
+    const deep = b && !own ? reachClass(b, frame) : null;
     // A figure with a body drawn over the backdrop fills the frame as a subject does, not as
     // a column or a drape: its extent says where it is cut, not that it is scenery.
     if ((deep === 'closeup' && !scene) || (deep === 'scenery' && !bodies.has(s.group))) s.cls = deep;
@@ -627,7 +633,8 @@ export function reachClass(
       if (i === 2) return 'closeup';
       // Sliced only where it runs on well past that side (RUNS_PAST, as a cut subject's
       // part): a close-up's ball or hand grazing the top is not a body cut through.
-      if (past >= RUNS_PAST) {
+      // …or, from the top, by less but bounded at both sides (top-slice.ts: a vase's neck).
+      if (past >= RUNS_PAST || (i === 0 && slicedByTop([x0, y0, x1, y1], [vx, vy, vw, vh]))) {
         sliced = true;
         // Across most of the picture from that side: nothing framing the scene (a column,
         // a drape, a tree at the side) is that large — it is the subject, sliced, whatever

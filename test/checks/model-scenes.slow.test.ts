@@ -4,9 +4,10 @@
 // per-kind tables are printed so a change to the rule shows its figures on this set in the log.
 // Asserted: today's figures as floors, so a rule that does better needs no change here and one
 // that does worse fails — every item renders; no deliberate close-up is flagged; at most 2
-// whole scenes flagged (today: the pines framing l14-a and s07-a); at least 16 of the 19 cuts
+// whole scenes flagged (today: the pines framing l14-a and s07-a); at least 17 of the 19 cuts
 // caught (10 before text was laid out in the pinned fonts, text-off-frame.ts: the six titles
-// and labels running off the frame are now caught; the three misses are subjects); every
+// and labels running off the frame are now caught, and a vase sliced by the top since
+// top-slice.ts; the two misses are subjects); every
 // answer labelled a text cut flagged with that text in `detail.textsOff`; no
 // `clutter` and no `output_tokens` flag on these complete, unpadded answers. The misses and
 // false alarms with their readings are in docs/artifact-and-checks.md (issue 40). (The truth
@@ -36,13 +37,13 @@ describe('clipped on model-written scenes', () => {
     expect(ids(closeUps.filter((o) => o.flags.has('clipped')))).toBe('');
   });
 
-  it('does no worse than today: at most 2 of 37 whole flagged, at least 16 of 19 cuts caught', () => {
+  it('does no worse than today: at most 2 of 37 whole flagged, at least 17 of 19 cuts caught', () => {
     const whole = outcomes.filter((o) => !o.scene.cut && !o.scene.closeUp);
     const cut = outcomes.filter((o) => o.scene.cut);
     expect(whole.length + cut.length).toBe(56);
     const fp = whole.filter((o) => o.flags.has('clipped'));
     expect(fp.length, ids(fp)).toBeLessThanOrEqual(2);
-    expect(cut.filter((o) => o.flags.has('clipped')).length).toBeGreaterThanOrEqual(16);
+    expect(cut.filter((o) => o.flags.has('clipped')).length).toBeGreaterThanOrEqual(17);
   });
 
   it('catches every title or label labelled as running off the frame, and says it was text', () => {
