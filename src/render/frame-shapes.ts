@@ -433,7 +433,8 @@ function regroup(
     const deep = b && !own ? reachClass(b, frame) : null;
     // A figure with a body drawn over the backdrop fills the frame as a subject does, not as
     // a column or a drape: its extent says where it is cut, not that it is scenery.
-    if ((deep === 'closeup' && !scene) || (deep === 'scenery' && !bodies.has(s.group))) s.cls = deep;
+    if ((deep === 'closeup' && !scene) || (deep === 'scenery' && !bodies.has(s.group)))
+      s.cls = deep;
     else if (s.rect) {
       const [x0, y0, x1, y1] = s.box;
       const sides = [x0 <= vx, y0 <= vy, x1 >= vx + vw, y1 >= vy + vh].filter(Boolean).length;
