@@ -32,18 +32,36 @@ export function keepableRequest(body: Uint8Array): boolean {
 const isObject = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v);
 
+/** What the proxy needs to know of one judge answer, read with a single parse. */
+export interface AnswerFacts {
+  /** The complete, successful answer of its route: it may be kept and shared. */
+  complete: boolean;
+  /** Tokens (input + output) its `usage` says it used, charged to --judge-tpm; 0 if none. */
+  tokens: number;
+}
+
 /**
- * True when `body` is the complete, successful answer of `tail` (its route: `/chat/completions`,
- * `/messages`, `/models`), so it may be kept and shared.
+ * Parses `body`, the answer of `tail` (its route: `/chat/completions`, `/messages`, `/models`),
+ * once. A judge answer can be tens of MB (--max-answer-mb): each parse holds the decoded text
+ * and the parsed tree, so two parses per answer doubled the garbage the stated memory bound
+ * has to absorb (docs/scale.md).
  */
-export function completeAnswer(tail: string, body: Buffer): boolean {
+export function answerFacts(tail: string, body: Buffer): AnswerFacts {
   let a: unknown;
   try {
     a = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(body));
   } catch {
-    return false; // cut off mid-body, an SSE stream, or not text
+    return { complete: false, tokens: 0 }; // cut off mid-body, an SSE stream, or not text
   }
-  if (!isObject(a)) return false;
+  if (!isObject(a)) return { complete: false, tokens: 0 };
+  return { complete: isWholeAnswer(tail, a), tokens: usageTokens(a.usage) };
+}
+
+/** True when `body` is the complete, successful answer of `tail`. */
+export const completeAnswer = (tail: string, body: Buffer): boolean =>
+  answerFacts(tail, body).complete;
+
+function isWholeAnswer(tail: string, a: Record<string, unknown>): boolean {
   if (a.error !== undefined && a.error !== null) return false;
   if (a.object === 'error' || a.type === 'error') return false; // vLLM's and Anthropic's shapes
   const route = tail.split('?')[0]!;
@@ -51,4 +69,15 @@ export function completeAnswer(tail: string, body: Buffer): boolean {
   if (route.endsWith('/messages')) return a.type === 'message' && Array.isArray(a.content);
   if (route.endsWith('/models')) return Array.isArray(a.data);
   return false;
+}
+
+/** Tokens an OpenAI-shaped (`total_tokens`, prompt + completion) or Anthropic-shaped usage says. */
+function usageTokens(u: unknown): number {
+  if (!isObject(u)) return 0;
+  const n = (k: string) => (typeof u[k] === 'number' ? (u[k] as number) : 0);
+  return (
+    n('total_tokens') ||
+    n('prompt_tokens') + n('completion_tokens') ||
+    n('input_tokens') + n('output_tokens')
+  );
 }

@@ -17,7 +17,8 @@ import {
   bodyLimits,
   releaseBodyBudget,
 } from '../server/body-limit.ts';
-import { completeAnswer, keepableRequest } from './answer-check.ts';
+import { answerFacts, keepableRequest } from './answer-check.ts';
+import { answerGc } from './answer-gc.ts';
 import type { AnswerStore } from './answer-store.ts';
 import type { Coalescer } from './coalesce.ts';
 import {
@@ -28,7 +29,6 @@ import {
   providerError,
   type UpstreamAnswer,
 } from './forward.ts';
-import { answerTokens } from './gate.ts';
 import { proxyKey } from './key.ts';
 import type { ProxyMetrics } from './metrics.ts';
 import { QUEUE_FULL, type QueuedGate } from './queue.ts';
@@ -92,6 +92,8 @@ const send = (a: UpstreamAnswer) =>
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
 export function createProxyApp(o: ProxyAppOptions): Hono {
+  // Every 32 MB of answers read: a collection (answer-gc.ts, the stated memory bound).
+  const collect = answerGc(32 * 1024 * 1024);
   const app = new Hono();
   const refuse = (c: Context, status: number, code: ProxyErrorCode | string, message: string) => {
     o.metrics.rejected.inc({ code });
@@ -237,11 +239,13 @@ export function createProxyApp(o: ProxyAppOptions): Hono {
       const answer = await o.queue.run(async () => {
         o.metrics.upstreamCalls.inc({ path: tail });
         const a = await forward(req, o.timeoutMs, o.maxAnswerBytes);
-        if (a.status === 200) o.gate.charge(answerTokens(a.body));
-        return a;
+        collect(a.body.byteLength);
+        const facts = a.status === 200 ? answerFacts(tail, a.body) : undefined;
+        if (facts) o.gate.charge(facts.tokens);
+        return { ...a, complete: facts?.complete === true };
       });
       if (answer === QUEUE_FULL) return { from: 'queue_full' };
-      if (answer.status === 200 && completeAnswer(tail, answer.body)) {
+      if (answer.complete) {
         await o.store.set(key, {
           contentType: answer.headers['content-type'] ?? 'application/json',
           body: answer.body,

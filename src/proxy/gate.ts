@@ -17,22 +17,6 @@ export interface GateOptions {
   cache?: string;
 }
 
-/** Tokens (input + output) an OpenAI- or Anthropic-shaped answer says it used; 0 if none. */
-export function answerTokens(body: Buffer): number {
-  try {
-    const u = (JSON.parse(body.toString('utf8')) as { usage?: Record<string, unknown> }).usage;
-    if (!u) return 0;
-    const n = (k: string) => (typeof u[k] === 'number' ? (u[k] as number) : 0);
-    return (
-      n('total_tokens') ||
-      n('prompt_tokens') + n('completion_tokens') ||
-      n('input_tokens') + n('output_tokens')
-    );
-  } catch {
-    return 0;
-  }
-}
-
 /** A rolling-minute limit of requests and tokens in this process (0: off). */
 export function localRates(rpm: number, tpm: number) {
   const starts: number[] = [];

@@ -13,10 +13,13 @@ import {
   startModelDouble,
 } from '../../test/support/model-double.ts';
 import { freePort } from '../../test/support/redis-server.ts';
+import { answerFacts } from './answer-check.ts';
 import { createAnswerStore } from './answer-store.ts';
-import { answerTokens, localRates } from './gate.ts';
+import { localRates } from './gate.ts';
 import { proxyKey } from './key.ts';
 import { type RunningProxy, startProxy } from './server.ts';
+
+const answerTokens = (text: string) => answerFacts('/chat/completions', Buffer.from(text)).tokens;
 
 let double: ModelDouble;
 let proxy: RunningProxy;
@@ -102,11 +105,11 @@ describe('the per-process rate limits (no redis:// --cache)', () => {
   it('--judge-tpm: tokens charged from answers hold the next request back', () => {
     const r = localRates(0, 100);
     expect(r.take(0)).toBe(0);
-    r.charge(answerTokens(Buffer.from('{"usage":{"prompt_tokens":80,"completion_tokens":30}}')), 5);
+    r.charge(answerTokens('{"usage":{"prompt_tokens":80,"completion_tokens":30}}'), 5);
     expect(r.take(10)).toBe(59_995);
     expect(r.take(60_005)).toBe(0);
-    expect(answerTokens(Buffer.from('{"usage":{"input_tokens":3,"output_tokens":4}}'))).toBe(7);
-    expect(answerTokens(Buffer.from('not json'))).toBe(0);
+    expect(answerTokens('{"usage":{"input_tokens":3,"output_tokens":4}}')).toBe(7);
+    expect(answerTokens('not json')).toBe(0);
   });
 });
 
