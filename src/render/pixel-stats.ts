@@ -38,6 +38,40 @@ export function flattenInPlace(
   return flattenAndMeasure(rgba, width, height, bg).pixels;
 }
 
+/**
+ * The share of the 1-px border ring that is ink, walked on its own (2·(w+h)−4 pixels, not n).
+ * A function, not a closure inside flattenAndMeasure: V8 inlined one picture's closure and
+ * bailed out ("wrong call target") on the next picture's (`node --trace-deopt`).
+ */
+function borderInkShare(
+  rgba: Uint8Array,
+  width: number,
+  height: number,
+  br: number,
+  bg: number,
+  bb: number,
+): number {
+  let border = 0;
+  let borderInk = 0;
+  for (let x = 0; x < width; x++) {
+    border++;
+    if (inked(rgba, x * 4, br, bg, bb)) borderInk++;
+    if (height > 1) {
+      border++;
+      if (inked(rgba, ((height - 1) * width + x) * 4, br, bg, bb)) borderInk++;
+    }
+  }
+  for (let y = 1; y < height - 1; y++) {
+    border++;
+    if (inked(rgba, y * width * 4, br, bg, bb)) borderInk++;
+    if (width > 1) {
+      border++;
+      if (inked(rgba, (y * width + width - 1) * 4, br, bg, bb)) borderInk++;
+    }
+  }
+  return border === 0 ? 0 : borderInk / border;
+}
+
 /** flattenInPlace, also returning the colour runs (in the process's shared scratch). */
 export function flattenAndMeasure(
   rgba: Uint8Array,
@@ -108,25 +142,10 @@ export function flattenAndMeasure(
   }
   runs.count = count;
   if (!aligned) rgba.set(new Uint8Array(words.buffer, 0, n * 4));
-  // The 1-px border ring, walked once on its own (2·(w+h)−4 pixels, not n).
-  let border = 0;
-  let borderInk = 0;
-  const visit = (x: number, y: number) => {
-    border++;
-    if (inked(rgba, (y * width + x) * 4, br, bgG, bb)) borderInk++;
-  };
-  for (let x = 0; x < width; x++) {
-    visit(x, 0);
-    if (height > 1) visit(x, height - 1);
-  }
-  for (let y = 1; y < height - 1; y++) {
-    visit(0, y);
-    if (width > 1) visit(width - 1, y);
-  }
   const pixels: PixelStats = {
     mseVsBackground: n === 0 ? 0 : sq / (n * 3 * 255 * 255),
     inkCoverage: n === 0 ? 0 : ink / n,
-    borderInk: border === 0 ? 0 : borderInk / border,
+    borderInk: borderInkShare(rgba, width, height, br, bgG, bb),
     overdraw: 0,
     picture: measurePictureRuns(rgba, width, height, INK_THRESHOLD, runs, 4),
   };
