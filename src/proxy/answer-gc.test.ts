@@ -1,4 +1,3 @@
-import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
 import { answerGc, gc } from './answer-gc.ts';
 
@@ -16,20 +15,17 @@ describe('answerGc', () => {
     expect(runs).toBe(2);
   });
 
-  it("reaches V8's gc() in this runtime, and it runs a major collection", async () => {
+  it("reaches V8's gc() in this runtime, and it frees what nothing references", async () => {
     const run = gc();
     expect(typeof run).toBe('function');
-    let majors = 0;
-    const obs = new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) {
-        const kind = (e as unknown as { detail?: { kind?: number } }).detail?.kind;
-        if (kind === constants.NODE_PERFORMANCE_GC_MAJOR) majors++;
-      }
-    });
-    obs.observe({ entryTypes: ['gc'] });
-    run?.({ type: 'major', execution: 'sync' });
-    await new Promise((r) => setTimeout(r, 200));
-    obs.disconnect();
-    expect(majors).toBeGreaterThanOrEqual(1);
+    // A WeakRef's target is kept for the rest of the job that made it: collect after a turn.
+    // (Not a PerformanceObserver on 'gc' entries: in the fast suite's shared forks it saw
+    // none on a loaded CI machine.)
+    const ref = new WeakRef({ answer: Buffer.alloc(1024) });
+    await new Promise((r) => setTimeout(r, 0));
+    // As the proxy asks (answer-gc.ts): async, which resolves once the collection has run.
+    // (A synchronous call with options, on Node 20, left the WeakRef's target in place.)
+    await run?.({ type: 'major', execution: 'async' });
+    expect(ref.deref()).toBeUndefined();
   });
 });
