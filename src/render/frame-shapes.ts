@@ -12,6 +12,7 @@
 import { fitRoot, paintedBox } from './fit.ts';
 import { coversViewBox } from './frame-backdrops.ts';
 import { promoteBodies } from './frame-bodies.ts';
+import { promoteSilhouettes } from './frame-silhouettes.ts';
 import { apply, clippedArea, ID, type M, mul, num, type Pt, parseTransform } from './geometry.ts';
 import { standsInLandscape } from './landscape.ts';
 import {
@@ -308,6 +309,7 @@ export function frameShapes(
   };
   walk(kidsOf(root), ID, { fill: '#000', alpha: 1, fillOpacity: 1, filter: 'crisp' }, 0, 0, -1);
   promoteBodies(shapes, frame, (b) => pastShare(b, frame) >= RUNS_PAST);
+  promoteSilhouettes(shapes, frame, (b) => pastShare(b, frame) >= RUNS_PAST);
   regroup(shapes, frame, drawn);
   return { shapes, frame, refs };
 }
