@@ -441,8 +441,10 @@ function regroup(
       const [x0, y0, x1, y1] = s.box;
       const sides = [x0 <= vx, y0 <= vy, x1 >= vx + vw, y1 >= vy + vh].filter(Boolean).length;
       // Standing in a corner (a skyline's last building on the ground edge, running past the
-      // side) is architecture however far it runs past; on one side only it must not run far.
-      if (sides >= 2 || (sides === 1 && pastShare(s.box, frame) < RECT_PAST)) s.cls = 'scenery';
+      // side) is architecture however far it runs past; elsewhere it must not run far: a
+      // wall sliced through the top and a side, short of the ground, is a building cut.
+      const grounded = sides >= 2 && y1 >= vy + vh;
+      if (sides >= 1 && (grounded || pastShare(s.box, frame) < RECT_PAST)) s.cls = 'scenery';
     }
     if (s.cls === 'subject' && past <= FLUSH_PAST) s.cls = 'flush';
   }
