@@ -99,6 +99,12 @@ export const DEEP_REACH = 0.55;
  * bottom) is a subject sliced by that side, even where it also stands on the bottom edge.
  */
 export const ACROSS_REACH = 0.75;
+/**
+ * A part running this share of its extent past a side (not the bottom) is sliced there even
+ * where it also meets another side within a hair: a drape or a column is drawn up to its side
+ * or a little past, a logo or a body pushed out of the frame runs on by a third of itself.
+ */
+export const SLICED_DEEP = 0.3;
 /** …and a close-up when it runs past that side by this share of its own extent. */
 export const CLOSEUP_PAST = 0.05;
 /** Translucent below this alpha: light, haze, a glow (what it covers still shows). */
@@ -643,8 +649,9 @@ export function reachClass(
         sliced = true;
         // Across most of the picture from that side: nothing framing the scene (a column,
         // a drape, a tree at the side) is that large — it is the subject, sliced, whatever
-        // it stands on.
-        if (reach >= ACROSS_REACH) across = true;
+        // it stands on. Nor does scenery run on far past its side (SLICED_DEEP): a shape
+        // sliced through a third of itself is the subject however it grazes another side.
+        if (reach >= ACROSS_REACH || past >= SLICED_DEEP) across = true;
         continue;
       }
     }
