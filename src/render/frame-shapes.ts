@@ -12,6 +12,7 @@
 import { fitRoot, paintedBox } from './fit.ts';
 import { coversViewBox } from './frame-backdrops.ts';
 import { promoteBodies } from './frame-bodies.ts';
+import { promoteSilhouettes } from './frame-silhouettes.ts';
 import { apply, clippedArea, ID, type M, mul, num, type Pt, parseTransform } from './geometry.ts';
 import { standsInLandscape } from './landscape.ts';
 import {
@@ -98,6 +99,12 @@ export const DEEP_REACH = 0.55;
  * bottom) is a subject sliced by that side, even where it also stands on the bottom edge.
  */
 export const ACROSS_REACH = 0.75;
+/**
+ * A part running this share of its extent past a side (not the bottom) is sliced there even
+ * where it also meets another side within a hair: a drape or a column is drawn up to its side
+ * or a little past, a logo or a body pushed out of the frame runs on by a third of itself.
+ */
+export const SLICED_DEEP = 0.3;
 /** …and a close-up when it runs past that side by this share of its own extent. */
 export const CLOSEUP_PAST = 0.05;
 /** Translucent below this alpha: light, haze, a glow (what it covers still shows). */
@@ -308,6 +315,7 @@ export function frameShapes(
   };
   walk(kidsOf(root), ID, { fill: '#000', alpha: 1, fillOpacity: 1, filter: 'crisp' }, 0, 0, -1);
   promoteBodies(shapes, frame, (b) => pastShare(b, frame) >= RUNS_PAST);
+  promoteSilhouettes(shapes, frame, (b) => pastShare(b, frame) >= RUNS_PAST);
   regroup(shapes, frame, drawn);
   return { shapes, frame, refs };
 }
@@ -439,8 +447,10 @@ function regroup(
       const [x0, y0, x1, y1] = s.box;
       const sides = [x0 <= vx, y0 <= vy, x1 >= vx + vw, y1 >= vy + vh].filter(Boolean).length;
       // Standing in a corner (a skyline's last building on the ground edge, running past the
-      // side) is architecture however far it runs past; on one side only it must not run far.
-      if (sides >= 2 || (sides === 1 && pastShare(s.box, frame) < RECT_PAST)) s.cls = 'scenery';
+      // side) is architecture however far it runs past; elsewhere it must not run far: a
+      // wall sliced through the top and a side, short of the ground, is a building cut.
+      const grounded = sides >= 2 && y1 >= vy + vh;
+      if (sides >= 1 && (grounded || pastShare(s.box, frame) < RECT_PAST)) s.cls = 'scenery';
     }
     if (s.cls === 'subject' && past <= FLUSH_PAST) s.cls = 'flush';
   }
@@ -639,8 +649,9 @@ export function reachClass(
         sliced = true;
         // Across most of the picture from that side: nothing framing the scene (a column,
         // a drape, a tree at the side) is that large — it is the subject, sliced, whatever
-        // it stands on.
-        if (reach >= ACROSS_REACH) across = true;
+        // it stands on. Nor does scenery run on far past its side (SLICED_DEEP): a shape
+        // sliced through a third of itself is the subject however it grazes another side.
+        if (reach >= ACROSS_REACH || past >= SLICED_DEEP) across = true;
         continue;
       }
     }

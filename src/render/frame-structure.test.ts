@@ -49,6 +49,31 @@ describe('frame structure', () => {
     expect(f.cutRun).toBe(0);
   });
 
+  it('reads a bare rect wall sliced through the top and a side, short of the ground, as cut', () => {
+    const sky =
+      '<rect width="512" height="400" fill="#8cf"/><rect y="400" width="512" height="112" fill="#6a4"/>';
+    // A house's wall drawn as a bare <rect>, running far past the top and the right side and
+    // standing on the lawn above the bottom edge, with its door drawn on it: a building cut.
+    const wall = '<rect x="200" y="-600" width="600" height="1000" fill="#bbb"/>';
+    const door = '<rect x="320" y="260" width="80" height="140" fill="#642"/>';
+    expect(frame(sky + wall + door).cutRun).toBeGreaterThanOrEqual(MIN);
+    // Standing on the bottom edge in that corner, it is architecture (a skyline's last block).
+    const block = '<rect x="200" y="-600" width="600" height="1200" fill="#bbb"/>';
+    expect(frame(sky + block + door).cutRun).toBe(0);
+  });
+
+  it('reads a figure sliced far past the top as cut, though it grazes a side', () => {
+    const bg = '<rect width="512" height="512" fill="#135"/>';
+    // A logo's gear, a group running 43 % of its height past the top and 7 % past the left:
+    // reaching deep into the picture from the left as a drape would, but sliced by the top.
+    const gear =
+      '<g><path d="M-36 -240 L496 -240 L496 320 L-36 320 Z" fill="#9bd"/><circle cx="260" cy="120" r="60" fill="#fff"/></g>';
+    expect(frame(bg + gear).cutRun).toBeGreaterThanOrEqual(MIN);
+    // A drape drawn up to the top and down the left side (a hair past both) stays scenery.
+    const drape = '<g><path d="M-4 -4 L200 -4 Q 120 200 160 420 L-4 420 Z" fill="#922"/></g>';
+    expect(frame(bg + drape).cutRun).toBe(0);
+  });
+
   it('reads a lone shape drawn straight on the sky or sea as its scenery, not a cut subject', () => {
     const sky =
       '<rect width="512" height="300" fill="#8cf"/><rect y="300" width="512" height="212" fill="#2a6"/>';
