@@ -21,6 +21,8 @@ const arg = (name: string, dflt: string) => {
 const N = Number(arg('files', '300'));
 const WORKERS = Number(arg('workers', '1'));
 const IN_FLIGHT = Number(arg('in-flight', '4'));
+// Files per worker rendered before the first block, not measured (render.bench.ts --warmup).
+const WARMUP = Math.max(1, Number(arg('warmup', '8')));
 const RENDERER = arg('renderer', 'auto');
 const SRC = resolve(arg('src', fileURLToPath(new URL('..', import.meta.url))));
 const fromSrc = (p: string) => pathToFileURL(join(SRC, p)).href;
@@ -56,7 +58,7 @@ async function one(completion: string, prompt: string | undefined): Promise<bool
 
 // Warm-up, not measured: boot the workers, the tokenizer, the JIT (as render.bench.ts, on
 // files outside the measured ones' text).
-const warm = fluentEmoji(WORKERS * 8 + 7).slice(-WORKERS * 8);
+const warm = fluentEmoji(WORKERS * WARMUP + 7).slice(-WORKERS * WARMUP);
 await Promise.all(
   warm.map((i) =>
     limit(() => one(`Warm-up:\n\n\`\`\`svg\n${i.svg}<!-- warm -->\n\`\`\`\n`, undefined)),

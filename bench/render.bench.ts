@@ -512,6 +512,8 @@ async function againstInBlocks(sides: ReturnType<typeof checkoutRef>): Promise<v
               renderer,
               '--in-flight',
               String(IN_FLIGHT),
+              '--warmup',
+              String(WARMUP),
             ],
             files: N,
             block: BLOCKS,
@@ -532,7 +534,14 @@ function blockServerArgs(dir: string, w: number, renderer: string, cairosvg: boo
   );
   const common = ['--import', 'tsx', server, '--files', String(N)];
   if (cairosvg) return [...common, '--procs', String(w), '--size', String(SIZE)];
-  const rest = ['--renderer', renderer, '--in-flight', String(IN_FLIGHT)];
+  const rest = [
+    '--renderer',
+    renderer,
+    '--in-flight',
+    String(IN_FLIGHT),
+    '--warmup',
+    String(WARMUP),
+  ];
   return [...common, '--src', dir, '--workers', String(w), ...rest];
 }
 
