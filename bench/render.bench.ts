@@ -491,30 +491,13 @@ async function against(): Promise<void> {
  * (compare-blocks.ts), for each worker count and renderer. No CairoSVG row.
  */
 async function againstInBlocks(sides: ReturnType<typeof checkoutRef>): Promise<void> {
-  const server = fileURLToPath(new URL('./render-blocks.ts', import.meta.url));
   try {
     for (const w of WORKERS)
       for (const renderer of RENDERERS) {
         await compareBlocks(
           {
             label: `whole path, ${renderer}, ${w} worker${w > 1 ? 's' : ''}, ${N} files`,
-            args: (side) => [
-              '--import',
-              'tsx',
-              server,
-              '--src',
-              side.dir,
-              '--files',
-              String(N),
-              '--workers',
-              String(w),
-              '--renderer',
-              renderer,
-              '--in-flight',
-              String(IN_FLIGHT),
-              '--warmup',
-              String(WARMUP),
-            ],
+            args: (side) => blockServerArgs(side.dir, w, renderer, false),
             files: N,
             block: BLOCKS,
             rounds: ROUNDS,

@@ -10,6 +10,7 @@
 // inner shading layers of the same figure, read as bands — go with it.
 
 import { clippedArea, type Pt } from './geometry.ts';
+import { inside } from './shape-hit.ts';
 
 type Box = [number, number, number, number];
 
@@ -32,23 +33,6 @@ export const CLOSEUP_PAST = 0.05;
 /** Within this share of its own size a shape's box holds a later one (its inner layers). */
 const HOLD_TOL = 0.02;
 
-/** Nonzero winding of a point over a shape's subpaths (as shape-hit.ts's inside). */
-function fills(s: Piece, x: number, y: number): boolean {
-  const [x0, y0, x1, y1] = s.box;
-  if (x < x0 || x > x1 || y < y0 || y > y1) return false;
-  let wind = 0;
-  for (const poly of s.polys) {
-    for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
-      const [xi, yi] = poly[i]!;
-      const [xj, yj] = poly[j]!;
-      if (yj <= y) {
-        if (yi > y && (xi - xj) * (y - yj) - (x - xj) * (yi - yj) > 0) wind++;
-      } else if (yi <= y && (xi - xj) * (y - yj) - (x - xj) * (yi - yj) < 0) wind--;
-    }
-  }
-  return wind !== 0;
-}
-
 /** How many of the frame's four corners a shape fills. */
 export function cornersFilled(s: Piece, [vx, vy, vw, vh]: Box): number {
   const [ex, ey] = [INSET * vw, INSET * vh];
@@ -58,7 +42,7 @@ export function cornersFilled(s: Piece, [vx, vy, vw, vh]: Box): number {
     [vx + vw - ex, vy + vh - ey],
     [vx + ex, vy + vh - ey],
   ];
-  return corners.filter(([x, y]) => fills(s, x, y)).length;
+  return corners.filter(([x, y]) => inside(s, x, y)).length;
 }
 
 /**

@@ -1,10 +1,20 @@
 // Whether a point lies in a filled shape of the frame reading (frame-shapes.ts): nonzero
 // winding over its subpaths, after a cheap box test. Shared by who owns the frame
 // (frame-structure.ts) and the close-up reading (close-up.ts).
-import type { FrameShape } from './frame-shapes.ts';
+import type { Pt } from './geometry.ts';
 
-/** Nonzero winding of a point over a shape's subpaths. */
-export function inside(s: FrameShape, x: number, y: number): boolean {
+/**
+ * What a hit test needs of a shape: its box and subpaths. Structural, not frame-shapes.ts's
+ * FrameShape, so that the frame rules frame-shapes.ts imports (frame-silhouettes.ts) can use
+ * it without an import cycle.
+ */
+export interface Filled {
+  box: readonly [number, number, number, number];
+  polys: Pt[][];
+}
+
+/** Nonzero winding of a point over a shape's subpaths (any shape with a box and polygons). */
+export function inside(s: Filled, x: number, y: number): boolean {
   const [x0, y0, x1, y1] = s.box;
   if (x < x0 || x > x1 || y < y0 || y > y1) return false;
   let wind = 0;
@@ -31,7 +41,7 @@ export class RowHit {
   private readonly edges: number[] = [];
 
   constructor(
-    private readonly s: FrameShape,
+    private readonly s: Filled,
     private readonly y: number,
   ) {
     for (const poly of s.polys) {
