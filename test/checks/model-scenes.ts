@@ -7,7 +7,10 @@
 // model-scenes.slow.test.ts. The same loader reads the second model-written set,
 // test/fixtures/scenes-model-b (MODEL_B_DIR, ids `model-b:<file>`): 60 answers to 30 other
 // prompts, kept blind as the final measure once the first set is used for tuning
-// (scene-bench.ts `model-b`, model-b-manifest.test.ts, model-b-scenes.slow.test.ts).
+// (scene-bench.ts `model-b`, model-b-manifest.test.ts, model-b-scenes.slow.test.ts), and the
+// third, test/fixtures/scenes-model-c (MODEL_C_DIR, ids `model-c:<file>`): 60 answers to 30
+// prompts new to both, blind, to measure how the rule generalises once model-b is tuned on
+// (scene-bench.ts `model-c`, model-c-manifest.test.ts).
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +18,7 @@ import type { BenchScene } from './scene-bench.ts';
 
 export const MODEL_DIR = join(dirname(fileURLToPath(import.meta.url)), '../fixtures/scenes-model');
 export const MODEL_B_DIR = join(dirname(MODEL_DIR), 'scenes-model-b');
+export const MODEL_C_DIR = join(dirname(MODEL_DIR), 'scenes-model-c');
 
 /** What MANIFEST.json records for one answer. */
 export interface ModelSceneEntry {
@@ -62,4 +66,9 @@ export function modelScenes(dir = MODEL_DIR, set = 'model'): BenchScene[] {
 /** The second model-written set (test/fixtures/scenes-model-b), ids `model-b:<file>`. */
 export function modelBScenes(): BenchScene[] {
   return modelScenes(MODEL_B_DIR, 'model-b');
+}
+
+/** The third model-written set (test/fixtures/scenes-model-c), ids `model-c:<file>`. */
+export function modelCScenes(): BenchScene[] {
+  return modelScenes(MODEL_C_DIR, 'model-c');
 }

@@ -11,11 +11,14 @@
 // for the model-written scenes (model-scenes.ts), or
 //   node --import tsx test/checks/scene-bench.ts model-b [--list] [--all]
 // for the second model-written set (test/fixtures/scenes-model-b), kept blind as the final
-// measure once the first is used for tuning.
+// measure once the first is used for tuning, or
+//   node --import tsx test/checks/scene-bench.ts model-c [--list] [--all]
+// for the third (test/fixtures/scenes-model-c), blind, to measure how the rule generalises
+// once the second is tuned on.
 import { evaluate, type Outcome } from './evaluate.ts';
 import { holdoutScenes } from './holdout-scenes.ts';
 import type { LabelledItem } from './labelled-set.ts';
-import { modelBScenes, modelScenes } from './model-scenes.ts';
+import { modelBScenes, modelCScenes, modelScenes } from './model-scenes.ts';
 import { realScenes } from './real-scenes.ts';
 import { sceneCorpus } from './scene-corpus.ts';
 
@@ -147,33 +150,21 @@ export async function evaluateAndPrint(
 if (process.argv[1]?.endsWith('scene-bench.ts')) {
   // `real` measures the vendored real scenes (real-scenes.ts) instead of a composed seed;
   // `holdout` the held-out real scenes (holdout-scenes.ts); `model` the model-written scenes
-  // (model-scenes.ts); `model-b` the second model-written set.
+  // (model-scenes.ts); `model-b` and `model-c` the second and third model-written sets.
   const set = process.argv[2];
-  const modelB = set === 'model-b';
-  const real = set === 'real';
-  const holdout = set === 'holdout';
-  const model = set === 'model';
-  const seed = Number(real || holdout || model || modelB ? 0 : (set ?? 40));
-  const outcomes = await evaluateScenes(
-    modelB
-      ? modelBScenes()
-      : model
-        ? modelScenes()
-        : holdout
-          ? holdoutScenes()
-          : real
-            ? realScenes()
-            : sceneCorpus(seed),
-  );
-  const title = modelB
-    ? 'model-written scenes, second set'
-    : model
-      ? 'model-written scenes'
-      : holdout
-        ? 'held-out real scenes'
-        : real
-          ? 'real scenes'
-          : `scene corpus, seed ${seed}`;
+  const named: Record<string, [string, () => BenchScene[]]> = {
+    real: ['real scenes', realScenes],
+    holdout: ['held-out real scenes', holdoutScenes],
+    model: ['model-written scenes', () => modelScenes()],
+    'model-b': ['model-written scenes, second set', modelBScenes],
+    'model-c': ['model-written scenes, third set', modelCScenes],
+  };
+  const seed = Number(set ?? 40);
+  const [title, scenes] =
+    set !== undefined && Object.hasOwn(named, set)
+      ? named[set]!
+      : [`scene corpus, seed ${seed}`, () => sceneCorpus(seed)];
+  const outcomes = await evaluateScenes(scenes());
   console.log(
     `${title}: ${outcomes.length} drawings\n${sceneTable(sceneFigures(outcomes))}\n${closeUpLine(outcomes)}\n\n${otherFlagsTable(outcomes)}`,
   );
