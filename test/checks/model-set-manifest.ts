@@ -1,6 +1,6 @@
-// The shape every blind model-written scene set (issue 40) must have, as one parameterised
-// suite: model-b-manifest.test.ts (test/fixtures/scenes-model-b) and model-c-manifest.test.ts
-// (test/fixtures/scenes-model-c) each call it with their folder. A set is the issue's outside
+// The shape every model-written scene set (issue 40) must have, as one parameterised suite:
+// model-manifest.test.ts, model-b-manifest.test.ts and model-c-manifest.test.ts each call it
+// with their folder. A set is the issue's outside
 // test in miniature: 10 short prompts and 20 long scene specs of 79–200 words, none repeating a
 // prompt of an earlier set, two answers to each, every answer a complete SVG on
 // `viewBox 0 0 500 500`, every item labelled with a known background kind and what was seen,
@@ -75,6 +75,7 @@ export function describeModelSet({ name, dir, set, earlier, bytes }: ModelSetSha
         if (e.truth === 'cut') expect(['subject', 'text'], file).toContain(e.what);
         else expect(e.what, file).toBeUndefined();
         expect(e.seen.trim().length, file).toBeGreaterThan(40);
+        expect(e.seen, file).not.toMatch(/TODO/);
       }
     });
 
