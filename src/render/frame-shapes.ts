@@ -443,7 +443,10 @@ function regroup(
     // a column or a drape: its extent says where it is cut, not that it is scenery.
     if ((deep === 'closeup' && !scene) || (deep === 'scenery' && !bodies.has(s.group)))
       s.cls = deep;
-    else if (s.rect) {
+    else if (s.rect && reachClass(fig?.box ?? b ?? s.box, frame) !== 'sliced') {
+      // …unless its part or figure is a subject a side slices (reachClass): a castle's keep
+      // drawn as a rect among its walls and towers, a rocket's body carrying its bands and
+      // window, runs past the top as the figure does — a piece of it, not a beam or a wall.
       const [x0, y0, x1, y1] = s.box;
       const sides = [x0 <= vx, y0 <= vy, x1 >= vx + vw, y1 >= vy + vh].filter(Boolean).length;
       // Standing in a corner (a skyline's last building on the ground edge, running past the
