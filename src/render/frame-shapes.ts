@@ -12,6 +12,7 @@
 import { fitRoot, paintedBox } from './fit.ts';
 import { coversViewBox } from './frame-backdrops.ts';
 import { promoteBodies } from './frame-bodies.ts';
+import { sceneryMotifs } from './frame-motifs.ts';
 import { promoteSilhouettes } from './frame-silhouettes.ts';
 import { apply, clippedArea, ID, type M, mul, num, type Pt, parseTransform } from './geometry.ts';
 import { standsInLandscape } from './landscape.ts';
@@ -59,6 +60,9 @@ export interface FrameShape {
   open?: ShapeClass;
   /** Read as backdrop by its box, but the body of a figure drawn over one (frame-bodies.ts). */
   body?: true;
+  /** The id of the element a <use> placed it from, and which placement (frame-motifs.ts). */
+  motif?: string;
+  copy?: number;
 }
 
 /**
@@ -177,6 +181,9 @@ interface Inherited {
   alpha: number;
   fillOpacity: number;
   filter: 'glow' | 'noise' | 'crisp';
+  /** The innermost <use> placing the shape: its target's id and the placement's number. */
+  motif?: string;
+  copy?: number;
 }
 
 /** Every filled shape of the document, in paint order, classified; and the frame. */
@@ -207,6 +214,7 @@ export function frameShapes(
   const [vx, vy, vw, vh] = frame;
   const shapes: FrameShape[] = [];
   let visits = 0;
+  let copies = 0;
   const tops = topParts(root);
   const classify = (
     polys: Pt[][],
@@ -238,7 +246,12 @@ export function frameShapes(
     // What a close-up shape is when it turns out to stand in a landscape (regroup).
     const open =
       cls === 'closeup' ? shapeClass(box, area / (vw * vh), p, refs, frame, drawn, false) : cls;
-    return { polys, box, cls, open, group, rect, runsPast: false, bare: false };
+    const s: FrameShape = { polys, box, cls, open, group, rect, runsPast: false, bare: false };
+    if (p.copy !== undefined) {
+      s.motif = p.motif;
+      s.copy = p.copy;
+    }
+    return s;
   };
   const walk = (
     nodes: XNode[],
@@ -270,6 +283,8 @@ export function frameShapes(
         fillOpacity:
           fo === undefined ? inh.fillOpacity : Math.max(0, Math.min(1, opacityValue(fo))),
         filter: filter ? strongest(inh.filter, filterKind(refs.get(filter))) : inh.filter,
+        motif: inh.motif,
+        copy: inh.copy,
       };
       const mm = a.transform === undefined ? m : mul(m, parseTransform(a.transform));
       if (tag === 'use') {
@@ -278,7 +293,15 @@ export function frameShapes(
         if (!target || useDepth > 8) continue;
         const at = mul(mm, [1, 0, 0, 1, num(a.x), num(a.y)]);
         const ttag = tagOf(target);
-        walk(ttag === 'symbol' ? kidsOf(target) : [target], at, p, depth + 1, useDepth + 1, group);
+        const placed = { ...p, motif: href.slice(1), copy: copies++ };
+        walk(
+          ttag === 'symbol' ? kidsOf(target) : [target],
+          at,
+          placed,
+          depth + 1,
+          useDepth + 1,
+          group,
+        );
         continue;
       }
       if (tag === 'image') {
@@ -317,6 +340,7 @@ export function frameShapes(
   promoteBodies(shapes, frame, (b) => pastShare(b, frame) >= RUNS_PAST);
   promoteSilhouettes(shapes, frame, (b) => pastShare(b, frame) >= RUNS_PAST);
   regroup(shapes, frame, drawn);
+  sceneryMotifs(shapes, frame);
   return { shapes, frame, refs };
 }
 
