@@ -27,6 +27,7 @@ import {
   tagOf,
 } from './overdraw.ts';
 import { onBackdrop, slicedInScene } from './scene-part.ts';
+import { slicedBySide } from './side-slice.ts';
 import { slicedByTop, subjectSlicedByTop } from './top-slice.ts';
 import type { XNode } from './walker.ts';
 
@@ -448,11 +449,11 @@ function regroup(
       !layer &&
       b &&
       !scene &&
-      reachClass(b, frame) === 'closeup'
+      reachClass(b, frame, drawn) === 'closeup'
     )
       s.cls = 'closeup';
     // A bare piece of a figure continuing out of the frame as a close-up is that close-up.
-    if (opaque(s.cls) && !layer && fig && !scene && reachClass(fig.box, frame) === 'closeup')
+    if (opaque(s.cls) && !layer && fig && !scene && reachClass(fig.box, frame, drawn) === 'closeup')
       s.cls = 'closeup';
     if (s.cls !== 'subject') continue;
     // A bare piece is sliced as its figure is: the last abdomen segment inside the frame is
@@ -462,12 +463,12 @@ function regroup(
     // A part that is the whole scene says nothing of a subject the top slices (scene-part.ts).
     const own =
       slicedInScene(s.box, b ?? s.box, frame) && !bare(shapes, i) && onBackdrop(shapes, i, frame);
-    const deep = b && !own ? reachClass(b, frame) : null;
+    const deep = b && !own ? reachClass(b, frame, drawn) : null;
     // A figure with a body drawn over the backdrop fills the frame as a subject does, not as
     // a column or a drape: its extent says where it is cut, not that it is scenery.
     if ((deep === 'closeup' && !scene) || (deep === 'scenery' && !bodies.has(s.group)))
       s.cls = deep;
-    else if (s.rect && reachClass(fig?.box ?? b ?? s.box, frame) !== 'sliced') {
+    else if (s.rect && reachClass(fig?.box ?? b ?? s.box, frame, drawn) !== 'sliced') {
       // …unless its part or figure is a subject a side slices (reachClass): a castle's keep
       // drawn as a rect among its walls and towers, a rocket's body carrying its bands and
       // window, runs past the top as the figure does — a piece of it, not a beam or a wall.
@@ -644,6 +645,7 @@ export function pastShare(
 export function reachClass(
   [x0, y0, x1, y1]: [number, number, number, number],
   [vx, vy, vw, vh]: [number, number, number, number],
+  drawn: [number, number, number, number] = [vx, vy, vw, vh],
 ): 'closeup' | 'scenery' | 'sliced' | null {
   const [fx1, fy1] = [vx + vw, vy + vh];
   const w = (Math.min(x1, fx1) - Math.max(x0, vx)) / vw;
@@ -672,7 +674,13 @@ export function reachClass(
       // Sliced only where it runs on well past that side (RUNS_PAST, as a cut subject's
       // part): a close-up's ball or hand grazing the top is not a body cut through.
       // …or, from the top, by less but bounded at both sides (top-slice.ts: a vase's neck).
-      if (past >= RUNS_PAST || (i === 0 && slicedByTop([x0, y0, x1, y1], [vx, vy, vw, vh]))) {
+      // …or, from the left or right, by less but clear of the top and the bottom (a train or
+      // a boat entering from that side: side-slice.ts).
+      const bounded =
+        i === 0
+          ? slicedByTop([x0, y0, x1, y1], [vx, vy, vw, vh])
+          : slicedBySide([x0, y0, x1, y1], [vx, vy, vw, vh], drawn);
+      if (past >= RUNS_PAST || bounded) {
         sliced = true;
         // Across most of the picture from that side: nothing framing the scene (a column,
         // a drape, a tree at the side) is that large — it is the subject, sliced, whatever
@@ -713,7 +721,7 @@ export function shapeClass(
   // A backdrop the author's non-square viewBox slices (frame-backdrops.ts) stays one.
   if (areaShare >= BACKGROUND_AREA && coversViewBox([x0, y0, x1, y1], [vx, vy, vw, vh], drawn))
     return 'background';
-  const reach = reachClass([x0, y0, x1, y1], [vx, vy, vw, vh]);
+  const reach = reachClass([x0, y0, x1, y1], [vx, vy, vw, vh], drawn);
   if (reach === 'closeup' && closeUps) return reach;
   // A background or a band is laid edge to edge: it meets the sides it covers. A subject as
   // large (a bison's body in a tight frame) meets the frame only where it is cut.

@@ -8,8 +8,9 @@
 // change here and one that does worse fails — every item renders; at most 1 of the 5
 // close-ups flagged (today: l15-b, a face filling the frame); at most 1 of 39 whole scenes
 // flagged (today: l14-a, a palm crown leaning in from the right edge; l08-b's leaves framing
-// a waterfall are one leaf placed round the frame, frame-motifs.ts); at least 13 of the 16
-// cuts caught (11 before frame-shapes.ts read a rect of a sliced figure as the figure); no
+// a waterfall are one leaf placed round the frame, frame-motifs.ts); at least 14 of the 16
+// cuts caught (11 before frame-shapes.ts read a rect of a sliced figure as the figure and
+// side-slice.ts a train clear of the top and bottom as sliced by the right side); no
 // `clutter` and no `output_tokens` flag on these complete, unpadded answers. Misses and false
 // alarms with their readings: docs/artifact-and-checks.md (issue 40).
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -38,13 +39,13 @@ describe('clipped on the second model-written set', () => {
     expect(hit.length, ids(hit)).toBeLessThanOrEqual(1);
   });
 
-  it('does no worse than today: at most 1 of 39 whole flagged, at least 13 of 16 cuts caught', () => {
+  it('does no worse than today: at most 1 of 39 whole flagged, at least 14 of 16 cuts caught', () => {
     const whole = outcomes.filter((o) => !o.scene.cut && !o.scene.closeUp);
     const cut = outcomes.filter((o) => o.scene.cut);
     expect([whole.length, cut.length]).toEqual([39, 16]);
     const fp = whole.filter((o) => o.flags.has('clipped'));
     expect(fp.length, ids(fp)).toBeLessThanOrEqual(1);
-    expect(cut.filter((o) => o.flags.has('clipped')).length).toBeGreaterThanOrEqual(13);
+    expect(cut.filter((o) => o.flags.has('clipped')).length).toBeGreaterThanOrEqual(14);
   });
 
   it('raises no clutter or output_tokens flag on complete, unpadded answers', () => {
