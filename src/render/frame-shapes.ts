@@ -294,11 +294,12 @@ export function frameShapes(
         if (!target || useDepth > 8) continue;
         const at = mul(mm, [1, 0, 0, 1, num(a.x), num(a.y)]);
         const ttag = tagOf(target);
-        const placed = { ...p, motif: href.slice(1), copy: copies++ };
+        // Each placement is a copy of its target, numbered (frame-motifs.ts).
+        const copy = { ...p, motif: href.slice(1), copy: copies++ };
         walk(
           ttag === 'symbol' ? kidsOf(target) : [target],
           at,
-          placed,
+          copy,
           depth + 1,
           useDepth + 1,
           group,
