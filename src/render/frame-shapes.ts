@@ -12,6 +12,7 @@
 import { fitRoot, paintedBox } from './fit.ts';
 import { coversViewBox } from './frame-backdrops.ts';
 import { promoteBodies } from './frame-bodies.ts';
+import { sceneryMotifs } from './frame-motifs.ts';
 import { promoteSilhouettes } from './frame-silhouettes.ts';
 import { apply, clippedArea, ID, type M, mul, num, type Pt, parseTransform } from './geometry.ts';
 import { standsInLandscape } from './landscape.ts';
@@ -26,6 +27,7 @@ import {
   tagOf,
 } from './overdraw.ts';
 import { onBackdrop, slicedInScene } from './scene-part.ts';
+import { slicedBySide } from './side-slice.ts';
 import { slicedByTop, subjectSlicedByTop } from './top-slice.ts';
 import type { XNode } from './walker.ts';
 
@@ -59,6 +61,9 @@ export interface FrameShape {
   open?: ShapeClass;
   /** Read as backdrop by its box, but the body of a figure drawn over one (frame-bodies.ts). */
   body?: true;
+  /** The id of the element a <use> placed it from, and which placement (frame-motifs.ts). */
+  motif?: string;
+  copy?: number;
 }
 
 /**
@@ -177,6 +182,9 @@ interface Inherited {
   alpha: number;
   fillOpacity: number;
   filter: 'glow' | 'noise' | 'crisp';
+  /** The innermost <use> placing the shape: its target's id and the placement's number. */
+  motif?: string;
+  copy?: number;
 }
 
 /** Every filled shape of the document, in paint order, classified; and the frame. */
@@ -207,6 +215,7 @@ export function frameShapes(
   const [vx, vy, vw, vh] = frame;
   const shapes: FrameShape[] = [];
   let visits = 0;
+  let copies = 0;
   const tops = topParts(root);
   const classify = (
     polys: Pt[][],
@@ -238,7 +247,12 @@ export function frameShapes(
     // What a close-up shape is when it turns out to stand in a landscape (regroup).
     const open =
       cls === 'closeup' ? shapeClass(box, area / (vw * vh), p, refs, frame, drawn, false) : cls;
-    return { polys, box, cls, open, group, rect, runsPast: false, bare: false };
+    const s: FrameShape = { polys, box, cls, open, group, rect, runsPast: false, bare: false };
+    if (p.copy !== undefined) {
+      s.motif = p.motif;
+      s.copy = p.copy;
+    }
+    return s;
   };
   const walk = (
     nodes: XNode[],
@@ -270,6 +284,8 @@ export function frameShapes(
         fillOpacity:
           fo === undefined ? inh.fillOpacity : Math.max(0, Math.min(1, opacityValue(fo))),
         filter: filter ? strongest(inh.filter, filterKind(refs.get(filter))) : inh.filter,
+        motif: inh.motif,
+        copy: inh.copy,
       };
       const mm = a.transform === undefined ? m : mul(m, parseTransform(a.transform));
       if (tag === 'use') {
@@ -278,7 +294,16 @@ export function frameShapes(
         if (!target || useDepth > 8) continue;
         const at = mul(mm, [1, 0, 0, 1, num(a.x), num(a.y)]);
         const ttag = tagOf(target);
-        walk(ttag === 'symbol' ? kidsOf(target) : [target], at, p, depth + 1, useDepth + 1, group);
+        // Each placement is a copy of its target, numbered (frame-motifs.ts).
+        const copy = { ...p, motif: href.slice(1), copy: copies++ };
+        walk(
+          ttag === 'symbol' ? kidsOf(target) : [target],
+          at,
+          copy,
+          depth + 1,
+          useDepth + 1,
+          group,
+        );
         continue;
       }
       if (tag === 'image') {
@@ -317,6 +342,7 @@ export function frameShapes(
   promoteBodies(shapes, frame, (b) => pastShare(b, frame) >= RUNS_PAST);
   promoteSilhouettes(shapes, frame, (b) => pastShare(b, frame) >= RUNS_PAST);
   regroup(shapes, frame, drawn);
+  sceneryMotifs(shapes, frame);
   return { shapes, frame, refs };
 }
 
@@ -424,11 +450,11 @@ function regroup(
       !layer &&
       b &&
       !scene &&
-      reachClass(b, frame) === 'closeup'
+      reachClass(b, frame, drawn) === 'closeup'
     )
       s.cls = 'closeup';
     // A bare piece of a figure continuing out of the frame as a close-up is that close-up.
-    if (opaque(s.cls) && !layer && fig && !scene && reachClass(fig.box, frame) === 'closeup')
+    if (opaque(s.cls) && !layer && fig && !scene && reachClass(fig.box, frame, drawn) === 'closeup')
       s.cls = 'closeup';
     if (s.cls !== 'subject') continue;
     // A bare piece is sliced as its figure is: the last abdomen segment inside the frame is
@@ -438,12 +464,15 @@ function regroup(
     // A part that is the whole scene says nothing of a subject the top slices (scene-part.ts).
     const own =
       slicedInScene(s.box, b ?? s.box, frame) && !bare(shapes, i) && onBackdrop(shapes, i, frame);
-    const deep = b && !own ? reachClass(b, frame) : null;
+    const deep = b && !own ? reachClass(b, frame, drawn) : null;
     // A figure with a body drawn over the backdrop fills the frame as a subject does, not as
     // a column or a drape: its extent says where it is cut, not that it is scenery.
     if ((deep === 'closeup' && !scene) || (deep === 'scenery' && !bodies.has(s.group)))
       s.cls = deep;
-    else if (s.rect) {
+    else if (s.rect && reachClass(fig?.box ?? b ?? s.box, frame, drawn) !== 'sliced') {
+      // …unless its part or figure is a subject a side slices (reachClass): a castle's keep
+      // drawn as a rect among its walls and towers, a rocket's body carrying its bands and
+      // window, runs past the top as the figure does — a piece of it, not a beam or a wall.
       const [x0, y0, x1, y1] = s.box;
       const sides = [x0 <= vx, y0 <= vy, x1 >= vx + vw, y1 >= vy + vh].filter(Boolean).length;
       // Standing in a corner (a skyline's last building on the ground edge, running past the
@@ -617,6 +646,7 @@ export function pastShare(
 export function reachClass(
   [x0, y0, x1, y1]: [number, number, number, number],
   [vx, vy, vw, vh]: [number, number, number, number],
+  drawn: [number, number, number, number] = [vx, vy, vw, vh],
 ): 'closeup' | 'scenery' | 'sliced' | null {
   const [fx1, fy1] = [vx + vw, vy + vh];
   const w = (Math.min(x1, fx1) - Math.max(x0, vx)) / vw;
@@ -645,7 +675,13 @@ export function reachClass(
       // Sliced only where it runs on well past that side (RUNS_PAST, as a cut subject's
       // part): a close-up's ball or hand grazing the top is not a body cut through.
       // …or, from the top, by less but bounded at both sides (top-slice.ts: a vase's neck).
-      if (past >= RUNS_PAST || (i === 0 && slicedByTop([x0, y0, x1, y1], [vx, vy, vw, vh]))) {
+      // …or, from the left or right, by less but clear of the top and the bottom (a train or
+      // a boat entering from that side: side-slice.ts).
+      const bounded =
+        i === 0
+          ? slicedByTop([x0, y0, x1, y1], [vx, vy, vw, vh])
+          : slicedBySide([x0, y0, x1, y1], [vx, vy, vw, vh], drawn);
+      if (past >= RUNS_PAST || bounded) {
         sliced = true;
         // Across most of the picture from that side: nothing framing the scene (a column,
         // a drape, a tree at the side) is that large — it is the subject, sliced, whatever
@@ -686,7 +722,7 @@ export function shapeClass(
   // A backdrop the author's non-square viewBox slices (frame-backdrops.ts) stays one.
   if (areaShare >= BACKGROUND_AREA && coversViewBox([x0, y0, x1, y1], [vx, vy, vw, vh], drawn))
     return 'background';
-  const reach = reachClass([x0, y0, x1, y1], [vx, vy, vw, vh]);
+  const reach = reachClass([x0, y0, x1, y1], [vx, vy, vw, vh], drawn);
   if (reach === 'closeup' && closeUps) return reach;
   // A background or a band is laid edge to edge: it meets the sides it covers. A subject as
   // large (a bison's body in a tight frame) meets the frame only where it is cut.

@@ -62,6 +62,23 @@ describe('frame structure', () => {
     expect(frame(sky + block + door).cutRun).toBe(0);
   });
 
+  it('reads a rect of a figure the top slices as the figure, not architecture', () => {
+    const sky = '<rect width="512" height="512" fill="#a8c"/>';
+    // A castle drawn as rects in one group: walls, two towers and a keep taller than the
+    // picture, running 8 % of its height past the top; the castle stands clear of both sides
+    // and short of the bottom, so the top slices it (h38tune, 7 Dec 2026).
+    const castle = (top: number) =>
+      `<g><rect x="170" y="250" width="180" height="115" fill="#bbb"/><rect x="150" y="180" width="40" height="185" fill="#aaa"/><rect x="330" y="180" width="40" height="185" fill="#aaa"/><rect x="225" y="${top}" width="70" height="${270 - top}" fill="#999"/></g>`;
+    expect(frame(sky + castle(-24)).subjectRun).toBeGreaterThanOrEqual(MIN);
+    // The same rect drawn up to the top (a hair past it) hangs there: a beam, not cut.
+    expect(frame(sky + castle(-4)).subjectRun).toBe(0);
+    // A bare rect body with its bands and window drawn on it, running 14 % past the top (a
+    // rocket): a figure sliced there, where a bare wall a tenth past would be architecture.
+    const rocket =
+      '<rect x="205" y="-60" width="110" height="420" fill="#eee"/><rect x="205" y="60" width="110" height="24" fill="#c33"/><circle cx="260" cy="160" r="26" fill="#39c"/>';
+    expect(frame(sky + rocket).cutRun).toBeGreaterThanOrEqual(MIN);
+  });
+
   it('reads a figure sliced far past the top as cut, though it grazes a side', () => {
     const bg = '<rect width="512" height="512" fill="#135"/>';
     // A logo's gear, a group running 43 % of its height past the top and 7 % past the left:

@@ -1,15 +1,18 @@
-// Issue 40, the blind final measure: `clipped` (and clutter, output_tokens with each item's
-// prompt) over the second model-written set (test/fixtures/scenes-model-b, 60 answers to 30
-// prompts, read by model-scenes.ts), labelled by eye on the renders before any check ran on
-// them, and kept out of tuning (the first set is tuned on). Real renders through the isolated
+// Issue 40: `clipped` (and clutter, output_tokens with each item's prompt) over the second
+// model-written set (test/fixtures/scenes-model-b, 60 answers to 30 prompts, read by
+// model-scenes.ts), labelled by eye on the renders before any check ran on them. It was the
+// blind final measure until 7 Dec 2026 (h38tune); since then it is a tuning set like the
+// first, and the blind measure is a third set written apart. Real renders through the isolated
 // pool; the per-kind tables are printed so a change to the rule shows its figures here in the
-// log. Asserted: today's figures (the rule at b6ac636) as floors, so a rule that does better
-// needs no change here and one that does worse fails — every item renders; at most 1 of the
-// 5 close-ups flagged (today: l15-b, a face filling the frame); at most 2 of 39 whole scenes
-// flagged (today: l08-b, leaves framing a waterfall; l14-a, a palm crown leaning in from the
-// right edge); at least 7 of the 16 cuts caught; no `clutter` and no `output_tokens` flag on
-// these complete, unpadded answers. Misses and false alarms with their readings:
-// docs/artifact-and-checks.md (issue 40).
+// log. Asserted: today's figures (h38tune) as floors, so a rule that does better needs no
+// change here and one that does worse fails — every item renders; at most 1 of the 5
+// close-ups flagged (today: l15-b, a face filling the frame); at most 1 of 39 whole scenes
+// flagged (today: l14-a, a palm crown leaning in from the right edge; l08-b's leaves framing
+// a waterfall are one leaf placed round the frame, frame-motifs.ts); at least 14 of the 16
+// cuts caught (11 before frame-shapes.ts read a rect of a sliced figure as the figure and
+// side-slice.ts a train clear of the top and bottom as sliced by the right side); no
+// `clutter` and no `output_tokens` flag on these complete, unpadded answers. Misses and false
+// alarms with their readings: docs/artifact-and-checks.md (issue 40).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { modelBScenes } from './model-scenes.ts';
 import { evaluateAndPrint, type SceneOutcome } from './scene-bench.ts';
@@ -36,13 +39,13 @@ describe('clipped on the second model-written set', () => {
     expect(hit.length, ids(hit)).toBeLessThanOrEqual(1);
   });
 
-  it('does no worse than today: at most 2 of 39 whole flagged, at least 7 of 16 cuts caught', () => {
+  it('does no worse than today: at most 1 of 39 whole flagged, at least 14 of 16 cuts caught', () => {
     const whole = outcomes.filter((o) => !o.scene.cut && !o.scene.closeUp);
     const cut = outcomes.filter((o) => o.scene.cut);
     expect([whole.length, cut.length]).toEqual([39, 16]);
     const fp = whole.filter((o) => o.flags.has('clipped'));
-    expect(fp.length, ids(fp)).toBeLessThanOrEqual(2);
-    expect(cut.filter((o) => o.flags.has('clipped')).length).toBeGreaterThanOrEqual(7);
+    expect(fp.length, ids(fp)).toBeLessThanOrEqual(1);
+    expect(cut.filter((o) => o.flags.has('clipped')).length).toBeGreaterThanOrEqual(14);
   });
 
   it('raises no clutter or output_tokens flag on complete, unpadded answers', () => {

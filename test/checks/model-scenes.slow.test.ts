@@ -3,8 +3,9 @@
 // their renders before any check ran on them. Real renders through the isolated pool; the
 // per-kind tables are printed so a change to the rule shows its figures on this set in the log.
 // Asserted: today's figures as floors, so a rule that does better needs no change here and one
-// that does worse fails — every item renders; no deliberate close-up is flagged; at most 2
-// whole scenes flagged (today: the pines framing l14-a and s07-a); at least 17 of the 19 cuts
+// that does worse fails — every item renders; no deliberate close-up is flagged; no whole
+// scene flagged (the pines framing l14-a and s07-a were until h38tune, 7 Dec 2026: one pine
+// placed with <use> at several sides is scenery, frame-motifs.ts); at least 17 of the 19 cuts
 // caught (10 before text was laid out in the pinned fonts, text-off-frame.ts: the six titles
 // and labels running off the frame are now caught, and a vase sliced by the top since
 // top-slice.ts; the two misses are subjects); every
@@ -37,12 +38,12 @@ describe('clipped on model-written scenes', () => {
     expect(ids(closeUps.filter((o) => o.flags.has('clipped')))).toBe('');
   });
 
-  it('does no worse than today: at most 2 of 37 whole flagged, at least 17 of 19 cuts caught', () => {
+  it('does no worse than today: no whole scene of 37 flagged, at least 17 of 19 cuts caught', () => {
     const whole = outcomes.filter((o) => !o.scene.cut && !o.scene.closeUp);
     const cut = outcomes.filter((o) => o.scene.cut);
     expect(whole.length + cut.length).toBe(56);
     const fp = whole.filter((o) => o.flags.has('clipped'));
-    expect(fp.length, ids(fp)).toBeLessThanOrEqual(2);
+    expect(fp.length, ids(fp)).toBe(0);
     expect(cut.filter((o) => o.flags.has('clipped')).length).toBeGreaterThanOrEqual(17);
   });
 

@@ -3,14 +3,14 @@
 // LLM acting as the policy and labelled by eye on their renders before any check ran on them.
 // Unlike the openclipart sets (real-scenes.ts, holdout-scenes.ts) these look like what a policy
 // writes: gradient skies, glows, rays, bokeh, turbulence textures, titles and labels in <text>.
-// Nobody tunes `clipped` on it. Read by scene-bench.ts (`model`), model-manifest.test.ts and
+// Tuned on (issue 40). Read by scene-bench.ts (`model`), model-manifest.test.ts and
 // model-scenes.slow.test.ts. The same loader reads the second model-written set,
 // test/fixtures/scenes-model-b (MODEL_B_DIR, ids `model-b:<file>`): 60 answers to 30 other
-// prompts, kept blind as the final measure once the first set is used for tuning
-// (scene-bench.ts `model-b`, model-b-manifest.test.ts, model-b-scenes.slow.test.ts), and the
-// third, test/fixtures/scenes-model-c (MODEL_C_DIR, ids `model-c:<file>`): 60 answers to 30
-// prompts new to both, blind, to measure how the rule generalises once model-b is tuned on
-// (scene-bench.ts `model-c`, model-c-manifest.test.ts).
+// prompts, the blind measure until 7 Dec 2026 and tuned on since (h38tune; scene-bench.ts
+// `model-b`, model-b-manifest.test.ts, model-b-scenes.slow.test.ts), and the third,
+// test/fixtures/scenes-model-c (MODEL_C_DIR, ids `model-c:<file>`): 60 answers to 30 prompts
+// new to both, blind, to measure how the rule generalises once model-b is tuned on
+// (scene-bench.ts `model-c`, model-c-manifest.test.ts, model-c-scenes.slow.test.ts).
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -10,8 +10,8 @@
 //   node --import tsx test/checks/scene-bench.ts model [--list] [--all]
 // for the model-written scenes (model-scenes.ts), or
 //   node --import tsx test/checks/scene-bench.ts model-b [--list] [--all]
-// for the second model-written set (test/fixtures/scenes-model-b), kept blind as the final
-// measure once the first is used for tuning, or
+// for the second model-written set (test/fixtures/scenes-model-b), tuned on since 7 Dec 2026
+// (h38tune; it was the blind measure before), or
 //   node --import tsx test/checks/scene-bench.ts model-c [--list] [--all]
 // for the third (test/fixtures/scenes-model-c), blind, to measure how the rule generalises
 // once the second is tuned on.
