@@ -13,43 +13,17 @@
 // side-slice.ts a train clear of the top and bottom as sliced by the right side); no
 // `clutter` and no `output_tokens` flag on these complete, unpadded answers. Misses and false
 // alarms with their readings: docs/artifact-and-checks.md (issue 40).
-import { beforeAll, describe, expect, it } from 'vitest';
-import { modelBScenes } from './model-scenes.ts';
-import { evaluateAndPrint, type SceneOutcome } from './scene-bench.ts';
+import { MODEL_B_DIR, modelBScenes } from './model-scenes.ts';
+import { describeClippedOnModelSet } from './model-set-clipped.ts';
 
-let outcomes: SceneOutcome[];
-
-beforeAll(async () => {
-  outcomes = await evaluateAndPrint('model-written scenes, second set', modelBScenes());
-}, 600_000);
-
-const ids = (xs: SceneOutcome[]) => xs.map((o) => o.item.id).join(', ');
-const flagged = (name: string) => outcomes.filter((o) => o.flags.has(name));
-
-describe('clipped on the second model-written set', () => {
-  it('renders every item', () => {
-    expect(outcomes.length).toBe(60);
-    expect(ids(flagged('renders'))).toBe('');
-  });
-
-  it('flags at most 1 of the 5 deliberate close-ups', () => {
-    const closeUps = outcomes.filter((o) => o.scene.closeUp);
-    expect(closeUps.length).toBe(5);
-    const hit = closeUps.filter((o) => o.flags.has('clipped'));
-    expect(hit.length, ids(hit)).toBeLessThanOrEqual(1);
-  });
-
-  it('does no worse than today: at most 1 of 39 whole flagged, at least 14 of 16 cuts caught', () => {
-    const whole = outcomes.filter((o) => !o.scene.cut && !o.scene.closeUp);
-    const cut = outcomes.filter((o) => o.scene.cut);
-    expect([whole.length, cut.length]).toEqual([39, 16]);
-    const fp = whole.filter((o) => o.flags.has('clipped'));
-    expect(fp.length, ids(fp)).toBeLessThanOrEqual(1);
-    expect(cut.filter((o) => o.flags.has('clipped')).length).toBeGreaterThanOrEqual(14);
-  });
-
-  it('raises no clutter or output_tokens flag on complete, unpadded answers', () => {
-    expect(ids(flagged('clutter'))).toBe('');
-    expect(ids(flagged('output_tokens'))).toBe('');
-  });
+describeClippedOnModelSet({
+  title: 'model-written scenes, second set',
+  dir: MODEL_B_DIR,
+  set: 'model-b',
+  scenes: modelBScenes,
+  counts: { whole: 39, cut: 16, closeUps: 5, texts: 4 },
+  closeUpsFlagged: 1,
+  wholeFlagged: 1,
+  cutsCaught: 14,
+  textsCaught: 4,
 });

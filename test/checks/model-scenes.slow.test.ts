@@ -13,53 +13,17 @@
 // `clutter` and no `output_tokens` flag on these complete, unpadded answers. The misses and
 // false alarms with their readings are in docs/artifact-and-checks.md (issue 40). (The truth
 // file's shape is checked without rendering in model-manifest.test.ts.)
-import { beforeAll, describe, expect, it } from 'vitest';
-import { modelSceneManifest, modelScenes } from './model-scenes.ts';
-import { evaluateAndPrint, type SceneOutcome } from './scene-bench.ts';
+import { MODEL_DIR, modelScenes } from './model-scenes.ts';
+import { describeClippedOnModelSet } from './model-set-clipped.ts';
 
-let outcomes: SceneOutcome[];
-
-beforeAll(async () => {
-  outcomes = await evaluateAndPrint('model-written scenes', modelScenes());
-}, 600_000);
-
-const ids = (xs: SceneOutcome[]) => xs.map((o) => o.item.id).join(', ');
-const flagged = (name: string) => outcomes.filter((o) => o.flags.has(name));
-
-describe('clipped on model-written scenes', () => {
-  it('renders every item', () => {
-    expect(outcomes.length).toBe(60);
-    expect(ids(flagged('renders'))).toBe('');
-  });
-
-  it('flags no deliberate close-up', () => {
-    const closeUps = outcomes.filter((o) => o.scene.closeUp);
-    expect(closeUps.length).toBe(4);
-    expect(ids(closeUps.filter((o) => o.flags.has('clipped')))).toBe('');
-  });
-
-  it('does no worse than today: no whole scene of 37 flagged, at least 17 of 19 cuts caught', () => {
-    const whole = outcomes.filter((o) => !o.scene.cut && !o.scene.closeUp);
-    const cut = outcomes.filter((o) => o.scene.cut);
-    expect(whole.length + cut.length).toBe(56);
-    const fp = whole.filter((o) => o.flags.has('clipped'));
-    expect(fp.length, ids(fp)).toBe(0);
-    expect(cut.filter((o) => o.flags.has('clipped')).length).toBeGreaterThanOrEqual(17);
-  });
-
-  it('catches every title or label labelled as running off the frame, and says it was text', () => {
-    const files = modelSceneManifest().files;
-    const text = outcomes.filter((o) => files[o.scene.id.slice('model:'.length)]?.what === 'text');
-    expect(text.length).toBe(6);
-    const missed = text.filter((o) => {
-      const d = o.checks.find((c) => c.name === 'clipped')?.detail;
-      return !o.flags.has('clipped') || !Array.isArray(d?.textsOff) || d.textsOff.length === 0;
-    });
-    expect(ids(missed)).toBe('');
-  });
-
-  it('raises no clutter or output_tokens flag on complete, unpadded answers', () => {
-    expect(ids(flagged('clutter'))).toBe('');
-    expect(ids(flagged('output_tokens'))).toBe('');
-  });
+describeClippedOnModelSet({
+  title: 'model-written scenes',
+  dir: MODEL_DIR,
+  set: 'model',
+  scenes: () => modelScenes(),
+  counts: { whole: 37, cut: 19, closeUps: 4, texts: 6 },
+  closeUpsFlagged: 0,
+  wholeFlagged: 0,
+  cutsCaught: 17,
+  textsCaught: 6,
 });

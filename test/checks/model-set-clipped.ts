@@ -60,7 +60,9 @@ export function describeClippedOnModelSet(f: ModelSetFloors): void {
 
     it(`catches at least ${f.textsCaught} of the ${f.counts.texts} texts running off the frame, named as text`, () => {
       const files = modelSceneManifest(f.dir).files;
-      const text = outcomes.filter((o) => files[o.scene.id.slice(f.set.length + 1)]?.what === 'text');
+      const text = outcomes.filter(
+        (o) => files[o.scene.id.slice(f.set.length + 1)]?.what === 'text',
+      );
       expect(text.length).toBe(f.counts.texts);
       const caught = text.filter((o) => {
         const d = o.checks.find((c) => c.name === 'clipped')?.detail;
