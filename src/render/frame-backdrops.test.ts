@@ -2,10 +2,9 @@
 // by its viewBox stays the backdrop on the square canvas, so what is drawn on it is judged as
 // on any backdrop. Read on the sanitiser's parse, as the worker does.
 import { describe, expect, it } from 'vitest';
+import { CUT_MIN as MIN } from '../../test/support/frame-reading.ts';
 import { coversViewBox } from './frame-backdrops.ts';
 import { sanitizeSvg } from './sanitize.ts';
-
-const MIN = 0.012;
 
 describe('backdrops sliced by the viewBox', () => {
   it('says a shape meeting all four sides of a viewBox narrower than the canvas covers it', () => {

@@ -3,39 +3,35 @@
 // a sky does. Its own detail drawn on it (an eye, a nose) and the backdrop under it say it
 // is a body, cut where it runs past the frame. Read on the sanitiser's parse, as the worker.
 import { describe, expect, it } from 'vitest';
-import { sanitizeSvg } from './sanitize.ts';
+import { frameOf, CUT_MIN as MIN } from '../../test/support/frame-reading.ts';
 
-const frame = (body: string) =>
-  sanitizeSvg(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 512 512">${body}</svg>`).code!
-    .frame!;
 const BG = '<rect width="512" height="512" fill="#124"/>';
 // A sleeping animal's body, far wider than the frame, sliced by the top edge: it meets the
 // left, top and right sides and covers over half the picture, as a backdrop would.
 const BODY = '<ellipse cx="256" cy="60" rx="460" ry="260" fill="#eee"/>';
 const EYE =
   '<circle cx="300" cy="250" r="14" fill="#222"/><ellipse cx="180" cy="280" rx="30" ry="12" fill="#333"/>';
-const MIN = 0.012;
 
 describe('bodies read as backdrop', () => {
   it('reads a figure body sliced by the top edge, with its eye and nose, as a cut subject', () => {
-    const f = frame(`${BG}<g>${BODY}${EYE}</g>`);
+    const f = frameOf(`${BG}<g>${BODY}${EYE}</g>`);
     expect(f.cutRun).toBeGreaterThanOrEqual(MIN);
     expect(f.owners.background ?? 0).toBeLessThan(0.6);
   });
 
   it('leaves a bare band with nothing of its own drawn on it as backdrop', () => {
     // The same shape as a top-level band (a snowfield, a cloud bank) with nothing of its group.
-    const f = frame(`${BG}${BODY}<g>${EYE}</g>`);
+    const f = frameOf(`${BG}${BODY}<g>${EYE}</g>`);
     expect(f.cutRun).toBe(0);
   });
 
   it('leaves the first backdrop (nothing under it) alone, and a body filling the frame up from the bottom a close-up', () => {
     // With no background under it, the body is the backdrop itself.
-    expect(frame(`<g>${BODY}${EYE}</g>`).cutRun).toBe(0);
+    expect(frameOf(`<g>${BODY}${EYE}</g>`).cutRun).toBe(0);
     // Filling the frame up from the bottom edge it runs past: a bust's shoulders, a close-up.
     const low = '<ellipse cx="256" cy="452" rx="460" ry="260" fill="#eee"/>';
     const eyeLow = '<circle cx="300" cy="250" r="14" fill="#222"/>';
-    const f = frame(`${BG}<g>${low}${eyeLow}</g>`);
+    const f = frameOf(`${BG}<g>${low}${eyeLow}</g>`);
     expect(f.cutRun).toBe(0);
     expect(f.closeUpRun).toBeGreaterThanOrEqual(MIN);
   });
@@ -45,12 +41,12 @@ describe('bodies read as backdrop', () => {
     // bottom and the right: it reaches under half-way up, so it is no close-up.
     const bear = '<ellipse cx="420" cy="560" rx="420" ry="300" fill="#eee"/>';
     const eye = '<circle cx="200" cy="400" r="14" fill="#222"/>';
-    expect(frame(`${BG}<g>${bear}${eye}</g>`).cutRun).toBeGreaterThanOrEqual(MIN);
+    expect(frameOf(`${BG}<g>${bear}${eye}</g>`).cutRun).toBeGreaterThanOrEqual(MIN);
   });
 
   it('leaves a body drawn edge to edge and hardly past the frame (a bell filling the width)', () => {
     const bell =
       '<path d="M-10 440 C -10 120 522 120 522 440 Z" fill="#fa3"/><circle cx="340" cy="220" r="40" fill="#fff"/>';
-    expect(frame(`${BG}<g>${bell}</g>`).cutRun).toBe(0);
+    expect(frameOf(`${BG}<g>${bell}</g>`).cutRun).toBe(0);
   });
 });

@@ -4,6 +4,7 @@
 // picture, and one cut by the canvas's edge out in the margin is. Read on the sanitiser's
 // parse, as the worker does.
 import { describe, expect, it } from 'vitest';
+import { CUT_MIN as MIN } from '../../test/support/frame-reading.ts';
 import { paintedBox, parseAspectRatio } from './fit.ts';
 import { sanitizeSvg } from './sanitize.ts';
 
@@ -16,7 +17,6 @@ const BG = '<rect x="-2000" y="-2000" width="4000" height="4000" fill="#234"/>';
 // A subject of varied shapes (≈ 200 × 240 from the origin), as frame-structure.test.ts draws.
 const figure = (x: number, y: number) =>
   `<g transform="translate(${x} ${y})"><path d="M20 100 C 20 40 180 40 180 100 L 190 240 L 10 240 Z" fill="#c84"/><circle cx="100" cy="60" r="50" fill="#fc9"/><circle cx="120" cy="50" r="6" fill="#000"/></g>`;
-const MIN = 0.012;
 const TALL = '0 0 512 1024'; // 1:2, painted as -256 0 1024 1024 (xMidYMid meet)
 const WIDE = '0 0 1024 512'; // 2:1
 

@@ -2,13 +2,10 @@
 // several sides of the frame and running off them is scenery; a subject placed a few times in
 // a row (a caravan) and cut by one side stays cut. Read on the sanitiser's parse.
 import { describe, expect, it } from 'vitest';
+import { frameOf, CUT_MIN as MIN } from '../../test/support/frame-reading.ts';
 import { sceneryMotifs } from './frame-motifs.ts';
-import { sanitizeSvg } from './sanitize.ts';
 
-const svg = (body: string) =>
-  `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 500 500">${body}</svg>`;
-const frame = (body: string) => sanitizeSvg(svg(body)).code!.frame!;
-const MIN = 0.012;
+const frame = (body: string) => frameOf(body, '0 0 500 500');
 const BG =
   '<rect width="500" height="500" fill="#9cf"/><rect y="320" width="500" height="180" fill="#6a4"/>';
 // A pine: trunk and three tiers, 60 × 120 from its placement.

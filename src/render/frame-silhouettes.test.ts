@@ -4,29 +4,25 @@
 // what lies behind it, where a sky, a ground or a wall fills them. Read on the sanitiser's
 // parse, as the worker.
 import { describe, expect, it } from 'vitest';
+import { frameOf, CUT_MIN as MIN } from '../../test/support/frame-reading.ts';
 import { cornersFilled } from './frame-silhouettes.ts';
-import { sanitizeSvg } from './sanitize.ts';
 
-const frame = (body: string) =>
-  sanitizeSvg(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 512 512">${body}</svg>`).code!
-    .frame!;
 const BG = '<rect width="512" height="512" fill="#cde"/>';
 // A bunch sliced by the top: its outer layer runs 13 % of its height past the top edge and
 // meets every side, but no corner of the frame lies inside it; inner shading layers follow.
 const BUNCH =
   '<circle cx="256" cy="220" r="300" fill="#536"/><circle cx="256" cy="200" r="250" fill="#748"/><circle cx="300" cy="150" r="60" fill="#a8c"/>';
-const MIN = 0.012;
 
 describe('silhouettes read as backdrop', () => {
   it('reads a round figure sliced by the frame, filling no corner, as a cut subject', () => {
-    const f = frame(BG + BUNCH);
+    const f = frameOf(BG + BUNCH);
     expect(f.cutRun).toBeGreaterThanOrEqual(MIN);
     expect(f.owners.background ?? 0).toBeLessThan(0.6);
   });
 
   it('leaves a hill running past both sides, filling the bottom corners, as backdrop', () => {
     const hill = '<path d="M-100 220 Q256 60 612 220 L612 512 L-100 512 Z" fill="#5a4"/>';
-    const f = frame(BG + hill);
+    const f = frameOf(BG + hill);
     expect(f.cutRun).toBe(0);
     expect(f.subjectRun).toBe(0);
   });
@@ -34,13 +30,13 @@ describe('silhouettes read as backdrop', () => {
   it('leaves a card narrower than the frame (a panel filling its box) as backdrop', () => {
     // A chart's board sliced by the top: a panel laid under what is drawn on it.
     const card = '<path d="M60 -200 L452 -200 L452 512 L60 512 Z" fill="#fff"/>';
-    const f = frame(BG + card + '<circle cx="256" cy="300" r="40" fill="#000"/>');
+    const f = frameOf(`${BG}${card}<circle cx="256" cy="300" r="40" fill="#000"/>`);
     expect(f.cutRun).toBe(0);
   });
 
   it('leaves a body standing past the bottom edge (a bust) to the close-up reading', () => {
     const bust = '<circle cx="256" cy="300" r="300" fill="#536"/>';
-    expect(frame(BG + bust).cutRun).toBe(0);
+    expect(frameOf(BG + bust).cutRun).toBe(0);
   });
 
   it('counts the frame corners a shape fills', () => {

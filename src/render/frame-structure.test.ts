@@ -2,21 +2,18 @@
 // subjects, which are light, background, bands, scenery or a close-up, and which text runs
 // off the frame. Read on the sanitiser's parse, as the worker does.
 import { describe, expect, it } from 'vitest';
+import { frameOf, CUT_MIN as MIN } from '../../test/support/frame-reading.ts';
 import { sanitizeSvg } from './sanitize.ts';
 
-const svg = (body: string) =>
-  `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 512 512">${body}</svg>`;
-const frame = (body: string) => sanitizeSvg(svg(body)).code!.frame!;
 const BG = '<rect width="512" height="512" fill="#234"/>';
 // A subject of varied shapes, as a group: body, head, eye (≈ 200 × 240 at the origin).
 const figure = (x: number, y: number) =>
   `<g transform="translate(${x} ${y})"><path d="M20 100 C 20 40 180 40 180 100 L 190 240 L 10 240 Z" fill="#c84"/><circle cx="100" cy="60" r="50" fill="#fc9"/><circle cx="120" cy="50" r="6" fill="#000"/></g>`;
-const MIN = 0.012;
 
 describe('frame structure', () => {
   it('gives a subject pushed off the frame a cut run, and a whole one none', () => {
-    expect(frame(BG + figure(-100, 120)).cutRun).toBeGreaterThanOrEqual(MIN);
-    expect(frame(BG + figure(150, 120)).subjectRun).toBe(0);
+    expect(frameOf(BG + figure(-100, 120)).cutRun).toBeGreaterThanOrEqual(MIN);
+    expect(frameOf(BG + figure(150, 120)).subjectRun).toBe(0);
   });
 
   it('does not count light rays, glows, bokeh, noise or patterns as subjects', () => {
@@ -28,7 +25,7 @@ describe('frame structure', () => {
     const bokeh = [0, 1, 2, 3, 4, 5, 6]
       .map((k) => `<circle cx="${k * 80}" cy="0" r="40" fill="#fc6"/>`)
       .join('');
-    const f = frame(
+    const f = frameOf(
       `${defs}${BG}${rays}${glow}<g>${bokeh}</g><rect x="-20" y="300" width="200" height="240" fill="url(#p)"/><rect x="300" y="-40" width="240" height="200" fill="#fff" filter="url(#n)"/>`,
     );
     expect(f.subjectRun).toBe(0);
@@ -38,7 +35,7 @@ describe('frame structure', () => {
   });
 
   it('does not count bands split by a stem, columns, drapes or a tabletop', () => {
-    const f = frame(
+    const f = frameOf(
       `<rect width="512" height="300" fill="#8cf"/><rect y="300" width="512" height="212" fill="#6a4"/>` +
         `<rect x="251" y="200" width="10" height="320" fill="#383"/>` +
         `<rect x="-20" y="0" width="80" height="420" fill="#eed"/><rect x="-8" y="0" width="76" height="24" fill="#cba"/>` +
@@ -56,10 +53,10 @@ describe('frame structure', () => {
     // standing on the lawn above the bottom edge, with its door drawn on it: a building cut.
     const wall = '<rect x="200" y="-600" width="600" height="1000" fill="#bbb"/>';
     const door = '<rect x="320" y="260" width="80" height="140" fill="#642"/>';
-    expect(frame(sky + wall + door).cutRun).toBeGreaterThanOrEqual(MIN);
+    expect(frameOf(sky + wall + door).cutRun).toBeGreaterThanOrEqual(MIN);
     // Standing on the bottom edge in that corner, it is architecture (a skyline's last block).
     const block = '<rect x="200" y="-600" width="600" height="1200" fill="#bbb"/>';
-    expect(frame(sky + block + door).cutRun).toBe(0);
+    expect(frameOf(sky + block + door).cutRun).toBe(0);
   });
 
   it('reads a rect of a figure the top slices as the figure, not architecture', () => {
@@ -69,14 +66,14 @@ describe('frame structure', () => {
     // and short of the bottom, so the top slices it (h38tune, 7 Dec 2026).
     const castle = (top: number) =>
       `<g><rect x="170" y="250" width="180" height="115" fill="#bbb"/><rect x="150" y="180" width="40" height="185" fill="#aaa"/><rect x="330" y="180" width="40" height="185" fill="#aaa"/><rect x="225" y="${top}" width="70" height="${270 - top}" fill="#999"/></g>`;
-    expect(frame(sky + castle(-24)).subjectRun).toBeGreaterThanOrEqual(MIN);
+    expect(frameOf(sky + castle(-24)).subjectRun).toBeGreaterThanOrEqual(MIN);
     // The same rect drawn up to the top (a hair past it) hangs there: a beam, not cut.
-    expect(frame(sky + castle(-4)).subjectRun).toBe(0);
+    expect(frameOf(sky + castle(-4)).subjectRun).toBe(0);
     // A bare rect body with its bands and window drawn on it, running 14 % past the top (a
     // rocket): a figure sliced there, where a bare wall a tenth past would be architecture.
     const rocket =
       '<rect x="205" y="-60" width="110" height="420" fill="#eee"/><rect x="205" y="60" width="110" height="24" fill="#c33"/><circle cx="260" cy="160" r="26" fill="#39c"/>';
-    expect(frame(sky + rocket).cutRun).toBeGreaterThanOrEqual(MIN);
+    expect(frameOf(sky + rocket).cutRun).toBeGreaterThanOrEqual(MIN);
   });
 
   it('reads a figure sliced far past the top as cut, though it grazes a side', () => {
@@ -85,10 +82,10 @@ describe('frame structure', () => {
     // reaching deep into the picture from the left as a drape would, but sliced by the top.
     const gear =
       '<g><path d="M-36 -240 L496 -240 L496 320 L-36 320 Z" fill="#9bd"/><circle cx="260" cy="120" r="60" fill="#fff"/></g>';
-    expect(frame(bg + gear).cutRun).toBeGreaterThanOrEqual(MIN);
+    expect(frameOf(bg + gear).cutRun).toBeGreaterThanOrEqual(MIN);
     // A drape drawn up to the top and down the left side (a hair past both) stays scenery.
     const drape = '<g><path d="M-4 -4 L200 -4 Q 120 200 160 420 L-4 420 Z" fill="#922"/></g>';
-    expect(frame(bg + drape).cutRun).toBe(0);
+    expect(frameOf(bg + drape).cutRun).toBe(0);
   });
 
   it('reads a lone shape drawn straight on the sky or sea as its scenery, not a cut subject', () => {
@@ -97,17 +94,17 @@ describe('frame structure', () => {
     // A cloud streak and a foam crest, each one bare shape over its band, running off a side.
     const cloud = '<path d="M-60 60 C 0 20 90 20 130 60 C 90 95 0 95 -60 60 Z" fill="#fff"/>';
     const foam = '<path d="M400 380 C 460 360 520 360 580 380 L 580 395 L 400 395 Z" fill="#dfe"/>';
-    const lone = frame(sky + cloud + foam);
+    const lone = frameOf(sky + cloud + foam);
     expect(lone.cutRun).toBe(0);
     expect(lone.subjectRun).toBe(0);
     // The same shape carrying a detail drawn on it (an eye on a body), or standing on a
     // subject rather than on the sky (a window on a wall), is still a subject cut.
     const eye = '<circle cx="60" cy="58" r="8" fill="#000"/>';
-    expect(frame(sky + cloud + eye).cutRun).toBeGreaterThanOrEqual(MIN);
+    expect(frameOf(sky + cloud + eye).cutRun).toBeGreaterThanOrEqual(MIN);
     const wall =
       '<path d="M-100 20 L 200 20 L 200 280 L -100 280 Z" fill="#b96"/><path d="M140 40 L 190 40 L 190 90 L 140 90 Z" fill="#fff"/>';
     const window = '<path d="M-20 120 L 40 120 L 40 180 L -20 180 Z" fill="#fea"/>';
-    expect(frame(sky + wall + window).cutRun).toBeGreaterThanOrEqual(MIN);
+    expect(frameOf(sky + wall + window).cutRun).toBeGreaterThanOrEqual(MIN);
   });
 
   it('tells a subject drawn up to the frame (flush) from one running past it', () => {
@@ -115,17 +112,17 @@ describe('frame structure', () => {
     // and sunflower): they meet the frame and stop there, so the frame slices nothing.
     const cloud = '<path d="M0 0 L120 0 C 110 40 60 70 0 60 Z" fill="#cde"/>';
     const rock = '<path d="M512 300 L380 330 C 360 400 420 470 512 480 Z" fill="#a54"/>';
-    const flush = frame(BG + cloud + rock);
+    const flush = frameOf(BG + cloud + rock);
     expect(flush.subjectRun).toBe(0);
     expect(flush.owners.flush).toBeGreaterThan(0.05);
     // The same rock drawn a fifth of its width past the frame is cut by it.
     const past = '<path d="M540 300 L380 330 C 360 400 420 470 540 480 Z" fill="#a54"/>';
-    expect(frame(BG + past).cutRun).toBeGreaterThanOrEqual(MIN);
+    expect(frameOf(BG + past).cutRun).toBeGreaterThanOrEqual(MIN);
   });
 
   it('reports a subject filling the frame from the side it runs past as a close-up', () => {
     const bust = `<g transform="translate(6 90) scale(2.5)">${figure(0, 0).replace(/<g[^>]*>|<\/g>/g, '')}</g>`;
-    const f = frame(BG + bust);
+    const f = frameOf(BG + bust);
     expect(f.closeUpRun).toBeGreaterThanOrEqual(MIN);
     expect(f.cutRun).toBe(0);
   });
@@ -134,30 +131,30 @@ describe('frame structure', () => {
     // The bust above pushed off the left side instead: it fills the picture from there and
     // runs a ninth of its width past it — half a bulldog, not a portrait crop.
     const half = `<g transform="translate(-60 10) scale(2)">${figure(0, 0).replace(/<g[^>]*>|<\/g>/g, '')}</g>`;
-    const f = frame(BG + half);
+    const f = frameOf(BG + half);
     expect(f.cutRun).toBeGreaterThanOrEqual(MIN);
     expect(f.closeUpRun).toBe(0);
     // A body as large as a backdrop (half the frame) meeting the frame on one side only is
     // a subject sliced there (a bison's hind half in a tight frame), not the background.
     const body = `<g><ellipse cx="420" cy="256" rx="300" ry="236" fill="#8b5a2b"/><circle cx="200" cy="200" r="20" fill="#000"/></g>`;
-    const b = frame(BG + body);
+    const b = frameOf(BG + body);
     expect(b.cutRun).toBeGreaterThanOrEqual(MIN);
   });
 
   it('finds text running off the frame, also over a pattern, and not text that fits', () => {
     const pattern =
       '<defs><pattern id="p" width="20" height="20" patternUnits="userSpaceOnUse"><circle cx="10" cy="10" r="5"/></pattern></defs><rect width="512" height="512" fill="url(#p)"/>';
-    const off = frame(`${pattern}<text x="300" y="80" font-size="40">The Secret Garden</text>`);
+    const off = frameOf(`${pattern}<text x="300" y="80" font-size="40">The Secret Garden</text>`);
     expect(off.textsOff).toEqual(['The Secret Garden']);
-    const anchored = frame(
+    const anchored = frameOf(
       `<text x="500" y="80" font-size="30" text-anchor="middle">Harbour Market</text>`,
     );
     expect(anchored.textsOff).toEqual(['Harbour Market']);
-    const lines = frame(
+    const lines = frameOf(
       `<text font-size="20"><tspan x="20" y="40">fits here</tspan><tspan x="460" y="70">runs off the edge</tspan></text>`,
     );
     expect(lines.textsOff).toEqual(['runs off the edge']);
-    const fits = frame(
+    const fits = frameOf(
       `<text x="256" y="80" font-size="36" text-anchor="middle">The Lighthouse Keeper</text>`,
     );
     expect(fits.textsOff).toEqual([]);
@@ -165,8 +162,8 @@ describe('frame structure', () => {
 
   it('survives hostile input: deep nesting, a self-referencing <use>, no viewBox', () => {
     const deep = `${'<g>'.repeat(60)}<rect x="-50" width="100" height="100"/>${'</g>'.repeat(60)}`;
-    expect(frame(deep).points).toBe(512);
-    const loop = frame(
+    expect(frameOf(deep).points).toBe(512);
+    const loop = frameOf(
       '<g id="a"><use href="#a"/><rect x="-40" y="200" width="100" height="80"/></g>',
     );
     expect(loop.points).toBe(512);

@@ -2,13 +2,11 @@
 // slices must still read as cut — by its own box — while a patch of a surface running past
 // the top and a bare cloud keep the part's reading. On the sanitiser's parse, as the worker.
 import { describe, expect, it } from 'vitest';
-import { sanitizeSvg } from './sanitize.ts';
+import { frameOf, CUT_MIN as MIN } from '../../test/support/frame-reading.ts';
 import { wholeScenePart } from './scene-part.ts';
 
 const F: [number, number, number, number] = [0, 0, 500, 500];
-const frame = (body: string) =>
-  sanitizeSvg(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 500 500">${body}</svg>`).code!
-    .frame!;
+const frame = (body: string) => frameOf(body, '0 0 500 500');
 // The layer: a wall, a bush on the bottom-left, a plant hung at the top-right; a signature
 // drawn beside it makes the layer one part of two (not looked through as a lone wrapper).
 const layer = (inner: string) =>
@@ -24,7 +22,7 @@ describe('scene part', () => {
   });
 
   it('gives a head in the scene layer that the top slices a cut run, and a whole one none', () => {
-    expect(frame(layer(head(-80))).cutRun).toBeGreaterThan(0.012);
+    expect(frame(layer(head(-80))).cutRun).toBeGreaterThan(MIN);
     expect(frame(layer(head(40))).subjectRun).toBe(0);
   });
 

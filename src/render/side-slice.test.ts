@@ -2,14 +2,11 @@
 // clear of the top and the bottom, versus a bank or a drape reaching in from that side by
 // design. Unit figures, then the frame reading on the sanitiser's parse.
 import { describe, expect, it } from 'vitest';
-import { sanitizeSvg } from './sanitize.ts';
+import { frameOf, CUT_MIN as MIN } from '../../test/support/frame-reading.ts';
 import { slicedBySide } from './side-slice.ts';
 
 const F: [number, number, number, number] = [0, 0, 500, 500];
-const frame = (body: string) =>
-  sanitizeSvg(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 500 500">${body}</svg>`).code!
-    .frame!;
-const MIN = 0.012;
+const frame = (body: string) => frameOf(body, '0 0 500 500');
 const SKY =
   '<rect width="500" height="500" fill="#fc9"/><rect y="390" width="500" height="110" fill="#6a4"/>';
 

@@ -3,11 +3,9 @@
 // spacing, em sizes, labels copied with <use> — and what must not count: a line ending at
 // the frame with its side bearing, a line wholly outside, text in a pattern tile.
 import { describe, expect, it } from 'vitest';
-import { sanitizeSvg } from './sanitize.ts';
+import { frameOf } from '../../test/support/frame-reading.ts';
 
-const frame = (body: string) =>
-  sanitizeSvg(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 500 500">${body}</svg>`).code!
-    .frame!;
+const frame = (body: string) => frameOf(body, '0 0 500 500');
 
 describe('text off the frame', () => {
   it('reads the font from a <style> class and its font shorthand', () => {

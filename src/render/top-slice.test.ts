@@ -3,13 +3,11 @@
 // crest that reach the top by design. Unit figures, then the frame reading on the
 // sanitiser's parse, as the worker reads it.
 import { describe, expect, it } from 'vitest';
-import { sanitizeSvg } from './sanitize.ts';
+import { frameOf, CUT_MIN as MIN } from '../../test/support/frame-reading.ts';
 import { slicedByTop, subjectSlicedByTop } from './top-slice.ts';
 
 const F: [number, number, number, number] = [0, 0, 500, 500];
-const frame = (body: string) =>
-  sanitizeSvg(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 500 500">${body}</svg>`).code!
-    .frame!;
+const frame = (body: string) => frameOf(body, '0 0 500 500');
 const WALL = '<rect width="500" height="500" fill="#5b3d25"/>';
 const TABLE = '<rect y="360" width="500" height="140" fill="#3d2412"/>';
 // A vase 160 wide whose neck runs 30 past the top (under a tenth of its height), on the table.
@@ -34,7 +32,7 @@ describe('top slice', () => {
 
   it('gives a vase whose neck the top slices a subject run, and a whole vase none', () => {
     const cut = frame(WALL + TABLE + VASE);
-    expect(cut.subjectRun).toBeGreaterThan(0.012);
+    expect(cut.subjectRun).toBeGreaterThan(MIN);
     const whole = frame(WALL + TABLE + VASE.replaceAll('-30', '60'));
     expect(whole.subjectRun).toBe(0);
   });
