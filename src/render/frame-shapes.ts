@@ -341,8 +341,7 @@ export function frameShapes(
       ) {
         if (lineArt(p, refs)) {
           const local = localShape(tag, a, memo);
-          const s =
-            local && local.length > 0 ? strokeShape(placed(local, mm), tag, a, group) : null;
+          const s = local && local.length > 0 ? strokeShape(local, mm, tag, a, group) : null;
           if (s) strokes.push(s);
         }
         continue;
@@ -406,33 +405,48 @@ function lineArt(p: Inherited, refs: Refs): boolean {
 
 const CLOSED_TAGS = new Set(['rect', 'circle', 'ellipse', 'polygon']);
 
-/** A stroke-only shape placed on the canvas: its box and whether its outline is closed. */
+/**
+ * A stroke-only shape on the canvas: its box and whether its outline is closed. Its points
+ * are placed one at a time, not copied (a drawing's hatching can be thousands of strokes).
+ */
 function strokeShape(
   polys: Pt[][],
+  m: M,
   tag: string,
   a: Record<string, string>,
   group: number,
 ): StrokeShape | null {
+  const [ma, mb, mc, md, me, mf] = m;
   let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
   for (const poly of polys)
     for (const q of poly) {
-      if (q[0] < x0) x0 = q[0];
-      if (q[0] > x1) x1 = q[0];
-      if (q[1] < y0) y0 = q[1];
-      if (q[1] > y1) y1 = q[1];
+      const x = ma * q[0] + mc * q[1] + me;
+      const y = mb * q[0] + md * q[1] + mf;
+      if (x < x0) x0 = x;
+      if (x > x1) x1 = x;
+      if (y < y0) y0 = y;
+      if (y > y1) y1 = y;
     }
   if (!(x1 >= x0 && y1 >= y0)) return null;
   let closed = CLOSED_TAGS.has(tag) || (tag === 'path' && /[zZ]/.test(a.d ?? ''));
   if (!closed && tag !== 'line') {
-    // Drawn round to where it began (two arcs making a wheel, a polyline back to its start).
-    const tol = 0.02 * Math.hypot(x1 - x0, y1 - y0);
+    // Drawn round to where it began (two arcs making a wheel, a polyline back to its start),
+    // in the shape's own units against its own box.
     closed = polys.some((poly) => {
+      if (poly.length <= 2) return false;
+      let [u0, v0, u1, v1] = [Infinity, Infinity, -Infinity, -Infinity];
+      for (const q of poly) {
+        if (q[0] < u0) u0 = q[0];
+        if (q[0] > u1) u1 = q[0];
+        if (q[1] < v0) v0 = q[1];
+        if (q[1] > v1) v1 = q[1];
+      }
       const f = poly[0]!;
       const l = poly[poly.length - 1]!;
-      return poly.length > 2 && Math.hypot(f[0] - l[0], f[1] - l[1]) <= tol;
+      return Math.hypot(f[0] - l[0], f[1] - l[1]) <= 0.02 * Math.hypot(u1 - u0, v1 - v0);
     });
   }
-  return { polys, box: [x0, y0, x1, y1], group, closed };
+  return { box: [x0, y0, x1, y1], group, closed };
 }
 
 /**

@@ -9,11 +9,9 @@
 // open lines (rays, beams, rain, grass, hatching, horizons, cables, underlines, arrows), a
 // closed outline round the whole picture (a border), or a stroked tiling (the part spans the
 // frame, or repeats one outline along it); none of those is read as cut.
-import type { Pt } from './geometry.ts';
 
-/** A stroke-only shape, placed in canvas units (from the frame walk of frame-shapes.ts). */
+/** A stroke-only shape's box in canvas units (from the frame walk of frame-shapes.ts). */
 export interface StrokeShape {
-  polys: Pt[][];
   box: [number, number, number, number];
   /** The top-level part it belongs to (frame-shapes.ts topParts), -1 for none. */
   group: number;
