@@ -133,7 +133,15 @@ export const clipped: Check = ({ render, options }) => {
   // pixels into many pieces too.
   const sliced =
     frame.cutRun >= options.clippedMinBorderInk && !frame.tiling && pic.edgeInk >= frame.cutRun / 2;
-  const subjectCut = (pixelCut && frame.subjectRun >= options.clippedMinBorderInk) || sliced;
+  // A line-art subject (strokes only) cut through a closed outline (frame-strokes.ts): its
+  // strokes cross the border in a few points, under any pixel floor, so its geometry decides;
+  // the pixels must show ink on the frame.
+  const lineArt =
+    frame.lineArt !== undefined &&
+    frame.lineArt.run >= options.clippedMinBorderInk &&
+    pic.edgeInk > 0;
+  const subjectCut =
+    (pixelCut && frame.subjectRun >= options.clippedMinBorderInk) || sliced || lineArt;
   const textCut = frame.textsOff.length > 0;
   // A close-up is a part filling the frame from the bottom it runs past, or one dominant
   // subject standing on the bottom edge drawn up to it (close-up.ts): reported, not flagged.
@@ -141,7 +149,11 @@ export const clipped: Check = ({ render, options }) => {
     !subjectCut &&
     (frame.closeUpRun >= options.clippedMinBorderInk || frame.closeUpShape === 'bust');
   const value = subjectCut
-    ? Math.max(Math.min(pic.edgeCutLargest, frame.subjectRun), sliced ? frame.cutRun : 0)
+    ? Math.max(
+        Math.min(pic.edgeCutLargest, frame.subjectRun),
+        sliced ? frame.cutRun : 0,
+        lineArt ? frame.lineArt!.run : 0,
+      )
     : 0;
   return {
     name: 'clipped',
@@ -158,6 +170,7 @@ export const clipped: Check = ({ render, options }) => {
       pixelCut: pic.edgeCutLargest,
       subjectRun: frame.subjectRun,
       cutRun: frame.cutRun,
+      ...(frame.lineArt ? { lineArt: frame.lineArt } : {}),
       tiling: frame.tiling,
       closeUpRun: frame.closeUpRun,
       closeUpShape: frame.closeUpShape,

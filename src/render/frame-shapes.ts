@@ -14,6 +14,7 @@ import { coversViewBox } from './frame-backdrops.ts';
 import { promoteBodies } from './frame-bodies.ts';
 import { sceneryMotifs } from './frame-motifs.ts';
 import { promoteSilhouettes } from './frame-silhouettes.ts';
+import type { StrokeShape } from './frame-strokes.ts';
 import { apply, clippedArea, ID, type M, mul, num, type Pt, parseTransform } from './geometry.ts';
 import { standsInLandscape } from './landscape.ts';
 import {
@@ -182,6 +183,10 @@ interface Inherited {
   alpha: number;
   fillOpacity: number;
   filter: 'glow' | 'noise' | 'crisp';
+  /** The stroke paint, stroke-opacity, and whether a clip-path or mask bounds the shape. */
+  stroke: string;
+  strokeOpacity: number;
+  bounded: boolean;
   /** The innermost <use> placing the shape: its target's id and the placement's number. */
   motif?: string;
   copy?: number;
@@ -195,6 +200,8 @@ export function frameShapes(
   shapes: FrameShape[];
   frame: [number, number, number, number];
   refs: Refs;
+  /** Stroke-only shapes (frame-strokes.ts reads line-art figures from them). */
+  strokes: StrokeShape[];
 } {
   const refs: Refs = new Map();
   const index = (nodes: XNode[], depth: number) => {
@@ -214,6 +221,7 @@ export function frameShapes(
   const drawn = fitRoot(attrs(root), 512).sourceViewBox ?? frame;
   const [vx, vy, vw, vh] = frame;
   const shapes: FrameShape[] = [];
+  const strokes: StrokeShape[] = [];
   let visits = 0;
   let copies = 0;
   const tops = topParts(root);
@@ -277,6 +285,7 @@ export function frameShapes(
       const op = styleOf(a, 'opacity');
       const fo = styleOf(a, 'fill-opacity');
       const fill = styleOf(a, 'fill');
+      const so = styleOf(a, 'stroke-opacity');
       const filter = refId(styleOf(a, 'filter'));
       const p: Inherited = {
         fill: fill ?? inh.fill,
@@ -284,6 +293,13 @@ export function frameShapes(
         fillOpacity:
           fo === undefined ? inh.fillOpacity : Math.max(0, Math.min(1, opacityValue(fo))),
         filter: filter ? strongest(inh.filter, filterKind(refs.get(filter))) : inh.filter,
+        stroke: styleOf(a, 'stroke') ?? inh.stroke,
+        strokeOpacity:
+          so === undefined ? inh.strokeOpacity : Math.max(0, Math.min(1, opacityValue(so))),
+        bounded:
+          inh.bounded ||
+          (styleOf(a, 'clip-path') ?? 'none') !== 'none' ||
+          (styleOf(a, 'mask') ?? 'none') !== 'none',
         motif: inh.motif,
         copy: inh.copy,
       };
@@ -318,8 +334,18 @@ export function frameShapes(
       }
       // An unfilled shape is not read: left before its path is sampled (the same shapes as
       // localShape reads; the check below stays for anything it returns).
-      if (SHAPE_TAGS.has(tag) && (tag === 'line' || p.fill === 'none' || p.fill === 'transparent'))
+      // …unless it is drawn in a solid stroke: line art (frame-strokes.ts).
+      if (
+        SHAPE_TAGS.has(tag) &&
+        (tag === 'line' || p.fill === 'none' || p.fill === 'transparent')
+      ) {
+        if (lineArt(p, refs)) {
+          const local = localShape(tag, a, memo);
+          const s = local && local.length > 0 ? strokeShape(local, mm, tag, a, group) : null;
+          if (s) strokes.push(s);
+        }
         continue;
+      }
       const polys = localShape(tag, a, memo);
       if (polys) {
         if (tag === 'line' || p.fill === 'none' || p.fill === 'transparent') continue;
@@ -338,12 +364,89 @@ export function frameShapes(
       walk(kidsOf(node), mm, p, depth + 1, useDepth, group);
     }
   };
-  walk(kidsOf(root), ID, { fill: '#000', alpha: 1, fillOpacity: 1, filter: 'crisp' }, 0, 0, -1);
+  walk(
+    kidsOf(root),
+    ID,
+    {
+      fill: '#000',
+      alpha: 1,
+      fillOpacity: 1,
+      filter: 'crisp',
+      stroke: 'none',
+      strokeOpacity: 1,
+      bounded: false,
+    },
+    0,
+    0,
+    -1,
+  );
   promoteBodies(shapes, frame, (b) => pastShare(b, frame) >= RUNS_PAST);
   promoteSilhouettes(shapes, frame, (b) => pastShare(b, frame) >= RUNS_PAST);
   regroup(shapes, frame, drawn);
   sceneryMotifs(shapes, frame);
-  return { shapes, frame, refs };
+  return { shapes, frame, refs, strokes };
+}
+
+/** A solid, crisp, unbounded stroke: what a line-art figure is drawn in. */
+function lineArt(p: Inherited, refs: Refs): boolean {
+  if (p.bounded || p.filter !== 'crisp') return false;
+  const stroke = p.stroke.trim();
+  if (stroke === 'none' || stroke === 'transparent' || stroke === '') return false;
+  if (p.alpha * p.strokeOpacity * colourAlpha(stroke) < LIGHT_ALPHA) return false;
+  const ref = refId(stroke);
+  if (ref) {
+    const target = refs.get(ref);
+    const t = target ? tagOf(target) : '';
+    if (t !== 'linearGradient' && t !== 'radialGradient') return false;
+    if (minStopOpacity(target!, refs) < FADING_STOP) return false;
+  }
+  return true;
+}
+
+const CLOSED_TAGS = new Set(['rect', 'circle', 'ellipse', 'polygon']);
+
+/**
+ * A stroke-only shape on the canvas: its box and whether its outline is closed. Its points
+ * are placed one at a time, not copied (a drawing's hatching can be thousands of strokes).
+ */
+function strokeShape(
+  polys: Pt[][],
+  m: M,
+  tag: string,
+  a: Record<string, string>,
+  group: number,
+): StrokeShape | null {
+  const [ma, mb, mc, md, me, mf] = m;
+  let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const poly of polys)
+    for (const q of poly) {
+      const x = ma * q[0] + mc * q[1] + me;
+      const y = mb * q[0] + md * q[1] + mf;
+      if (x < x0) x0 = x;
+      if (x > x1) x1 = x;
+      if (y < y0) y0 = y;
+      if (y > y1) y1 = y;
+    }
+  if (!(x1 >= x0 && y1 >= y0)) return null;
+  let closed = CLOSED_TAGS.has(tag) || (tag === 'path' && /[zZ]/.test(a.d ?? ''));
+  if (!closed && tag !== 'line') {
+    // Drawn round to where it began (two arcs making a wheel, a polyline back to its start),
+    // in the shape's own units against its own box.
+    closed = polys.some((poly) => {
+      if (poly.length <= 2) return false;
+      let [u0, v0, u1, v1] = [Infinity, Infinity, -Infinity, -Infinity];
+      for (const q of poly) {
+        if (q[0] < u0) u0 = q[0];
+        if (q[0] > u1) u1 = q[0];
+        if (q[1] < v0) v0 = q[1];
+        if (q[1] > v1) v1 = q[1];
+      }
+      const f = poly[0]!;
+      const l = poly[poly.length - 1]!;
+      return Math.hypot(f[0] - l[0], f[1] - l[1]) <= 0.02 * Math.hypot(u1 - u0, v1 - v0);
+    });
+  }
+  return { box: [x0, y0, x1, y1], group, closed };
 }
 
 /**

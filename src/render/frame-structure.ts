@@ -9,6 +9,7 @@
 
 import { readCloseUp } from './close-up.ts';
 import { type FrameShape, frameShapes, type ShapeClass } from './frame-shapes.ts';
+import { lineArtCut } from './frame-strokes.ts';
 import type { ShapeMemo } from './overdraw.ts';
 import { inside, RowHit } from './shape-hit.ts';
 import { textsOffFrame } from './text-off-frame.ts';
@@ -75,7 +76,8 @@ function ownerAt(
 
 /** The structural reading of the frame for one parsed document (its root `<svg>` node). */
 export function measureFrame(root: XNode, memo?: ShapeMemo): CodeFrame {
-  const { shapes, frame } = frameShapes(root, memo);
+  const { shapes, frame, strokes } = frameShapes(root, memo);
+  const lineArt = lineArtCut(strokes, shapes, frame);
   const [vx, vy, vw, vh] = frame;
   // Only shapes reaching the frame can own a point on it.
   const ex = vw / (2 * FRAME_POINTS);
@@ -129,6 +131,7 @@ export function measureFrame(root: XNode, memo?: ShapeMemo): CodeFrame {
       Object.entries(shares).map(([k, v]) => [k, Math.round(v * 1000) / 1000]),
     ),
     ...textsOff(root, frame),
+    ...(lineArt ? { lineArt } : {}),
   };
 }
 

@@ -113,6 +113,12 @@ export interface CodeFrame {
   textsOff: string[];
   /** The largest share of one of those lines' width (or height) outside the frame. */
   textHidden?: number;
+  /**
+   * Line-art subjects cut by the frame (frame-strokes.ts): a part of stroke-only shapes whose
+   * closed outline runs past the frame — the chord's share of the perimeter, the sides cut,
+   * how many outlines and stroke shapes. Absent when none.
+   */
+  lineArt?: { run: number; sides: string[]; outlines: number; shapes: number };
 }
 
 /** Overdraw from the geometry: what the clutter check reads (src/checks/overdraw.ts). */

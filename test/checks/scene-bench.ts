@@ -20,7 +20,7 @@ import { holdoutScenes } from './holdout-scenes.ts';
 import type { LabelledItem } from './labelled-set.ts';
 import { modelBScenes, modelCScenes, modelScenes } from './model-scenes.ts';
 import { realScenes } from './real-scenes.ts';
-import { sceneCorpus } from './scene-corpus.ts';
+import { lineArtScenes, sceneCorpus } from './scene-corpus.ts';
 
 export interface KindFigures {
   kind: string;
@@ -152,12 +152,15 @@ if (process.argv[1]?.endsWith('scene-bench.ts')) {
   // `holdout` the held-out real scenes (holdout-scenes.ts); `model` the model-written scenes
   // (model-scenes.ts); `model-b` and `model-c` the second and third model-written sets.
   const set = process.argv[2];
+  // `line-art [seed]` the line-art family (scene-corpus.ts lineArtScenes), seed 40 unless given.
+  const lineSeed = /^\d+$/.test(process.argv[3] ?? '') ? Number(process.argv[3]) : 40;
   const named: Record<string, [string, () => BenchScene[]]> = {
     real: ['real scenes', realScenes],
     holdout: ['held-out real scenes', holdoutScenes],
     model: ['model-written scenes', () => modelScenes()],
     'model-b': ['model-written scenes, second set', modelBScenes],
     'model-c': ['model-written scenes, third set', modelCScenes],
+    'line-art': [`line-art scenes, seed ${lineSeed}`, () => lineArtScenes(lineSeed)],
   };
   const seed = Number(set ?? 40);
   const [title, scenes] =

@@ -31,7 +31,7 @@ export type SceneKind = (typeof SCENE_KINDS)[number];
 
 export interface SceneItem {
   id: string;
-  kind: SceneKind | 'text-off-frame' | 'close-up';
+  kind: SceneKind | 'text-off-frame' | 'close-up' | 'line-art';
   prompt: string;
   svg: string;
   /** true: `clipped` must fire; false: it must not. */
@@ -319,6 +319,100 @@ function closeUps(r: R, all: Subject[], n: number): SceneItem[] {
       svg: svg512(bg.under + place(s, x, y, side)),
       cut: false,
       closeUp: true,
+    });
+  }
+  return out;
+}
+
+/**
+ * Line-art figures (strokes only, `fill="none"`) in a 100-unit box: what a model draws as a
+ * bicycle, a stick figure, a wireframe or a Feather/Lucide-style icon (7 Dec 2026, h38stroke).
+ */
+const LINE_ART: { name: string; body: string }[] = [
+  {
+    name: 'bicycle',
+    body: '<circle cx="22" cy="68" r="20"/><circle cx="78" cy="68" r="20"/><path d="M22 68 L40 40 L70 40 L78 68 M40 40 L52 68 L70 40 M52 68 L22 68 M36 34 L46 34 M70 40 L66 28 L76 28"/>',
+  },
+  {
+    name: 'stick-figure',
+    body: '<circle cx="50" cy="16" r="12"/><path d="M50 28 L50 62 M50 38 L28 52 M50 38 L72 52 M50 62 L34 94 M50 62 L66 94"/>',
+  },
+  {
+    name: 'house',
+    body: '<polygon points="10,45 50,8 90,45 90,95 10,95"/><rect x="42" y="62" width="16" height="33"/><rect x="18" y="52" width="16" height="14"/><rect x="66" y="52" width="16" height="14"/>',
+  },
+  {
+    name: 'cup',
+    body: '<path d="M18 38 L78 38 L70 94 L26 94 Z"/><path d="M78 50 C96 50 96 76 74 78"/><path d="M36 28 C30 20 42 14 36 4 M52 28 C46 20 58 14 52 4"/>',
+  },
+  {
+    name: 'wireframe-cube',
+    body: '<rect x="8" y="32" width="58" height="58"/><rect x="34" y="8" width="58" height="58"/><path d="M8 32 L34 8 M66 32 L92 8 M66 90 L92 66 M8 90 L34 66"/>',
+  },
+  {
+    name: 'flower',
+    body: '<circle cx="50" cy="30" r="8"/><ellipse cx="50" cy="12" rx="7" ry="10"/><ellipse cx="50" cy="48" rx="7" ry="10"/><ellipse cx="32" cy="30" rx="10" ry="7"/><ellipse cx="68" cy="30" rx="10" ry="7"/><path d="M50 58 L50 98 M50 80 C62 70 72 72 76 66 C70 80 60 82 50 84 Z"/>',
+  },
+  {
+    name: 'car',
+    body: '<path d="M4 70 L4 52 L22 48 L34 30 L70 30 L84 48 L96 52 L96 70 Z"/><path d="M38 36 L48 36 L48 48 L28 48 Z M54 36 L66 36 L76 48 L54 48 Z"/><circle cx="26" cy="72" r="12"/><circle cx="74" cy="72" r="12"/>',
+  },
+  {
+    name: 'camera',
+    body: '<path d="M8 32 L28 32 L36 20 L64 20 L72 32 L92 32 L92 84 L8 84 Z"/><circle cx="50" cy="56" r="18"/><circle cx="80" cy="42" r="3"/>',
+  },
+  {
+    name: 'light-bulb',
+    body: '<path d="M34 66 C14 52 18 8 50 8 C82 8 86 52 66 66 L66 78 L34 78 Z"/><path d="M36 86 L64 86 M40 94 L60 94 M44 40 L50 56 L56 40"/>',
+  },
+  {
+    name: 'fish',
+    body: '<ellipse cx="44" cy="50" rx="34" ry="22"/><polygon points="76,50 98,32 98,68"/><circle cx="26" cy="44" r="4"/><path d="M52 32 C58 44 58 56 52 68"/>',
+  },
+];
+
+/**
+ * Line-art subjects over every background kind, whole (away from the frame or beside it) or
+ * pushed 40–65 % of their box off one side or a corner, placed as the emoji scenes are. Its
+ * own family with its own random stream, so the emoji corpus's items stay as they were.
+ */
+export function lineArtScenes(seed = 40, perKind = 40): SceneItem[] {
+  const r = rng(seed * 7 + 11);
+  const out: SceneItem[] = [];
+  for (let i = 0; i < perKind * 2; i++) {
+    const kind = SCENE_KINDS[i % SCENE_KINDS.length]!;
+    const fig = pick(r, LINE_ART);
+    const bg = background(kind, r);
+    const cut = i % 2 === 1;
+    const side = int(r, 160, 340);
+    let x = int(r, 60, 452 - side);
+    let y = int(r, 40, 472 - side);
+    if (!cut && i % 4 === 2) {
+      // Whole, drawn right up to the frame (a stroke's half-width from it).
+      if (r() < 0.5) x = r() < 0.5 ? 4 : 508 - side;
+      else y = r() < 0.5 ? 4 : 508 - side;
+    }
+    if (cut) {
+      const share = 0.4 + r() * 0.25;
+      const where = int(r, 0, 4);
+      if (where === 0) x = -side * share;
+      else if (where === 1) x = 512 - side * (1 - share);
+      else if (where === 2) y = -side * share;
+      else if (where === 3) y = 512 - side * (1 - share);
+      else {
+        x = r() < 0.5 ? -side * share * 0.7 : 512 - side * (1 - share * 0.7);
+        y = r() < 0.5 ? -side * share * 0.7 : 512 - side * (1 - share * 0.7);
+      }
+    }
+    const k = side / 100;
+    const stroke = pick(r, ['#1a1a1a', '#223', '#333', '#fff', '#402']);
+    const figure = `<g transform="translate(${f1(x)} ${f1(y)}) scale(${k.toFixed(4)})" fill="none" stroke="${stroke}" stroke-width="${f1(3 + r() * 2)}" stroke-linecap="round" stroke-linejoin="round">${fig.body}</g>`;
+    out.push({
+      id: `scene:line-art:${i}:${kind}:${fig.name}`,
+      kind: 'line-art',
+      prompt: `a line drawing of a ${fig.name.replace(/-/g, ' ')} ${bg.words}`,
+      svg: svg512(bg.under + figure + bg.over),
+      cut,
     });
   }
   return out;

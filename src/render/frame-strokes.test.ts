@@ -1,0 +1,115 @@
+// Line-art subjects cut by the frame (frame-strokes.ts, issue 40): a figure drawn in strokes
+// only is read from its own geometry — a part whose closed outline runs past the frame is cut
+// — and what is drawn in strokes up to the frame on purpose (rays, a border, rain, cables,
+// grass, an arrow, a stroked tiling) is not. Read on the sanitiser's parse.
+import { describe, expect, it } from 'vitest';
+import { frameOf, CUT_MIN as MIN } from '../../test/support/frame-reading.ts';
+
+const frame = (body: string) => frameOf(body, '0 0 500 500');
+const WHITE = '<rect width="500" height="500" fill="#fff"/>';
+const LINE = 'fill="none" stroke="#222" stroke-width="8" stroke-linecap="round"';
+/** A line-art bicycle whose rear wheel is centred at `rx` (radius 100). */
+const bicycle = (rx: number) =>
+  `<g ${LINE}><circle cx="${rx}" cy="330" r="100"/><circle cx="330" cy="330" r="100"/>` +
+  `<path d="M${rx} 330 L${rx + 100} 200 L290 200 L330 330 M${rx + 100} 200 L200 330 L290 200 M200 330 L${rx} 330 M${rx + 90} 180 L${rx + 120} 180 M290 200 L280 160 L320 160"/>` +
+  '<circle cx="200" cy="330" r="14"/></g>';
+const cut = (body: string) => {
+  const f = frame(body);
+  return (f.lineArt?.run ?? 0) >= MIN;
+};
+
+describe('line-art subjects cut by the frame', () => {
+  it('reads a line-art bicycle with its rear wheel 60 units past the left edge as cut', () => {
+    const f = frame(WHITE + bicycle(40));
+    expect(f.lineArt?.run).toBeGreaterThanOrEqual(MIN);
+    expect(f.lineArt?.sides).toEqual(['left']);
+    expect(f.lineArt?.outlines).toBe(1);
+    // The filled reading sees only the white ground.
+    expect(f.subjectRun).toBe(0);
+  });
+
+  it('leaves the same bicycle whole', () => {
+    expect(frame(WHITE + bicycle(150)).lineArt).toBeUndefined();
+  });
+
+  it('does not read rays from a corner as cut', () => {
+    const rays = [0, 15, 30, 45, 60, 75, 90]
+      .map((d) => {
+        const t = (d * Math.PI) / 180;
+        return `<line x1="0" y1="0" x2="${700 * Math.cos(t)}" y2="${700 * Math.sin(t)}"/>`;
+      })
+      .join('');
+    expect(cut(`${WHITE}<g stroke="#fc0" stroke-width="10">${rays}</g>`)).toBe(false);
+    // …nor rays drawn as thin closed wedges.
+    const wedges = [10, 40, 70]
+      .map((d) => {
+        const t = (d * Math.PI) / 180;
+        const u = ((d + 4) * Math.PI) / 180;
+        return `<polygon points="0,0 ${700 * Math.cos(t)},${700 * Math.sin(t)} ${700 * Math.cos(u)},${700 * Math.sin(u)}"/>`;
+      })
+      .join('');
+    expect(cut(`${WHITE}<g fill="none" stroke="#fc0" stroke-width="4">${wedges}</g>`)).toBe(false);
+  });
+
+  it('does not read a stroked border round the frame as cut', () => {
+    const border =
+      '<g fill="none" stroke="#333"><rect x="-6" y="-6" width="512" height="512" stroke-width="24"/><rect x="14" y="14" width="472" height="472" stroke-width="3"/></g>';
+    expect(cut(WHITE + border + bicycle(150))).toBe(false);
+  });
+
+  it('does not read rain streaks as cut', () => {
+    let rain = '';
+    for (let i = 0; i < 30; i++) {
+      const x = (i * 97) % 520;
+      const y = (i * 61) % 520;
+      rain += `<line x1="${x}" y1="${y - 30}" x2="${x - 8}" y2="${y + 10}"/>`;
+    }
+    expect(cut(`${WHITE}<g stroke="#58a" stroke-width="3">${rain}</g>`)).toBe(false);
+  });
+
+  it('does not read a cable spanning the picture as cut', () => {
+    const cable =
+      '<g fill="none" stroke="#111" stroke-width="4"><path d="M-20 120 Q250 220 520 110"/><path d="M-20 140 Q250 240 520 130"/><circle cx="250" cy="172" r="6"/></g>';
+    expect(cut(WHITE + cable)).toBe(false);
+  });
+
+  it('does not read grass blades along the bottom as cut', () => {
+    let blades = '';
+    for (let x = 0; x < 500; x += 18)
+      blades += `<path d="M${x} 512 L${x + 9} ${430 + (x % 40)} L${x + 18} 512 Z"/>`;
+    expect(cut(`${WHITE}<g fill="none" stroke="#3a3" stroke-width="3">${blades}</g>`)).toBe(false);
+    // A tuft of a few blades of varied heights at one corner.
+    const tuft =
+      '<g fill="none" stroke="#3a3" stroke-width="3"><path d="M10 515 L22 420 L34 515 Z"/><path d="M30 515 L40 450 L50 515 Z"/><path d="M-5 515 L5 470 L15 515 Z"/></g>';
+    expect(cut(WHITE + tuft)).toBe(false);
+  });
+
+  it("does not read a diagram's arrow to the edge as cut", () => {
+    const diagram =
+      `<g ${LINE}><rect x="30" y="200" width="120" height="100"/><line x1="150" y1="250" x2="500" y2="250"/>` +
+      '<polygon points="480,235 504,250 480,265"/></g>';
+    expect(cut(WHITE + diagram)).toBe(false);
+  });
+
+  it('does not read a stroked tiling running off the frame as cut', () => {
+    let tiles = '';
+    for (let x = -40; x < 540; x += 80)
+      for (let y = -40; y < 540; y += 80) tiles += `<circle cx="${x}" cy="${y}" r="30"/>`;
+    expect(cut(`${WHITE}<g fill="none" stroke="#ccc" stroke-width="3">${tiles}</g>`)).toBe(false);
+    // …nor one ring repeated along one side (a chain's links).
+    let links = '';
+    for (let x = 60; x < 460; x += 90) links += `<ellipse cx="${x}" cy="-10" rx="40" ry="30"/>`;
+    expect(cut(`${WHITE}<g fill="none" stroke="#888" stroke-width="6">${links}</g>`)).toBe(false);
+  });
+
+  it('does not read a lone outline, translucent strokes or clipped strokes as a figure', () => {
+    expect(cut(`${WHITE}<circle cx="0" cy="250" r="100" ${LINE}/>`)).toBe(false);
+    expect(cut(WHITE + bicycle(40).replace('<g ', '<g stroke-opacity="0.3" '))).toBe(false);
+    expect(
+      cut(
+        `${WHITE}<defs><clipPath id="c"><rect width="500" height="500"/></clipPath></defs>` +
+          bicycle(40).replace('<g ', '<g clip-path="url(#c)" '),
+      ),
+    ).toBe(false);
+  });
+});

@@ -1,0 +1,165 @@
+// Line-art subjects cut by the frame (issue 40, 7 Dec 2026, h38stroke). The filled reading
+// (frame-shapes.ts) skips every unfilled shape, so a figure drawn in strokes only — a
+// bicycle, a stick figure, a Feather/Lucide-style icon, a wireframe — is never a subject, and
+// the pixels see its outline cross the border in a couple of points a stroke-width wide,
+// under the check's floor. This reads the figure's own geometry instead: a part (the same
+// top-level parts as the filled reading) of stroke-only shapes, holding a closed outline (a
+// wheel, a head, a box) that runs past the frame by RUNS_PAST of its own extent, is a
+// subject cut through its body. What is drawn in strokes and reaches the frame on purpose is
+// open lines (rays, beams, rain, grass, hatching, horizons, cables, underlines, arrows), a
+// closed outline round the whole picture (a border), or a stroked tiling (the part spans the
+// frame, or repeats one outline along it); none of those is read as cut.
+
+/** A stroke-only shape's box in canvas units (from the frame walk of frame-shapes.ts). */
+export interface StrokeShape {
+  box: [number, number, number, number];
+  /** The top-level part it belongs to (frame-shapes.ts topParts), -1 for none. */
+  group: number;
+  /** A closed outline (circle, ellipse, rect, polygon, a path closed by Z or drawn round). */
+  closed: boolean;
+}
+
+/** A closed outline running this share of its own extent past a side is cut through it. */
+export const STROKE_PAST = 0.1;
+/** A part spanning this share of the frame and meeting both ends is drawn across it. */
+const SPAN = 0.9;
+/** Closed outlines of one part crossing the frame, of one size (within this), repeat. */
+const SAME_SIZE = 0.2;
+/**
+ * A closed outline whose short side is under this share of its long side is a streak (a
+ * grass blade, a beam, a lane marking drawn as a thin outline), not a body.
+ */
+export const SLENDER = 0.35;
+/**
+ * A closed outline smaller than this share of its part's extent is a detail of it (an
+ * arrowhead on a long arrow, a flash on a camera), or than OUTLINE_FRAME of the frame's side.
+ */
+export const OUTLINE_PART = 0.15;
+export const OUTLINE_FRAME = 0.04;
+/** Cut outlines of one size spread along the frame over this many times that size: a row. */
+export const ROW_SPREAD = 4;
+/** A part reaching this share into the picture from the bottom it runs past is a close-up. */
+const DEEP = 0.55;
+
+export interface LineArtCut {
+  /** Share of the frame's perimeter the cut outlines cross (their extent along the side). */
+  run: number;
+  /** The sides cut: top, right, bottom, left. */
+  sides: string[];
+  /** Closed outlines cut, and the stroke shapes of their parts. */
+  outlines: number;
+  shapes: number;
+}
+
+const SIDES = ['top', 'right', 'bottom', 'left'] as const;
+
+/**
+ * The line-art subjects the frame cuts, or null. `filled` is the filled reading: a part whose
+ * filled shapes are backdrop, band, scenery or close-up is not a line-art figure (its strokes
+ * are that scenery's outlines).
+ */
+export function lineArtCut(
+  strokes: StrokeShape[],
+  filled: readonly { cls: string; group: number }[],
+  [vx, vy, vw, vh]: [number, number, number, number],
+): LineArtCut | null {
+  if (strokes.length === 0) return null;
+  const parts = new Map<number, StrokeShape[]>();
+  for (const s of strokes) {
+    if (s.group < 0) continue;
+    const list = parts.get(s.group);
+    if (list) list.push(s);
+    else parts.set(s.group, [s]);
+  }
+  const framing = new Set<number>();
+  for (const f of filled)
+    if (f.cls === 'background' || f.cls === 'band' || f.cls === 'scenery' || f.cls === 'closeup')
+      framing.add(f.group);
+  const [fx1, fy1] = [vx + vw, vy + vh];
+  const cutSides = new Set<string>();
+  let run = 0;
+  let outlines = 0;
+  let shapes = 0;
+  for (const [group, list] of parts) {
+    // A figure is a group of strokes: a lone outline is a ring, a frame, an ornament.
+    if (list.length < 2 || framing.has(group)) continue;
+    let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
+    for (const s of list) {
+      x0 = Math.min(x0, s.box[0]);
+      y0 = Math.min(y0, s.box[1]);
+      x1 = Math.max(x1, s.box[2]);
+      y1 = Math.max(y1, s.box[3]);
+    }
+    // Drawn across the picture (a tiling, a grid, wires, a border round it): not a figure.
+    const w = (Math.min(x1, fx1) - Math.max(x0, vx)) / vw;
+    const h = (Math.min(y1, fy1) - Math.max(y0, vy)) / vh;
+    if ((w >= SPAN && x0 <= vx && x1 >= fx1) || (h >= SPAN && y0 <= vy && y1 >= fy1)) continue;
+    // A figure filling the picture from the bottom it runs past is a close-up (a bust).
+    if (y1 > fy1 && h >= DEEP && (y1 - fy1) / (y1 - y0) >= 0.05) continue;
+    const cut: { s: StrokeShape; side: number; along: number }[] = [];
+    for (const s of list) {
+      if (!s.closed) continue;
+      const [a0, b0, a1, b1] = s.box;
+      const sw = a1 - a0;
+      const sh = b1 - b0;
+      if (!(sw > 0 && sh > 0)) continue;
+      if (Math.min(sw, sh) < SLENDER * Math.max(sw, sh)) continue;
+      const size = Math.max(sw, sh);
+      if (
+        size < OUTLINE_FRAME * Math.min(vw, vh) ||
+        size < OUTLINE_PART * Math.max(x1 - x0, y1 - y0)
+      )
+        continue;
+      const past = [(vy - b0) / sh, (a1 - fx1) / sw, (b1 - fy1) / sh, (vx - a0) / sw];
+      let side = -1;
+      for (let k = 0; k < 4; k++)
+        if (past[k]! >= STROKE_PAST && (side < 0 || past[k]! > past[side]!)) side = k;
+      if (side < 0) continue;
+      // Its extent along that side, inside the frame's span: the chord the frame cuts.
+      const along =
+        side % 2 === 0
+          ? Math.max(0, Math.min(a1, fx1) - Math.max(a0, vx))
+          : Math.max(0, Math.min(b1, fy1) - Math.max(b0, vy));
+      // The outline crosses the frame, or lies wholly beyond it while its figure crosses that
+      // side (a wheel pushed out past the edge, the rest of the bicycle inside).
+      const crosses =
+        side === 0 ? y1 > vy : side === 1 ? x0 < fx1 : side === 2 ? y0 < fy1 : x1 > vx;
+      if (crosses && w > 0 && h > 0 && along > 0) cut.push({ s, side, along });
+    }
+    if (cut.length === 0) continue;
+    // One outline repeated in a row along the frame (rings, tiles, links of a chain): a
+    // pattern. A figure's petals or windows of one size lie together, not spread in a row.
+    if (cut.length >= 3) {
+      const size = (s: StrokeShape) => Math.max(s.box[2] - s.box[0], s.box[3] - s.box[1]);
+      const ref = size(cut[0]!.s);
+      let lo = Infinity;
+      let hi = -Infinity;
+      for (const c of cut) {
+        const horizontal = c.side % 2 === 0;
+        lo = Math.min(lo, horizontal ? c.s.box[0] : c.s.box[1]);
+        hi = Math.max(hi, horizontal ? c.s.box[2] : c.s.box[3]);
+      }
+      if (
+        cut.every((c) => Math.abs(size(c.s) - ref) <= SAME_SIZE * ref) &&
+        hi - lo >= ROW_SPREAD * ref
+      )
+        continue;
+    }
+    const sidesHere = new Set(cut.map((c) => c.side));
+    // A figure is cut on one side or in one corner, not all round.
+    if (sidesHere.size > 2) continue;
+    for (const c of cut) {
+      cutSides.add(SIDES[c.side]!);
+      run = Math.max(run, c.along / (2 * (vw + vh)));
+    }
+    outlines += cut.length;
+    shapes += list.length;
+  }
+  if (outlines === 0) return null;
+  return {
+    run: Math.round(run * 1000) / 1000,
+    sides: [...cutSides],
+    outlines,
+    shapes,
+  };
+}
