@@ -4,29 +4,34 @@
 // background kind; a title running off the frame is caught; a deliberate close-up is not
 // flagged. Real renders through the isolated pool; the table is printed. Seed 41 is the
 // held-out seed (the rule was tuned on 40); 20 scenes a kind keep the run under a minute.
+// The line-art family (stroke-only subjects over the same backgrounds, frame-strokes.ts) is
+// held to the same goal on seed 41: today 0/40 whole flagged, 39/40 cut caught.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { evaluateScenes, type SceneOutcome, sceneFigures, sceneTable } from './scene-bench.ts';
-import { SCENE_KINDS, sceneCorpus } from './scene-corpus.ts';
+import { lineArtScenes, SCENE_KINDS, sceneCorpus } from './scene-corpus.ts';
 
 let outcomes: SceneOutcome[];
 
 beforeAll(async () => {
-  outcomes = await evaluateScenes(sceneCorpus(41, 20));
+  outcomes = await evaluateScenes([...sceneCorpus(41, 20), ...lineArtScenes(41)]);
   console.log(`scene corpus, seed 41: ${outcomes.length}\n${sceneTable(sceneFigures(outcomes))}`);
 }, 600_000);
 
 const ids = (xs: SceneOutcome[]) => xs.map((o) => o.item.id).join(', ');
 
 describe('clipped on full-bleed scenes', () => {
-  it.each([...SCENE_KINDS, 'text-off-frame'])('%s: FP ≤ 2 %% and recall ≥ 90 %%', (kind) => {
-    const part = outcomes.filter((o) => o.scene.kind === kind);
-    expect(part.length).toBeGreaterThanOrEqual(20);
-    const fps = part.filter((o) => !o.scene.cut && o.flags.has('clipped'));
-    const cut = part.filter((o) => o.scene.cut);
-    const missed = cut.filter((o) => !o.flags.has('clipped'));
-    expect(fps.length / (part.length - cut.length), `FP: ${ids(fps)}`).toBeLessThanOrEqual(0.02);
-    expect(1 - missed.length / cut.length, `missed: ${ids(missed)}`).toBeGreaterThanOrEqual(0.9);
-  });
+  it.each([...SCENE_KINDS, 'text-off-frame', 'line-art'])(
+    '%s: FP ≤ 2 %% and recall ≥ 90 %%',
+    (kind) => {
+      const part = outcomes.filter((o) => o.scene.kind === kind);
+      expect(part.length).toBeGreaterThanOrEqual(20);
+      const fps = part.filter((o) => !o.scene.cut && o.flags.has('clipped'));
+      const cut = part.filter((o) => o.scene.cut);
+      const missed = cut.filter((o) => !o.flags.has('clipped'));
+      expect(fps.length / (part.length - cut.length), `FP: ${ids(fps)}`).toBeLessThanOrEqual(0.02);
+      expect(1 - missed.length / cut.length, `missed: ${ids(missed)}`).toBeGreaterThanOrEqual(0.9);
+    },
+  );
 
   it('does not flag deliberate close-ups, and reports most of them as close-ups', () => {
     const part = outcomes.filter((o) => o.scene.kind === 'close-up');
