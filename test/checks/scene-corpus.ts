@@ -242,18 +242,7 @@ export function sceneCorpus(seed = 40, perKind = 40): SceneItem[] {
         if (r() < 0.5) x = r() < 0.5 ? -m : 512 - side + m;
         else y = r() < 0.5 ? -m : 512 - side + m;
       }
-      if (cut) {
-        const share = 0.4 + r() * 0.25;
-        const where = int(r, 0, 4);
-        if (where === 0) x = -side * share;
-        else if (where === 1) x = 512 - side * (1 - share);
-        else if (where === 2) y = -side * share;
-        else if (where === 3) y = 512 - side * (1 - share);
-        else {
-          x = r() < 0.5 ? -side * share * 0.7 : 512 - side * (1 - share * 0.7);
-          y = r() < 0.5 ? -side * share * 0.7 : 512 - side * (1 - share * 0.7);
-        }
-      }
+      if (cut) [x, y] = pushedOff(r, side, x, y);
       const split = kind === 'bands-split' ? stem(x + side / 2, y + side * 0.8) : '';
       out.push({
         id: `scene:${kind}:${i}:${s.name}`,
@@ -376,6 +365,23 @@ const LINE_ART: { name: string; body: string }[] = [
  * pushed 40–65 % of their box off one side or a corner, placed as the emoji scenes are. Its
  * own family with its own random stream, so the emoji corpus's items stay as they were.
  */
+/**
+ * Where a subject `side` units square placed at (x, y) goes when it is cut: 40–65 % of it
+ * pushed past one side of the 512² frame, or about 0.7 of that past two at a corner. Draws
+ * from `r` in a fixed order, so a seed gives the same corpus.
+ */
+function pushedOff(r: () => number, side: number, x: number, y: number): [number, number] {
+  const share = 0.4 + r() * 0.25;
+  const where = int(r, 0, 4);
+  if (where === 0) return [-side * share, y];
+  if (where === 1) return [512 - side * (1 - share), y];
+  if (where === 2) return [x, -side * share];
+  if (where === 3) return [x, 512 - side * (1 - share)];
+  const corner = () => (r() < 0.5 ? -side * share * 0.7 : 512 - side * (1 - share * 0.7));
+  const cx = corner();
+  return [cx, corner()];
+}
+
 export function lineArtScenes(seed = 40, perKind = 40): SceneItem[] {
   const r = rng(seed * 7 + 11);
   const out: SceneItem[] = [];
@@ -392,18 +398,7 @@ export function lineArtScenes(seed = 40, perKind = 40): SceneItem[] {
       if (r() < 0.5) x = r() < 0.5 ? 4 : 508 - side;
       else y = r() < 0.5 ? 4 : 508 - side;
     }
-    if (cut) {
-      const share = 0.4 + r() * 0.25;
-      const where = int(r, 0, 4);
-      if (where === 0) x = -side * share;
-      else if (where === 1) x = 512 - side * (1 - share);
-      else if (where === 2) y = -side * share;
-      else if (where === 3) y = 512 - side * (1 - share);
-      else {
-        x = r() < 0.5 ? -side * share * 0.7 : 512 - side * (1 - share * 0.7);
-        y = r() < 0.5 ? -side * share * 0.7 : 512 - side * (1 - share * 0.7);
-      }
-    }
+    if (cut) [x, y] = pushedOff(r, side, x, y);
     const k = side / 100;
     const stroke = pick(r, ['#1a1a1a', '#223', '#333', '#fff', '#402']);
     const figure = `<g transform="translate(${f1(x)} ${f1(y)}) scale(${k.toFixed(4)})" fill="none" stroke="${stroke}" stroke-width="${f1(3 + r() * 2)}" stroke-linecap="round" stroke-linejoin="round">${fig.body}</g>`;
