@@ -55,6 +55,7 @@ import pLimit from 'p-limit';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { type ErrorValue, makeError, RubricaError } from '../core/errors.ts';
 import { HEALTH_PAGE, HEALTH_TIMEOUT_MS, HEALTH_VIEWPORT, killBrowserTree } from './health.ts';
+import { type PageTraffic, settleRequests, watchTraffic } from './settle.ts';
 import { svgImagePage } from './svg-page.ts';
 
 /**
@@ -124,6 +125,8 @@ export type PageResult =
       layout?: PageLayout;
       /** With `fullPage`: the document was taller than `maxHeight` and was cut there. */
       clipped?: boolean;
+      /** A scripted page still loading its own requests SETTLE_MAX_MS after `load`, shot as it stood. */
+      stillLoading?: boolean;
     } & PageLogs)
   | ({ ok: false; error: ErrorValue<PageErrorCode> } & PageLogs);
 
@@ -181,6 +184,8 @@ interface Slot {
   javascript: boolean;
   /** The logs of the job running in this slot; route and console handlers write here. */
   logs: PageLogs;
+  /** Requests of the running job's page, started and ended (src/browser/settle.ts). */
+  traffic: PageTraffic;
   /** The running job's origin and files, when it has files (answered by the router). */
   served: { origin: string; html: string; files: Readonly<Record<string, Buffer>> } | null;
   crashed: Promise<never>;
@@ -385,6 +390,7 @@ export function createBrowserRoom(options: BrowserRoomOptions = {}): BrowserRoom
     const slot = { browser: b, pid: pids.get(b), context, javascript, jobs: 0 } as Slot;
     slot.shell = null;
     slot.logs = { blockedRequests: [], consoleErrors: [], ms: 0 };
+    slot.traffic = { started: 0, ended: 0 };
     slot.served = null;
     await context.route('**/*', (route) => {
       const url = route.request().url();
@@ -409,6 +415,7 @@ export function createBrowserRoom(options: BrowserRoomOptions = {}): BrowserRoom
       if (m.type() === 'error') slot.logs.consoleErrors.push(m.text());
     });
     page.on('pageerror', (e) => slot.logs.consoleErrors.push(e.message));
+    watchTraffic(page, () => slot.traffic);
     page.on('requestfailed', (r) => {
       const url = r.url();
       // file: and other schemes never reach the router; the browser refuses them itself.
@@ -473,6 +480,11 @@ export function createBrowserRoom(options: BrowserRoomOptions = {}): BrowserRoom
     } else if (slot.served)
       await page.goto(slot.served.origin, { waitUntil: 'load', timeout: timeoutMs });
     else await page.setContent(html, { waitUntil: 'load', timeout: timeoutMs });
+    // A scripted page that asked for anything draws when the answers arrive, after `load`.
+    const stillLoading =
+      slot.javascript && !job.warm && slot.traffic.started > 0
+        ? !(await settleRequests(page, slot.traffic))
+        : false;
     if (job.svg !== undefined) {
       // A file Chromium refuses (no xmlns, not well-formed) is a broken <img>: say so
       // rather than return a blank picture.
@@ -516,6 +528,7 @@ export function createBrowserRoom(options: BrowserRoomOptions = {}): BrowserRoom
       height,
       ...(layout ? { layout } : {}),
       ...(job.fullPage ? { clipped: layout!.documentHeight > job.fullPage.maxHeight } : {}),
+      ...(stillLoading ? { stillLoading } : {}),
     };
   };
 
@@ -542,6 +555,7 @@ export function createBrowserRoom(options: BrowserRoomOptions = {}): BrowserRoom
       });
       timedOut.catch(() => {});
       slot.logs = { blockedRequests: [], consoleErrors: [], ms: 0 };
+      slot.traffic = { started: 0, ended: 0 };
       slot.served = hasFiles ? { origin: jobOrigin(), html: job.html!, files: job.files! } : null;
       slot.jobs++;
       const shot = await Promise.race([draw(slot, job, timeoutMs), timedOut, slot.crashed]);

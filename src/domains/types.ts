@@ -34,6 +34,8 @@ export interface DomainNotes {
   dataRows?: number;
   /** html: the laid-out document's size against the viewport's, CSS px. */
   layout?: { documentWidth: number; documentHeight: number; viewportWidth: number };
+  /** html: the page was still loading its own requests 2 s after `load`, and was shot as it stood. */
+  stillLoading?: boolean;
   /** html full page: the document's height, the picture's, the cap, and whether it was cut. */
   fullPage?: { documentHeight: number; height: number; maxHeight: number; clipped: boolean };
 }

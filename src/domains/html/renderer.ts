@@ -52,6 +52,7 @@ export function createHtmlRenderer(o: HtmlRendererOptions): DomainRenderer {
           ? { consoleMessages: errors.slice(0, 5).map((m) => m.slice(0, 300)) }
           : {}),
       };
+      if (r.ok && r.stillLoading) notes.stillLoading = true;
       if (r.ok && r.layout) {
         notes.layout = r.layout;
         if (o.fullPage) {
