@@ -13,6 +13,9 @@ import type { Page } from 'playwright-core';
 /** Longest wait after `load` for a page's own requests: a page polling forever is not hung. */
 export const SETTLE_MAX_MS = 2_000;
 
+/** How long a frame with no request must stay quiet (see settleRequests). */
+const QUIET_MS = 15;
+
 /** Requests a page started and ended during one job (Playwright's request events). */
 export interface PageTraffic {
   started: number;
@@ -61,6 +64,9 @@ export async function settleRequests(
       continue;
     }
     await oneFrame(page);
+    // A request the page started in that frame reaches us as a DevTools event that may come
+    // after the frame's answer: give it QUIET_MS to arrive before calling the page quiet.
+    await pause(QUIET_MS);
     if (traffic.started === seen && traffic.ended >= seen) return true;
   }
   return false;
