@@ -186,6 +186,8 @@ interface Inherited {
   /** The stroke paint, stroke-opacity, and whether a clip-path or mask bounds the shape. */
   stroke: string;
   strokeOpacity: number;
+  /** stroke-width in user units as written (a unit suffix ignored); 0 draws no stroke. */
+  strokeWidth: number;
   bounded: boolean;
   /** The innermost <use> placing the shape: its target's id and the placement's number. */
   motif?: string;
@@ -286,6 +288,7 @@ export function frameShapes(
       const fo = styleOf(a, 'fill-opacity');
       const fill = styleOf(a, 'fill');
       const so = styleOf(a, 'stroke-opacity');
+      const sw = Number.parseFloat(styleOf(a, 'stroke-width') ?? '');
       const filter = refId(styleOf(a, 'filter'));
       const p: Inherited = {
         fill: fill ?? inh.fill,
@@ -296,6 +299,8 @@ export function frameShapes(
         stroke: styleOf(a, 'stroke') ?? inh.stroke,
         strokeOpacity:
           so === undefined ? inh.strokeOpacity : Math.max(0, Math.min(1, opacityValue(so))),
+        // (a negative width is an error SVG renderers ignore: the inherited width stands)
+        strokeWidth: Number.isFinite(sw) && sw >= 0 ? sw : inh.strokeWidth,
         bounded:
           inh.bounded ||
           (styleOf(a, 'clip-path') ?? 'none') !== 'none' ||
@@ -374,6 +379,7 @@ export function frameShapes(
       filter: 'crisp',
       stroke: 'none',
       strokeOpacity: 1,
+      strokeWidth: 1,
       bounded: false,
     },
     0,
@@ -389,7 +395,7 @@ export function frameShapes(
 
 /** A solid, crisp, unbounded stroke: what a line-art figure is drawn in. */
 function lineArt(p: Inherited, refs: Refs): boolean {
-  if (p.bounded || p.filter !== 'crisp') return false;
+  if (p.bounded || p.filter !== 'crisp' || p.strokeWidth <= 0) return false;
   const stroke = p.stroke.trim();
   if (stroke === 'none' || stroke === 'transparent' || stroke === '') return false;
   if (p.alpha * p.strokeOpacity * colourAlpha(stroke) < LIGHT_ALPHA) return false;

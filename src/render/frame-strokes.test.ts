@@ -102,6 +102,18 @@ describe('line-art subjects cut by the frame', () => {
     expect(cut(`${WHITE}<g fill="none" stroke="#888" stroke-width="6">${links}</g>`)).toBe(false);
   });
 
+  it('does not count an outline drawn with no stroke width', () => {
+    // The rear wheel past the edge is there in the markup but not on the picture.
+    expect(
+      cut(WHITE + bicycle(40).replace('<circle cx="40"', '<circle stroke-width="0" cx="40"')),
+    ).toBe(false);
+    expect(cut(WHITE + bicycle(40).replace('<g ', '<g style="stroke-width:0px" '))).toBe(false);
+    // A negative width is ignored by renderers (the group's 8 stands): still cut.
+    expect(
+      cut(WHITE + bicycle(40).replace('<circle cx="40"', '<circle stroke-width="-2" cx="40"')),
+    ).toBe(true);
+  });
+
   it('does not read a lone outline, translucent strokes or clipped strokes as a figure', () => {
     expect(cut(`${WHITE}<circle cx="0" cy="250" r="100" ${LINE}/>`)).toBe(false);
     expect(cut(WHITE + bicycle(40).replace('<g ', '<g stroke-opacity="0.3" '))).toBe(false);
