@@ -234,15 +234,8 @@ export function sceneCorpus(seed = 40, perKind = 40): SceneItem[] {
       const bg = background(kind, r);
       const cut = i % 2 === 1;
       const side = int(r, 160, 340);
-      let x = int(r, 60, 452 - side);
-      let y = int(r, 40, 472 - side);
-      if (!cut && i % 4 === 2) {
-        // Whole, right beside the frame (Fluent Emoji leave ≈ 1/32 of their box as margin).
-        const m = (side / 32) * 0.5;
-        if (r() < 0.5) x = r() < 0.5 ? -m : 512 - side + m;
-        else y = r() < 0.5 ? -m : 512 - side + m;
-      }
-      if (cut) [x, y] = pushedOff(r, side, x, y);
+      // Whole beside the frame: Fluent Emoji leave ≈ 1/32 of their box as margin.
+      const [x, y] = placed(r, i, side, -(side / 32) * 0.5);
       const split = kind === 'bands-split' ? stem(x + side / 2, y + side * 0.8) : '';
       out.push({
         id: `scene:${kind}:${i}:${s.name}`,
@@ -382,6 +375,21 @@ function pushedOff(r: () => number, side: number, x: number, y: number): [number
   return [cx, corner()];
 }
 
+/**
+ * Where the i-th subject of a family goes (odd i are cut): inside the frame; every fourth
+ * whole one beside a side, `inset` units in from it (negative: its margin past it); a cut one
+ * pushed off. Draws from `r` in one fixed order, so a family's corpus stays the same.
+ */
+function placed(r: () => number, i: number, side: number, inset: number): [number, number] {
+  const x = int(r, 60, 452 - side);
+  const y = int(r, 40, 472 - side);
+  if (i % 2 === 1) return pushedOff(r, side, x, y);
+  if (i % 4 !== 2) return [x, y];
+  const edge = r() < 0.5;
+  const at = r() < 0.5 ? inset : 512 - side - inset;
+  return edge ? [at, y] : [x, at];
+}
+
 export function lineArtScenes(seed = 40, perKind = 40): SceneItem[] {
   const r = rng(seed * 7 + 11);
   const out: SceneItem[] = [];
@@ -391,14 +399,8 @@ export function lineArtScenes(seed = 40, perKind = 40): SceneItem[] {
     const bg = background(kind, r);
     const cut = i % 2 === 1;
     const side = int(r, 160, 340);
-    let x = int(r, 60, 452 - side);
-    let y = int(r, 40, 472 - side);
-    if (!cut && i % 4 === 2) {
-      // Whole, drawn right up to the frame (a stroke's half-width from it).
-      if (r() < 0.5) x = r() < 0.5 ? 4 : 508 - side;
-      else y = r() < 0.5 ? 4 : 508 - side;
-    }
-    if (cut) [x, y] = pushedOff(r, side, x, y);
+    // Whole beside the frame: drawn up to it, a stroke's half-width away.
+    const [x, y] = placed(r, i, side, 4);
     const k = side / 100;
     const stroke = pick(r, ['#1a1a1a', '#223', '#333', '#fff', '#402']);
     const figure = `<g transform="translate(${f1(x)} ${f1(y)}) scale(${k.toFixed(4)})" fill="none" stroke="${stroke}" stroke-width="${f1(3 + r() * 2)}" stroke-linecap="round" stroke-linejoin="round">${fig.body}</g>`;
