@@ -102,6 +102,23 @@ describe('line-art subjects cut by the frame', () => {
     expect(cut(`${WHITE}<g fill="none" stroke="#888" stroke-width="6">${links}</g>`)).toBe(false);
   });
 
+  it('reads a figure written as ungrouped top-level strokes as one figure', () => {
+    // The same bicycle with no <g>: every element carries the stroke, each its own part.
+    const loose = (rx: number) =>
+      bicycle(rx)
+        .replace(/^<g [^>]*>|<\/g>$/g, '')
+        .replace(/<(circle|path) /g, `<$1 ${LINE} `);
+    expect(cut(WHITE + loose(40))).toBe(true);
+    expect(frame(WHITE + loose(150)).lineArt).toBeUndefined();
+    // A filled shape between the strokes ends the stretch: the wheel past the edge is then a
+    // lone outline (it touches only the frame path, drawn after the fill).
+    const split = loose(40).replace('<path ', '<rect width="1" height="1" fill="#eee"/><path ');
+    expect(cut(WHITE + split)).toBe(false);
+    // Outlines that do not touch are separate ornaments, each a lone outline.
+    const apart = `<circle cx="0" cy="120" r="60" ${LINE}/><circle cx="500" cy="400" r="60" ${LINE}/>`;
+    expect(cut(WHITE + apart)).toBe(false);
+  });
+
   it('does not count an outline drawn with no stroke width', () => {
     // The rear wheel past the edge is there in the markup but not on the picture.
     expect(

@@ -54,6 +54,68 @@ export interface LineArtCut {
 const SIDES = ['top', 'right', 'bottom', 'left'] as const;
 
 /**
+ * Consecutive top-level stroke-only elements whose boxes come this close (a share of the
+ * frame's short side) are one figure drawn without a group round it.
+ */
+const LOOSE_GAP = 0.01;
+
+/** A stretch of more loose strokes than this is hatching or a texture, never one figure. */
+const LOOSE_MAX = 200;
+
+/**
+ * A figure written as ungrouped top-level elements (a wheel, a wheel, a frame path: each its
+ * own part, so no part holds two strokes) becomes one part again: in a stretch of consecutive
+ * top-level parts that are one stroke-only shape each, with no fill, the shapes joined by
+ * touching boxes. Replaces those parts in `parts` by the joined sets of two or more (keyed
+ * below -1).
+ */
+function gatherLooseFigures(
+  parts: Map<number, StrokeShape[]>,
+  withFill: ReadonlySet<number>,
+  gap: number,
+): void {
+  const singles = [...parts]
+    .filter(([g, list]) => list.length === 1 && !withFill.has(g))
+    .sort((a, b) => a[0] - b[0]);
+  const near = (p: StrokeShape['box'], q: StrokeShape['box']) =>
+    p[0] - gap <= q[2] && q[0] - gap <= p[2] && p[1] - gap <= q[3] && q[1] - gap <= p[3];
+  let key = -2;
+  const join = (stretch: [number, StrokeShape][]) => {
+    if (stretch.length < 2 || stretch.length > LOOSE_MAX) return;
+    const root = stretch.map((_, k) => k);
+    const find = (k: number): number => (root[k] === k ? k : (root[k] = find(root[k]!)));
+    for (let a = 0; a < stretch.length; a++)
+      for (let b = a + 1; b < stretch.length; b++)
+        if (near(stretch[a]![1].box, stretch[b]![1].box)) root[find(a)] = find(b);
+    const sets = new Map<number, [number, StrokeShape][]>();
+    for (let k = 0; k < stretch.length; k++) {
+      const r = find(k);
+      const list = sets.get(r);
+      if (list) list.push(stretch[k]!);
+      else sets.set(r, [stretch[k]!]);
+    }
+    for (const set of sets.values()) {
+      if (set.length < 2) continue;
+      for (const [g] of set) parts.delete(g);
+      parts.set(
+        key--,
+        set.map(([, s]) => s),
+      );
+    }
+  };
+  let stretch: [number, StrokeShape][] = [];
+  for (const [g, [s]] of singles) {
+    const last = stretch[stretch.length - 1];
+    if (!last || g !== last[0] + 1) {
+      join(stretch);
+      stretch = [];
+    }
+    stretch.push([g, s!]);
+  }
+  join(stretch);
+}
+
+/**
  * The line-art subjects the frame cuts, or null. `filled` is the filled reading: a part whose
  * filled shapes are backdrop, band, scenery or close-up is not a line-art figure (its strokes
  * are that scenery's outlines).
@@ -72,9 +134,13 @@ export function lineArtCut(
     else parts.set(s.group, [s]);
   }
   const framing = new Set<number>();
-  for (const f of filled)
+  const withFill = new Set<number>();
+  for (const f of filled) {
+    withFill.add(f.group);
     if (f.cls === 'background' || f.cls === 'band' || f.cls === 'scenery' || f.cls === 'closeup')
       framing.add(f.group);
+  }
+  gatherLooseFigures(parts, withFill, LOOSE_GAP * Math.min(vw, vh));
   const [fx1, fy1] = [vx + vw, vy + vh];
   const cutSides = new Set<string>();
   let run = 0;

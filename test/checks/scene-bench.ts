@@ -152,7 +152,8 @@ if (process.argv[1]?.endsWith('scene-bench.ts')) {
   // `holdout` the held-out real scenes (holdout-scenes.ts); `model` the model-written scenes
   // (model-scenes.ts); `model-b` and `model-c` the second and third model-written sets.
   const set = process.argv[2];
-  // `line-art [seed]` the line-art family (scene-corpus.ts lineArtScenes), seed 40 unless given.
+  // `line-art [seed]` the line-art family (scene-corpus.ts lineArtScenes), seed 40 unless given;
+  // `line-art-loose [seed]` the same figures written as ungrouped top-level elements.
   const lineSeed = /^\d+$/.test(process.argv[3] ?? '') ? Number(process.argv[3]) : 40;
   const named: Record<string, [string, () => BenchScene[]]> = {
     real: ['real scenes', realScenes],
@@ -161,6 +162,10 @@ if (process.argv[1]?.endsWith('scene-bench.ts')) {
     'model-b': ['model-written scenes, second set', modelBScenes],
     'model-c': ['model-written scenes, third set', modelCScenes],
     'line-art': [`line-art scenes, seed ${lineSeed}`, () => lineArtScenes(lineSeed)],
+    'line-art-loose': [
+      `ungrouped line-art scenes, seed ${lineSeed}`,
+      () => lineArtScenes(lineSeed, 40, true),
+    ],
   };
   const seed = Number(set ?? 40);
   const [title, scenes] =

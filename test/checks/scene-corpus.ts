@@ -31,7 +31,7 @@ export type SceneKind = (typeof SCENE_KINDS)[number];
 
 export interface SceneItem {
   id: string;
-  kind: SceneKind | 'text-off-frame' | 'close-up' | 'line-art';
+  kind: SceneKind | 'text-off-frame' | 'close-up' | 'line-art' | 'line-art-loose';
   prompt: string;
   svg: string;
   /** true: `clipped` must fire; false: it must not. */
@@ -390,7 +390,13 @@ function placed(r: () => number, i: number, side: number, inset: number): [numbe
   return edge ? [at, y] : [x, at];
 }
 
-export function lineArtScenes(seed = 40, perKind = 40): SceneItem[] {
+/**
+ * The line-art family: ten stroke-only figures over the backgrounds, whole or cut. `loose`:
+ * each figure written as top-level elements with no group round them, every one carrying the
+ * placement and the stroke (as a model writes a figure it never grouped); same draws, so the
+ * loose family of a seed is the grouped one rewritten.
+ */
+export function lineArtScenes(seed = 40, perKind = 40, loose = false): SceneItem[] {
   const r = rng(seed * 7 + 11);
   const out: SceneItem[] = [];
   for (let i = 0; i < perKind * 2; i++) {
@@ -403,10 +409,13 @@ export function lineArtScenes(seed = 40, perKind = 40): SceneItem[] {
     const [x, y] = placed(r, i, side, 4);
     const k = side / 100;
     const stroke = pick(r, ['#1a1a1a', '#223', '#333', '#fff', '#402']);
-    const figure = `<g transform="translate(${f1(x)} ${f1(y)}) scale(${k.toFixed(4)})" fill="none" stroke="${stroke}" stroke-width="${f1(3 + r() * 2)}" stroke-linecap="round" stroke-linejoin="round">${fig.body}</g>`;
+    const look = `transform="translate(${f1(x)} ${f1(y)}) scale(${k.toFixed(4)})" fill="none" stroke="${stroke}" stroke-width="${f1(3 + r() * 2)}" stroke-linecap="round" stroke-linejoin="round"`;
+    const figure = loose
+      ? fig.body.replace(/<(\w+) /g, `<$1 ${look} `)
+      : `<g ${look}>${fig.body}</g>`;
     out.push({
-      id: `scene:line-art:${i}:${kind}:${fig.name}`,
-      kind: 'line-art',
+      id: `scene:line-art${loose ? '-loose' : ''}:${i}:${kind}:${fig.name}`,
+      kind: loose ? 'line-art-loose' : 'line-art',
       prompt: `a line drawing of a ${fig.name.replace(/-/g, ' ')} ${bg.words}`,
       svg: svg512(bg.under + figure + bg.over),
       cut,
