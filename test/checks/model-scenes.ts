@@ -10,7 +10,11 @@
 // `model-b`, model-b-manifest.test.ts, model-b-scenes.slow.test.ts), and the third,
 // test/fixtures/scenes-model-c (MODEL_C_DIR, ids `model-c:<file>`): 60 answers to 30 prompts
 // new to both, blind, to measure how the rule generalises once model-b is tuned on
-// (scene-bench.ts `model-c`, model-c-manifest.test.ts, model-c-scenes.slow.test.ts).
+// (scene-bench.ts `model-c`, model-c-manifest.test.ts, model-c-scenes.slow.test.ts), and the
+// fourth, test/fixtures/scenes-model-d (MODEL_D_DIR, ids `model-d:<file>`): 40 answers to 20
+// prompts new to all three (8 short, 12 long), about a quarter in line art, blind, to measure
+// how the rule generalises once model-c is tuned on (scene-bench.ts `model-d`,
+// model-d-manifest.test.ts).
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +23,7 @@ import type { BenchScene } from './scene-bench.ts';
 export const MODEL_DIR = join(dirname(fileURLToPath(import.meta.url)), '../fixtures/scenes-model');
 export const MODEL_B_DIR = join(dirname(MODEL_DIR), 'scenes-model-b');
 export const MODEL_C_DIR = join(dirname(MODEL_DIR), 'scenes-model-c');
+export const MODEL_D_DIR = join(dirname(MODEL_DIR), 'scenes-model-d');
 
 /** What MANIFEST.json records for one answer. */
 export interface ModelSceneEntry {
@@ -71,4 +76,9 @@ export function modelBScenes(): BenchScene[] {
 /** The third model-written set (test/fixtures/scenes-model-c), ids `model-c:<file>`. */
 export function modelCScenes(): BenchScene[] {
   return modelScenes(MODEL_C_DIR, 'model-c');
+}
+
+/** The fourth model-written set (test/fixtures/scenes-model-d), ids `model-d:<file>`. */
+export function modelDScenes(): BenchScene[] {
+  return modelScenes(MODEL_D_DIR, 'model-d');
 }

@@ -14,11 +14,14 @@
 // (h38tune; it was the blind measure before), or
 //   node --import tsx test/checks/scene-bench.ts model-c [--list] [--all]
 // for the third (test/fixtures/scenes-model-c), blind, to measure how the rule generalises
-// once the second is tuned on.
+// once the second is tuned on, or
+//   node --import tsx test/checks/scene-bench.ts model-d [--list] [--all]
+// for the fourth (test/fixtures/scenes-model-d, a quarter of it line art), blind once the
+// third is tuned on.
 import { evaluate, type Outcome } from './evaluate.ts';
 import { holdoutScenes } from './holdout-scenes.ts';
 import type { LabelledItem } from './labelled-set.ts';
-import { modelBScenes, modelCScenes, modelScenes } from './model-scenes.ts';
+import { modelBScenes, modelCScenes, modelDScenes, modelScenes } from './model-scenes.ts';
 import { realScenes } from './real-scenes.ts';
 import { lineArtScenes, sceneCorpus } from './scene-corpus.ts';
 
@@ -150,7 +153,8 @@ export async function evaluateAndPrint(
 if (process.argv[1]?.endsWith('scene-bench.ts')) {
   // `real` measures the vendored real scenes (real-scenes.ts) instead of a composed seed;
   // `holdout` the held-out real scenes (holdout-scenes.ts); `model` the model-written scenes
-  // (model-scenes.ts); `model-b` and `model-c` the second and third model-written sets.
+  // (model-scenes.ts); `model-b`, `model-c` and `model-d` the second, third and fourth
+  // model-written sets.
   const set = process.argv[2];
   // `line-art [seed]` the line-art family (scene-corpus.ts lineArtScenes), seed 40 unless given;
   // `line-art-loose [seed]` the same figures written as ungrouped top-level elements.
@@ -161,6 +165,7 @@ if (process.argv[1]?.endsWith('scene-bench.ts')) {
     model: ['model-written scenes', () => modelScenes()],
     'model-b': ['model-written scenes, second set', modelBScenes],
     'model-c': ['model-written scenes, third set', modelCScenes],
+    'model-d': ['model-written scenes, fourth set', modelDScenes],
     'line-art': [`line-art scenes, seed ${lineSeed}`, () => lineArtScenes(lineSeed)],
     'line-art-loose': [
       `ungrouped line-art scenes, seed ${lineSeed}`,
