@@ -83,7 +83,11 @@ function gatherLooseFigures(
   const join = (stretch: [number, StrokeShape][]) => {
     if (stretch.length < 2 || stretch.length > LOOSE_MAX) return;
     const root = stretch.map((_, k) => k);
-    const find = (k: number): number => (root[k] === k ? k : (root[k] = find(root[k]!)));
+    const find = (k: number): number => {
+      let r = k;
+      while (root[r] !== r) r = root[r]!;
+      return r;
+    };
     for (let a = 0; a < stretch.length; a++)
       for (let b = a + 1; b < stretch.length; b++)
         if (near(stretch[a]![1].box, stretch[b]![1].box)) root[find(a)] = find(b);
