@@ -55,7 +55,13 @@ import pLimit from 'p-limit';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { type ErrorValue, makeError, RubricaError } from '../core/errors.ts';
 import { HEALTH_PAGE, HEALTH_TIMEOUT_MS, HEALTH_VIEWPORT, killBrowserTree } from './health.ts';
-import { type PageTraffic, settleRequests, watchTraffic } from './settle.ts';
+import {
+  type PageTraffic,
+  PENDING_SCRIPT,
+  SETTLE_MAX_MS,
+  settleRequests,
+  watchTraffic,
+} from './settle.ts';
 import { svgImagePage } from './svg-page.ts';
 
 /**
@@ -392,6 +398,7 @@ export function createBrowserRoom(options: BrowserRoomOptions = {}): BrowserRoom
     slot.logs = { blockedRequests: [], consoleErrors: [], ms: 0 };
     slot.traffic = { started: 0, ended: 0 };
     slot.served = null;
+    if (javascript) await context.addInitScript(PENDING_SCRIPT);
     await context.route('**/*', (route) => {
       const url = route.request().url();
       if (url.startsWith('data:') || url.startsWith('blob:')) return route.continue();
@@ -480,10 +487,11 @@ export function createBrowserRoom(options: BrowserRoomOptions = {}): BrowserRoom
     } else if (slot.served)
       await page.goto(slot.served.origin, { waitUntil: 'load', timeout: timeoutMs });
     else await page.setContent(html, { waitUntil: 'load', timeout: timeoutMs });
-    // A scripted page that asked for anything draws when the answers arrive, after `load`.
+    // A scripted page that asked for anything draws when the answers arrive, after `load`;
+    // the wait takes at most half the job's time, so a short limit still leaves the shot room.
     const stillLoading =
       slot.javascript && !job.warm && slot.traffic.started > 0
-        ? !(await settleRequests(page, slot.traffic))
+        ? !(await settleRequests(page, slot.traffic, Math.min(SETTLE_MAX_MS, timeoutMs / 2)))
         : false;
     if (job.svg !== undefined) {
       // A file Chromium refuses (no xmlns, not well-formed) is a broken <img>: say so

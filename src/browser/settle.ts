@@ -5,16 +5,69 @@
 // most chart code load data) or a module's top-level `await fetch(…)`. Shot at `load`, such a
 // page was shot before it drew on a loaded machine (an empty chart, or a `blank` failure):
 // 1 job in 30 of a module page even on an idle 2-core VM, 3 in 10 of a fetch chain. So after
-// `load` the room waits until every request the page made has ended (answered, or refused by
-// the router) and the page has run through one frame since, with no new request in between;
-// a page still loading after SETTLE_MAX_MS is shot as it stands, and says so.
+// `load` the room waits until the page is quiet, then shoots; a page still loading after
+// SETTLE_MAX_MS is shot as it stands, and says so.
+//
+// Quiet is read from both sides, because neither sees it all:
+// - from Playwright's request events: every request the page made has ended (answered, or
+//   refused by the router), and none started within QUIET_MS after a frame — this covers
+//   every kind of request (an image made by script, a dynamic import) but only after the fact;
+// - from inside the page (PENDING_SCRIPT, run before the page's own scripts): the fetch calls,
+//   body reads and XMLHttpRequests not yet settled. What the page does with an answer runs in
+//   the same task as the answer's settling, so at a later task a count of 0 means every
+//   answer was handled and any request it led to was already counted. Request events alone
+//   missed that gap when the page's own processing took longer than QUIET_MS (a fetch chain
+//   under load: 1 blank picture in 6 test runs).
+// A hostile page can rewrite the count: it then only changes when its own picture is taken,
+// within SETTLE_MAX_MS.
 import type { Page } from 'playwright-core';
 
 /** Longest wait after `load` for a page's own requests: a page polling forever is not hung. */
 export const SETTLE_MAX_MS = 2_000;
 
-/** How long a frame with no request must stay quiet (see settleRequests). */
+/** How long after a quiet frame a request event may still arrive (see settleRequests). */
 const QUIET_MS = 15;
+
+/** The page's global holding its unsettled fetches, body reads and XHRs. */
+const PENDING = '__rubricaPending';
+
+/**
+ * Counts a page's unsettled fetch calls, response body reads and XMLHttpRequests in
+ * `window.__rubricaPending`. Runs before the page's scripts in every document (addInitScript).
+ */
+export const PENDING_SCRIPT = `(() => {
+  const w = window;
+  if (w.${PENDING} !== undefined) return;
+  w.${PENDING} = 0;
+  // The page gets a promise derived from the real one, so a rejection it never handles is
+  // still reported (a console error) as it would be without us.
+  const track = (p) => {
+    w.${PENDING}++;
+    return p.then(
+      (v) => { w.${PENDING}--; return v; },
+      (e) => { w.${PENDING}--; throw e; },
+    );
+  };
+  if (typeof w.fetch === 'function') {
+    const fetch = w.fetch;
+    w.fetch = function (...a) { return track(fetch.apply(this, a)); };
+  }
+  if (w.Response) {
+    for (const m of ['text', 'json', 'arrayBuffer', 'blob', 'formData']) {
+      const read = w.Response.prototype[m];
+      if (typeof read === 'function')
+        w.Response.prototype[m] = function (...a) { return track(read.apply(this, a)); };
+    }
+  }
+  if (w.XMLHttpRequest) {
+    const send = w.XMLHttpRequest.prototype.send;
+    w.XMLHttpRequest.prototype.send = function (...a) {
+      w.${PENDING}++;
+      this.addEventListener('loadend', () => { w.${PENDING}--; }, { once: true });
+      return send.apply(this, a);
+    };
+  }
+})();`;
 
 /** Requests a page started and ended during one job (Playwright's request events). */
 export interface PageTraffic {
@@ -33,22 +86,31 @@ export function watchTraffic(page: Page, traffic: () => PageTraffic): void {
   page.on('requestfailed', end);
 }
 
-/** One frame of the page, then one task: what waited on a response has run. */
+/** One frame of the page, then one task; answers the page's count of unsettled loads. */
 const oneFrame = (page: Page) =>
   page.evaluate(
-    () =>
-      new Promise<void>((done) => {
+    (name) =>
+      new Promise<number>((done) => {
         // (runs in the page: the DOM's requestAnimationFrame, not a Node global)
-        const page = globalThis as unknown as { requestAnimationFrame: (f: () => void) => void };
-        page.requestAnimationFrame(() => setTimeout(done, 0));
+        const w = globalThis as unknown as Record<string, unknown> & {
+          requestAnimationFrame: (f: () => void) => void;
+        };
+        w.requestAnimationFrame(() =>
+          setTimeout(() => {
+            const n = w[name];
+            done(typeof n === 'number' ? n : 0);
+          }, 0),
+        );
       }),
+    PENDING,
   );
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * Waits until the page's requests have all ended and a frame passed with none started.
- * True when it settled, false when it was still loading after `maxMs`.
+ * Waits until the page's requests have all ended, its own loads are settled and a frame
+ * passed with no request started. True when it settled, false when it was still loading
+ * after `maxMs`.
  */
 export async function settleRequests(
   page: Page,
@@ -63,7 +125,8 @@ export async function settleRequests(
       await pause(5);
       continue;
     }
-    await oneFrame(page);
+    const pending = await oneFrame(page);
+    if (pending > 0) continue;
     // A request the page started in that frame reaches us as a DevTools event that may come
     // after the frame's answer: give it QUIET_MS to arrive before calling the page quiet.
     await pause(QUIET_MS);

@@ -173,6 +173,10 @@ describe('html serves its task data by name from the page’s own origin, and no
     if (!r.ok) return;
     expect(r.notes.stillLoading).toBe(true);
     expect(await redPixels(r.png)).toBe(1600);
+    // Under a short limit the wait takes half of it, and the job is still a picture.
+    const quick = await html.render(polling, { assets: files(), timeoutMs: 1_000 });
+    expect(ok(quick)).toBe('ok');
+    expect(quick.ok && quick.notes.stillLoading).toBe(true);
   });
 
   it('refuses every URL that is not one of the job’s own file names', async () => {
