@@ -97,7 +97,11 @@ const oneFrame = (page: Page) =>
         };
         w.requestAnimationFrame(() =>
           setTimeout(() => {
-            const n = w[name];
+            // (a page may have made the count a throwing getter: read as nothing pending)
+            let n: unknown = 0;
+            try {
+              n = w[name];
+            } catch {}
             done(typeof n === 'number' ? n : 0);
           }, 0),
         );
@@ -125,7 +129,14 @@ export async function settleRequests(
       await pause(5);
       continue;
     }
-    const pending = await oneFrame(page);
+    // The frame has the wait's own deadline: a page that replaced requestAnimationFrame, or
+    // never yields, would otherwise hold the job to its whole time limit.
+    const left = until - performance.now();
+    const pending = await Promise.race([
+      oneFrame(page).catch(() => NaN),
+      pause(Math.max(0, left)).then(() => NaN),
+    ]);
+    if (Number.isNaN(pending)) return false;
     if (pending > 0) continue;
     // A request the page started in that frame reaches us as a DevTools event that may come
     // after the frame's answer: give it QUIET_MS to arrive before calling the page quiet.

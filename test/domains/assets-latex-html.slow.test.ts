@@ -177,6 +177,16 @@ describe('html serves its task data by name from the page’s own origin, and no
     const quick = await html.render(polling, { assets: files(), timeoutMs: 1_000 });
     expect(ok(quick)).toBe('ok');
     expect(quick.ok && quick.notes.stillLoading).toBe(true);
+    // A page that breaks the wait's own tools (no animation frames, a throwing count) is still
+    // shot by the wait's deadline, not held to the job's limit.
+    const hostile = polling.replace(
+      '<script>',
+      "<script>requestAnimationFrame = () => 0; Object.defineProperty(window, '__rubricaPending', { get() { throw 1; }, set() {} });",
+    );
+    const shot = await html.render(hostile, { assets: files(), timeoutMs: 6_000 });
+    expect(ok(shot)).toBe('ok');
+    expect(shot.ok && shot.notes.stillLoading).toBe(true);
+    expect(shot.ms).toBeLessThan(6_000);
   });
 
   it('refuses every URL that is not one of the job’s own file names', async () => {
