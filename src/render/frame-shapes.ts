@@ -12,6 +12,7 @@
 import { fitRoot, paintedBox } from './fit.ts';
 import { coversViewBox } from './frame-backdrops.ts';
 import { promoteBodies } from './frame-bodies.ts';
+import { backdropDiscs } from './frame-discs.ts';
 import { sceneryMotifs } from './frame-motifs.ts';
 import { promoteSilhouettes } from './frame-silhouettes.ts';
 import type { StrokeShape } from './frame-strokes.ts';
@@ -62,6 +63,10 @@ export interface FrameShape {
   open?: ShapeClass;
   /** Read as backdrop by its box, but the body of a figure drawn over one (frame-bodies.ts). */
   body?: true;
+  /** A circle or an ellipse drawn as a top-level part of its own. */
+  round?: true;
+  /** A disc laid from the frame's edge (frame-discs.ts): backdrop, never a figure's body. */
+  disc?: true;
   /** The id of the element a <use> placed it from, and which placement (frame-motifs.ts). */
   motif?: string;
   copy?: number;
@@ -363,6 +368,8 @@ export function frameShapes(
         );
         if (s) s.bare = tops.has(node);
         if (s && scatter && s.cls === 'subject') s.cls = 'texture';
+        // A planet, sun or pool of light is drawn as a part of its own (frame-discs.ts).
+        if (s?.bare && DISCS.has(tag)) s.round = true;
         if (s) shapes.push(s);
         continue;
       }
@@ -386,6 +393,7 @@ export function frameShapes(
     0,
     -1,
   );
+  backdropDiscs(shapes, frame);
   promoteBodies(shapes, frame, (b) => pastShare(b, frame) >= RUNS_PAST);
   promoteSilhouettes(shapes, frame, (b) => pastShare(b, frame) >= RUNS_PAST);
   regroup(shapes, frame, drawn);

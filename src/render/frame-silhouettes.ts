@@ -20,6 +20,8 @@ interface Piece {
   box: Box;
   cls: string;
   body?: true;
+  /** A disc laid from the frame's edge (frame-discs.ts): a backdrop, not a figure's body. */
+  disc?: true;
 }
 
 /** The corners are tested this share of the frame inside it (not on the rim). */
@@ -63,6 +65,7 @@ export function promoteSilhouettes(
     const held = bodies.some((b) => holds(b, s.box));
     const figure =
       s.cls === 'background' &&
+      !s.disc &&
       runsPast(s.box) &&
       !standsPastBottom(s.box, frame) &&
       !panel(s) &&

@@ -7,8 +7,10 @@
 // before this set; its helper never opened the set, but the lead chose the class having seen
 // this set's one miss, so that run is not blind): 17/17. Asserted: those figures as floors
 // (the shared suite in model-set-clipped.ts) — at most 1 of the 5 close-ups flagged (today: l19-a, a rose macro
-// whose petals run off every side); at most 1 of 38 whole scenes (today: l07-b, a clock face's
-// light disc cut by the top edge behind the gears); all 17 cuts (s04-a, a line-art bicycle's
+// whose petals run off every side); no whole scene of 38 (l07-b, a clock face's light disc cut
+// by the top edge behind the gears, was the one left until session 40's disc reading,
+// frame-discs.ts — tuned on a composed family, not on this set, but chosen for the class this
+// set and model-d showed, so not a blind figure); all 17 cuts (s04-a, a line-art bicycle's
 // rear wheel under the left edge, since frame-strokes.ts); every text cut
 // caught and named as text. Misses and false alarms with their readings:
 // docs/artifact-and-checks.md (issue 40).
@@ -22,7 +24,7 @@ describeClippedOnModelSet({
   scenes: modelCScenes,
   counts: { whole: 38, cut: 17, closeUps: 5, texts: 5 },
   closeUpsFlagged: 1,
-  wholeFlagged: 1,
+  wholeFlagged: 0,
   cutsCaught: 17,
   textsCaught: 5,
 });

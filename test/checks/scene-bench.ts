@@ -23,7 +23,7 @@ import { holdoutScenes } from './holdout-scenes.ts';
 import type { LabelledItem } from './labelled-set.ts';
 import { modelBScenes, modelCScenes, modelDScenes, modelScenes } from './model-scenes.ts';
 import { realScenes } from './real-scenes.ts';
-import { lineArtScenes, sceneCorpus } from './scene-corpus.ts';
+import { backdropDiscScenes, lineArtScenes, sceneCorpus } from './scene-corpus.ts';
 
 export interface KindFigures {
   kind: string;
@@ -157,7 +157,8 @@ if (process.argv[1]?.endsWith('scene-bench.ts')) {
   // model-written sets.
   const set = process.argv[2];
   // `line-art [seed]` the line-art family (scene-corpus.ts lineArtScenes), seed 40 unless given;
-  // `line-art-loose [seed]` the same figures written as ungrouped top-level elements.
+  // `line-art-loose [seed]` the same figures written as ungrouped top-level elements;
+  // `backdrop-disc [seed]` subjects over a planet or light disc laid from the frame's edge.
   const lineSeed = /^\d+$/.test(process.argv[3] ?? '') ? Number(process.argv[3]) : 40;
   const named: Record<string, [string, () => BenchScene[]]> = {
     real: ['real scenes', realScenes],
@@ -170,6 +171,10 @@ if (process.argv[1]?.endsWith('scene-bench.ts')) {
     'line-art-loose': [
       `ungrouped line-art scenes, seed ${lineSeed}`,
       () => lineArtScenes(lineSeed, 40, true),
+    ],
+    'backdrop-disc': [
+      `subjects over a disc from the edge, seed ${lineSeed}`,
+      () => backdropDiscScenes(lineSeed),
     ],
   };
   const seed = Number(set ?? 40);

@@ -31,7 +31,7 @@ export type SceneKind = (typeof SCENE_KINDS)[number];
 
 export interface SceneItem {
   id: string;
-  kind: SceneKind | 'text-off-frame' | 'close-up' | 'line-art' | 'line-art-loose';
+  kind: SceneKind | 'text-off-frame' | 'close-up' | 'line-art' | 'line-art-loose' | 'backdrop-disc';
   prompt: string;
   svg: string;
   /** true: `clipped` must fire; false: it must not. */
@@ -419,6 +419,82 @@ export function lineArtScenes(seed = 40, perKind = 40, loose = false): SceneItem
       prompt: `a line drawing of a ${fig.name.replace(/-/g, ' ')} ${bg.words}`,
       svg: svg512(bg.under + figure + bg.over),
       cut,
+    });
+  }
+  return out;
+}
+
+/**
+ * A planet, sun, moon or light disc laid from the frame's edge (the class of both blind false
+ * alarms of session 39: model-c l07-b's light disc, model-d s08-a's Earth). Its centre lies on
+ * a side or a corner of the 512² frame or past it, so half of it or less shows; a quarter to
+ * over half the frame wide; a circle or an ellipse, flat or shaded, sometimes with a halo
+ * round it and craters or land drawn on it (some running to the frame with it).
+ */
+function backdropDisc(r: R): string {
+  const rad = 512 * (0.22 + r() * 0.33);
+  const ry = r() < 0.25 ? rad * (0.7 + r() * 0.25) : rad;
+  const past = r() * 0.5;
+  const where = int(r, 0, 7);
+  const along = 512 * (0.15 + r() * 0.7);
+  const out = (side: 0 | 512, ext: number) => (side === 0 ? -ext * past : 512 + ext * past);
+  const corner = (bit: number) => (bit ? 512 : 0) as 0 | 512;
+  const [cx, cy] =
+    where === 0
+      ? [out(0, rad), along]
+      : where === 1
+        ? [out(512, rad), along]
+        : where === 2
+          ? [along, out(0, ry)]
+          : where === 3
+            ? [along, out(512, ry)]
+            : [out(corner(where & 1), rad), out(corner(where & 2), ry)];
+  const lit = hsl(r, 60, 70);
+  const fill = r() < 0.5 ? hsl(r, 50, 55) : 'url(#disc)';
+  const defs = `<defs><radialGradient id="disc" cx="0.4" cy="0.35" r="0.7"><stop offset="0" stop-color="${lit}"/><stop offset="1" stop-color="${hsl(r, 55, 30)}"/></radialGradient><filter id="halo"><feGaussianBlur stdDeviation="8"/></filter></defs>`;
+  const shape = (k: number, paint: string) =>
+    rad === ry
+      ? `<circle cx="${f1(cx)}" cy="${f1(cy)}" r="${f1(rad * k)}" ${paint}/>`
+      : `<ellipse cx="${f1(cx)}" cy="${f1(cy)}" rx="${f1(rad * k)}" ry="${f1(ry * k)}" ${paint}/>`;
+  const halo = r() < 0.4 ? shape(1.06, `fill="${lit}" opacity="0.45" filter="url(#halo)"`) : '';
+  let marks = '';
+  if (r() < 0.5) {
+    const tone = hsl(r, 40, 40);
+    for (let k = int(r, 2, 5); k > 0; k--) {
+      const a = r() * Math.PI * 2;
+      const d = 0.3 + r() * 0.6;
+      const [x, y] = [cx + Math.cos(a) * rad * d, cy + Math.sin(a) * ry * d];
+      const m = rad * (0.05 + r() * 0.12);
+      // Only what shows: a mark on the hidden part of the disc is not drawn.
+      if (x > -m && x < 512 + m && y > -m && y < 512 + m)
+        marks += `<ellipse cx="${f1(x)}" cy="${f1(y)}" rx="${f1(m)}" ry="${f1(m * 0.7)}" fill="${tone}" opacity="0.8"/>`;
+    }
+  }
+  return defs + halo + shape(1, `fill="${fill}"`) + marks;
+}
+
+/**
+ * The backdrop-disc family: a subject whole or cut (odd items) over a disc laid from the
+ * frame's edge (backdropDisc) on each background kind. Truth is the subject's alone: the disc
+ * runs past the frame by design. Seed 40 tunes, 41 is held out.
+ */
+export function backdropDiscScenes(seed = 40, perKind = 40): SceneItem[] {
+  const r = rng(seed * 13 + 5);
+  const all = sceneSubjects();
+  const out: SceneItem[] = [];
+  for (let i = 0; i < perKind * 2; i++) {
+    const kind = SCENE_KINDS[i % SCENE_KINDS.length]!;
+    const s = pick(r, all);
+    const bg = background(kind, r);
+    const disc = backdropDisc(r);
+    const side = int(r, 140, 300);
+    const [x, y] = placed(r, i, side, -(side / 32) * 0.5);
+    out.push({
+      id: `scene:backdrop-disc:${i}:${kind}:${s.name}`,
+      kind: 'backdrop-disc',
+      prompt: `${s.words} in front of a huge planet rising from the edge, ${bg.words}`,
+      svg: svg512(bg.under + disc + place(s, x, y, side) + bg.over),
+      cut: i % 2 === 1,
     });
   }
   return out;

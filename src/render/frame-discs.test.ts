@@ -1,0 +1,65 @@
+// Discs laid from the frame's edge (issue 40): a planet, a sun or a pool of light drawn as one
+// big circle centred on the frame's side or past it is backdrop, with the marks drawn on it; a
+// subject cut by the frame is still cut, round or not. Read on the sanitiser's parse, as the
+// worker does.
+import { describe, expect, it } from 'vitest';
+import { frameOf, CUT_MIN as MIN } from '../../test/support/frame-reading.ts';
+import { risesFromEdge } from './frame-discs.ts';
+
+const SKY = '<rect width="512" height="512" fill="#0b1030"/>';
+const FRAME: [number, number, number, number] = [0, 0, 512, 512];
+/** A figure standing whole in the picture: a body and a head, grouped. */
+const FIGURE =
+  '<g><rect x="200" y="180" width="90" height="120" rx="20" fill="#eef"/><circle cx="245" cy="150" r="40" fill="#eef"/><circle cx="255" cy="150" r="18" fill="#123"/></g>';
+
+describe('discs laid from the frame edge', () => {
+  it('reads a planet centred past a corner under a whole figure as backdrop, with its land', () => {
+    // The Earth of model-d s08-a: centred below the bottom edge, land drawn on it to the edge.
+    const earth = '<circle cx="430" cy="530" r="230" fill="#2a6cc4"/>';
+    const land = '<path d="M260 420 Q320 380 360 410 Q400 440 380 480 L300 520 Z" fill="#3f9a4a"/>';
+    const f = frameOf(SKY + earth + land + FIGURE);
+    expect(f.cutRun).toBeLessThan(MIN);
+    // A light disc centred above the top (model-c l07-b), as an ellipse too.
+    expect(
+      frameOf(`${SKY}<circle cx="250" cy="-20" r="190" fill="#f4e2b0"/>${FIGURE}`).cutRun,
+    ).toBe(0);
+    expect(
+      frameOf(`${SKY}<ellipse cx="-30" cy="260" rx="200" ry="150" fill="#e85"/>${FIGURE}`).cutRun,
+    ).toBe(0);
+  });
+
+  it('still flags a subject cut by the frame in front of such a disc', () => {
+    const moon = '<circle cx="0" cy="0" r="220" fill="#dde"/>';
+    const cut =
+      '<g><rect x="420" y="260" width="150" height="150" rx="20" fill="#c33"/><circle cx="495" cy="240" r="45" fill="#c33"/></g>';
+    expect(frameOf(SKY + moon + cut).cutRun).toBeGreaterThanOrEqual(MIN);
+  });
+
+  it('keeps a round subject cut: a face in a group, a small disc, a disc mostly inside', () => {
+    // A face pushed off the left with its eyes on it: a figure, not a lone disc.
+    const face =
+      '<g><circle cx="-10" cy="256" r="140" fill="#fc4"/><circle cx="40" cy="220" r="16" fill="#321"/><circle cx="60" cy="300" r="16" fill="#321"/></g>';
+    expect(frameOf(SKY + face).cutRun).toBeGreaterThanOrEqual(MIN);
+    // A ball (radius under a fifth of the frame) centred on the right edge.
+    expect(
+      frameOf(`${SKY}<circle cx="512" cy="300" r="80" fill="#c33"/>`).cutRun,
+    ).toBeGreaterThanOrEqual(MIN);
+    // A lone big disc centred on a corner, nothing drawn in front: the picture's subject, and
+    // the origin mistake (a sun written at 0,0 with no translate) is a cut.
+    expect(
+      frameOf(`${SKY}<circle cx="0" cy="0" r="200" fill="#fc4"/>`).cutRun,
+    ).toBeGreaterThanOrEqual(MIN);
+    // A big disc centred inside the frame: most of it shows, the frame slices it.
+    expect(
+      frameOf(`${SKY}<circle cx="440" cy="256" r="150" fill="#c33"/>`).cutRun,
+    ).toBeGreaterThanOrEqual(MIN);
+  });
+
+  it('measures size and centre on the canvas', () => {
+    expect(risesFromEdge([-230, 300, 230, 760], FRAME)).toBe(true);
+    // Too small: a fifth of the frame is the least radius.
+    expect(risesFromEdge([-90, 200, 90, 380], FRAME)).toBe(false);
+    // Centred 40 units inside the left side: more than half shows.
+    expect(risesFromEdge([-190, 60, 270, 520], FRAME)).toBe(false);
+  });
+});

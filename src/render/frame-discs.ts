@@ -1,0 +1,89 @@
+// Discs laid from the frame's edge (issue 40: the class of both blind false alarms left in
+// session 39 — model-c l07-b's light disc behind a clock, model-d s08-a's Earth under an
+// astronaut). A planet, a sun, a moon or a pool of light is drawn as one big circle whose
+// centre sits on the frame's side or past it: the author chose to show half of it or less.
+// A subject cut by accident keeps most of itself in the picture — the planted cuts leave
+// 35–60 % of their box outside — and is drawn as a figure, not as one round shape. So a
+// lone circle or ellipse of that size, centred on or beyond a side, is backdrop: what is
+// drawn on it is judged as on any backdrop, and the frame does not cut it. Tuned on the
+// composed backdrop-disc family, seed 40 (scene-corpus.ts); seed 41 is held out.
+
+export type Box = [number, number, number, number];
+
+/**
+ * Its radius (an ellipse's geometric mean of the two) is at least this share of the frame's
+ * shorter side: a disc at least two fifths of the frame wide.
+ */
+export const DISC_RADIUS = 0.2;
+/** Its centre lies no further inside a side than this share of the frame's side. */
+export const CENTRE_IN = 0.02;
+
+/**
+ * Whether a circle or ellipse with canvas box `box` is a disc laid from the frame's edge: big
+ * (DISC_RADIUS) and centred on or past one of the frame's sides (CENTRE_IN).
+ */
+export function risesFromEdge(box: Box, [vx, vy, vw, vh]: Box): boolean {
+  const [x0, y0, x1, y1] = box;
+  if (Math.sqrt((x1 - x0) * (y1 - y0)) / 2 < DISC_RADIUS * Math.min(vw, vh)) return false;
+  const cx = (x0 + x1) / 2;
+  const cy = (y0 + y1) / 2;
+  return (
+    cx <= vx + CENTRE_IN * vw ||
+    cx >= vx + vw - CENTRE_IN * vw ||
+    cy <= vy + CENTRE_IN * vh ||
+    cy >= vy + vh - CENTRE_IN * vh
+  );
+}
+
+/** What this reads of frame-shapes.ts's FrameShape (not imported: it calls this module). */
+interface Piece {
+  box: Box;
+  cls: string;
+  group: number;
+  bare: boolean;
+  /** A circle or an ellipse drawn as a top-level part of its own. */
+  round?: true;
+  disc?: true;
+}
+
+/** The classes a disc (or a mark on one) is read out of: light and texture stay what they are. */
+const OPAQUE = new Set(['subject', 'scenery', 'closeup', 'flush']);
+/** …and a background already, marked so no later reading makes it a figure's body. */
+const DISC_FROM = new Set([...OPAQUE, 'background']);
+/** What a figure drawn in front of the disc is. */
+const FIGURE = new Set(['subject', 'flush', 'closeup']);
+/** Within this share of the disc's own size a mark's box lies inside the disc's. */
+const HELD = 0.01;
+
+const holds = ([x0, y0, x1, y1]: Box, [a0, b0, a1, b1]: Box) => {
+  const tx = HELD * (x1 - x0);
+  const ty = HELD * (y1 - y0);
+  return a0 >= x0 - tx && b0 >= y0 - ty && a1 <= x1 + tx && b1 <= y1 + ty;
+};
+
+/**
+ * Discs laid from the frame's edge become backdrop (`cls` 'background', marked `disc`), and so
+ * do the marks drawn on them — craters, land, a sea: a bare shape drawn after the disc with its
+ * box inside the disc's. Only where a figure is drawn in front (a later shape of another part,
+ * not a mark): a lone disc centred on the edge is the picture's subject, and the origin
+ * mistake (a sun or a face written at 0,0) is still a cut. Mutates; returns how many discs.
+ */
+export function backdropDiscs(shapes: Piece[], frame: Box): number {
+  let discs = 0;
+  for (let i = 0; i < shapes.length; i++) {
+    const d = shapes[i]!;
+    if (!d.round || !DISC_FROM.has(d.cls) || !risesFromEdge(d.box, frame)) continue;
+    const marks: Piece[] = [];
+    let figure = false;
+    for (let k = i + 1; k < shapes.length; k++) {
+      const m = shapes[k]!;
+      if (m.group === d.group) continue;
+      if (m.bare && OPAQUE.has(m.cls) && holds(d.box, m.box)) marks.push(m);
+      else if (FIGURE.has(m.cls)) figure = true;
+    }
+    if (!figure) continue;
+    for (const m of [d, ...marks]) [m.cls, m.disc] = ['background', true];
+    discs++;
+  }
+  return discs;
+}
