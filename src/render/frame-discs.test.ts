@@ -4,7 +4,7 @@
 // worker does.
 import { describe, expect, it } from 'vitest';
 import { frameOf, CUT_MIN as MIN } from '../../test/support/frame-reading.ts';
-import { risesFromEdge } from './frame-discs.ts';
+import { backdropDiscs, MOST_DISCS, risesFromEdge } from './frame-discs.ts';
 
 const SKY = '<rect width="512" height="512" fill="#0b1030"/>';
 const FRAME: [number, number, number, number] = [0, 0, 512, 512];
@@ -53,6 +53,34 @@ describe('discs laid from the frame edge', () => {
     expect(
       frameOf(`${SKY}<circle cx="440" cy="256" r="150" fill="#c33"/>`).cutRun,
     ).toBeGreaterThanOrEqual(MIN);
+  });
+
+  it('leaves a scatter of big edge discs to the other readings, in bounded time', () => {
+    // A hostile drawing of tens of thousands of big discs on the edge with a figure in front:
+    // each disc would read every shape after it (≈ 10⁹ steps). More than MOST_DISCS are not
+    // planets: none is read as one, and the pass stays linear.
+    const disc = (i: number) => ({
+      box: [-120, i % 400, 120, (i % 400) + 240] as [number, number, number, number],
+      cls: 'subject',
+      group: i,
+      bare: true,
+      round: true as const,
+    });
+    const figure = {
+      box: [200, 200, 300, 300] as typeof FRAME,
+      cls: 'subject',
+      group: -2,
+      bare: false,
+    };
+    const many = [...Array.from({ length: 30_000 }, (_, i) => disc(i)), figure];
+    const t = performance.now();
+    expect(backdropDiscs(many, FRAME)).toBe(0);
+    expect(performance.now() - t).toBeLessThan(2000);
+    expect(many.every((s) => s.cls === 'subject')).toBe(true);
+    // At the bound, still planets.
+    const few = [...Array.from({ length: MOST_DISCS }, (_, i) => disc(i)), figure];
+    expect(backdropDiscs(few, FRAME)).toBe(MOST_DISCS);
+    expect(few.slice(0, MOST_DISCS).every((s) => s.cls === 'background')).toBe(true);
   });
 
   it('measures size and centre on the canvas', () => {

@@ -54,6 +54,8 @@ const DISC_FROM = new Set([...OPAQUE, 'background']);
 const FIGURE = new Set(['subject', 'flush', 'closeup']);
 /** Within this share of the disc's own size a mark's box lies inside the disc's. */
 const HELD = 0.01;
+/** More big discs than this from the edge are a scatter (bokeh, bubbles), not planets. */
+export const MOST_DISCS = 8;
 
 const holds = ([x0, y0, x1, y1]: Box, [a0, b0, a1, b1]: Box) => {
   const tx = HELD * (x1 - x0);
@@ -69,10 +71,17 @@ const holds = ([x0, y0, x1, y1]: Box, [a0, b0, a1, b1]: Box) => {
  * mistake (a sun or a face written at 0,0) is still a cut. Mutates; returns how many discs.
  */
 export function backdropDiscs(shapes: Piece[], frame: Box): number {
-  let discs = 0;
-  for (let i = 0; i < shapes.length; i++) {
+  const rising: number[] = [];
+  for (let i = 0; i < shapes.length && rising.length <= MOST_DISCS; i++) {
     const d = shapes[i]!;
-    if (!d.round || !DISC_FROM.has(d.cls) || !risesFromEdge(d.box, frame)) continue;
+    if (d.round && DISC_FROM.has(d.cls) && risesFromEdge(d.box, frame)) rising.push(i);
+  }
+  // Each disc reads every shape after it: more than a few is not a sky with planets, and a
+  // drawing of thousands would cost their square.
+  if (rising.length > MOST_DISCS) return 0;
+  let discs = 0;
+  for (const i of rising) {
+    const d = shapes[i]!;
     const marks: Piece[] = [];
     let figure = false;
     for (let k = i + 1; k < shapes.length; k++) {
