@@ -15,6 +15,8 @@ interface Piece {
   group: number;
   bare: boolean;
   body?: true;
+  /** A disc laid from the frame's edge (frame-discs.ts): a backdrop, not a figure's body. */
+  disc?: true;
 }
 
 /** Within this share of the frame one box lies inside another. */
@@ -50,7 +52,7 @@ export function promoteBodies(
   const ty = TOL * frame[3];
   let promoted = 0;
   for (const [i, s] of shapes.entries()) {
-    if ((s.cls !== 'background' && s.cls !== 'band') || s.group < 0 || s.bare) continue;
+    if ((s.cls !== 'background' && s.cls !== 'band') || s.group < 0 || s.bare || s.disc) continue;
     const seen = shown(s.box, frame);
     // (A body filling the frame up from the bottom edge it runs past is still a close-up:
     // its group's extent says so in regroup, which this does not overrule.) A strip along a

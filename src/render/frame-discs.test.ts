@@ -28,6 +28,17 @@ describe('discs laid from the frame edge', () => {
     ).toBe(0);
   });
 
+  it('reads a planet drawn as a group, its disc first and its marks inside, as backdrop', () => {
+    const planet =
+      '<g id="planet"><circle cx="250" cy="560" r="240" fill="#b84"/><ellipse cx="200" cy="420" rx="40" ry="25" fill="#963"/><ellipse cx="330" cy="500" rx="60" ry="30" fill="#963"/></g>';
+    expect(frameOf(SKY + planet + FIGURE).cutRun).toBe(0);
+    // A group whose other shapes reach out of the disc's box is a figure (a head on a body
+    // running off the bottom), not a planet: still cut.
+    const figure =
+      '<g><circle cx="250" cy="520" r="150" fill="#fc4"/><rect x="60" y="400" width="380" height="300" fill="#36c"/></g>';
+    expect(frameOf(SKY + figure + FIGURE).cutRun).toBeGreaterThanOrEqual(MIN);
+  });
+
   it('still flags a subject cut by the frame in front of such a disc', () => {
     const moon = '<circle cx="0" cy="0" r="220" fill="#dde"/>';
     const cut =

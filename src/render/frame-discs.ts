@@ -41,7 +41,7 @@ interface Piece {
   cls: string;
   group: number;
   bare: boolean;
-  /** A circle or an ellipse drawn as a top-level part of its own. */
+  /** A circle or an ellipse. */
   round?: true;
   disc?: true;
 }
@@ -65,16 +65,32 @@ const holds = ([x0, y0, x1, y1]: Box, [a0, b0, a1, b1]: Box) => {
 
 /**
  * Discs laid from the frame's edge become backdrop (`cls` 'background', marked `disc`), and so
- * do the marks drawn on them — craters, land, a sea: a bare shape drawn after the disc with its
- * box inside the disc's. Only where a figure is drawn in front (a later shape of another part,
- * not a mark): a lone disc centred on the edge is the picture's subject, and the origin
- * mistake (a sun or a face written at 0,0) is still a cut. Mutates; returns how many discs.
+ * do the marks drawn on them — craters, land, a sea: the rest of the disc's own group, and a
+ * bare shape drawn after it with its box inside the disc's. A disc is a circle or an ellipse
+ * drawn as a part of its own, or leading its group (the group's first opaque shape, every
+ * later one inside its box: a `<g id="planet">`). Only where a figure is drawn in front (a
+ * later shape of another part, not a mark): a lone disc centred on the edge is the picture's
+ * subject, and the origin mistake (a sun or a face written at 0,0) is still a cut. Mutates;
+ * returns how many discs.
  */
 export function backdropDiscs(shapes: Piece[], frame: Box): number {
+  // Each part's first opaque shape, and whether every later one of the part lies in its box.
+  const lead = new Map<number, number>();
+  const held = new Map<number, boolean>();
+  for (let i = 0; i < shapes.length; i++) {
+    const s = shapes[i]!;
+    if (!DISC_FROM.has(s.cls)) continue;
+    const l = lead.get(s.group);
+    if (l === undefined) {
+      lead.set(s.group, i);
+      held.set(s.group, true);
+    } else if (!holds(shapes[l]!.box, s.box)) held.set(s.group, false);
+  }
   const rising: number[] = [];
   for (let i = 0; i < shapes.length && rising.length <= MOST_DISCS; i++) {
     const d = shapes[i]!;
-    if (d.round && DISC_FROM.has(d.cls) && risesFromEdge(d.box, frame)) rising.push(i);
+    if (!d.round || d.group < 0 || lead.get(d.group) !== i || !held.get(d.group)) continue;
+    if (risesFromEdge(d.box, frame)) rising.push(i);
   }
   // Each disc reads every shape after it: more than a few is not a sky with planets, and a
   // drawing of thousands would cost their square.
@@ -86,8 +102,9 @@ export function backdropDiscs(shapes: Piece[], frame: Box): number {
     let figure = false;
     for (let k = i + 1; k < shapes.length; k++) {
       const m = shapes[k]!;
-      if (m.group === d.group) continue;
-      if (m.bare && OPAQUE.has(m.cls) && holds(d.box, m.box)) marks.push(m);
+      if (m.group === d.group) {
+        if (OPAQUE.has(m.cls)) marks.push(m);
+      } else if (m.bare && OPAQUE.has(m.cls) && holds(d.box, m.box)) marks.push(m);
       else if (FIGURE.has(m.cls)) figure = true;
     }
     if (!figure) continue;

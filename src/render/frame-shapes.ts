@@ -63,7 +63,7 @@ export interface FrameShape {
   open?: ShapeClass;
   /** Read as backdrop by its box, but the body of a figure drawn over one (frame-bodies.ts). */
   body?: true;
-  /** A circle or an ellipse drawn as a top-level part of its own. */
+  /** A circle or an ellipse. */
   round?: true;
   /** A disc laid from the frame's edge (frame-discs.ts): backdrop, never a figure's body. */
   disc?: true;
@@ -368,8 +368,8 @@ export function frameShapes(
         );
         if (s) s.bare = tops.has(node);
         if (s && scatter && s.cls === 'subject') s.cls = 'texture';
-        // A planet, sun or pool of light is drawn as a part of its own (frame-discs.ts).
-        if (s?.bare && DISCS.has(tag)) s.round = true;
+        // A planet, a sun or a pool of light (frame-discs.ts).
+        if (s && DISCS.has(tag)) s.round = true;
         if (s) shapes.push(s);
         continue;
       }

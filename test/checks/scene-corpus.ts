@@ -31,7 +31,14 @@ export type SceneKind = (typeof SCENE_KINDS)[number];
 
 export interface SceneItem {
   id: string;
-  kind: SceneKind | 'text-off-frame' | 'close-up' | 'line-art' | 'line-art-loose' | 'backdrop-disc';
+  kind:
+    | SceneKind
+    | 'text-off-frame'
+    | 'close-up'
+    | 'line-art'
+    | 'line-art-loose'
+    | 'backdrop-disc'
+    | 'backdrop-disc-grouped';
   prompt: string;
   svg: string;
   /** true: `clipped` must fire; false: it must not. */
@@ -431,7 +438,7 @@ export function lineArtScenes(seed = 40, perKind = 40, loose = false): SceneItem
  * over half the frame wide; a circle or an ellipse, flat or shaded, sometimes with a halo
  * round it and craters or land drawn on it (some running to the frame with it).
  */
-function backdropDisc(r: R): string {
+function backdropDisc(r: R, grouped: boolean): string {
   const rad = 512 * (0.22 + r() * 0.33);
   const ry = r() < 0.25 ? rad * (0.7 + r() * 0.25) : rad;
   const past = r() * 0.5;
@@ -470,15 +477,18 @@ function backdropDisc(r: R): string {
         marks += `<ellipse cx="${f1(x)}" cy="${f1(y)}" rx="${f1(m)}" ry="${f1(m * 0.7)}" fill="${tone}" opacity="0.8"/>`;
     }
   }
-  return defs + halo + shape(1, `fill="${fill}"`) + marks;
+  const planet = halo + shape(1, `fill="${fill}"`) + marks;
+  return defs + (grouped ? `<g class="planet">${planet}</g>` : planet);
 }
 
 /**
  * The backdrop-disc family: a subject whole or cut (odd items) over a disc laid from the
  * frame's edge (backdropDisc) on each background kind. Truth is the subject's alone: the disc
- * runs past the frame by design. Seed 40 tunes, 41 is held out.
+ * runs past the frame by design. Seed 40 tunes, 41 is held out. `grouped`: the disc, its halo
+ * and its marks written as one group (as a model names a `<g id="planet">`); same draws, so
+ * the grouped family of a seed is the bare one rewritten.
  */
-export function backdropDiscScenes(seed = 40, perKind = 40): SceneItem[] {
+export function backdropDiscScenes(seed = 40, perKind = 40, grouped = false): SceneItem[] {
   const r = rng(seed * 13 + 5);
   const all = sceneSubjects();
   const out: SceneItem[] = [];
@@ -486,12 +496,12 @@ export function backdropDiscScenes(seed = 40, perKind = 40): SceneItem[] {
     const kind = SCENE_KINDS[i % SCENE_KINDS.length]!;
     const s = pick(r, all);
     const bg = background(kind, r);
-    const disc = backdropDisc(r);
+    const disc = backdropDisc(r, grouped);
     const side = int(r, 140, 300);
     const [x, y] = placed(r, i, side, -(side / 32) * 0.5);
     out.push({
-      id: `scene:backdrop-disc:${i}:${kind}:${s.name}`,
-      kind: 'backdrop-disc',
+      id: `scene:backdrop-disc${grouped ? '-grouped' : ''}:${i}:${kind}:${s.name}`,
+      kind: grouped ? 'backdrop-disc-grouped' : 'backdrop-disc',
       prompt: `${s.words} in front of a huge planet rising from the edge, ${bg.words}`,
       svg: svg512(bg.under + disc + place(s, x, y, side) + bg.over),
       cut: i % 2 === 1,
