@@ -39,6 +39,15 @@ describe('discs laid from the frame edge', () => {
     expect(frameOf(SKY + figure + FIGURE).cutRun).toBeGreaterThanOrEqual(MIN);
   });
 
+  it('counts a line-art figure drawn in front as a figure', () => {
+    const sun = '<circle cx="512" cy="0" r="200" fill="#fb3"/>';
+    const bike =
+      '<g fill="none" stroke="#222" stroke-width="4"><circle cx="170" cy="380" r="60"/><circle cx="340" cy="380" r="60"/><path d="M170 380 L240 300 L340 380 M240 300 L300 300"/></g>';
+    expect(frameOf(SKY + sun + bike).cutRun).toBe(0);
+    // Drawn before the disc, it is behind it: the disc is the picture's subject, still cut.
+    expect(frameOf(SKY + bike + sun).cutRun).toBeGreaterThanOrEqual(MIN);
+  });
+
   it('still flags a subject cut by the frame in front of such a disc', () => {
     const moon = '<circle cx="0" cy="0" r="220" fill="#dde"/>';
     const cut =

@@ -46,6 +46,13 @@ interface Piece {
   disc?: true;
 }
 
+/** What this reads of frame-strokes.ts's StrokeShape: a stroke-only shape and its place. */
+interface Outline {
+  group: number;
+  closed: boolean;
+  at?: number;
+}
+
 /** The classes a disc (or a mark on one) is read out of: light and texture stay what they are. */
 const OPAQUE = new Set(['subject', 'scenery', 'closeup', 'flush']);
 /** …and a background already, marked so no later reading makes it a figure's body. */
@@ -69,11 +76,12 @@ const holds = ([x0, y0, x1, y1]: Box, [a0, b0, a1, b1]: Box) => {
  * bare shape drawn after it with its box inside the disc's. A disc is a circle or an ellipse
  * drawn as a part of its own, or leading its group (the group's first opaque shape, every
  * later one inside its box: a `<g id="planet">`). Only where a figure is drawn in front (a
- * later shape of another part, not a mark): a lone disc centred on the edge is the picture's
+ * later shape of another part, not a mark, or a closed line-art outline drawn after it, from
+ * `strokes`): a lone disc centred on the edge is the picture's
  * subject, and the origin mistake (a sun or a face written at 0,0) is still a cut. Mutates;
  * returns how many discs.
  */
-export function backdropDiscs(shapes: Piece[], frame: Box): number {
+export function backdropDiscs(shapes: Piece[], frame: Box, strokes: Outline[] = []): number {
   // Each part's first opaque shape, and whether every later one of the part lies in its box.
   const lead = new Map<number, number>();
   const held = new Map<number, boolean>();
@@ -107,6 +115,8 @@ export function backdropDiscs(shapes: Piece[], frame: Box): number {
       } else if (m.bare && OPAQUE.has(m.cls) && holds(d.box, m.box)) marks.push(m);
       else if (FIGURE.has(m.cls)) figure = true;
     }
+    // A line-art figure drawn in front counts too: a closed outline of another part.
+    figure ||= strokes.some((t) => t.closed && t.group !== d.group && (t.at ?? 0) > i);
     if (!figure) continue;
     for (const m of [d, ...marks]) [m.cls, m.disc] = ['background', true];
     discs++;

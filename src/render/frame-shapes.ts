@@ -352,7 +352,10 @@ export function frameShapes(
         if (lineArt(p, refs)) {
           const local = localShape(tag, a, memo);
           const s = local && local.length > 0 ? strokeShape(local, mm, tag, a, group) : null;
-          if (s) strokes.push(s);
+          if (s) {
+            s.at = shapes.length;
+            strokes.push(s);
+          }
         }
         continue;
       }
@@ -393,7 +396,7 @@ export function frameShapes(
     0,
     -1,
   );
-  backdropDiscs(shapes, frame);
+  backdropDiscs(shapes, frame, strokes);
   promoteBodies(shapes, frame, (b) => pastShare(b, frame) >= RUNS_PAST);
   promoteSilhouettes(shapes, frame, (b) => pastShare(b, frame) >= RUNS_PAST);
   regroup(shapes, frame, drawn);

@@ -17,6 +17,8 @@ export interface StrokeShape {
   group: number;
   /** A closed outline (circle, ellipse, rect, polygon, a path closed by Z or drawn round). */
   closed: boolean;
+  /** How many filled shapes (frame-shapes.ts) were painted before it: its place in paint order. */
+  at?: number;
 }
 
 /** A closed outline running this share of its own extent past a side is cut through it. */

@@ -159,7 +159,8 @@ if (process.argv[1]?.endsWith('scene-bench.ts')) {
   // `line-art [seed]` the line-art family (scene-corpus.ts lineArtScenes), seed 40 unless given;
   // `line-art-loose [seed]` the same figures written as ungrouped top-level elements;
   // `backdrop-disc [seed]` subjects over a planet or light disc laid from the frame's edge;
-  // `backdrop-disc-grouped [seed]` the same with each disc and its marks written as a group.
+  // `backdrop-disc-grouped [seed]` the same with each disc and its marks written as a group;
+  // `backdrop-disc-line-art [seed]` the line-art family with such a disc behind each figure.
   const lineSeed = /^\d+$/.test(process.argv[3] ?? '') ? Number(process.argv[3]) : 40;
   const named: Record<string, [string, () => BenchScene[]]> = {
     real: ['real scenes', realScenes],
@@ -176,6 +177,10 @@ if (process.argv[1]?.endsWith('scene-bench.ts')) {
     'backdrop-disc': [
       `subjects over a disc from the edge, seed ${lineSeed}`,
       () => backdropDiscScenes(lineSeed),
+    ],
+    'backdrop-disc-line-art': [
+      `line-art figures over a disc from the edge, seed ${lineSeed}`,
+      () => lineArtScenes(lineSeed, 40, false, true),
     ],
     'backdrop-disc-grouped': [
       `subjects over a disc from the edge drawn as a group, seed ${lineSeed}`,

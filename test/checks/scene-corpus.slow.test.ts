@@ -10,7 +10,8 @@
 // backdrop-disc family (subjects over a planet or light disc laid from the frame's edge,
 // frame-discs.ts; tuned on seed 40): on seed 41, 0/40 whole flagged (32/40 before the disc
 // reading), 39/40 cut caught; and its grouped form (each disc and its marks one group):
-// 0/40 (36/40 before), 39/40.
+// 0/40 (36/40 before), 39/40; and the line-art family with a disc behind each figure: 0/40
+// (34/40 before line-art figures counted as figures in front), 39/40.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { evaluateScenes, type SceneOutcome, sceneFigures, sceneTable } from './scene-bench.ts';
 import { backdropDiscScenes, lineArtScenes, SCENE_KINDS, sceneCorpus } from './scene-corpus.ts';
@@ -24,6 +25,7 @@ beforeAll(async () => {
     ...lineArtScenes(41, 40, true),
     ...backdropDiscScenes(41),
     ...backdropDiscScenes(41, 40, true),
+    ...lineArtScenes(41, 40, false, true),
   ]);
   console.log(`scene corpus, seed 41: ${outcomes.length}\n${sceneTable(sceneFigures(outcomes))}`);
 }, 600_000);

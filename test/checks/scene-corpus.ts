@@ -38,7 +38,8 @@ export interface SceneItem {
     | 'line-art'
     | 'line-art-loose'
     | 'backdrop-disc'
-    | 'backdrop-disc-grouped';
+    | 'backdrop-disc-grouped'
+    | 'backdrop-disc-line-art';
   prompt: string;
   svg: string;
   /** true: `clipped` must fire; false: it must not. */
@@ -401,10 +402,13 @@ function placed(r: () => number, i: number, side: number, inset: number): [numbe
  * The line-art family: ten stroke-only figures over the backgrounds, whole or cut. `loose`:
  * each figure written as top-level elements with no group round them, every one carrying the
  * placement and the stroke (as a model writes a figure it never grouped); same draws, so the
- * loose family of a seed is the grouped one rewritten.
+ * loose family of a seed is the grouped one rewritten. `discs`: a disc from the edge
+ * (backdropDisc) laid behind each figure, drawn from its own draws, so the figures are the same.
  */
-export function lineArtScenes(seed = 40, perKind = 40, loose = false): SceneItem[] {
+export function lineArtScenes(seed = 40, perKind = 40, loose = false, discs = false): SceneItem[] {
   const r = rng(seed * 7 + 11);
+  // Discs from the edge behind the figures, from draws of their own: the figures stay the same.
+  const d = rng(seed * 17 + 3);
   const out: SceneItem[] = [];
   for (let i = 0; i < perKind * 2; i++) {
     const kind = SCENE_KINDS[i % SCENE_KINDS.length]!;
@@ -420,11 +424,12 @@ export function lineArtScenes(seed = 40, perKind = 40, loose = false): SceneItem
     const figure = loose
       ? fig.body.replace(/<(\w+) /g, `<$1 ${look} `)
       : `<g ${look}>${fig.body}</g>`;
+    const family = discs ? 'backdrop-disc-line-art' : loose ? 'line-art-loose' : 'line-art';
     out.push({
-      id: `scene:line-art${loose ? '-loose' : ''}:${i}:${kind}:${fig.name}`,
-      kind: loose ? 'line-art-loose' : 'line-art',
+      id: `scene:${family}:${i}:${kind}:${fig.name}`,
+      kind: family,
       prompt: `a line drawing of a ${fig.name.replace(/-/g, ' ')} ${bg.words}`,
-      svg: svg512(bg.under + figure + bg.over),
+      svg: svg512(bg.under + (discs ? backdropDisc(d, false) : '') + figure + bg.over),
       cut,
     });
   }
