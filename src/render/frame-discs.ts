@@ -4,9 +4,10 @@
 // centre sits on the frame's side or past it: the author chose to show half of it or less.
 // A subject cut by accident keeps most of itself in the picture — the planted cuts leave
 // 35–60 % of their box outside — and is drawn as a figure, not as one round shape. So a
-// lone circle or ellipse of that size, centred on or beyond a side, is backdrop: what is
-// drawn on it is judged as on any backdrop, and the frame does not cut it. Tuned on the
-// composed backdrop-disc family, seed 40 (scene-corpus.ts); seed 41 is held out.
+// circle or ellipse of that size, centred on or beyond a side (alone, or leading its group
+// with its craters), with a figure drawn in front of it, is backdrop: what is drawn on it is
+// judged as on any backdrop, and the frame does not cut it. Tuned on the composed
+// backdrop-disc family, seed 40 (scene-corpus.ts); seed 41 is held out.
 
 export type Box = [number, number, number, number];
 
@@ -75,11 +76,11 @@ const holds = ([x0, y0, x1, y1]: Box, [a0, b0, a1, b1]: Box) => {
  * do the marks drawn on them — craters, land, a sea: the rest of the disc's own group, and a
  * bare shape drawn after it with its box inside the disc's. A disc is a circle or an ellipse
  * drawn as a part of its own, or leading its group (the group's first opaque shape, every
- * later one inside its box: a `<g id="planet">`). Only where a figure is drawn in front (a
- * later shape of another part, not a mark, or a closed line-art outline drawn after it, from
- * `strokes`): a lone disc centred on the edge is the picture's
- * subject, and the origin mistake (a sun or a face written at 0,0) is still a cut. Mutates;
- * returns how many discs.
+ * later one inside its box: a `<g id="planet">`). Only where a figure is drawn in front: a
+ * later shape of another part that is not a mark, or a closed line-art outline of another
+ * part painted after it (`strokes`). A lone disc centred on the edge is the picture's subject,
+ * so the origin mistake (a sun or a face written at 0,0) is still a cut. Mutates; returns how
+ * many discs.
  */
 export function backdropDiscs(shapes: Piece[], frame: Box, strokes: Outline[] = []): number {
   // Each part's first opaque shape, and whether every later one of the part lies in its box.
