@@ -14,7 +14,10 @@
 // fourth, test/fixtures/scenes-model-d (MODEL_D_DIR, ids `model-d:<file>`): 40 answers to 20
 // prompts new to all three (8 short, 12 long), about a quarter in line art, blind, to measure
 // how the rule generalises once model-c is tuned on (scene-bench.ts `model-d`,
-// model-d-manifest.test.ts).
+// model-d-manifest.test.ts), and the fifth, test/fixtures/scenes-model-e (MODEL_E_DIR, ids
+// `model-e:<file>`): 40 answers to 20 prompts new to all four (8 short, 12 long), about a
+// quarter in line art, blind, to measure how the rule generalises once model-d is tuned on
+// (scene-bench.ts `model-e`, model-e-manifest.test.ts).
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +27,7 @@ export const MODEL_DIR = join(dirname(fileURLToPath(import.meta.url)), '../fixtu
 export const MODEL_B_DIR = join(dirname(MODEL_DIR), 'scenes-model-b');
 export const MODEL_C_DIR = join(dirname(MODEL_DIR), 'scenes-model-c');
 export const MODEL_D_DIR = join(dirname(MODEL_DIR), 'scenes-model-d');
+export const MODEL_E_DIR = join(dirname(MODEL_DIR), 'scenes-model-e');
 
 /** What MANIFEST.json records for one answer. */
 export interface ModelSceneEntry {
@@ -81,4 +85,9 @@ export function modelCScenes(): BenchScene[] {
 /** The fourth model-written set (test/fixtures/scenes-model-d), ids `model-d:<file>`. */
 export function modelDScenes(): BenchScene[] {
   return modelScenes(MODEL_D_DIR, 'model-d');
+}
+
+/** The fifth model-written set (test/fixtures/scenes-model-e), ids `model-e:<file>`. */
+export function modelEScenes(): BenchScene[] {
+  return modelScenes(MODEL_E_DIR, 'model-e');
 }

@@ -17,11 +17,20 @@
 // once the second is tuned on, or
 //   node --import tsx test/checks/scene-bench.ts model-d [--list] [--all]
 // for the fourth (test/fixtures/scenes-model-d, a quarter of it line art), blind once the
-// third is tuned on.
+// third is tuned on, or
+//   node --import tsx test/checks/scene-bench.ts model-e [--list] [--all]
+// for the fifth (test/fixtures/scenes-model-e, a quarter of it line art), blind once the
+// fourth is tuned on.
 import { evaluate, type Outcome } from './evaluate.ts';
 import { holdoutScenes } from './holdout-scenes.ts';
 import type { LabelledItem } from './labelled-set.ts';
-import { modelBScenes, modelCScenes, modelDScenes, modelScenes } from './model-scenes.ts';
+import {
+  modelBScenes,
+  modelCScenes,
+  modelDScenes,
+  modelEScenes,
+  modelScenes,
+} from './model-scenes.ts';
 import { realScenes } from './real-scenes.ts';
 import { backdropDiscScenes, lineArtScenes, sceneCorpus } from './scene-corpus.ts';
 
@@ -153,8 +162,8 @@ export async function evaluateAndPrint(
 if (process.argv[1]?.endsWith('scene-bench.ts')) {
   // `real` measures the vendored real scenes (real-scenes.ts) instead of a composed seed;
   // `holdout` the held-out real scenes (holdout-scenes.ts); `model` the model-written scenes
-  // (model-scenes.ts); `model-b`, `model-c` and `model-d` the second, third and fourth
-  // model-written sets.
+  // (model-scenes.ts); `model-b`, `model-c`, `model-d` and `model-e` the second, third,
+  // fourth and fifth model-written sets.
   const set = process.argv[2];
   // `line-art [seed]` the line-art family (scene-corpus.ts lineArtScenes), seed 40 unless given;
   // `line-art-loose [seed]` the same figures written as ungrouped top-level elements;
@@ -169,6 +178,7 @@ if (process.argv[1]?.endsWith('scene-bench.ts')) {
     'model-b': ['model-written scenes, second set', modelBScenes],
     'model-c': ['model-written scenes, third set', modelCScenes],
     'model-d': ['model-written scenes, fourth set', modelDScenes],
+    'model-e': ['model-written scenes, fifth set', modelEScenes],
     'line-art': [`line-art scenes, seed ${lineSeed}`, () => lineArtScenes(lineSeed)],
     'line-art-loose': [
       `ungrouped line-art scenes, seed ${lineSeed}`,
