@@ -28,6 +28,9 @@ describe('asksForText', () => {
     'a diary page with notes in mirror-script as textPath',
     'a spiral of runes around a shield',
     'a love letter signed in cursive',
+    // a list's point is its writing (session 40: model-e l05-a's "framed price list")
+    'a barbershop wall with a framed price list',
+    'a fridge door with a shopping list',
   ])('asks for text: %s', (prompt) => {
     expect(asksForText(prompt).asked).toBe(true);
   });

@@ -5,17 +5,18 @@
 // The rule for text is a class, not a list of examples: a prompt asks for text when it
 // quotes something, names a writing act (say, read(s), write, spell, print, inscribe, type,
 // letter, label, caption, title, annotate, name, number, quote), names a way of writing
-// (script, mirror-script, cursive, glyphs, runes, a signature, SVG's textPath), or names an artefact whose
-// point is writing (sign, signage, heading, headline, legend, callout, lettering, banner
-// text, plaque, placard, billboard, menu, chart axes, diagram, infographic, newspaper,
-// certificate, ticket, speech bubble, wordmark, monogram, typography, calligraphy, font,
-// numerals, digits, alphabet) — unless the mention is negated ("no text", "without labels",
+// (script, mirror-script, cursive, glyphs, runes, a signature, SVG's textPath), or names an
+// artefact whose point is writing (sign, signage, heading, headline, legend, callout,
+// lettering, banner text, plaque, placard, billboard, menu, a list — a price list, a
+// checklist —, a price tag, chart axes, diagram, infographic, newspaper, certificate, ticket,
+// speech bubble, wordmark, monogram, typography, calligraphy, font, numerals, digits,
+// alphabet) — unless the mention is negated ("no text", "without labels",
 // "do not write any words", "text-free", "wordless").
 
 import { askedCount } from './prompt-counts.ts';
 
 const WRITING =
-  /\b(?:labels?|label(?:l)?ed|label(?:l)?ing|captions?|captioned|sign|signs|signage|signboards?|signposts?|titles?|titled|subtitles?|headings?|headlines?|annotat\w*|call-?outs?|legends?|quot(?:e|es|ed|ing|ation|ations)|letters|lettered|lettering|texts?|textual|text-?paths?|scripts?|cursive|glyphs?|hieroglyph\w*|runes|runic|kanji|signatures?|autographs?|handwriting|words?|worded|wording|wordmarks?|logotypes?|typograph\w*|fonts?|typefaces?|calligraph\w*|monograms?|initials|inscri\w*|engraved|slogans?|mottos?|taglines?|plaques?|placards?|billboards?|marquees?|menus?|names?|named|numbers|numbered|numerals?|digits?|axis|axes|infographics?|diagrams?|charts?|graphs?|newspapers?|certificates?|tickets?|receipts?|scoreboards?|speech bubbles?|thought bubbles?|say|says|saying|said|reads|write|writes|writing|written|wrote|spell|spells|spelled|spelling|spelt|printed|handwrit\w*|typed|typeset|alphabets?)\b/giu;
+  /\b(?:labels?|label(?:l)?ed|label(?:l)?ing|captions?|captioned|sign|signs|signage|signboards?|signposts?|titles?|titled|subtitles?|headings?|headlines?|annotat\w*|call-?outs?|legends?|quot(?:e|es|ed|ing|ation|ations)|letters|lettered|lettering|texts?|textual|text-?paths?|scripts?|cursive|glyphs?|hieroglyph\w*|runes|runic|kanji|signatures?|autographs?|handwriting|words?|worded|wording|wordmarks?|logotypes?|typograph\w*|fonts?|typefaces?|calligraph\w*|monograms?|initials|inscri\w*|engraved|slogans?|mottos?|taglines?|plaques?|placards?|billboards?|marquees?|menus?|lists?|checklists?|price tags?|names?|named|numbers|numbered|numerals?|digits?|axis|axes|infographics?|diagrams?|charts?|graphs?|newspapers?|certificates?|tickets?|receipts?|scoreboards?|speech bubbles?|thought bubbles?|say|says|saying|said|reads|write|writes|writing|written|wrote|spell|spells|spelled|spelling|spelt|printed|handwrit\w*|typed|typeset|alphabets?)\b/giu;
 
 /** Quoted spans in any of the usual quote styles (a single quote only when not an apostrophe). */
 const QUOTED =
