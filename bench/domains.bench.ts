@@ -25,6 +25,7 @@
 // A benchmark, not a test: nothing is asserted. Issue 12's goal: ≥ 5× for python, latex, html.
 // A fresh way that cannot run (tool missing) or draws only part of the files gets no ratio
 // ("absent" and the reason), and the bench then exits 1.
+// --rounds R alone: the side-by-side run R times, then each ratio's median [min, max].
 // --against REF [--rounds R]: each domain's warm pool, this checkout's and REF's (a temporary
 // worktree) alternating, the fresh way between them, candidate/REF with a 95 % interval over
 // rounds (bench/compare-ref.ts; docs/rendering.md#comparing-against-a-commit).
@@ -585,12 +586,44 @@ const CHILD_DOMAIN = arg('child-domain', '');
 const AGAINST = arg('against', '');
 if (CHILD_DOMAIN) await childDomain(CHILD_DOMAIN);
 else if (AGAINST) await against(AGAINST);
-else await sideBySide();
+else await sideBySideRounds(Number(arg('rounds', '1')));
 
-/** The default run: each domain's pool and its fresh way once, in one table. */
-async function sideBySide(): Promise<void> {
+/**
+ * `--rounds R` without `--against`: the side-by-side run R times (each domain's pool beside its
+ * fresh way every time), then each domain's ratio as median [min, max] over the rounds. It used
+ * to run once whatever R said, so a reading asked for over three rounds was one.
+ */
+async function sideBySideRounds(rounds: number): Promise<void> {
+  if (!(Number.isInteger(rounds) && rounds >= 1))
+    throw new Error(`--rounds ${rounds}: not a count`);
+  const ratios = new Map<string, number[]>();
+  const baselines: BaselineRun[] = [];
+  for (let r = 1; r <= rounds; r++) {
+    if (rounds > 1) console.log(`round ${r} of ${rounds}`);
+    const run = await sideBySide();
+    baselines.push(...run.baselines);
+    for (const [name, x] of run.ratios) ratios.set(name, [...(ratios.get(name) ?? []), x]);
+  }
+  if (rounds > 1) {
+    console.log(`\nper core against a fresh process, ${rounds} rounds: median [min, max]`);
+    for (const [name, xs] of ratios) {
+      const s = [...xs].sort((a, b) => a - b);
+      const mid =
+        s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+      console.log(
+        `${name.padEnd(14)} ${mid.toFixed(2)}× [${s[0]!.toFixed(2)}, ${s.at(-1)!.toFixed(2)}]`,
+      );
+    }
+  }
+  process.exitCode = benchExitCode(baselines);
+}
+
+/** One side-by-side run: each domain's pool and its fresh way once, in one table. */
+async function sideBySide(): Promise<{ baselines: BaselineRun[]; ratios: Map<string, number> }> {
   const rows: string[] = [];
   const baselines: BaselineRun[] = [];
+  // Each domain's ratio this run, where its fresh baseline drew every file.
+  const ratios = new Map<string, number>();
   for (const name of ONLY) {
     const d = DOMAINS[name];
     if (!d) continue;
@@ -620,6 +653,7 @@ async function sideBySide(): Promise<void> {
     const withStart = rate(okPool + WARMUP, pool.cpuS + pool.startCpuS!);
     // No ratio over a failed baseline (it printed Infinity× when rsvg-convert was missing).
     const ratio = (x: number) => (problem ? 'absent' : `${x.toFixed(2)}×`);
+    if (!problem) ratios.set(name, rate(okPool, pool.cpuS) / freshRate);
     rows.push(
       [
         name.padEnd(9),
@@ -642,5 +676,5 @@ async function sideBySide(): Promise<void> {
     'domain  pool-ok pool f/cpu-s fresh-ok fresh f/cpu-s ratio +start-up identical start cpu/wall cpu-s p/f wall-s p/f',
   );
   for (const r of rows) console.log(r);
-  process.exitCode = benchExitCode(baselines);
+  return { baselines, ratios };
 }
