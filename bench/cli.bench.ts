@@ -60,6 +60,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { median } from './compare-stats.ts';
 
 const { values } = parseArgs({
   options: { runs: { type: 'string', default: '9' }, bin: { type: 'string' } },
@@ -98,12 +99,6 @@ function childTicks(): number {
   // Fields 16 and 17 of stat (cutime, cstime) are at 13 and 14 after the command name.
   return Number(fields[13]) + Number(fields[14]);
 }
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 
 // A child that prints where it starts from: never the TypeScript sources.
 const env = { ...process.env };

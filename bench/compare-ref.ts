@@ -22,6 +22,7 @@ import {
   type BaselineRun,
   baselineProblem,
   formatInterval,
+  median,
   ratioInterval,
   roundOrder,
 } from './compare-stats.ts';
@@ -207,15 +208,10 @@ export async function compareRounds(
     if (d.baselineFailures.length) {
       console.log(`  baseline failed, no ratio to it: ${d.baselineFailures.join('; ')}`);
     } else if (row.baseline) {
-      const med = (xs: number[]) => {
-        const s = [...xs].sort((a, b) => a - b);
-        const m = s.length >> 1;
-        return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-      };
       const c = d.perCoreVsBaseline.candidate;
       const r = d.perCoreVsBaseline.ref;
       console.log(
-        `  per core against the baseline, median of rounds: candidate ${med(c).toFixed(2)}×, REF ${med(r).toFixed(2)}×`,
+        `  per core against the baseline, median of rounds: candidate ${median(c).toFixed(2)}×, REF ${median(r).toFixed(2)}×`,
       );
     }
   }

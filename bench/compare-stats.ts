@@ -21,6 +21,19 @@ export function tQuantile975(df: number): number {
   return T975[Math.floor(df) - 1] ?? 1.96;
 }
 
+/** The median of a list of numbers (the mean of the middle two for an even count); NaN if empty. */
+export function median(xs: readonly number[]): number {
+  if (xs.length === 0) return Number.NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+/** `median× [min, max]` of per-round ratios, as every bench prints a reading over rounds. */
+export function medianRange(xs: readonly number[]): string {
+  return `${median(xs).toFixed(2)}× [${Math.min(...xs).toFixed(2)}, ${Math.max(...xs).toFixed(2)}]`;
+}
+
 export interface RatioInterval {
   /** Geometric mean over rounds of candidate/REF (cost per file: > 1 means slower). */
   ratio: number;

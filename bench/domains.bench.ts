@@ -51,7 +51,7 @@ import {
   vegaLiteCorpus,
 } from '../test/support/domain-corpus.ts';
 import { type CompareRow, checkoutRef, compareRounds, runJsonChild } from './compare-ref.ts';
-import { type BaselineRun, baselineProblem, benchExitCode } from './compare-stats.ts';
+import { type BaselineRun, baselineProblem, benchExitCode, medianRange } from './compare-stats.ts';
 
 const arg = (name: string, dflt: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -606,14 +606,7 @@ async function sideBySideRounds(rounds: number): Promise<void> {
   }
   if (rounds > 1) {
     console.log(`\nper core against a fresh process, ${rounds} rounds: median [min, max]`);
-    for (const [name, xs] of ratios) {
-      const s = [...xs].sort((a, b) => a - b);
-      const mid =
-        s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-      console.log(
-        `${name.padEnd(14)} ${mid.toFixed(2)}× [${s[0]!.toFixed(2)}, ${s.at(-1)!.toFixed(2)}]`,
-      );
-    }
+    for (const [name, xs] of ratios) console.log(`${name.padEnd(14)} ${medianRange(xs)}`);
   }
   process.exitCode = benchExitCode(baselines);
 }

@@ -22,7 +22,7 @@ import type { RendererName } from '../src/render/types.ts';
 import { fluentEmoji } from '../test/support/corpus.ts';
 import { compareBlocks } from './compare-blocks.ts';
 import { type CompareRow, checkoutRef, compareRounds, runJsonChild } from './compare-ref.ts';
-import { type BaselineRun, baselineProblem, benchExitCode } from './compare-stats.ts';
+import { type BaselineRun, baselineProblem, benchExitCode, medianRange } from './compare-stats.ts';
 import { treeCpuSeconds } from './proc-cpu.ts';
 
 interface Row {
@@ -425,12 +425,7 @@ async function main(): Promise<void> {
     // round pairs every rubrica row with the CairoSVG row measured just before it.
     console.log(`\nper core (files/CPU-s) against CairoSVG, ${ROUNDS} rounds: median [min, max]`);
     for (const [label, ratios] of perCoreByLabel) {
-      const sorted = [...ratios].sort((a, b) => a - b);
-      const mid = sorted.length >> 1;
-      const median = sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-      console.log(
-        `${label}: ${median.toFixed(2)}× [${sorted[0]!.toFixed(2)}, ${sorted.at(-1)!.toFixed(2)}] (goal ≥ ${GOAL})`,
-      );
+      console.log(`${label}: ${medianRange(ratios)} (goal ≥ ${GOAL})`);
     }
   }
   process.exitCode = benchExitCode(baselines);

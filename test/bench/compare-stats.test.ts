@@ -5,11 +5,24 @@ import { describe, expect, it } from 'vitest';
 import {
   baselineProblem,
   benchExitCode,
+  median,
+  medianRange,
   ratioInterval,
   roundOrder,
   tQuantile975,
   verdict,
 } from '../../bench/compare-stats.ts';
+
+describe('median', () => {
+  it('is the middle value, or the mean of the middle two, whatever the order', () => {
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+    expect(median([])).toBeNaN();
+  });
+  it('prints a reading over rounds as median [min, max]', () => {
+    expect(medianRange([2.31, 2.93, 2.75])).toBe('2.75× [2.31, 2.93]');
+  });
+});
 
 describe('ratioInterval', () => {
   it('is the geometric mean of the per-round ratios with a t-interval on their logs', () => {
