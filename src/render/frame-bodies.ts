@@ -6,7 +6,7 @@
 // nose; the gear with its K), whose other shapes are drawn on it. Such a shape is the body
 // of a subject, judged as one: cut where it runs past the frame.
 
-type Box = [number, number, number, number];
+import { type Box, holdsBox } from './box.ts';
 
 /** What this reads of frame-shapes.ts's FrameShape (not imported: it calls this module). */
 interface Piece {
@@ -23,9 +23,6 @@ interface Piece {
 const TOL = 0.01;
 /** A body showing less than this share of the frame in depth only grazes it. */
 export const GRAZE = 0.05;
-
-const holds = (a: Box, b: Box, tx: number, ty: number) =>
-  b[0] >= a[0] - tx && b[1] >= a[1] - ty && b[2] <= a[2] + tx && b[3] <= a[3] + ty;
 
 /** Its box clipped to the frame: what the picture shows of it. */
 const shown = (b: Box, [vx, vy, vw, vh]: [number, number, number, number]): Box => [
@@ -66,7 +63,9 @@ export function promoteBodies(
     for (let k = 0; k < i && !over; k++) {
       const u = shapes[k]!;
       over =
-        u.cls === 'background' && u.group !== s.group && holds(shown(u.box, frame), seen, tx, ty);
+        u.cls === 'background' &&
+        u.group !== s.group &&
+        holdsBox(shown(u.box, frame), seen, tx, ty);
     }
     if (!over) continue;
     let detail = false;

@@ -9,7 +9,7 @@
 // judged as on any backdrop, and the frame does not cut it. Tuned on the composed
 // backdrop-disc family, seed 40 (scene-corpus.ts); seed 41 is held out.
 
-export type Box = [number, number, number, number];
+import { type Box, holdsShare } from './box.ts';
 
 /**
  * Its radius (an ellipse's geometric mean of the two) is at least this share of the frame's
@@ -65,12 +65,6 @@ const HELD = 0.01;
 /** More big discs than this from the edge are a scatter (bokeh, bubbles), not planets. */
 export const MOST_DISCS = 8;
 
-const holds = ([x0, y0, x1, y1]: Box, [a0, b0, a1, b1]: Box) => {
-  const tx = HELD * (x1 - x0);
-  const ty = HELD * (y1 - y0);
-  return a0 >= x0 - tx && b0 >= y0 - ty && a1 <= x1 + tx && b1 <= y1 + ty;
-};
-
 /**
  * Discs laid from the frame's edge become backdrop (`cls` 'background', marked `disc`), and so
  * do the marks drawn on them — craters, land, a sea: the rest of the disc's own group, and a
@@ -93,7 +87,7 @@ export function backdropDiscs(shapes: Piece[], frame: Box, strokes: Outline[] = 
     if (l === undefined) {
       lead.set(s.group, i);
       held.set(s.group, true);
-    } else if (!holds(shapes[l]!.box, s.box)) held.set(s.group, false);
+    } else if (!holdsShare(shapes[l]!.box, s.box, HELD)) held.set(s.group, false);
   }
   const rising: number[] = [];
   for (let i = 0; i < shapes.length && rising.length <= MOST_DISCS; i++) {
@@ -113,7 +107,7 @@ export function backdropDiscs(shapes: Piece[], frame: Box, strokes: Outline[] = 
       const m = shapes[k]!;
       if (m.group === d.group) {
         if (OPAQUE.has(m.cls)) marks.push(m);
-      } else if (m.bare && OPAQUE.has(m.cls) && holds(d.box, m.box)) marks.push(m);
+      } else if (m.bare && OPAQUE.has(m.cls) && holdsShare(d.box, m.box, HELD)) marks.push(m);
       else if (FIGURE.has(m.cls)) figure = true;
     }
     // A line-art figure drawn in front counts too: a closed outline of another part.

@@ -9,10 +9,9 @@
 // is such a figure's silhouette: a subject. Shapes drawn after it and held in its box — the
 // inner shading layers of the same figure, read as bands — go with it.
 
+import { type Box, holdsShare } from './box.ts';
 import { clippedArea, type Pt } from './geometry.ts';
 import { inside } from './shape-hit.ts';
-
-type Box = [number, number, number, number];
 
 /** What this reads of frame-shapes.ts's FrameShape (not imported: it calls this module). */
 interface Piece {
@@ -62,7 +61,7 @@ export function promoteSilhouettes(
   const bodies: Box[] = [];
   for (const s of shapes) {
     if (s.cls !== 'background' && s.cls !== 'band') continue;
-    const held = bodies.some((b) => holds(b, s.box));
+    const held = bodies.some((b) => holdsShare(b, s.box, HOLD_TOL));
     const figure =
       s.cls === 'background' &&
       !s.disc &&
@@ -96,10 +95,4 @@ function panel(s: Piece): boolean {
  */
 function standsPastBottom([, y0, , y1]: Box, [, vy, , vh]: Box): boolean {
   return y1 - (vy + vh) >= CLOSEUP_PAST * (y1 - y0);
-}
-
-function holds(a: Box, b: Box): boolean {
-  const tx = HOLD_TOL * (a[2] - a[0]);
-  const ty = HOLD_TOL * (a[3] - a[1]);
-  return b[0] >= a[0] - tx && b[1] >= a[1] - ty && b[2] <= a[2] + tx && b[3] <= a[3] + ty;
 }
