@@ -107,7 +107,39 @@ describe('discs laid from the frame edge', () => {
     expect(risesFromEdge([-230, 300, 230, 760], FRAME)).toBe(true);
     // Too small: a fifth of the frame is the least radius.
     expect(risesFromEdge([-90, 200, 90, 380], FRAME)).toBe(false);
-    // Centred 40 units inside the left side: more than half shows.
-    expect(risesFromEdge([-190, 60, 270, 520], FRAME)).toBe(false);
+    // A disc of radius 130 (a quarter of the frame) centred 20 units inside the left side:
+    // more than half shows, and only a disc 60 % of the frame wide may show that much.
+    expect(risesFromEdge([-110, 100, 150, 360], FRAME)).toBe(false);
+    // Radius 230, centred 40 units (0.17 of it) inside the left side: a planet shown two
+    // thirds whole; centred 70 units (0.30 of it) inside, no longer.
+    expect(risesFromEdge([-190, 60, 270, 520], FRAME)).toBe(true);
+    expect(risesFromEdge([-160, 60, 300, 520], FRAME)).toBe(false);
+    // An ellipse counts by its longer axis (320 × 240 is 60 % of the frame wide), and its
+    // centre by a quarter of the semi-axis across the side: 36 units inside, not 56.
+    expect(risesFromEdge([316, 30, 636, 270], FRAME)).toBe(true);
+    expect(risesFromEdge([296, 30, 616, 270], FRAME)).toBe(false);
+  });
+
+  it('reads a very big planet centred just inside the edge under a whole figure as backdrop', () => {
+    // model-e l10-a (blind, session 40): a gas giant of radius 0.42 of the frame centred 0.14
+    // of its radius inside the bottom edge, 57 % of it shown, a station floating above it.
+    const giant = '<circle cx="256" cy="484" r="215" fill="#e09f5a"/>';
+    const band = '<ellipse cx="300" cy="380" rx="40" ry="18" fill="#b23a48"/>';
+    expect(frameOf(SKY + giant + band + FIGURE).cutRun).toBe(0);
+    // The same disc alone is the picture's subject, cut by the bottom edge.
+    expect(frameOf(SKY + giant + band).cutRun).toBeGreaterThanOrEqual(MIN);
+    // On the left side: centred 0.13 of its radius inside it is backdrop; centred a third
+    // of its radius inside, figure in front or not, too much shows: the frame cuts it.
+    const left = (cx: number) => `<circle cx="${cx}" cy="256" r="215" fill="#e09f5a"/>`;
+    expect(frameOf(SKY + left(28) + FIGURE).cutRun).toBe(0);
+    expect(frameOf(SKY + left(70) + FIGURE).cutRun).toBeGreaterThanOrEqual(MIN);
+    // A disc a quarter of the frame in radius centred just inside: a ball or a clock the
+    // frame slices, figure in front or not.
+    // A planet taller than the frame (a band by its size) with its craters, as a group.
+    const tall =
+      '<g><circle cx="500" cy="256" r="262" fill="#a63"/><circle cx="330" cy="300" r="25" fill="#842"/></g>';
+    expect(frameOf(SKY + tall + FIGURE).cutRun).toBe(0);
+    const ball = '<circle cx="256" cy="490" r="130" fill="#c33"/>';
+    expect(frameOf(SKY + ball + FIGURE).cutRun).toBeGreaterThanOrEqual(MIN);
   });
 });

@@ -16,24 +16,35 @@ import { type Box, holdsShare } from './box.ts';
  * shorter side: a disc at least two fifths of the frame wide.
  */
 export const DISC_RADIUS = 0.2;
-/** Its centre lies no further inside a side than this share of the frame's side. */
+/** Its centre lies no further inside a side than this share of the frame's side… */
 export const CENTRE_IN = 0.02;
+/**
+ * …or, for a disc this big (its longer semi-axis this share of the frame's shorter side: 60 %
+ * of the frame wide), no further than DEEP_CENTRE_IN of its own radius. A planet or a sun that big
+ * is often shown two thirds whole (model-e l10-a, blind: a gas giant 0.14 of its radius
+ * inside the bottom edge, 57 % shown). An accidental cut of a round subject that big is read
+ * as backdrop only with a figure of another part drawn in front (backdropDiscs).
+ */
+export const BIG_DISC = 0.3;
+export const DEEP_CENTRE_IN = 0.25;
 
 /**
  * Whether a circle or ellipse with canvas box `box` is a disc laid from the frame's edge: big
- * (DISC_RADIUS) and centred on or past one of the frame's sides (CENTRE_IN).
+ * (DISC_RADIUS) and centred on or past one of the frame's sides (CENTRE_IN), or very big
+ * (BIG_DISC) and centred just inside one (DEEP_CENTRE_IN).
  */
 export function risesFromEdge(box: Box, [vx, vy, vw, vh]: Box): boolean {
   const [x0, y0, x1, y1] = box;
-  if (Math.sqrt((x1 - x0) * (y1 - y0)) / 2 < DISC_RADIUS * Math.min(vw, vh)) return false;
+  const radius = Math.sqrt((x1 - x0) * (y1 - y0)) / 2;
+  const short = Math.min(vw, vh);
+  if (radius < DISC_RADIUS * short) return false;
+  // Big by its longer axis: an ellipse 60 % of the frame wide is as big a planet as a circle.
+  const deep = Math.max(x1 - x0, y1 - y0) / 2 >= BIG_DISC * short ? DEEP_CENTRE_IN / 2 : 0;
+  const inX = Math.max(CENTRE_IN * vw, deep * (x1 - x0));
+  const inY = Math.max(CENTRE_IN * vh, deep * (y1 - y0));
   const cx = (x0 + x1) / 2;
   const cy = (y0 + y1) / 2;
-  return (
-    cx <= vx + CENTRE_IN * vw ||
-    cx >= vx + vw - CENTRE_IN * vw ||
-    cy <= vy + CENTRE_IN * vh ||
-    cy >= vy + vh - CENTRE_IN * vh
-  );
+  return cx <= vx + inX || cx >= vx + vw - inX || cy <= vy + inY || cy >= vy + vh - inY;
 }
 
 /** What this reads of frame-shapes.ts's FrameShape (not imported: it calls this module). */
@@ -56,8 +67,11 @@ interface Outline {
 
 /** The classes a disc (or a mark on one) is read out of: light and texture stay what they are. */
 const OPAQUE = new Set(['subject', 'scenery', 'closeup', 'flush']);
-/** …and a background already, marked so no later reading makes it a figure's body. */
-const DISC_FROM = new Set([...OPAQUE, 'background']);
+/**
+ * …and a background or a band already (a disc as tall or wide as the frame is a band by its
+ * size), marked so no later reading makes it a figure's body.
+ */
+const DISC_FROM = new Set([...OPAQUE, 'background', 'band']);
 /** What a figure drawn in front of the disc is. */
 const FIGURE = new Set(['subject', 'flush', 'closeup']);
 /** Within this share of the disc's own size a mark's box lies inside the disc's. */

@@ -5,10 +5,12 @@
 // from the rule and kept out of tuning. Its helper read no rule source but did see the ten
 // newest commit subjects, which name the disc reading (its README says so). Run once, on the
 // rule frozen at 230678a (the disc reading, frame-discs.ts, included): FP 1/25 whole, 0/4
-// close-ups flagged, recall 9/11 (3/3 texts, 6/8 subjects). Asserted: those figures as floors
-// (the shared suite in model-set-clipped.ts) — at most 1 of 25 whole scenes (today: l10-a, a
-// gas giant whose centre sits 30 units inside the bottom edge, so 57 % of it shows: outside
-// the disc reading, which takes a disc centred on the edge or past it), no close-up flagged,
+// close-ups flagged, recall 9/11 (3/3 texts, 6/8 subjects). The false alarm was l10-a, a gas
+// giant whose centre sits 30 units inside the bottom edge, so 57 % of it shows: outside the
+// disc reading then. Session 41 widened that reading to very big discs centred up to a quarter
+// of their radius inside a side (frame-discs.ts, tuned on the composed backdrop-disc-inside
+// family), so this set is no longer blind for that class. Asserted: no whole scene flagged
+// (the shared suite in model-set-clipped.ts), no close-up flagged,
 // at least 9 of 11 cuts (missed: l07-b, a line-art goalkeeper's gloves off the right over a
 // pitch; s05-b, a flamingo's head off the top), every text cut caught and named as text.
 // docs/artifact-and-checks.md (issue 40) has the readings.
@@ -22,7 +24,7 @@ describeClippedOnModelSet({
   scenes: modelEScenes,
   counts: { whole: 25, cut: 11, closeUps: 4, texts: 3 },
   closeUpsFlagged: 0,
-  wholeFlagged: 1,
+  wholeFlagged: 0,
   cutsCaught: 9,
   textsCaught: 3,
 });

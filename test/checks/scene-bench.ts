@@ -169,7 +169,8 @@ if (process.argv[1]?.endsWith('scene-bench.ts')) {
   // `line-art-loose [seed]` the same figures written as ungrouped top-level elements;
   // `backdrop-disc [seed]` subjects over a planet or light disc laid from the frame's edge;
   // `backdrop-disc-grouped [seed]` the same with each disc and its marks written as a group;
-  // `backdrop-disc-line-art [seed]` the line-art family with such a disc behind each figure.
+  // `backdrop-disc-line-art [seed]` the line-art family with such a disc behind each figure;
+  // `backdrop-disc-inside [seed]` subjects over a big disc centred up to ¼ radius inside a side.
   const lineSeed = /^\d+$/.test(process.argv[3] ?? '') ? Number(process.argv[3]) : 40;
   const named: Record<string, [string, () => BenchScene[]]> = {
     real: ['real scenes', realScenes],
@@ -195,6 +196,10 @@ if (process.argv[1]?.endsWith('scene-bench.ts')) {
     'backdrop-disc-grouped': [
       `subjects over a disc from the edge drawn as a group, seed ${lineSeed}`,
       () => backdropDiscScenes(lineSeed, 40, true),
+    ],
+    'backdrop-disc-inside': [
+      `subjects over a big disc centred just inside the edge, seed ${lineSeed}`,
+      () => backdropDiscScenes(lineSeed, 40, false, true),
     ],
   };
   const seed = Number(set ?? 40);

@@ -11,7 +11,9 @@
 // frame-discs.ts; tuned on seed 40): on seed 41, 0/40 whole flagged (32/40 before the disc
 // reading), 39/40 cut caught; and its grouped form (each disc and its marks one group):
 // 0/40 (36/40 before), 39/40; and the line-art family with a disc behind each figure: 0/40
-// (34/40 before line-art figures counted as figures in front), 39/40.
+// (34/40 before line-art figures counted as figures in front), 39/40. The backdrop-disc-inside
+// family (very big discs centred up to a quarter of their radius inside a side, session 41;
+// seeds 40 and 41 seen while building the reading) is held on seed 42, held out.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { evaluateScenes, type SceneOutcome, sceneFigures, sceneTable } from './scene-bench.ts';
 import { backdropDiscScenes, lineArtScenes, SCENE_KINDS, sceneCorpus } from './scene-corpus.ts';
@@ -26,8 +28,11 @@ beforeAll(async () => {
     ...backdropDiscScenes(41),
     ...backdropDiscScenes(41, 40, true),
     ...lineArtScenes(41, 40, false, true),
+    ...backdropDiscScenes(43, 40, false, true),
   ]);
-  console.log(`scene corpus, seed 41: ${outcomes.length}\n${sceneTable(sceneFigures(outcomes))}`);
+  console.log(
+    `scene corpus, seed 41 (backdrop-disc-inside 43): ${outcomes.length}\n${sceneTable(sceneFigures(outcomes))}`,
+  );
 }, 600_000);
 
 const ids = (xs: SceneOutcome[]) => xs.map((o) => o.item.id).join(', ');
@@ -40,6 +45,8 @@ describe('clipped on full-bleed scenes', () => {
     'line-art-loose',
     'backdrop-disc',
     'backdrop-disc-grouped',
+    'backdrop-disc-line-art',
+    'backdrop-disc-inside',
   ])('%s: FP ≤ 2 %% and recall ≥ 90 %%', (kind) => {
     const part = outcomes.filter((o) => o.scene.kind === kind);
     expect(part.length).toBeGreaterThanOrEqual(20);

@@ -39,7 +39,8 @@ export interface SceneItem {
     | 'line-art-loose'
     | 'backdrop-disc'
     | 'backdrop-disc-grouped'
-    | 'backdrop-disc-line-art';
+    | 'backdrop-disc-line-art'
+    | 'backdrop-disc-inside';
   prompt: string;
   svg: string;
   /** true: `clipped` must fire; false: it must not. */
@@ -441,12 +442,14 @@ export function lineArtScenes(seed = 40, perKind = 40, loose = false, discs = fa
  * alarms of session 39: model-c l07-b's light disc, model-d s08-a's Earth). Its centre lies on
  * a side or a corner of the 512² frame or past it, so half of it or less shows; a quarter to
  * over half the frame wide; a circle or an ellipse, flat or shaded, sometimes with a halo
- * round it and craters or land drawn on it (some running to the frame with it).
+ * round it and craters or land drawn on it (some running to the frame with it). `inside`: a
+ * big disc (0.3–0.55 of the frame in radius) centred up to a quarter of its radius inside the
+ * side instead, so up to two thirds of it shows (model-e l10-a's gas giant, 0.14 inside).
  */
-function backdropDisc(r: R, grouped: boolean): string {
-  const rad = 512 * (0.22 + r() * 0.33);
+function backdropDisc(r: R, grouped: boolean, inside = false): string {
+  const rad = 512 * (inside ? 0.3 + r() * 0.25 : 0.22 + r() * 0.33);
   const ry = r() < 0.25 ? rad * (0.7 + r() * 0.25) : rad;
-  const past = r() * 0.5;
+  const past = inside ? -r() * 0.25 : r() * 0.5;
   const where = int(r, 0, 7);
   const along = 512 * (0.15 + r() * 0.7);
   const out = (side: 0 | 512, ext: number) => (side === 0 ? -ext * past : 512 + ext * past);
@@ -491,22 +494,33 @@ function backdropDisc(r: R, grouped: boolean): string {
  * frame's edge (backdropDisc) on each background kind. Truth is the subject's alone: the disc
  * runs past the frame by design. Seed 40 tunes, 41 is held out. `grouped`: the disc, its halo
  * and its marks written as one group (as a model names a `<g id="planet">`); same draws, so
- * the grouped family of a seed is the bare one rewritten.
+ * the grouped family of a seed is the bare one rewritten. `inside`: big discs centred inside
+ * the side (backdropDisc), every other pair of items written as a group; draws of their own.
  */
-export function backdropDiscScenes(seed = 40, perKind = 40, grouped = false): SceneItem[] {
-  const r = rng(seed * 13 + 5);
+export function backdropDiscScenes(
+  seed = 40,
+  perKind = 40,
+  grouped = false,
+  inside = false,
+): SceneItem[] {
+  const r = rng(inside ? seed * 19 + 7 : seed * 13 + 5);
   const all = sceneSubjects();
   const out: SceneItem[] = [];
   for (let i = 0; i < perKind * 2; i++) {
     const kind = SCENE_KINDS[i % SCENE_KINDS.length]!;
     const s = pick(r, all);
     const bg = background(kind, r);
-    const disc = backdropDisc(r, grouped);
+    const disc = backdropDisc(r, grouped || (inside && i % 4 >= 2), inside);
     const side = int(r, 140, 300);
     const [x, y] = placed(r, i, side, -(side / 32) * 0.5);
+    const family = inside
+      ? 'backdrop-disc-inside'
+      : grouped
+        ? 'backdrop-disc-grouped'
+        : 'backdrop-disc';
     out.push({
-      id: `scene:backdrop-disc${grouped ? '-grouped' : ''}:${i}:${kind}:${s.name}`,
-      kind: grouped ? 'backdrop-disc-grouped' : 'backdrop-disc',
+      id: `scene:${family}:${i}:${kind}:${s.name}`,
+      kind: family,
       prompt: `${s.words} in front of a huge planet rising from the edge, ${bg.words}`,
       svg: svg512(bg.under + disc + place(s, x, y, side) + bg.over),
       cut: i % 2 === 1,
