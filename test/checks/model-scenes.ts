@@ -17,7 +17,11 @@
 // model-d-manifest.test.ts), and the fifth, test/fixtures/scenes-model-e (MODEL_E_DIR, ids
 // `model-e:<file>`): 40 answers to 20 prompts new to all four (8 short, 12 long), about a
 // quarter in line art, blind, to measure how the rule generalises once model-d is tuned on
-// (scene-bench.ts `model-e`, model-e-manifest.test.ts).
+// (scene-bench.ts `model-e`, model-e-manifest.test.ts), and the sixth,
+// test/fixtures/scenes-model-f (MODEL_F_DIR, ids `model-f:<file>`): 40 answers to 20 prompts
+// new to all five (8 short, 12 long), about a quarter in line art, blind, to measure how the
+// rule generalises once model-e is tuned on (scene-bench.ts `model-f`,
+// model-f-manifest.test.ts).
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +32,7 @@ export const MODEL_B_DIR = join(dirname(MODEL_DIR), 'scenes-model-b');
 export const MODEL_C_DIR = join(dirname(MODEL_DIR), 'scenes-model-c');
 export const MODEL_D_DIR = join(dirname(MODEL_DIR), 'scenes-model-d');
 export const MODEL_E_DIR = join(dirname(MODEL_DIR), 'scenes-model-e');
+export const MODEL_F_DIR = join(dirname(MODEL_DIR), 'scenes-model-f');
 
 /** What MANIFEST.json records for one answer. */
 export interface ModelSceneEntry {
@@ -90,4 +95,9 @@ export function modelDScenes(): BenchScene[] {
 /** The fifth model-written set (test/fixtures/scenes-model-e), ids `model-e:<file>`. */
 export function modelEScenes(): BenchScene[] {
   return modelScenes(MODEL_E_DIR, 'model-e');
+}
+
+/** The sixth model-written set (test/fixtures/scenes-model-f), ids `model-f:<file>`. */
+export function modelFScenes(): BenchScene[] {
+  return modelScenes(MODEL_F_DIR, 'model-f');
 }

@@ -20,7 +20,10 @@
 // third is tuned on, or
 //   node --import tsx test/checks/scene-bench.ts model-e [--list] [--all]
 // for the fifth (test/fixtures/scenes-model-e, a quarter of it line art), blind once the
-// fourth is tuned on.
+// fourth is tuned on, or
+//   node --import tsx test/checks/scene-bench.ts model-f [--list] [--all]
+// for the sixth (test/fixtures/scenes-model-f, a quarter of it line art), blind once the
+// fifth is tuned on.
 import { evaluate, type Outcome } from './evaluate.ts';
 import { holdoutScenes } from './holdout-scenes.ts';
 import type { LabelledItem } from './labelled-set.ts';
@@ -29,6 +32,7 @@ import {
   modelCScenes,
   modelDScenes,
   modelEScenes,
+  modelFScenes,
   modelScenes,
 } from './model-scenes.ts';
 import { realScenes } from './real-scenes.ts';
@@ -162,8 +166,8 @@ export async function evaluateAndPrint(
 if (process.argv[1]?.endsWith('scene-bench.ts')) {
   // `real` measures the vendored real scenes (real-scenes.ts) instead of a composed seed;
   // `holdout` the held-out real scenes (holdout-scenes.ts); `model` the model-written scenes
-  // (model-scenes.ts); `model-b`, `model-c`, `model-d` and `model-e` the second, third,
-  // fourth and fifth model-written sets.
+  // (model-scenes.ts); `model-b`, `model-c`, `model-d`, `model-e` and `model-f` the second,
+  // third, fourth, fifth and sixth model-written sets.
   const set = process.argv[2];
   // `line-art [seed]` the line-art family (scene-corpus.ts lineArtScenes), seed 40 unless given;
   // `line-art-loose [seed]` the same figures written as ungrouped top-level elements;
@@ -180,6 +184,7 @@ if (process.argv[1]?.endsWith('scene-bench.ts')) {
     'model-c': ['model-written scenes, third set', modelCScenes],
     'model-d': ['model-written scenes, fourth set', modelDScenes],
     'model-e': ['model-written scenes, fifth set', modelEScenes],
+    'model-f': ['model-written scenes, sixth set', modelFScenes],
     'line-art': [`line-art scenes, seed ${lineSeed}`, () => lineArtScenes(lineSeed)],
     'line-art-loose': [
       `ungrouped line-art scenes, seed ${lineSeed}`,
