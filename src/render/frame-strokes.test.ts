@@ -141,4 +141,20 @@ describe('line-art subjects cut by the frame', () => {
       ),
     ).toBe(false);
   });
+
+  it('reads a figure cut through its open lines: a stick figure whose arm runs off the side', () => {
+    // model-e l07-b, blind: a goalkeeper drawn in strokes, the head a circle, the arms and
+    // gloves open lines running off the right edge. No closed outline is cut.
+    const keeper = (dx: number) =>
+      `<g ${LINE} transform="translate(${dx} 0)"><circle cx="300" cy="150" r="30"/>` +
+      '<path d="M300 180 L300 320 M300 320 L260 430 M300 320 L340 430"/>' +
+      '<path d="M300 210 L420 150 L560 120 M300 210 L230 260"/></g>';
+    const f = frame(WHITE + keeper(0));
+    expect(f.lineArt?.run).toBeGreaterThanOrEqual(MIN);
+    expect(f.lineArt?.sides).toEqual(['right']);
+    // Drawn 70 units to the left, the arm ends inside the frame: whole.
+    expect(frame(WHITE + keeper(-70)).lineArt).toBeUndefined();
+    // Open lines alone are rays, rain or hatching, never a figure: no closed outline, no cut.
+    expect(cut(WHITE + keeper(0).replace('<circle cx="300" cy="150" r="30"/>', ''))).toBe(false);
+  });
 });

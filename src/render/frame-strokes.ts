@@ -40,6 +40,12 @@ export const OUTLINE_PART = 0.15;
 export const OUTLINE_FRAME = 0.04;
 /** Cut outlines of one size spread along the frame over this many times that size: a row. */
 export const ROW_SPREAD = 4;
+/** A line-art figure of at least this many strokes can be cut through its open lines… */
+export const OPEN_MIN_SHAPES = 3;
+/** …when its extent runs this share past a side… */
+export const OPEN_PAST = 0.1;
+/** …and this share of its box stays inside the frame. */
+export const OPEN_INSIDE = 0.5;
 /** A part reaching this share into the picture from the bottom it runs past is a close-up. */
 const DEEP = 0.55;
 
@@ -198,7 +204,16 @@ export function lineArtCut(
         side === 0 ? y1 > vy : side === 1 ? x0 < fx1 : side === 2 ? y0 < fy1 : x1 > vx;
       if (crosses && w > 0 && h > 0 && along > 0) cut.push({ s, side, along });
     }
-    if (cut.length === 0) continue;
+    if (cut.length === 0) {
+      // No closed outline is cut: the figure may still be cut through its open lines.
+      const open = openLinesCut(list, [x0, y0, x1, y1], [vx, vy, vw, vh]);
+      if (!open) continue;
+      cutSides.add(SIDES[open.side]!);
+      run = Math.max(run, open.along / (2 * (vw + vh)));
+      outlines += 1;
+      shapes += list.length;
+      continue;
+    }
     // One outline repeated in a row along the frame (rings, tiles, links of a chain): a
     // pattern. A figure's petals or windows of one size lie together, not spread in a row.
     if (cut.length >= 3) {
@@ -234,4 +249,50 @@ export function lineArtCut(
     outlines,
     shapes,
   };
+}
+
+/**
+ * A line-art figure cut through its open lines (session 41; the blind misses model-e l07-b, a
+ * goalkeeper's arm, and model-f s08-a, a seahorse's tail: strokes that never close run off the
+ * frame). Read only for a figure — a part of at least OPEN_MIN_SHAPES strokes holding a
+ * closed outline (a head, an eye, a wheel): rays, rain, grass and hatching are open lines only
+ * — whose joint box runs past one side (or one corner) by OPEN_PAST of its extent while most
+ * of it (OPEN_INSIDE) stays in the picture. Its cut is the extent, along that side, of the
+ * open strokes crossing it. The caller has already left out parts drawn across the frame and
+ * close-ups.
+ */
+export function openLinesCut(
+  list: readonly StrokeShape[],
+  [x0, y0, x1, y1]: [number, number, number, number],
+  [vx, vy, vw, vh]: [number, number, number, number],
+): { side: number; along: number } | null {
+  if (list.length < OPEN_MIN_SHAPES || !list.some((s) => s.closed)) return null;
+  const [fx1, fy1] = [vx + vw, vy + vh];
+  const pw = x1 - x0;
+  const ph = y1 - y0;
+  if (!(pw > 0 && ph > 0)) return null;
+  const past = [(vy - y0) / ph, (x1 - fx1) / pw, (y1 - fy1) / ph, (vx - x0) / pw];
+  const sides = [0, 1, 2, 3].filter((k) => past[k]! > 0);
+  if (sides.length === 0 || sides.length > 2) return null;
+  const shown =
+    ((Math.min(x1, fx1) - Math.max(x0, vx)) * (Math.min(y1, fy1) - Math.max(y0, vy))) / (pw * ph);
+  if (shown < OPEN_INSIDE) return null;
+  let best: { side: number; along: number } | null = null;
+  for (const side of sides) {
+    if (past[side]! < OPEN_PAST) continue;
+    let along = 0;
+    for (const s of list) {
+      if (s.closed) continue;
+      const [a0, b0, a1, b1] = s.box;
+      const line = side === 0 ? vy : side === 1 ? fx1 : side === 2 ? fy1 : vx;
+      const [lo, hi] = side % 2 === 0 ? [b0, b1] : [a0, a1];
+      if (!(lo < line && hi > line)) continue;
+      along +=
+        side % 2 === 0
+          ? Math.max(0, Math.min(a1, fx1) - Math.max(a0, vx))
+          : Math.max(0, Math.min(b1, fy1) - Math.max(b0, vy));
+    }
+    if (along > 0 && (!best || along > best.along)) best = { side, along };
+  }
+  return best;
 }
