@@ -156,5 +156,11 @@ describe('line-art subjects cut by the frame', () => {
     expect(frame(WHITE + keeper(-70)).lineArt).toBeUndefined();
     // Open lines alone are rays, rain or hatching, never a figure: no closed outline, no cut.
     expect(cut(WHITE + keeper(0).replace('<circle cx="300" cy="150" r="30"/>', ''))).toBe(false);
+    // A line-art landscape: a mountain line running off the left beside a sun and two birds.
+    // The line meets no closed outline: scenery, not a limb.
+    const hills =
+      `<g ${LINE}><circle cx="380" cy="110" r="40"/><path d="M-80 380 L60 250 L160 330 L260 220 L380 380"/>` +
+      '<path d="M100 120 l10 8 l10 -8 M140 100 l8 6 l8 -6"/></g>';
+    expect(cut(WHITE + hills)).toBe(false);
   });
 });

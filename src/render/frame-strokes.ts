@@ -258,7 +258,8 @@ export function lineArtCut(
  * closed outline (a head, an eye, a wheel): rays, rain, grass and hatching are open lines only
  * — whose joint box runs past one side (or one corner) by OPEN_PAST of its extent while most
  * of it (OPEN_INSIDE) stays in the picture. Its cut is the extent, along that side, of the
- * open strokes crossing it. The caller has already left out parts drawn across the frame and
+ * open strokes crossing it whose box meets a closed outline's (a limb, not a mountain line
+ * drawn beside the sun). The caller has already left out parts drawn across the frame and
  * close-ups.
  */
 export function openLinesCut(
@@ -266,8 +267,13 @@ export function openLinesCut(
   [x0, y0, x1, y1]: [number, number, number, number],
   [vx, vy, vw, vh]: [number, number, number, number],
 ): { side: number; along: number } | null {
-  if (list.length < OPEN_MIN_SHAPES || !list.some((s) => s.closed)) return null;
+  const bodies = list.filter((s) => s.closed);
+  if (list.length < OPEN_MIN_SHAPES || bodies.length === 0) return null;
   const [fx1, fy1] = [vx + vw, vy + vh];
+  // A stroke of the figure's body touches one of its closed outlines (an arm the head, a tail
+  // the eye it curls round); a mountain line drawn beside a sun does not.
+  const touches = (b: StrokeShape['box']) =>
+    bodies.some(({ box: c }) => b[0] <= c[2] && c[0] <= b[2] && b[1] <= c[3] && c[1] <= b[3]);
   const pw = x1 - x0;
   const ph = y1 - y0;
   if (!(pw > 0 && ph > 0)) return null;
@@ -286,7 +292,7 @@ export function openLinesCut(
       const [a0, b0, a1, b1] = s.box;
       const line = side === 0 ? vy : side === 1 ? fx1 : side === 2 ? fy1 : vx;
       const [lo, hi] = side % 2 === 0 ? [b0, b1] : [a0, a1];
-      if (!(lo < line && hi > line)) continue;
+      if (!(lo < line && hi > line) || !touches(s.box)) continue;
       along +=
         side % 2 === 0
           ? Math.max(0, Math.min(a1, fx1) - Math.max(a0, vx))
