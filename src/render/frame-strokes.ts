@@ -5,7 +5,9 @@
 // under the check's floor. This reads the figure's own geometry instead: a part (the same
 // top-level parts as the filled reading) of stroke-only shapes, holding a closed outline (a
 // wheel, a head, a box) that runs past the frame by RUNS_PAST of its own extent, is a
-// subject cut through its body. What is drawn in strokes and reaches the frame on purpose is
+// subject cut through its body; so is such a figure whose limbs — open strokes meeting a
+// closed outline of it — run off the frame (openLinesCut). What is drawn in strokes and
+// reaches the frame on purpose is
 // open lines (rays, beams, rain, grass, hatching, horizons, cables, underlines, arrows), a
 // closed outline round the whole picture (a border), or a stroked tiling (the part spans the
 // frame, or repeats one outline along it); none of those is read as cut.
