@@ -21,7 +21,10 @@
 // test/fixtures/scenes-model-f (MODEL_F_DIR, ids `model-f:<file>`): 40 answers to 20 prompts
 // new to all five (8 short, 12 long), about a quarter in line art, blind, to measure how the
 // rule generalises once model-e is tuned on (scene-bench.ts `model-f`,
-// model-f-manifest.test.ts).
+// model-f-manifest.test.ts), and the seventh, test/fixtures/scenes-model-g (MODEL_G_DIR, ids
+// `model-g:<file>`): 40 answers to 20 prompts new to all six (8 short, 12 long), half in line
+// art, blind, to measure how the rule generalises once model-f is tuned on (scene-bench.ts
+// `model-g`, model-g-manifest.test.ts).
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,6 +36,7 @@ export const MODEL_C_DIR = join(dirname(MODEL_DIR), 'scenes-model-c');
 export const MODEL_D_DIR = join(dirname(MODEL_DIR), 'scenes-model-d');
 export const MODEL_E_DIR = join(dirname(MODEL_DIR), 'scenes-model-e');
 export const MODEL_F_DIR = join(dirname(MODEL_DIR), 'scenes-model-f');
+export const MODEL_G_DIR = join(dirname(MODEL_DIR), 'scenes-model-g');
 
 /** What MANIFEST.json records for one answer. */
 export interface ModelSceneEntry {
@@ -100,4 +104,9 @@ export function modelEScenes(): BenchScene[] {
 /** The sixth model-written set (test/fixtures/scenes-model-f), ids `model-f:<file>`. */
 export function modelFScenes(): BenchScene[] {
   return modelScenes(MODEL_F_DIR, 'model-f');
+}
+
+/** The seventh model-written set (test/fixtures/scenes-model-g), ids `model-g:<file>`. */
+export function modelGScenes(): BenchScene[] {
+  return modelScenes(MODEL_G_DIR, 'model-g');
 }

@@ -23,7 +23,10 @@
 // fourth is tuned on, or
 //   node --import tsx test/checks/scene-bench.ts model-f [--list] [--all]
 // for the sixth (test/fixtures/scenes-model-f, a quarter of it line art), blind once the
-// fifth is tuned on.
+// fifth is tuned on, or
+//   node --import tsx test/checks/scene-bench.ts model-g [--list] [--all]
+// for the seventh (test/fixtures/scenes-model-g, half of it line art), blind once the sixth
+// is tuned on.
 import { evaluate, type Outcome } from './evaluate.ts';
 import { holdoutScenes } from './holdout-scenes.ts';
 import type { LabelledItem } from './labelled-set.ts';
@@ -33,6 +36,7 @@ import {
   modelDScenes,
   modelEScenes,
   modelFScenes,
+  modelGScenes,
   modelScenes,
 } from './model-scenes.ts';
 import { realScenes } from './real-scenes.ts';
@@ -166,8 +170,8 @@ export async function evaluateAndPrint(
 if (process.argv[1]?.endsWith('scene-bench.ts')) {
   // `real` measures the vendored real scenes (real-scenes.ts) instead of a composed seed;
   // `holdout` the held-out real scenes (holdout-scenes.ts); `model` the model-written scenes
-  // (model-scenes.ts); `model-b`, `model-c`, `model-d`, `model-e` and `model-f` the second,
-  // third, fourth, fifth and sixth model-written sets.
+  // (model-scenes.ts); `model-b`, `model-c`, `model-d`, `model-e`, `model-f` and `model-g` the
+  // second, third, fourth, fifth, sixth and seventh model-written sets.
   const set = process.argv[2];
   // `line-art [seed]` the line-art family (scene-corpus.ts lineArtScenes), seed 40 unless given;
   // `line-art-loose [seed]` the same figures written as ungrouped top-level elements;
@@ -185,6 +189,7 @@ if (process.argv[1]?.endsWith('scene-bench.ts')) {
     'model-d': ['model-written scenes, fourth set', modelDScenes],
     'model-e': ['model-written scenes, fifth set', modelEScenes],
     'model-f': ['model-written scenes, sixth set', modelFScenes],
+    'model-g': ['model-written scenes, seventh set', modelGScenes],
     'line-art': [`line-art scenes, seed ${lineSeed}`, () => lineArtScenes(lineSeed)],
     'line-art-loose': [
       `ungrouped line-art scenes, seed ${lineSeed}`,
