@@ -44,9 +44,7 @@ export const OUTLINE_FRAME = 0.04;
 export const ROW_SPREAD = 4;
 /** A line-art figure of at least this many strokes can be cut through its open lines… */
 export const OPEN_MIN_SHAPES = 3;
-/** …when its extent runs this share past a side… */
-export const OPEN_PAST = 0.1;
-/** …and this share of its box stays inside the frame. */
+/** …when its extent runs STROKE_PAST past a side, and this share of its box stays inside. */
 export const OPEN_INSIDE = 0.5;
 /** A part reaching this share into the picture from the bottom it runs past is a close-up. */
 const DEEP = 0.55;
@@ -258,7 +256,7 @@ export function lineArtCut(
  * goalkeeper's arm, and model-f s08-a, a seahorse's tail: strokes that never close run off the
  * frame). Read only for a figure — a part of at least OPEN_MIN_SHAPES strokes holding a
  * closed outline (a head, an eye, a wheel): rays, rain, grass and hatching are open lines only
- * — whose joint box runs past one side (or one corner) by OPEN_PAST of its extent while most
+ * — whose joint box runs past one side (or one corner) by STROKE_PAST of its extent while most
  * of it (OPEN_INSIDE) stays in the picture. Its cut is the extent, along that side, of the
  * open strokes crossing it whose box meets a closed outline's (a limb, not a mountain line
  * drawn beside the sun). The caller has already left out parts drawn across the frame and
@@ -287,7 +285,7 @@ export function openLinesCut(
   if (shown < OPEN_INSIDE) return null;
   let best: { side: number; along: number } | null = null;
   for (const side of sides) {
-    if (past[side]! < OPEN_PAST) continue;
+    if (past[side]! < STROKE_PAST) continue;
     let along = 0;
     for (const s of list) {
       if (s.closed) continue;

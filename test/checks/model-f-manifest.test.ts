@@ -5,21 +5,14 @@
 // shared suite in model-set-manifest.ts. Its answers are 0.8 to 6 KB (the smallest, s06-a,
 // 825 bytes). No rendering here; nothing runs a check over it in the fast tests.
 
-import {
-  MODEL_B_DIR,
-  MODEL_C_DIR,
-  MODEL_D_DIR,
-  MODEL_DIR,
-  MODEL_E_DIR,
-  MODEL_F_DIR,
-} from './model-scenes.ts';
+import { MODEL_F_DIR, setsBefore } from './model-scenes.ts';
 import { describeModelSet } from './model-set-manifest.ts';
 
 describeModelSet({
   name: 'sixth set',
   dir: MODEL_F_DIR,
   set: 'model-f',
-  earlier: [MODEL_DIR, MODEL_B_DIR, MODEL_C_DIR, MODEL_D_DIR, MODEL_E_DIR],
+  earlier: setsBefore(MODEL_F_DIR),
   bytes: [800, 6_000],
   prompts: { short: 8, long: 12 },
 });

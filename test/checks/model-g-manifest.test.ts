@@ -5,22 +5,14 @@
 // model-set-manifest.ts. Its answers are 0.8 to 6 KB (the smallest, s05-a, 864 bytes). No
 // rendering here; nothing runs a check over it in the fast tests.
 
-import {
-  MODEL_B_DIR,
-  MODEL_C_DIR,
-  MODEL_D_DIR,
-  MODEL_DIR,
-  MODEL_E_DIR,
-  MODEL_F_DIR,
-  MODEL_G_DIR,
-} from './model-scenes.ts';
+import { MODEL_G_DIR, setsBefore } from './model-scenes.ts';
 import { describeModelSet } from './model-set-manifest.ts';
 
 describeModelSet({
   name: 'seventh set',
   dir: MODEL_G_DIR,
   set: 'model-g',
-  earlier: [MODEL_DIR, MODEL_B_DIR, MODEL_C_DIR, MODEL_D_DIR, MODEL_E_DIR, MODEL_F_DIR],
+  earlier: setsBefore(MODEL_G_DIR),
   bytes: [800, 6_000],
   prompts: { short: 8, long: 12 },
 });

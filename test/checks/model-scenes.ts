@@ -37,6 +37,19 @@ export const MODEL_D_DIR = join(dirname(MODEL_DIR), 'scenes-model-d');
 export const MODEL_E_DIR = join(dirname(MODEL_DIR), 'scenes-model-e');
 export const MODEL_F_DIR = join(dirname(MODEL_DIR), 'scenes-model-f');
 export const MODEL_G_DIR = join(dirname(MODEL_DIR), 'scenes-model-g');
+/** Every model-written set in the order it was written: a new set repeats none before it. */
+export const MODEL_SET_DIRS = [
+  MODEL_DIR,
+  MODEL_B_DIR,
+  MODEL_C_DIR,
+  MODEL_D_DIR,
+  MODEL_E_DIR,
+  MODEL_F_DIR,
+  MODEL_G_DIR,
+];
+/** The model-written sets written before `dir`. */
+export const setsBefore = (dir: string): string[] =>
+  MODEL_SET_DIRS.slice(0, MODEL_SET_DIRS.indexOf(dir));
 
 /** What MANIFEST.json records for one answer. */
 export interface ModelSceneEntry {
