@@ -463,7 +463,7 @@ function strokeShape(
       return Math.hypot(f[0] - l[0], f[1] - l[1]) <= 0.02 * Math.hypot(u1 - u0, v1 - v0);
     });
   }
-  return { box: [x0, y0, x1, y1], group, closed };
+  return { box: [x0, y0, x1, y1], group, closed, local: { polys, m } };
 }
 
 /**

@@ -12,6 +12,9 @@
 // closed outline round the whole picture (a border), or a stroked tiling (the part spans the
 // frame, or repeats one outline along it); none of those is read as cut.
 
+import { WIDENS } from './close-up.ts';
+import type { M, Pt } from './geometry.ts';
+
 /** A stroke-only shape's box in canvas units (from the frame walk of frame-shapes.ts). */
 export interface StrokeShape {
   box: [number, number, number, number];
@@ -21,6 +24,11 @@ export interface StrokeShape {
   closed: boolean;
   /** How many filled shapes (frame-shapes.ts) were painted before it: its place in paint order. */
   at?: number;
+  /**
+   * Its subpaths in its own units and the matrix placing them on the canvas (shared arrays,
+   * read-only): read only where a box is not enough, for a figure that may be a close-up.
+   */
+  local?: { polys: readonly (readonly Pt[])[]; m: M };
 }
 
 /** A closed outline running this share of its own extent past a side is cut through it. */
@@ -172,8 +180,16 @@ export function lineArtCut(
     const w = (Math.min(x1, fx1) - Math.max(x0, vx)) / vw;
     const h = (Math.min(y1, fy1) - Math.max(y0, vy)) / vh;
     if ((w >= SPAN && x0 <= vx && x1 >= fx1) || (h >= SPAN && y0 <= vy && y1 >= fy1)) continue;
-    // A figure filling the picture from the bottom it runs past is a close-up (a bust).
-    if (y1 > fy1 && h >= DEEP && (y1 - fy1) / (y1 - y0) >= 0.05) continue;
+    // A figure filling the picture from the bottom it runs past, widest where the frame cuts
+    // it, is a close-up (a bust: shoulders under a head). One that narrows to the edge — a
+    // seahorse's tail, a leg — is a figure whose lower end the frame cuts.
+    if (
+      y1 > fy1 &&
+      h >= DEEP &&
+      (y1 - fy1) / (y1 - y0) >= 0.05 &&
+      widensToBottom(list, Math.max(y0, vy), fy1)
+    )
+      continue;
     const cut: { s: StrokeShape; side: number; along: number }[] = [];
     for (const s of list) {
       if (!s.closed) continue;
@@ -181,7 +197,6 @@ export function lineArtCut(
       const sw = a1 - a0;
       const sh = b1 - b0;
       if (!(sw > 0 && sh > 0)) continue;
-      if (Math.min(sw, sh) < SLENDER * Math.max(sw, sh)) continue;
       const size = Math.max(sw, sh);
       if (
         size < OUTLINE_FRAME * Math.min(vw, vh) ||
@@ -192,7 +207,7 @@ export function lineArtCut(
       let side = -1;
       for (let k = 0; k < 4; k++)
         if (past[k]! >= STROKE_PAST && (side < 0 || past[k]! > past[side]!)) side = k;
-      if (side < 0) continue;
+      if (side < 0 || entersLengthwise(s.box, side)) continue;
       // Its extent along that side, inside the frame's span: the chord the frame cuts.
       const along =
         side % 2 === 0
@@ -252,47 +267,119 @@ export function lineArtCut(
 }
 
 /**
- * A line-art figure cut through its open lines (session 41; the blind misses model-e l07-b, a
+ * A slender outline whose long axis runs across the side it passes: a streak entering the
+ * picture (a beam, a grass blade, a lane marking), not a body. One lying along that side — a
+ * trumpet's bell rim, a plank's end — is a body the frame cuts. (A wide slender one passing a
+ * corner goes by the side it runs furthest past.)
+ */
+export function entersLengthwise([a0, b0, a1, b1]: StrokeShape['box'], side: number): boolean {
+  const [w, h] = [a1 - a0, b1 - b0];
+  if (Math.min(w, h) >= SLENDER * Math.max(w, h)) return false;
+  // Top and bottom are crossed lengthwise by a tall streak, the sides by a wide one.
+  return side % 2 === 0 ? h > w : w > h;
+}
+
+/** Rows of a figure's lower half sampled for its widest span (as close-up.ts's GRID). */
+const ROWS = 24;
+
+/**
+ * The span of a figure's strokes across the row y: from the leftmost to the rightmost point
+ * where a stroke crosses it (0 where none does, or a shape carries no geometry).
+ */
+export function rowSpan(list: readonly StrokeShape[], y: number): number {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const s of list) {
+    if (!s.local || s.box[1] > y || s.box[3] < y) continue;
+    const [a, b, c, d, e, f] = s.local.m;
+    for (const poly of s.local.polys) {
+      const n = poly.length;
+      // A closed outline's last point joins its first.
+      const segments = s.closed ? n : n - 1;
+      for (let k = 0; k < segments; k++) {
+        const p = poly[k]!;
+        const q = poly[(k + 1) % n]!;
+        const [px, py] = [a * p[0] + c * p[1] + e, b * p[0] + d * p[1] + f];
+        const [qx, qy] = [a * q[0] + c * q[1] + e, b * q[0] + d * q[1] + f];
+        if ((py - y) * (qy - y) > 0 || py === qy) continue;
+        const x = px + ((y - py) / (qy - py)) * (qx - px);
+        if (x < lo) lo = x;
+        if (x > hi) hi = x;
+      }
+    }
+  }
+  return hi >= lo ? hi - lo : 0;
+}
+
+/**
+ * Whether a figure seen from `top` to the frame's bottom `bottom` is widest where the frame
+ * cuts it: its span just inside the bottom edge is WIDENS of the widest row of its lower half
+ * (close-up.ts reads a filled bust the same way).
+ */
+function widensToBottom(list: readonly StrokeShape[], top: number, bottom: number): boolean {
+  const edge = bottom - 0.005 * (bottom - top);
+  const atEdge = rowSpan(list, edge);
+  if (atEdge <= 0) return false;
+  const mid = (top + bottom) / 2;
+  let widest = 0;
+  for (let k = 0; k <= ROWS; k++)
+    widest = Math.max(widest, rowSpan(list, mid + ((edge - mid) * k) / ROWS));
+  return atEdge >= WIDENS * widest;
+}
+
+/**
+ * A line-art figure cut through its limbs (session 41; the blind misses model-e l07-b, a
  * goalkeeper's arm, and model-f s08-a, a seahorse's tail: strokes that never close run off the
- * frame). Read only for a figure — a part of at least OPEN_MIN_SHAPES strokes holding a
- * closed outline (a head, an eye, a wheel): rays, rain, grass and hatching are open lines only
- * — whose joint box runs past one side (or one corner) by STROKE_PAST of its extent while most
- * of it (OPEN_INSIDE) stays in the picture. Its cut is the extent, along that side, of the
- * open strokes crossing it whose box meets a closed outline's (a limb, not a mountain line
- * drawn beside the sun). The caller has already left out parts drawn across the frame and
- * close-ups.
+ * frame). Read only for a figure — a part of at least OPEN_MIN_SHAPES strokes holding a body,
+ * a closed outline that is not a streak (a head, an eye, a wheel): rays, rain, grass and
+ * hatching are open lines only — whose joint box runs past one side (or one corner) while
+ * most of it (OPEN_INSIDE) stays in the picture. A limb is any other stroke: an open line, or
+ * a slender closed one (a drill's long body, a blade). Its cut is the extent, along that side,
+ * of the limbs crossing it whose box meets a body's (a limb, not a mountain line drawn beside
+ * the sun) and which run STROKE_PAST of their own extent past it, as a cut outline does. The
+ * figure as a whole must run past by STROKE_PAST of its extent or by OUTLINE_FRAME of the
+ * frame (session 42: a kangaroo's head and feet 9 % of its long body, 7 % of the frame). The
+ * caller has already left out parts drawn across the frame and close-ups.
  */
 export function openLinesCut(
   list: readonly StrokeShape[],
   [x0, y0, x1, y1]: [number, number, number, number],
   [vx, vy, vw, vh]: [number, number, number, number],
 ): { side: number; along: number } | null {
-  const bodies = list.filter((s) => s.closed);
+  const isBody = (s: StrokeShape) => {
+    const [w, h] = [s.box[2] - s.box[0], s.box[3] - s.box[1]];
+    return s.closed && w > 0 && h > 0 && Math.min(w, h) >= SLENDER * Math.max(w, h);
+  };
+  const bodies = list.filter(isBody);
   if (list.length < OPEN_MIN_SHAPES || bodies.length === 0) return null;
   const [fx1, fy1] = [vx + vw, vy + vh];
-  // A stroke of the figure's body touches one of its closed outlines (an arm the head, a tail
-  // the eye it curls round); a mountain line drawn beside a sun does not.
+  // A limb of the figure touches one of its bodies (an arm the head, a tail the eye it curls
+  // round); a mountain line drawn beside a sun does not.
   const touches = (b: StrokeShape['box']) =>
     bodies.some(({ box: c }) => b[0] <= c[2] && c[0] <= b[2] && b[1] <= c[3] && c[1] <= b[3]);
   const pw = x1 - x0;
   const ph = y1 - y0;
   if (!(pw > 0 && ph > 0)) return null;
-  const past = [(vy - y0) / ph, (x1 - fx1) / pw, (y1 - fy1) / ph, (vx - x0) / pw];
-  const sides = [0, 1, 2, 3].filter((k) => past[k]! > 0);
+  const beyond = [vy - y0, x1 - fx1, y1 - fy1, vx - x0];
+  const sides = [0, 1, 2, 3].filter((k) => beyond[k]! > 0);
   if (sides.length === 0 || sides.length > 2) return null;
   const shown =
     ((Math.min(x1, fx1) - Math.max(x0, vx)) * (Math.min(y1, fy1) - Math.max(y0, vy))) / (pw * ph);
   if (shown < OPEN_INSIDE) return null;
   let best: { side: number; along: number } | null = null;
   for (const side of sides) {
-    if (past[side]! < STROKE_PAST) continue;
+    const across = side % 2 === 0 ? [ph, vh] : [pw, vw];
+    const far = beyond[side]!;
+    if (far < STROKE_PAST * across[0]! && far < OUTLINE_FRAME * across[1]!) continue;
+    const line = side === 0 ? vy : side === 1 ? fx1 : side === 2 ? fy1 : vx;
     let along = 0;
     for (const s of list) {
-      if (s.closed) continue;
+      if (isBody(s)) continue;
       const [a0, b0, a1, b1] = s.box;
-      const line = side === 0 ? vy : side === 1 ? fx1 : side === 2 ? fy1 : vx;
       const [lo, hi] = side % 2 === 0 ? [b0, b1] : [a0, a1];
       if (!(lo < line && hi > line) || !touches(s.box)) continue;
+      const out = side === 0 || side === 3 ? line - lo : hi - line;
+      if (out < STROKE_PAST * (hi - lo)) continue;
       along +=
         side % 2 === 0
           ? Math.max(0, Math.min(a1, fx1) - Math.max(a0, vx))
