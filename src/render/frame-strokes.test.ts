@@ -163,4 +163,64 @@ describe('line-art subjects cut by the frame', () => {
       '<path d="M100 120 l10 8 l10 -8 M140 100 l8 6 l8 -6"/></g>';
     expect(cut(WHITE + hills)).toBe(false);
   });
+
+  it('reads a slender outline lying along the side it passes as a body, one entering it as a streak', () => {
+    // model-f s04-a: a line-art trumpet whose bell rim (an ellipse 20 wide, 124 tall) stands
+    // half past the right edge; the figure runs only 5 % of its length past.
+    const trumpet = (dx: number) =>
+      `<g ${LINE} transform="translate(${dx} 0)"><path d="M40 246 H310 M40 260 H310"/>` +
+      '<rect x="200" y="180" width="24" height="120" rx="4"/><rect x="236" y="180" width="24" height="120" rx="4"/>' +
+      '<path d="M310 246 L400 232 Q460 200 500 150 L500 360 Q460 300 400 272 L310 260"/>' +
+      '<ellipse cx="500" cy="255" rx="18" ry="105"/></g>';
+    const f = frame(WHITE + trumpet(0));
+    expect(f.lineArt?.run).toBeGreaterThanOrEqual(MIN);
+    expect(f.lineArt?.sides).toEqual(['right']);
+    expect(frame(WHITE + trumpet(-40)).lineArt).toBeUndefined();
+    // The same slender outline turned to enter the side lengthwise is a beam: not cut.
+    const beam = `<g ${LINE}><circle cx="250" cy="250" r="40"/><rect x="280" y="240" width="260" height="20"/></g>`;
+    expect(cut(WHITE + beam)).toBe(false);
+  });
+
+  it("reads a figure whose slender body runs off lengthwise as cut through it (a drill's body)", () => {
+    // model-g s05-a: a line-art drill whose long body (0.32 as tall as long) runs 60 units
+    // off the left; the round detail drawn on it and the handle stay inside.
+    const drill = (dx: number) =>
+      `<g ${LINE} transform="translate(${dx} 60)"><path d="M60 90 H330 Q360 90 360 120 V160 Q360 185 330 185 H60 Z"/>` +
+      '<path d="M360 110 H400 V165 H360 M400 125 H470 M400 150 H470"/><path d="M200 185 L215 300 H285 L270 185"/>' +
+      '<rect x="180" y="300" width="140" height="70" rx="10"/><circle cx="130" cy="137" r="22"/></g>';
+    const f = frame(WHITE + drill(-120));
+    expect(f.lineArt?.run).toBeGreaterThanOrEqual(MIN);
+    expect(f.lineArt?.sides).toEqual(['left']);
+    expect(frame(WHITE + drill(0)).lineArt).toBeUndefined();
+  });
+
+  it('reads a figure running off by a share of the frame though not of its own long extent', () => {
+    // model-g s02-b: a kangaroo whose head and feet run 30 units (6 % of the frame) past the
+    // right edge, 7 % of its long body with the tail.
+    const roo = (dx: number) =>
+      `<g ${LINE} transform="translate(${dx} 110)"><path d="M30 120 Q10 70 60 45 Q110 25 150 55 Q175 80 160 120 Q145 150 95 152 Q55 152 30 120 Z"/>` +
+      '<path d="M140 55 Q165 15 195 20 Q215 28 205 48 Q190 65 160 70"/><path d="M35 118 Q-20 145 -200 180"/>' +
+      '<path d="M110 148 L150 180 L205 186"/></g>';
+    const f = frame(WHITE + roo(315));
+    expect(f.lineArt?.run).toBeGreaterThanOrEqual(MIN);
+    expect(f.lineArt?.sides).toEqual(['right']);
+    // Four units past: nothing a viewer would call cut.
+    expect(frame(WHITE + roo(289)).lineArt).toBeUndefined();
+  });
+
+  it('tells a line-art bust, widest at the bottom edge, from a figure narrowing into it', () => {
+    // model-f s08-a: a seahorse filling 69 % of the height, its tail curling off the bottom.
+    const seahorse =
+      `<g ${LINE} transform="translate(150 175) scale(1.9)"><path d="M60 20 Q80 0 100 12 L140 10 L140 22 L100 30 Q95 45 85 55"/>` +
+      '<circle cx="88" cy="20" r="3"/><path d="M60 20 Q40 60 55 100 Q70 140 100 150 Q120 160 110 190 Q100 215 75 210 Q55 205 62 190 Q70 178 82 186"/>' +
+      '<path d="M85 55 Q110 80 105 115 Q100 140 100 150"/><path d="M55 90 Q30 95 35 115 Q50 110 58 105"/></g>';
+    const f = frame(WHITE + seahorse);
+    expect(f.lineArt?.run).toBeGreaterThanOrEqual(MIN);
+    expect(f.lineArt?.sides).toEqual(['bottom']);
+    // A bust in outline: a head over shoulders that widen to the bottom edge and run past it.
+    const bust =
+      `<g ${LINE}><circle cx="250" cy="190" r="85"/><circle cx="220" cy="180" r="8"/><circle cx="280" cy="180" r="8"/>` +
+      '<path d="M215 272 L210 330 Q90 350 40 540 M285 272 L290 330 Q410 350 460 540"/></g>';
+    expect(frame(WHITE + bust).lineArt).toBeUndefined();
+  });
 });
