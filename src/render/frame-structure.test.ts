@@ -141,6 +141,26 @@ describe('frame structure', () => {
     expect(b.cutRun).toBeGreaterThanOrEqual(MIN);
   });
 
+  it('reads a stripe painted along a cut subject as the subject, not scenery splitting its run', () => {
+    // model-f l08-b: a seaplane's nose past the right edge; a long thin stripe painted along
+    // its fuselage is classed scenery on its own (it reaches deep in from the side it crosses)
+    // and split the fuselage's 42 units on the frame into two runs under the threshold.
+    const plane = (stripe: boolean) =>
+      '<rect width="500" height="500" fill="#c5b3e6"/><g transform="translate(300 250) scale(1.2)">' +
+      '<path d="M-10 50 Q0 35 30 33 L160 30 Q185 32 190 48 L192 60 Q160 68 10 64 Z" fill="#fff"/>' +
+      (stripe ? '<rect x="20" y="44" width="170" height="8" fill="#c1121f"/>' : '') +
+      '<path d="M0 50 L-30 20 L-22 52 Z" fill="#c1121f"/></g>';
+    const striped = frameOf(plane(true), '0 0 500 500');
+    expect(striped.cutRun).toBeGreaterThanOrEqual(MIN);
+    expect(striped.cutRun).toBe(frameOf(plane(false), '0 0 500 500').cutRun);
+    // The same stripe alone, with no subject under it, is still scenery reaching in.
+    const alone = frameOf(
+      '<rect width="500" height="500" fill="#c5b3e6"/><rect x="324" y="303" width="204" height="10" fill="#c1121f"/>',
+      '0 0 500 500',
+    );
+    expect(alone.cutRun).toBe(0);
+  });
+
   it('finds text running off the frame, also over a pattern, and not text that fits', () => {
     const pattern =
       '<defs><pattern id="p" width="20" height="20" patternUnits="userSpaceOnUse"><circle cx="10" cy="10" r="5"/></pattern></defs><rect width="512" height="512" fill="url(#p)"/>';

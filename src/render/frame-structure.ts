@@ -43,7 +43,8 @@ const within = (a: FrameShape['box'], b: FrameShape['box']): boolean => {
 };
 
 /**
- * The class owning one point: topmost opaque shape (a subject inside scenery is scenery).
+ * The class owning one point: topmost opaque shape (a subject inside scenery is scenery, and
+ * scenery painted on a subject of its own part is that subject).
  * `rows`, for a point on a horizontal side, holds each shape's crossing edges on its line.
  */
 function ownerAt(
@@ -60,6 +61,19 @@ function ownerAt(
     if (!OPAQUE[s.cls]) {
       if (translucent === 'none') translucent = s.cls;
       continue;
+    }
+    if (s.cls === 'scenery') {
+      // A marking painted on a subject of its own part (a stripe along a fuselage, a plank on
+      // a hull) is that subject, cut with it: it must not split the subject's run in two.
+      for (let k = i - 1; k >= 0; k--) {
+        const under = shapes[k]!;
+        if (!OPAQUE[under.cls] || !(rows ? rows[k]!.at(x) : inside(under, x, y))) continue;
+        if (under.cls === 'subject' && under.group === s.group && within(s.box, under.box)) {
+          who(under);
+          return under.runsPast ? 'cut' : 'subject';
+        }
+        break;
+      }
     }
     if (s.cls !== 'subject') return s.cls;
     for (let k = i - 1; k >= 0; k--) {
