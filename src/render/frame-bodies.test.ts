@@ -49,4 +49,18 @@ describe('bodies read as backdrop', () => {
       '<path d="M-10 440 C -10 120 522 120 522 440 Z" fill="#fa3"/><circle cx="340" cy="220" r="40" fill="#fff"/>';
     expect(frameOf(`${BG}<g>${bell}</g>`).cutRun).toBe(0);
   });
+
+  it('reads a body holding the whole frame, past all four sides, as a close-up (a macro)', () => {
+    // model-c l19-a: a macro of a rose, its outer petal (a lens 660 × 600) running past every
+    // side round the frame, its inner petals and dew drops drawn on it.
+    const rose = (dy: number) =>
+      `<g transform="translate(256 ${dy})"><path d="M-330 -40 Q-260 -300 0 -300 Q260 -300 330 -40 Q300 240 0 300 Q-300 240 -330 -40 Z" fill="#c41f30"/>` +
+      '<path d="M-150 -60 Q0 -170 150 -60 Q90 40 0 50 Q-90 40 -150 -60 Z" fill="#d02a3a"/><circle cx="-170" cy="60" r="16" fill="#fdd"/></g>';
+    const macro = frameOf(BG + rose(266));
+    expect(macro.cutRun).toBe(0);
+    expect(macro.closeUpRun).toBeGreaterThanOrEqual(MIN);
+    // Moved up so its lower edge lies inside the frame, it is a body sliced by three sides.
+    const up = frameOf(BG + rose(180));
+    expect(up.cutRun).toBeGreaterThanOrEqual(MIN);
+  });
 });

@@ -77,7 +77,16 @@ export function promoteBodies(
       detail = cx > s.box[0] && cx < s.box[2] && cy > s.box[1] && cy < s.box[3];
     }
     if (!detail) continue;
-    s.cls = 'subject';
+    // A body running past all four sides holds the whole frame: the picture is a view inside
+    // the subject (a macro of a rose, a face filling it), framed on purpose, not a subject
+    // the frame slices off one side.
+    const [vx, vy, vw, vh] = frame;
+    const overAll =
+      s.box[0] < vx - tx &&
+      s.box[1] < vy - ty &&
+      s.box[2] > vx + vw + tx &&
+      s.box[3] > vy + vh + ty;
+    s.cls = overAll ? 'closeup' : 'subject';
     s.body = true;
     promoted++;
   }
