@@ -354,6 +354,8 @@ export function frameShapes(
           const s = local && local.length > 0 ? strokeShape(local, mm, tag, a, group) : null;
           if (s) {
             s.at = shapes.length;
+            // Its width on the canvas: the matrix scales it by the root of its determinant.
+            s.width = p.strokeWidth * Math.sqrt(Math.abs(mm[0] * mm[3] - mm[1] * mm[2]));
             strokes.push(s);
           }
         }

@@ -223,4 +223,27 @@ describe('line-art subjects cut by the frame', () => {
       '<path d="M215 272 L210 330 Q90 350 40 540 M285 272 L290 330 Q410 350 460 540"/></g>';
     expect(frame(WHITE + bust).lineArt).toBeUndefined();
   });
+
+  it('reads a filled figure cut through a thick stroked limb, not through a cord or a string', () => {
+    // model-e s05-b, blind: a flamingo with a filled body, its neck a 16-unit stroke running
+    // off the top to a head drawn wholly past it.
+    const flamingo = (dy: number, neck = 13) =>
+      `<g transform="translate(-60 ${dy}) scale(1.25)"><ellipse cx="262" cy="232" rx="62" ry="36" fill="#ff8fab"/>` +
+      `<path d="M215 225 C190 200 170 160 190 120 C205 85 240 70 250 60" stroke="#ff8fab" stroke-width="${neck}" fill="none"/>` +
+      '<circle cx="252" cy="58" r="17" fill="#ff8fab"/><path d="M270 262 L290 330 L272 345" stroke="#d6336c" stroke-width="4" fill="none"/></g>';
+    const sky = '<rect width="500" height="500" fill="#8cf"/>';
+    const f = frame(sky + flamingo(-110));
+    expect(f.lineArt?.run).toBeGreaterThanOrEqual(MIN);
+    expect(f.lineArt?.sides).toEqual(['top']);
+    // Drawn 100 units lower, the head is in the picture: whole.
+    expect(frame(sky + flamingo(10)).lineArt).toBeUndefined();
+    // A pendant lamp whose 3-unit cord runs off the top to a ceiling past it: a cord.
+    const lamp =
+      '<g><path d="M250 -60 V200" stroke="#333" stroke-width="3" fill="none"/><path d="M190 260 L220 200 H280 L310 260 Z" fill="#fc6"/><circle cx="250" cy="-60" r="10" fill="#333"/></g>';
+    expect(frame(sky + lamp).lineArt).toBeUndefined();
+    // The same cord 14 units wide is read as a limb (and crosses the side over its width only).
+    expect(
+      frame(sky + lamp.replace('stroke-width="3"', 'stroke-width="14"')).lineArt?.sides,
+    ).toEqual(['top']);
+  });
 });

@@ -6,7 +6,8 @@
 // top-level parts as the filled reading) of stroke-only shapes, holding a closed outline (a
 // wheel, a head, a box) that runs past the frame by RUNS_PAST of its own extent, is a
 // subject cut through its body; so is such a figure whose limbs — open strokes meeting a
-// closed outline of it — run off the frame (openLinesCut). What is drawn in strokes and
+// closed outline of it — run off the frame (openLinesCut), and so is a filled figure whose
+// thick stroked limb (a flamingo's neck) runs off to a part drawn past it. What is drawn in strokes and
 // reaches the frame on purpose is
 // open lines (rays, beams, rain, grass, hatching, horizons, cables, underlines, arrows), a
 // closed outline round the whole picture (a border), or a stroked tiling (the part spans the
@@ -24,6 +25,8 @@ export interface StrokeShape {
   closed: boolean;
   /** How many filled shapes (frame-shapes.ts) were painted before it: its place in paint order. */
   at?: number;
+  /** Its stroke's width in canvas units. */
+  width?: number;
   /**
    * Its subpaths in its own units and the matrix placing them on the canvas (shared arrays,
    * read-only): read only where a box is not enough, for a figure that may be a close-up.
@@ -56,6 +59,11 @@ export const OPEN_MIN_SHAPES = 3;
 export const OPEN_INSIDE = 0.5;
 /** A part reaching this share into the picture from the bottom it runs past is a close-up. */
 const DEEP = 0.55;
+/**
+ * A stroke of a filled figure this wide (a share of the frame's short side) is a limb drawn
+ * as a line — a flamingo's neck, an arm — not a cord, a string, a whisker or a ray.
+ */
+export const THICK_LIMB = 0.025;
 
 export interface LineArtCut {
   /** Share of the frame's perimeter the cut outlines cross (their extent along the side). */
@@ -142,7 +150,7 @@ function gatherLooseFigures(
  */
 export function lineArtCut(
   strokes: StrokeShape[],
-  filled: readonly { cls: string; group: number }[],
+  filled: readonly { cls: string; group: number; box: StrokeShape['box'] }[],
   [vx, vy, vw, vh]: [number, number, number, number],
 ): LineArtCut | null {
   if (strokes.length === 0) return null;
@@ -155,10 +163,16 @@ export function lineArtCut(
   }
   const framing = new Set<number>();
   const withFill = new Set<number>();
+  // The filled subject shapes of each part: a figure with a filled body and stroked limbs.
+  const bodiesOf = new Map<number, StrokeShape['box'][]>();
   for (const f of filled) {
     withFill.add(f.group);
     if (f.cls === 'background' || f.cls === 'band' || f.cls === 'scenery' || f.cls === 'closeup')
       framing.add(f.group);
+    if (f.cls !== 'subject') continue;
+    const list = bodiesOf.get(f.group);
+    if (list) list.push(f.box);
+    else bodiesOf.set(f.group, [f.box]);
   }
   gatherLooseFigures(parts, withFill, LOOSE_GAP * Math.min(vw, vh));
   const [fx1, fy1] = [vx + vw, vy + vh];
@@ -166,9 +180,28 @@ export function lineArtCut(
   let run = 0;
   let outlines = 0;
   let shapes = 0;
+  const thick = THICK_LIMB * Math.min(vw, vh);
+  const count = (open: { side: number; along: number }, list: readonly StrokeShape[]) => {
+    cutSides.add(SIDES[open.side]!);
+    run = Math.max(run, open.along / (2 * (vw + vh)));
+    outlines += 1;
+    shapes += list.length;
+  };
   for (const [group, list] of parts) {
+    if (framing.has(group)) continue;
+    // A filled figure whose thick limbs are strokes (a flamingo's neck running off the top
+    // to a head drawn past it): its filled shapes are its bodies, its thick strokes limbs.
+    const fills = bodiesOf.get(group);
+    if (fills && list.some((s) => (s.width ?? 0) >= thick)) {
+      const limbs = list.filter((s) => (s.width ?? 0) >= thick);
+      const open = openLinesCut(limbs, jointBox(limbs, fills), [vx, vy, vw, vh], fills);
+      if (open) {
+        count(open, list);
+        continue;
+      }
+    }
     // A figure is a group of strokes: a lone outline is a ring, a frame, an ornament.
-    if (list.length < 2 || framing.has(group)) continue;
+    if (list.length < 2) continue;
     let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
     for (const s of list) {
       x0 = Math.min(x0, s.box[0]);
@@ -222,11 +255,7 @@ export function lineArtCut(
     if (cut.length === 0) {
       // No closed outline is cut: the figure may still be cut through its open lines.
       const open = openLinesCut(list, [x0, y0, x1, y1], [vx, vy, vw, vh]);
-      if (!open) continue;
-      cutSides.add(SIDES[open.side]!);
-      run = Math.max(run, open.along / (2 * (vw + vh)));
-      outlines += 1;
-      shapes += list.length;
+      if (open) count(open, list);
       continue;
     }
     // One outline repeated in a row along the frame (rings, tiles, links of a chain): a
@@ -277,6 +306,21 @@ export function entersLengthwise([a0, b0, a1, b1]: StrokeShape['box'], side: num
   if (Math.min(w, h) >= SLENDER * Math.max(w, h)) return false;
   // Top and bottom are crossed lengthwise by a tall streak, the sides by a wide one.
   return side % 2 === 0 ? h > w : w > h;
+}
+
+/** The box holding a figure's strokes and filled shapes. */
+function jointBox(
+  list: readonly StrokeShape[],
+  fills: readonly StrokeShape['box'][],
+): StrokeShape['box'] {
+  const b: StrokeShape['box'] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const c of [...list.map((s) => s.box), ...fills]) {
+    b[0] = Math.min(b[0], c[0]);
+    b[1] = Math.min(b[1], c[1]);
+    b[2] = Math.max(b[2], c[2]);
+    b[3] = Math.max(b[3], c[3]);
+  }
+  return b;
 }
 
 /** Rows of a figure's lower half sampled for its widest span (as close-up.ts's GRID). */
@@ -345,18 +389,19 @@ export function openLinesCut(
   list: readonly StrokeShape[],
   [x0, y0, x1, y1]: [number, number, number, number],
   [vx, vy, vw, vh]: [number, number, number, number],
+  fills: readonly StrokeShape['box'][] = [],
 ): { side: number; along: number } | null {
   const isBody = (s: StrokeShape) => {
     const [w, h] = [s.box[2] - s.box[0], s.box[3] - s.box[1]];
     return s.closed && w > 0 && h > 0 && Math.min(w, h) >= SLENDER * Math.max(w, h);
   };
-  const bodies = list.filter(isBody);
-  if (list.length < OPEN_MIN_SHAPES || bodies.length === 0) return null;
+  const bodies = [...list.filter(isBody).map((s) => s.box), ...fills];
+  if (list.length + fills.length < OPEN_MIN_SHAPES || bodies.length === 0) return null;
   const [fx1, fy1] = [vx + vw, vy + vh];
   // A limb of the figure touches one of its bodies (an arm the head, a tail the eye it curls
   // round); a mountain line drawn beside a sun does not.
   const touches = (b: StrokeShape['box']) =>
-    bodies.some(({ box: c }) => b[0] <= c[2] && c[0] <= b[2] && b[1] <= c[3] && c[1] <= b[3]);
+    bodies.some((c) => b[0] <= c[2] && c[0] <= b[2] && b[1] <= c[3] && c[1] <= b[3]);
   const pw = x1 - x0;
   const ph = y1 - y0;
   if (!(pw > 0 && ph > 0)) return null;
@@ -380,10 +425,13 @@ export function openLinesCut(
       if (!(lo < line && hi > line) || !touches(s.box)) continue;
       const out = side === 0 || side === 3 ? line - lo : hi - line;
       if (out < STROKE_PAST * (hi - lo)) continue;
-      along +=
+      // A straight limb crossing square to the side has no extent along it but its width.
+      along += Math.max(
+        s.width ?? 0,
         side % 2 === 0
           ? Math.max(0, Math.min(a1, fx1) - Math.max(a0, vx))
-          : Math.max(0, Math.min(b1, fy1) - Math.max(b0, vy));
+          : Math.max(0, Math.min(b1, fy1) - Math.max(b0, vy)),
+      );
     }
     if (along > 0 && (!best || along > best.along)) best = { side, along };
   }
