@@ -24,7 +24,11 @@
 // model-f-manifest.test.ts), and the seventh, test/fixtures/scenes-model-g (MODEL_G_DIR, ids
 // `model-g:<file>`): 40 answers to 20 prompts new to all six (8 short, 12 long), half in line
 // art, blind, to measure how the rule generalises once model-f is tuned on (scene-bench.ts
-// `model-g`, model-g-manifest.test.ts).
+// `model-g`, model-g-manifest.test.ts), and the eighth, test/fixtures/scenes-model-h
+// (MODEL_H_DIR, ids `model-h:<file>`): 40 answers to 20 prompts new to all seven (8 short, 12
+// long), a third in line art and several filled bodies with stroked limbs, blind, to measure how
+// the rule generalises once model-g is tuned on (scene-bench.ts `model-h`,
+// model-h-manifest.test.ts).
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,6 +41,7 @@ export const MODEL_D_DIR = join(dirname(MODEL_DIR), 'scenes-model-d');
 export const MODEL_E_DIR = join(dirname(MODEL_DIR), 'scenes-model-e');
 export const MODEL_F_DIR = join(dirname(MODEL_DIR), 'scenes-model-f');
 export const MODEL_G_DIR = join(dirname(MODEL_DIR), 'scenes-model-g');
+export const MODEL_H_DIR = join(dirname(MODEL_DIR), 'scenes-model-h');
 /** Every model-written set in the order it was written: a new set repeats none before it. */
 export const MODEL_SET_DIRS = [
   MODEL_DIR,
@@ -46,6 +51,7 @@ export const MODEL_SET_DIRS = [
   MODEL_E_DIR,
   MODEL_F_DIR,
   MODEL_G_DIR,
+  MODEL_H_DIR,
 ];
 /** The model-written sets written before `dir`. */
 export const setsBefore = (dir: string): string[] =>
@@ -122,4 +128,9 @@ export function modelFScenes(): BenchScene[] {
 /** The seventh model-written set (test/fixtures/scenes-model-g), ids `model-g:<file>`. */
 export function modelGScenes(): BenchScene[] {
   return modelScenes(MODEL_G_DIR, 'model-g');
+}
+
+/** The eighth model-written set (test/fixtures/scenes-model-h), ids `model-h:<file>`. */
+export function modelHScenes(): BenchScene[] {
+  return modelScenes(MODEL_H_DIR, 'model-h');
 }

@@ -26,7 +26,10 @@
 // fifth is tuned on, or
 //   node --import tsx test/checks/scene-bench.ts model-g [--list] [--all]
 // for the seventh (test/fixtures/scenes-model-g, half of it line art), blind once the sixth
-// is tuned on.
+// is tuned on, or
+//   node --import tsx test/checks/scene-bench.ts model-h [--list] [--all]
+// for the eighth (test/fixtures/scenes-model-h, a third of it line art), blind once the
+// seventh is tuned on.
 import { evaluate, type Outcome } from './evaluate.ts';
 import { holdoutScenes } from './holdout-scenes.ts';
 import type { LabelledItem } from './labelled-set.ts';
@@ -37,6 +40,7 @@ import {
   modelEScenes,
   modelFScenes,
   modelGScenes,
+  modelHScenes,
   modelScenes,
 } from './model-scenes.ts';
 import { realScenes } from './real-scenes.ts';
@@ -170,8 +174,8 @@ export async function evaluateAndPrint(
 if (process.argv[1]?.endsWith('scene-bench.ts')) {
   // `real` measures the vendored real scenes (real-scenes.ts) instead of a composed seed;
   // `holdout` the held-out real scenes (holdout-scenes.ts); `model` the model-written scenes
-  // (model-scenes.ts); `model-b`, `model-c`, `model-d`, `model-e`, `model-f` and `model-g` the
-  // second, third, fourth, fifth, sixth and seventh model-written sets.
+  // (model-scenes.ts); `model-b`, `model-c`, `model-d`, `model-e`, `model-f`, `model-g` and
+  // `model-h` the second, third, fourth, fifth, sixth, seventh and eighth model-written sets.
   const set = process.argv[2];
   // `line-art [seed]` the line-art family (scene-corpus.ts lineArtScenes), seed 40 unless given;
   // `line-art-loose [seed]` the same figures written as ungrouped top-level elements;
@@ -190,6 +194,7 @@ if (process.argv[1]?.endsWith('scene-bench.ts')) {
     'model-e': ['model-written scenes, fifth set', modelEScenes],
     'model-f': ['model-written scenes, sixth set', modelFScenes],
     'model-g': ['model-written scenes, seventh set', modelGScenes],
+    'model-h': ['model-written scenes, eighth set', modelHScenes],
     'line-art': [`line-art scenes, seed ${lineSeed}`, () => lineArtScenes(lineSeed)],
     'line-art-loose': [
       `ungrouped line-art scenes, seed ${lineSeed}`,
