@@ -202,13 +202,7 @@ export function lineArtCut(
     }
     // A figure is a group of strokes: a lone outline is a ring, a frame, an ornament.
     if (list.length < 2) continue;
-    let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
-    for (const s of list) {
-      x0 = Math.min(x0, s.box[0]);
-      y0 = Math.min(y0, s.box[1]);
-      x1 = Math.max(x1, s.box[2]);
-      y1 = Math.max(y1, s.box[3]);
-    }
+    const [x0, y0, x1, y1] = jointBox(list, []);
     // Drawn across the picture (a tiling, a grid, wires, a border round it): not a figure.
     const w = (Math.min(x1, fx1) - Math.max(x0, vx)) / vw;
     const h = (Math.min(y1, fy1) - Math.max(y0, vy)) / vh;
