@@ -7,6 +7,7 @@
 // stands on (shoulders under a head) or runs off a side low down; a round thing meeting the
 // edge (a plate, a rabbit sitting on it) is widest inside the frame and is read `round`,
 // not a close-up. The `clipped` check reports a `bust` as `cut: "close_up"`, never a flag.
+import { WIDENS } from './bust-shape.ts';
 import type { FrameShape } from './frame-shapes.ts';
 import { clippedArea } from './geometry.ts';
 import { inside } from './shape-hit.ts';
@@ -28,12 +29,6 @@ export const MIN_AREA = 0.35;
 export const CONTACT = 0.15;
 /** A subject meeting the sides over this share of the frame's height, low down, is a bust. */
 export const SIDE_RUN = 0.25;
-/**
- * Widening toward the cut: the width at the bottom edge is at least this share of the
- * widest row in the lower half of the subject. Below it, the subject is widest inside: a
- * disc or a glass sliced by the edge.
- */
-export const WIDENS = 0.85;
 
 export interface CloseUpReading {
   /** `bust`: a close-up; `round`: what stands on the bottom is widest inside (a plate, a sitting animal). */

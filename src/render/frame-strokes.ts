@@ -13,7 +13,7 @@
 // closed outline round the whole picture (a border), or a stroked tiling (the part spans the
 // frame, or repeats one outline along it); none of those is read as cut.
 
-import { WIDENS } from './close-up.ts';
+import { WIDENS } from './bust-shape.ts';
 import type { M, Pt } from './geometry.ts';
 
 /** A stroke-only shape's box in canvas units (from the frame walk of frame-shapes.ts). */
