@@ -28,7 +28,10 @@
 // (MODEL_H_DIR, ids `model-h:<file>`): 40 answers to 20 prompts new to all seven (8 short, 12
 // long), a third in line art and several filled bodies with stroked limbs, blind, to measure how
 // the rule generalises once model-g is tuned on (scene-bench.ts `model-h`,
-// model-h-manifest.test.ts).
+// model-h-manifest.test.ts), and the ninth, test/fixtures/scenes-model-i (MODEL_I_DIR, ids
+// `model-i:<file>`): 40 answers to 20 prompts new to all eight (8 short, 12 long), a quarter
+// in line art, blind, to measure how the rule generalises once model-h is tuned on
+// (scene-bench.ts `model-i`, model-i-manifest.test.ts).
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,6 +45,7 @@ export const MODEL_E_DIR = join(dirname(MODEL_DIR), 'scenes-model-e');
 export const MODEL_F_DIR = join(dirname(MODEL_DIR), 'scenes-model-f');
 export const MODEL_G_DIR = join(dirname(MODEL_DIR), 'scenes-model-g');
 export const MODEL_H_DIR = join(dirname(MODEL_DIR), 'scenes-model-h');
+export const MODEL_I_DIR = join(dirname(MODEL_DIR), 'scenes-model-i');
 /** Every model-written set in the order it was written: a new set repeats none before it. */
 export const MODEL_SET_DIRS = [
   MODEL_DIR,
@@ -52,6 +56,7 @@ export const MODEL_SET_DIRS = [
   MODEL_F_DIR,
   MODEL_G_DIR,
   MODEL_H_DIR,
+  MODEL_I_DIR,
 ];
 /** The model-written sets written before `dir`. */
 export const setsBefore = (dir: string): string[] =>
@@ -133,4 +138,9 @@ export function modelGScenes(): BenchScene[] {
 /** The eighth model-written set (test/fixtures/scenes-model-h), ids `model-h:<file>`. */
 export function modelHScenes(): BenchScene[] {
   return modelScenes(MODEL_H_DIR, 'model-h');
+}
+
+/** The ninth model-written set (test/fixtures/scenes-model-i), ids `model-i:<file>`. */
+export function modelIScenes(): BenchScene[] {
+  return modelScenes(MODEL_I_DIR, 'model-i');
 }

@@ -29,7 +29,10 @@
 // is tuned on, or
 //   node --import tsx test/checks/scene-bench.ts model-h [--list] [--all]
 // for the eighth (test/fixtures/scenes-model-h, a third of it line art), blind once the
-// seventh is tuned on.
+// seventh is tuned on, or
+//   node --import tsx test/checks/scene-bench.ts model-i [--list] [--all]
+// for the ninth (test/fixtures/scenes-model-i, a quarter of it line art), blind once the
+// eighth is tuned on.
 import { evaluate, type Outcome } from './evaluate.ts';
 import { holdoutScenes } from './holdout-scenes.ts';
 import type { LabelledItem } from './labelled-set.ts';
@@ -41,6 +44,7 @@ import {
   modelFScenes,
   modelGScenes,
   modelHScenes,
+  modelIScenes,
   modelScenes,
 } from './model-scenes.ts';
 import { realScenes } from './real-scenes.ts';
@@ -174,8 +178,8 @@ export async function evaluateAndPrint(
 if (process.argv[1]?.endsWith('scene-bench.ts')) {
   // `real` measures the vendored real scenes (real-scenes.ts) instead of a composed seed;
   // `holdout` the held-out real scenes (holdout-scenes.ts); `model` the model-written scenes
-  // (model-scenes.ts); `model-b`, `model-c`, `model-d`, `model-e`, `model-f`, `model-g` and
-  // `model-h` the second, third, fourth, fifth, sixth, seventh and eighth model-written sets.
+  // (model-scenes.ts); `model-b`, `model-c`, `model-d`, `model-e`, `model-f`, `model-g`,
+  // `model-h` and `model-i` the second to ninth model-written sets.
   const set = process.argv[2];
   // `line-art [seed]` the line-art family (scene-corpus.ts lineArtScenes), seed 40 unless given;
   // `line-art-loose [seed]` the same figures written as ungrouped top-level elements;
@@ -195,6 +199,7 @@ if (process.argv[1]?.endsWith('scene-bench.ts')) {
     'model-f': ['model-written scenes, sixth set', modelFScenes],
     'model-g': ['model-written scenes, seventh set', modelGScenes],
     'model-h': ['model-written scenes, eighth set', modelHScenes],
+    'model-i': ['model-written scenes, ninth set', modelIScenes],
     'line-art': [`line-art scenes, seed ${lineSeed}`, () => lineArtScenes(lineSeed)],
     'line-art-loose': [
       `ungrouped line-art scenes, seed ${lineSeed}`,
