@@ -786,8 +786,12 @@ export function reachClass(
   let deep = false;
   let sliced = false;
   let across = false;
+  // A box stopping a hair short of a side while the frame slices it well through another
+  // (a manta ray's wingtip 2 units from the right edge, its tail a fifth off the bottom) is
+  // a subject the frame cuts, not scenery filling the picture from a side it never crosses.
+  const slicedElsewhere = sides.some(([touches, , past]) => touches && past >= RUNS_PAST);
   for (const [i, [touches, reach, past, spans]] of sides.entries()) {
-    if (!touches || reach < DEEP_REACH) continue;
+    if (!touches || reach < DEEP_REACH || (past < 0 && slicedElsewhere)) continue;
     if (!spans && past >= CLOSEUP_PAST) {
       // A body continuing down out of the frame (a bust, a neck, a stem) is framed on
       // purpose; a part filling the picture from another side and running on past it is a

@@ -161,6 +161,20 @@ describe('frame structure', () => {
     expect(alone.cutRun).toBe(0);
   });
 
+  it('reads a subject sliced by the bottom and stopping a hair short of a side as cut, not scenery', () => {
+    // model-i l07-b, blind: a manta ray a fifth off the bottom, its wingtip 2 units short of the
+    // right edge. Meeting that side within the tolerance, it reached 91 % across from it: read
+    // as scenery filling the picture from the side (a bank), which it never crosses.
+    const sea = '<rect width="500" height="500" fill="#2ab"/>';
+    const manta =
+      '<g transform="translate(30 300) scale(1.2)"><path d="M200 60 C 170 60 150 75 130 90 C 90 100 40 102 10 128 C 60 134 110 138 140 152 C 160 172 180 188 200 188 C 220 188 240 172 260 152 C 290 138 340 134 390 128 C 360 102 310 100 270 90 C 250 75 230 60 200 60 Z" fill="#212b36"/>' +
+      '<circle cx="176" cy="92" r="3" fill="#9ab"/></g>';
+    expect(frameOf(sea + manta, '0 0 500 500').cutRun).toBeGreaterThanOrEqual(MIN);
+    // A bank drawn from the left edge itself and on past the bottom stays scenery.
+    const bank = '<path d="M0 250 Q150 300 300 560 L0 560 Z" fill="#463"/>';
+    expect(frameOf(sea + bank, '0 0 500 500').cutRun).toBe(0);
+  });
+
   it('finds text running off the frame, also over a pattern, and not text that fits', () => {
     const pattern =
       '<defs><pattern id="p" width="20" height="20" patternUnits="userSpaceOnUse"><circle cx="10" cy="10" r="5"/></pattern></defs><rect width="512" height="512" fill="url(#p)"/>';
