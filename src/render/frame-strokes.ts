@@ -7,11 +7,11 @@
 // wheel, a head, a box) that runs past the frame by RUNS_PAST of its own extent, is a
 // subject cut through its body; so is such a figure whose limbs — open strokes meeting a
 // closed outline of it — run off the frame (openLinesCut), and so is a filled figure whose
-// thick stroked limb (a flamingo's neck) runs off to a part drawn past it. What is drawn in strokes and
-// reaches the frame on purpose is
-// open lines (rays, beams, rain, grass, hatching, horizons, cables, underlines, arrows), a
-// closed outline round the whole picture (a border), or a stroked tiling (the part spans the
-// frame, or repeats one outline along it); none of those is read as cut.
+// thick stroked limb (a flamingo's neck) runs off to a part drawn past it. What is drawn in
+// strokes and reaches the frame on purpose is open lines (rays, beams, rain, grass, hatching,
+// horizons, cables, underlines, arrows), a closed outline round the whole picture (a
+// border), or a stroked tiling (the part spans the frame, or repeats one outline along it);
+// none of those is read as cut.
 
 import { WIDENS } from './bust-shape.ts';
 import type { M, Pt } from './geometry.ts';
@@ -289,6 +289,9 @@ export function lineArtCut(
   };
 }
 
+/** A box at most SLENDER as wide as long (a streak, a blade, a rim): never a figure's body. */
+const isSlender = (w: number, h: number) => Math.min(w, h) < SLENDER * Math.max(w, h);
+
 /**
  * A slender outline whose long axis runs across the side it passes: a streak entering the
  * picture (a beam, a grass blade, a lane marking), not a body. One lying along that side — a
@@ -297,7 +300,7 @@ export function lineArtCut(
  */
 export function entersLengthwise([a0, b0, a1, b1]: StrokeShape['box'], side: number): boolean {
   const [w, h] = [a1 - a0, b1 - b0];
-  if (Math.min(w, h) >= SLENDER * Math.max(w, h)) return false;
+  if (!isSlender(w, h)) return false;
   // Top and bottom are crossed lengthwise by a tall streak, the sides by a wide one.
   return side % 2 === 0 ? h > w : w > h;
 }
@@ -387,7 +390,7 @@ export function openLinesCut(
 ): { side: number; along: number } | null {
   const isBody = (s: StrokeShape) => {
     const [w, h] = [s.box[2] - s.box[0], s.box[3] - s.box[1]];
-    return s.closed && w > 0 && h > 0 && Math.min(w, h) >= SLENDER * Math.max(w, h);
+    return s.closed && w > 0 && h > 0 && !isSlender(w, h);
   };
   const bodies = [...list.filter(isBody).map((s) => s.box), ...fills];
   if (list.length + fills.length < OPEN_MIN_SHAPES || bodies.length === 0) return null;
