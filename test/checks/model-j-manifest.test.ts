@@ -1,0 +1,19 @@
+// The tenth model-written scene set (test/fixtures/scenes-model-j, issue 40 — blind, to measure
+// how `clipped` generalises once the first nine sets are used for tuning; a third of its
+// answers are line art, several filled ones have stroked details, and most subjects stand in
+// scenery) has the shape of the issue's outside test at two thirds of the size (8 short
+// prompts, 12 long scene specs) and repeats no prompt of the first nine sets: the shared suite
+// in model-set-manifest.ts. Its answers are 0.8 to 6 KB (the smallest, s08-b, 832 bytes). No
+// rendering here; nothing runs a check over it in the fast tests.
+
+import { MODEL_J_DIR, setsBefore } from './model-scenes.ts';
+import { describeModelSet } from './model-set-manifest.ts';
+
+describeModelSet({
+  name: 'tenth set',
+  dir: MODEL_J_DIR,
+  set: 'model-j',
+  earlier: setsBefore(MODEL_J_DIR),
+  bytes: [800, 6_000],
+  prompts: { short: 8, long: 12 },
+});
