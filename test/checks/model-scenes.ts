@@ -31,7 +31,11 @@
 // model-h-manifest.test.ts), and the ninth, test/fixtures/scenes-model-i (MODEL_I_DIR, ids
 // `model-i:<file>`): 40 answers to 20 prompts new to all eight (8 short, 12 long), a quarter
 // in line art, blind, to measure how the rule generalises once model-h is tuned on
-// (scene-bench.ts `model-i`, model-i-manifest.test.ts).
+// (scene-bench.ts `model-i`, model-i-manifest.test.ts), and the eleventh,
+// test/fixtures/scenes-model-k (MODEL_K_DIR, ids `model-k:<file>`): 40 answers to 20 prompts
+// new to all nine before it (8 short, 12 long), a third in line art, many subjects standing in
+// scenery, blind, to measure how the rule generalises once model-i is tuned on (scene-bench.ts
+// `model-k`, model-k-manifest.test.ts).
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,6 +50,7 @@ export const MODEL_F_DIR = join(dirname(MODEL_DIR), 'scenes-model-f');
 export const MODEL_G_DIR = join(dirname(MODEL_DIR), 'scenes-model-g');
 export const MODEL_H_DIR = join(dirname(MODEL_DIR), 'scenes-model-h');
 export const MODEL_I_DIR = join(dirname(MODEL_DIR), 'scenes-model-i');
+export const MODEL_K_DIR = join(dirname(MODEL_DIR), 'scenes-model-k');
 /** Every model-written set in the order it was written: a new set repeats none before it. */
 export const MODEL_SET_DIRS = [
   MODEL_DIR,
@@ -57,6 +62,7 @@ export const MODEL_SET_DIRS = [
   MODEL_G_DIR,
   MODEL_H_DIR,
   MODEL_I_DIR,
+  MODEL_K_DIR,
 ];
 /** The model-written sets written before `dir`. */
 export const setsBefore = (dir: string): string[] =>
@@ -143,4 +149,9 @@ export function modelHScenes(): BenchScene[] {
 /** The ninth model-written set (test/fixtures/scenes-model-i), ids `model-i:<file>`. */
 export function modelIScenes(): BenchScene[] {
   return modelScenes(MODEL_I_DIR, 'model-i');
+}
+
+/** The eleventh model-written set (test/fixtures/scenes-model-k), ids `model-k:<file>`. */
+export function modelKScenes(): BenchScene[] {
+  return modelScenes(MODEL_K_DIR, 'model-k');
 }

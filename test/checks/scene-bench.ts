@@ -32,7 +32,10 @@
 // seventh is tuned on, or
 //   node --import tsx test/checks/scene-bench.ts model-i [--list] [--all]
 // for the ninth (test/fixtures/scenes-model-i, a quarter of it line art), blind once the
-// eighth is tuned on.
+// eighth is tuned on, or
+//   node --import tsx test/checks/scene-bench.ts model-k [--list] [--all]
+// for the eleventh (test/fixtures/scenes-model-k, a third of it line art), blind once the
+// ninth is tuned on.
 import { evaluate, type Outcome } from './evaluate.ts';
 import { holdoutScenes } from './holdout-scenes.ts';
 import type { LabelledItem } from './labelled-set.ts';
@@ -45,6 +48,7 @@ import {
   modelGScenes,
   modelHScenes,
   modelIScenes,
+  modelKScenes,
   modelScenes,
 } from './model-scenes.ts';
 import { realScenes } from './real-scenes.ts';
@@ -179,7 +183,7 @@ if (process.argv[1]?.endsWith('scene-bench.ts')) {
   // `real` measures the vendored real scenes (real-scenes.ts) instead of a composed seed;
   // `holdout` the held-out real scenes (holdout-scenes.ts); `model` the model-written scenes
   // (model-scenes.ts); `model-b`, `model-c`, `model-d`, `model-e`, `model-f`, `model-g`,
-  // `model-h` and `model-i` the second to ninth model-written sets.
+  // `model-h` and `model-i` the second to ninth model-written sets; `model-k` the eleventh.
   const set = process.argv[2];
   // `line-art [seed]` the line-art family (scene-corpus.ts lineArtScenes), seed 40 unless given;
   // `line-art-loose [seed]` the same figures written as ungrouped top-level elements;
@@ -200,6 +204,7 @@ if (process.argv[1]?.endsWith('scene-bench.ts')) {
     'model-g': ['model-written scenes, seventh set', modelGScenes],
     'model-h': ['model-written scenes, eighth set', modelHScenes],
     'model-i': ['model-written scenes, ninth set', modelIScenes],
+    'model-k': ['model-written scenes, eleventh set', modelKScenes],
     'line-art': [`line-art scenes, seed ${lineSeed}`, () => lineArtScenes(lineSeed)],
     'line-art-loose': [
       `ungrouped line-art scenes, seed ${lineSeed}`,
