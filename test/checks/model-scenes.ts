@@ -35,7 +35,9 @@
 // test/fixtures/scenes-model-j (MODEL_J_DIR, ids `model-j:<file>`): 40 answers to 20 prompts
 // new to all nine (8 short, 12 long), a third in line art, many subjects standing in scenery,
 // blind, to measure how the rule generalises once model-i is tuned on (scene-bench.ts
-// `model-j`, model-j-manifest.test.ts).
+// `model-j`, model-j-manifest.test.ts), and the eleventh,
+// test/fixtures/scenes-model-k (MODEL_K_DIR, ids `model-k:<file>`), written beside it the same
+// way, blind too (scene-bench.ts `model-k`, model-k-manifest.test.ts).
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,6 +53,7 @@ export const MODEL_G_DIR = join(dirname(MODEL_DIR), 'scenes-model-g');
 export const MODEL_H_DIR = join(dirname(MODEL_DIR), 'scenes-model-h');
 export const MODEL_I_DIR = join(dirname(MODEL_DIR), 'scenes-model-i');
 export const MODEL_J_DIR = join(dirname(MODEL_DIR), 'scenes-model-j');
+export const MODEL_K_DIR = join(dirname(MODEL_DIR), 'scenes-model-k');
 /** Every model-written set in the order it was written: a new set repeats none before it. */
 export const MODEL_SET_DIRS = [
   MODEL_DIR,
@@ -63,6 +66,7 @@ export const MODEL_SET_DIRS = [
   MODEL_H_DIR,
   MODEL_I_DIR,
   MODEL_J_DIR,
+  MODEL_K_DIR,
 ];
 /** The model-written sets written before `dir`. */
 export const setsBefore = (dir: string): string[] =>
@@ -154,4 +158,9 @@ export function modelIScenes(): BenchScene[] {
 /** The tenth model-written set (test/fixtures/scenes-model-j), ids `model-j:<file>`. */
 export function modelJScenes(): BenchScene[] {
   return modelScenes(MODEL_J_DIR, 'model-j');
+}
+
+/** The eleventh model-written set (test/fixtures/scenes-model-k), ids `model-k:<file>`. */
+export function modelKScenes(): BenchScene[] {
+  return modelScenes(MODEL_K_DIR, 'model-k');
 }

@@ -1,8 +1,8 @@
 // The shape every model-written scene set (issue 40) must have, as one parameterised suite:
 // model-manifest.test.ts, model-b-manifest.test.ts, model-c-manifest.test.ts,
 // model-d-manifest.test.ts, model-e-manifest.test.ts, model-f-manifest.test.ts,
-// model-g-manifest.test.ts, model-h-manifest.test.ts, model-i-manifest.test.ts and
-// model-j-manifest.test.ts each call it with their folder. A set
+// model-g-manifest.test.ts, model-h-manifest.test.ts, model-i-manifest.test.ts,
+// model-j-manifest.test.ts and model-k-manifest.test.ts each call it with their folder. A set
 // is the issue's outside test in miniature: 10 short prompts and 20 long scene specs of 79–200
 // words (the fourth set: 8 and 12, `prompts`), none repeating a prompt of an earlier set, two answers to each, every answer a complete SVG on
 // `viewBox 0 0 500 500`, every item labelled with a known background kind and what was seen,

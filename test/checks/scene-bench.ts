@@ -34,8 +34,9 @@
 // for the ninth (test/fixtures/scenes-model-i, a quarter of it line art), blind once the
 // eighth is tuned on, or
 //   node --import tsx test/checks/scene-bench.ts model-j [--list] [--all]
-// for the tenth (test/fixtures/scenes-model-j, a third of it line art), blind once the
-// ninth is tuned on.
+//   node --import tsx test/checks/scene-bench.ts model-k [--list] [--all]
+// for the tenth and eleventh (test/fixtures/scenes-model-j and -k, a third of each line
+// art), blind once the ninth is tuned on.
 import { evaluate, type Outcome } from './evaluate.ts';
 import { holdoutScenes } from './holdout-scenes.ts';
 import type { LabelledItem } from './labelled-set.ts';
@@ -49,6 +50,7 @@ import {
   modelHScenes,
   modelIScenes,
   modelJScenes,
+  modelKScenes,
   modelScenes,
 } from './model-scenes.ts';
 import { realScenes } from './real-scenes.ts';
@@ -183,7 +185,7 @@ if (process.argv[1]?.endsWith('scene-bench.ts')) {
   // `real` measures the vendored real scenes (real-scenes.ts) instead of a composed seed;
   // `holdout` the held-out real scenes (holdout-scenes.ts); `model` the model-written scenes
   // (model-scenes.ts); `model-b`, `model-c`, `model-d`, `model-e`, `model-f`, `model-g`,
-  // `model-h`, `model-i` and `model-j` the second to tenth model-written sets.
+  // `model-h`, `model-i`, `model-j` and `model-k` the second to eleventh model-written sets.
   const set = process.argv[2];
   // `line-art [seed]` the line-art family (scene-corpus.ts lineArtScenes), seed 40 unless given;
   // `line-art-loose [seed]` the same figures written as ungrouped top-level elements;
@@ -205,6 +207,7 @@ if (process.argv[1]?.endsWith('scene-bench.ts')) {
     'model-h': ['model-written scenes, eighth set', modelHScenes],
     'model-i': ['model-written scenes, ninth set', modelIScenes],
     'model-j': ['model-written scenes, tenth set', modelJScenes],
+    'model-k': ['model-written scenes, eleventh set', modelKScenes],
     'line-art': [`line-art scenes, seed ${lineSeed}`, () => lineArtScenes(lineSeed)],
     'line-art-loose': [
       `ungrouped line-art scenes, seed ${lineSeed}`,
