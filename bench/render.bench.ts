@@ -96,6 +96,10 @@ const AGAINST = arg('against', '');
 // runs alternated round by round (compare-blocks.ts). With --against the sides are the two
 // commits; without, rubrica and CairoSVG (cairosvg-blocks.ts). 0: off.
 const BLOCKS = Number(arg('blocks', '0'));
+// --fresh R (with --blocks): each side's processes live R rounds, then both are restarted;
+// 1 (default) restarts every round so a process's own speed is part of the interval
+// (compare-blocks.ts); 0 keeps one pair for the whole run (the mode before, for comparison).
+const FRESH = Number(arg('fresh', '1'));
 
 const quantile = (xs: number[], q: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -496,6 +500,7 @@ async function againstInBlocks(sides: ReturnType<typeof checkoutRef>): Promise<v
             files: N,
             block: BLOCKS,
             rounds: ROUNDS,
+            fresh: FRESH,
           },
           sides,
         );
@@ -550,12 +555,13 @@ async function baselineInBlocks(): Promise<void> {
           files: N,
           block: BLOCKS,
           rounds: ROUNDS,
+          fresh: FRESH,
         },
         sides,
       );
       summary.push(
         `${label}: ${(1 / cpu.ratio).toFixed(2)}× [${(1 / cpu.hi).toFixed(2)}, ${(1 / cpu.lo).toFixed(2)}] ` +
-          `over ${cpu.rounds} block pairs (goal ≥ ${GOAL})`,
+          `over ${cpu.rounds} ${FRESH > 0 ? 'rounds' : 'block pairs'} (goal ≥ ${GOAL})`,
       );
     }
   console.log(`
