@@ -92,7 +92,8 @@ export interface BlockCompare {
   fresh?: number;
 }
 
-type Servers = Record<'candidate' | 'ref', BlockServer> & { stop: () => void };
+type Name = 'candidate' | 'ref';
+type Servers = Record<Name, BlockServer> & { stop: () => void };
 
 /**
  * Both sides' servers, each from a fresh copy of its tree (side-copy.ts) so that nothing but
@@ -143,6 +144,9 @@ export async function compareBlocks(
   const pairs = { candidate: [] as number[], ref: [] as number[] };
   const wall = { candidate: [] as number[], ref: [] as number[] };
   const rounds = { candidate: [] as number[], ref: [] as number[] };
+  // Per stretch of rounds one pair of processes lived (one round by default): CPU and wall
+  // seconds per side and files, for the verdict.
+  const stretches: { cpu: Record<Name, number>; wall: Record<Name, number>; files: number }[] = [];
   console.log(
     `candidate ${sides.candidate.commit} against REF ${sides.ref.commit}: ${c.label}, ` +
       `blocks of ${c.block} files taking turns, ${c.rounds} rounds of ${c.files} files, ` +
@@ -158,7 +162,9 @@ export async function compareBlocks(
         servers?.stop();
         servers = undefined;
         servers = await startBoth(c, sides, round % 2 ? 'candidate' : 'ref', startMs, blockMs);
+        stretches.push({ cpu: { candidate: 0, ref: 0 }, wall: { candidate: 0, ref: 0 }, files: 0 });
       }
+      const stretch = stretches.at(-1)!;
       const live = servers;
       const sum = { candidate: 0, ref: 0 };
       let counted = 0;
@@ -182,8 +188,11 @@ export async function compareBlocks(
           pairs[s].push(got[s]!.cpuS / got[s]!.files);
           wall[s].push(got[s]!.wallS / got[s]!.files);
           sum[s] += got[s]!.cpuS;
+          stretch.cpu[s] += got[s]!.cpuS;
+          stretch.wall[s] += got[s]!.wallS;
         }
         counted += to - from;
+        stretch.files += to - from;
       }
       if (counted === 0) continue;
       rounds.candidate.push(sum.candidate / counted);
@@ -203,22 +212,29 @@ export async function compareBlocks(
   if (dropped)
     console.log(`(${dropped} block pairs dropped: a worker was started during the block)`);
   console.log(c.label);
-  // With fresh processes the round is the unit that repeats everything that varies (the
-  // processes and the load); with one pair for the run only the block pair is, and the
-  // verdict is over pairs, as before `fresh` existed, with the caveat above.
-  const byRound = ratioInterval(rounds.candidate, rounds.ref);
+  // With fresh processes the stretch a pair of processes lived (a round by default) is the
+  // unit that repeats everything that varies: the processes, their copies, the load. With
+  // one pair for the run only the block pair is, and the verdict is over pairs, as before
+  // `fresh` existed, with the caveat above.
   const byPair = ratioInterval(pairs.candidate, pairs.ref);
-  const cpu = fresh > 0 ? byRound : byPair;
+  const live = stretches.filter((t) => t.files > 0);
+  const per = (what: 'cpu' | 'wall', s: Name) => live.map((t) => t[what][s] / t.files);
+  const unit = fresh > 1 ? 'process pair' : 'round';
+  const cpu = fresh > 0 ? ratioInterval(per('cpu', 'candidate'), per('cpu', 'ref')) : byPair;
+  const wallIv =
+    fresh > 0
+      ? ratioInterval(per('wall', 'candidate'), per('wall', 'ref'))
+      : ratioInterval(wall.candidate, wall.ref);
   console.log(
-    `  CPU (all processes):      ${formatInterval(cpu, fresh > 0 ? 'round' : 'block pair')}`,
+    `  CPU (all processes):      ${formatInterval(cpu, fresh > 0 ? unit : 'block pair')}`,
   );
   console.log(
     fresh > 0
       ? `  CPU, within rounds:       ${formatInterval(byPair, 'block pair')} (load steadiness only: pairs share their processes)`
-      : `  CPU, by whole round:      ${formatInterval(byRound)}`,
+      : `  CPU, by whole round:      ${formatInterval(ratioInterval(rounds.candidate, rounds.ref))}`,
   );
   console.log(
-    `  wall:                     ${formatInterval(ratioInterval(wall.candidate, wall.ref), 'block pair')}`,
+    `  wall:                     ${formatInterval(wallIv, fresh > 0 ? unit : 'block pair')}`,
   );
   return cpu;
 }
