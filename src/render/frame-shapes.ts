@@ -30,6 +30,7 @@ import {
 } from './overdraw.ts';
 import { onBackdrop, slicedInScene } from './scene-part.ts';
 import { slicedBySide } from './side-slice.ts';
+import { readStyleSheet } from './style-sheet.ts';
 import { slicedByTop, subjectSlicedByTop } from './top-slice.ts';
 import type { XNode } from './walker.ts';
 
@@ -232,6 +233,7 @@ export function frameShapes(
   let visits = 0;
   let copies = 0;
   const tops = topParts(root);
+  const sheet = readStyleSheet(root);
   const classify = (
     polys: Pt[][],
     p: Inherited,
@@ -288,28 +290,30 @@ export function frameShapes(
       if (++visits > BUDGET || depth > 200) return;
       if (tag === '' || NOT_PAINTED.has(tag)) continue;
       const a = attrs(node);
-      if (styleOf(a, 'display') === 'none' || styleOf(a, 'visibility') === 'hidden') continue;
-      const op = styleOf(a, 'opacity');
-      const fo = styleOf(a, 'fill-opacity');
-      const fill = styleOf(a, 'fill');
-      const so = styleOf(a, 'stroke-opacity');
-      const sw = Number.parseFloat(styleOf(a, 'stroke-width') ?? '');
-      const filter = refId(styleOf(a, 'filter'));
+      // Its paint as its <style> sheets give it (style-sheet.ts), over its attributes.
+      const st = sheet ? sheet.styled(tag, a) : a;
+      if (styleOf(st, 'display') === 'none' || styleOf(st, 'visibility') === 'hidden') continue;
+      const op = styleOf(st, 'opacity');
+      const fo = styleOf(st, 'fill-opacity');
+      const fill = styleOf(st, 'fill');
+      const so = styleOf(st, 'stroke-opacity');
+      const sw = Number.parseFloat(styleOf(st, 'stroke-width') ?? '');
+      const filter = refId(styleOf(st, 'filter'));
       const p: Inherited = {
         fill: fill ?? inh.fill,
         alpha: inh.alpha * (op === undefined ? 1 : Math.max(0, Math.min(1, opacityValue(op)))),
         fillOpacity:
           fo === undefined ? inh.fillOpacity : Math.max(0, Math.min(1, opacityValue(fo))),
         filter: filter ? strongest(inh.filter, filterKind(refs.get(filter))) : inh.filter,
-        stroke: styleOf(a, 'stroke') ?? inh.stroke,
+        stroke: styleOf(st, 'stroke') ?? inh.stroke,
         strokeOpacity:
           so === undefined ? inh.strokeOpacity : Math.max(0, Math.min(1, opacityValue(so))),
         // (a negative width is an error SVG renderers ignore: the inherited width stands)
         strokeWidth: Number.isFinite(sw) && sw >= 0 ? sw : inh.strokeWidth,
         bounded:
           inh.bounded ||
-          (styleOf(a, 'clip-path') ?? 'none') !== 'none' ||
-          (styleOf(a, 'mask') ?? 'none') !== 'none',
+          (styleOf(st, 'clip-path') ?? 'none') !== 'none' ||
+          (styleOf(st, 'mask') ?? 'none') !== 'none',
         motif: inh.motif,
         copy: inh.copy,
       };

@@ -246,4 +246,52 @@ describe('line-art subjects cut by the frame', () => {
       frame(sky + lamp.replace('stroke-width="3"', 'stroke-width="14"')).lineArt?.sides,
     ).toEqual(['top']);
   });
+
+  it("reads a large figure's small outline cut where the figure itself runs past the side", () => {
+    // model-k s07-b, blind: a line-art heron whose head (an outline under a tenth of its
+    // height with the long neck and legs: a detail of the figure by size) and bill run off
+    // the top; the neck stops just inside.
+    const heron = (headY: number) =>
+      `<g ${LINE}><ellipse cx="250" cy="300" rx="70" ry="40"/>` +
+      `<path d="M215 285 Q190 150 228 ${headY + 14} M240 280 Q215 150 244 ${headY + 14}"/>` +
+      `<ellipse cx="236" cy="${headY}" rx="22" ry="14"/><path d="M256 ${headY - 2} L320 ${headY + 4} L256 ${headY + 6}"/>` +
+      '<path d="M240 338 L235 470 M260 338 L265 470 M220 470 L250 470 M255 470 L285 470"/></g>';
+    const f = frame(WHITE + heron(-10));
+    expect(f.lineArt?.run).toBeGreaterThanOrEqual(MIN);
+    expect(f.lineArt?.sides).toEqual(['top']);
+    // The head drawn up to the edge, its crown 4 units past: the figure is whole.
+    expect(frame(WHITE + heron(10)).lineArt).toBeUndefined();
+    // model-k s03-a, blind: a line-art bulldozer pushed 110 units off the left, its blade
+    // (open lines) wholly past the edge, its engine box and track only a few units past, and
+    // the track's rear wheel (small against the machine) cut through.
+    const dozer = (dx: number) =>
+      `<g ${LINE} transform="translate(${dx} 130)"><path d="M40 200 L20 120 L60 110 L70 190 M70 150 L120 140"/>` +
+      '<rect x="110" y="90" width="170" height="70" rx="6"/><path d="M200 90 L210 20 L280 20 L290 90"/>' +
+      '<rect x="100" y="170" width="220" height="50" rx="25"/><circle cx="125" cy="195" r="17"/>' +
+      '<circle cx="295" cy="195" r="17"/><circle cx="210" cy="195" r="10"/></g>';
+    const d = frame(WHITE + dozer(-120));
+    expect(d.lineArt?.run).toBeGreaterThanOrEqual(MIN);
+    expect(d.lineArt?.sides).toEqual(['left']);
+    expect(frame(WHITE + dozer(0)).lineArt).toBeUndefined();
+  });
+
+  it('reads line art styled by class from a <style> sheet', () => {
+    // model-j s05-b, blind: a toucan whose every path takes `fill: none` and its stroke from
+    // a class rule, the beak running a sixth of its length off the right edge. Read without
+    // the sheet, its outlines were shapes filled black.
+    const sheet =
+      '<style>.ln { fill: none; stroke: #203040; stroke-width: 4; } .sky { fill: #f7f4ec }</style>';
+    const toucan = (dx: number) =>
+      `<g transform="translate(${dx} 110) scale(1.25)"><path class="ln" d="M60 40 Q20 60 30 140 Q40 210 80 225 L110 215 Q130 150 115 70 Q100 35 60 40 Z"/>` +
+      '<path class="ln" d="M60 60 Q150 10 230 60 Q170 110 78 100 Z"/><circle class="ln" cx="66" cy="66" r="8"/>' +
+      '<path class="ln" d="M80 215 L70 255 M95 218 L95 255"/></g>';
+    const f = frame(`${sheet}<rect class="sky" width="500" height="500"/>${toucan(250)}`);
+    expect(f.lineArt?.run).toBeGreaterThanOrEqual(MIN);
+    expect(f.lineArt?.sides).toEqual(['right']);
+    expect(f.subjectRun).toBe(0);
+    // The same toucan 100 units to the left is whole.
+    expect(
+      frame(`${sheet}<rect class="sky" width="500" height="500"/>${toucan(150)}`).lineArt,
+    ).toBeUndefined();
+  });
 });

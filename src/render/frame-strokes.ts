@@ -225,16 +225,20 @@ export function lineArtCut(
       const sh = b1 - b0;
       if (!(sw > 0 && sh > 0)) continue;
       const size = Math.max(sw, sh);
-      if (
-        size < OUTLINE_FRAME * Math.min(vw, vh) ||
-        size < OUTLINE_PART * Math.max(x1 - x0, y1 - y0)
-      )
-        continue;
+      if (size < OUTLINE_FRAME * Math.min(vw, vh)) continue;
       const past = [(vy - b0) / sh, (a1 - fx1) / sw, (b1 - fy1) / sh, (vx - a0) / sw];
       let side = -1;
       for (let k = 0; k < 4; k++)
         if (past[k]! >= STROKE_PAST && (side < 0 || past[k]! > past[side]!)) side = k;
       if (side < 0 || entersLengthwise(s.box, side)) continue;
+      // A small outline of a large figure (an arrowhead, a flash, a wheel of a long machine, a
+      // heron's head over its long neck and legs) is a detail of it: cut only where the
+      // figure itself runs past that side as a cut figure does (figurePast).
+      if (
+        size < OUTLINE_PART * Math.max(x1 - x0, y1 - y0) &&
+        !figurePast([x0, y0, x1, y1], side, [vx, vy, vw, vh])
+      )
+        continue;
       // Its extent along that side, inside the frame's span: the chord the frame cuts.
       const along =
         side % 2 === 0
@@ -303,6 +307,22 @@ export function entersLengthwise([a0, b0, a1, b1]: StrokeShape['box'], side: num
   if (!isSlender(w, h)) return false;
   // Top and bottom are crossed lengthwise by a tall streak, the sides by a wide one.
   return side % 2 === 0 ? h > w : w > h;
+}
+
+/**
+ * Whether a figure's box runs past one side (0 top, 1 right, 2 bottom, 3 left) as a cut
+ * figure does: by STROKE_PAST of its own extent across that side, or by OUTLINE_FRAME of the
+ * frame's (openLinesCut's test; session 42's kangaroo). A figure drawn up to the edge, its
+ * arrowhead a few units past, does not.
+ */
+export function figurePast(
+  [x0, y0, x1, y1]: StrokeShape['box'],
+  side: number,
+  [vx, vy, vw, vh]: [number, number, number, number],
+): boolean {
+  const far = [vy - y0, x1 - (vx + vw), y1 - (vy + vh), vx - x0][side]!;
+  const [own, frame] = side % 2 === 0 ? [y1 - y0, vh] : [x1 - x0, vw];
+  return far > 0 && (far >= STROKE_PAST * own || far >= OUTLINE_FRAME * frame);
 }
 
 /** The box holding a figure's strokes and filled shapes. */
@@ -410,9 +430,7 @@ export function openLinesCut(
   if (shown < OPEN_INSIDE) return null;
   let best: { side: number; along: number } | null = null;
   for (const side of sides) {
-    const across = side % 2 === 0 ? [ph, vh] : [pw, vw];
-    const far = beyond[side]!;
-    if (far < STROKE_PAST * across[0]! && far < OUTLINE_FRAME * across[1]!) continue;
+    if (!figurePast([x0, y0, x1, y1], side, [vx, vy, vw, vh])) continue;
     const line = side === 0 ? vy : side === 1 ? fx1 : side === 2 ? fy1 : vx;
     let along = 0;
     for (const s of list) {
