@@ -156,7 +156,6 @@ export async function compareBlocks(
   );
   let dropped = 0;
   try {
-    let k = 0;
     for (let round = 1; round <= c.rounds; round++) {
       if (!servers || (fresh > 0 && (round - 1) % fresh === 0)) {
         servers?.stop();
@@ -171,9 +170,16 @@ export async function compareBlocks(
       for (let from = 0; from < c.files; from += c.block) {
         const to = Math.min(c.files, from + c.block);
         // ABBA: the order flips every pair, so neither side always runs second (warmer
-        // caches, or the other side's leftover load).
+        // caches, or the other side's leftover load). The side that opens a round — the first
+        // block after both warmed up and waited — alternates every two rounds, and the side
+        // started first every round, so over four rounds each side opens once for each start
+        // order: with a round of an even number of pairs opened always by the candidate, it
+        // alone took whatever the first block after start-up costs.
+        const opener = Math.floor((round - 1) / 2) % 2 === 0;
         const order =
-          k++ % 2 === 0 ? (['candidate', 'ref'] as const) : (['ref', 'candidate'] as const);
+          ((from / c.block) % 2 === 0) === opener
+            ? (['candidate', 'ref'] as const)
+            : (['ref', 'candidate'] as const);
         const got: Partial<Record<'candidate' | 'ref', BlockMeasure>> = {};
         for (const s of order) {
           const m = await live[s].run(from, to);
