@@ -30,6 +30,7 @@ import {
 } from './overdraw.ts';
 import { onBackdrop, slicedInScene } from './scene-part.ts';
 import { slicedBySide } from './side-slice.ts';
+import { symbolViewBox } from './symbol-view.ts';
 import { slicedByTop, subjectSlicedByTop } from './top-slice.ts';
 import type { XNode } from './walker.ts';
 
@@ -318,8 +319,11 @@ export function frameShapes(
         const href = (a.href ?? a['xlink:href'] ?? '').trim();
         const target = href.startsWith('#') ? refs.get(href.slice(1)) : undefined;
         if (!target || useDepth > 8) continue;
-        const at = mul(mm, [1, 0, 0, 1, num(a.x), num(a.y)]);
+        const moved = mul(mm, [1, 0, 0, 1, num(a.x), num(a.y)]);
         const ttag = tagOf(target);
+        // A symbol with its own viewBox is fitted into the use's viewport (symbol-view.ts).
+        const view = ttag === 'symbol' ? symbolViewBox(attrs(target), a, drawn) : null;
+        const at = view ? mul(moved, view) : moved;
         // Each placement is a copy of its target, numbered (frame-motifs.ts).
         const copy = { ...p, motif: href.slice(1), copy: copies++ };
         walk(
