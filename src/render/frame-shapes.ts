@@ -28,6 +28,7 @@ import {
   styleOf,
   tagOf,
 } from './overdraw.ts';
+import { rectLimb } from './rect-limb.ts';
 import { onBackdrop, slicedInScene } from './scene-part.ts';
 import { slicedBySide } from './side-slice.ts';
 import { symbolViewBox } from './symbol-view.ts';
@@ -595,7 +596,11 @@ function regroup(
     // a column or a drape: its extent says where it is cut, not that it is scenery.
     if ((deep === 'closeup' && !scene) || (deep === 'scenery' && !bodies.has(s.group)))
       s.cls = deep;
-    else if (s.rect && reachClass(fig?.box ?? b ?? s.box, frame, drawn) !== 'sliced') {
+    else if (
+      s.rect &&
+      reachClass(fig?.box ?? b ?? s.box, frame, drawn) !== 'sliced' &&
+      !(b && rectLimb(shapes, i, b, frame, RUNS_PAST))
+    ) {
       // …unless its part or figure is a subject a side slices (reachClass): a castle's keep
       // drawn as a rect among its walls and towers, a rocket's body carrying its bands and
       // window, runs past the top as the figure does — a piece of it, not a beam or a wall.
