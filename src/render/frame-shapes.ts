@@ -28,9 +28,11 @@ import {
   styleOf,
   tagOf,
 } from './overdraw.ts';
+import { rectLimb } from './rect-limb.ts';
 import { onBackdrop, slicedInScene } from './scene-part.ts';
 import { slicedBySide } from './side-slice.ts';
 import { readStyleSheet } from './style-sheet.ts';
+import { symbolViewBox } from './symbol-view.ts';
 import { slicedByTop, subjectSlicedByTop } from './top-slice.ts';
 import type { XNode } from './walker.ts';
 
@@ -322,8 +324,11 @@ export function frameShapes(
         const href = (a.href ?? a['xlink:href'] ?? '').trim();
         const target = href.startsWith('#') ? refs.get(href.slice(1)) : undefined;
         if (!target || useDepth > 8) continue;
-        const at = mul(mm, [1, 0, 0, 1, num(a.x), num(a.y)]);
+        const moved = mul(mm, [1, 0, 0, 1, num(a.x), num(a.y)]);
         const ttag = tagOf(target);
+        // A symbol with its own viewBox is fitted into the use's viewport (symbol-view.ts).
+        const view = ttag === 'symbol' ? symbolViewBox(attrs(target), a, drawn) : null;
+        const at = view ? mul(moved, view) : moved;
         // Each placement is a copy of its target, numbered (frame-motifs.ts).
         const copy = { ...p, motif: href.slice(1), copy: copies++ };
         walk(
@@ -595,7 +600,11 @@ function regroup(
     // a column or a drape: its extent says where it is cut, not that it is scenery.
     if ((deep === 'closeup' && !scene) || (deep === 'scenery' && !bodies.has(s.group)))
       s.cls = deep;
-    else if (s.rect && reachClass(fig?.box ?? b ?? s.box, frame, drawn) !== 'sliced') {
+    else if (
+      s.rect &&
+      reachClass(fig?.box ?? b ?? s.box, frame, drawn) !== 'sliced' &&
+      !(b && rectLimb(shapes, i, b, frame, RUNS_PAST))
+    ) {
       // …unless its part or figure is a subject a side slices (reachClass): a castle's keep
       // drawn as a rect among its walls and towers, a rocket's body carrying its bands and
       // window, runs past the top as the figure does — a piece of it, not a beam or a wall.

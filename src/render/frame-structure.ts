@@ -107,7 +107,18 @@ export function measureFrame(root: XNode, memo?: ShapeMemo): CodeFrame {
   // How many subject shapes own the frame, and the most any one owns: a tiling drawn past
   // the edge is cut into many shapes, none owning much; a subject is a few large ones.
   const bySubject = new Map<FrameShape, number>();
-  const who = (s: FrameShape) => bySubject.set(s, (bySubject.get(s) ?? 0) + 1);
+  // The part owning each point a cut subject owns (null elsewhere): a figure's legs are one cut.
+  const parts: (number | null)[] = [];
+  let part: number | null = null;
+  const who = (s: FrameShape) => {
+    bySubject.set(s, (bySubject.get(s) ?? 0) + 1);
+    part = s.group;
+  };
+  const push = (o: ShapeClass | 'none' | 'cut') => {
+    owners.push(o);
+    parts.push(o === 'cut' ? part : null);
+    part = null;
+  };
   const n = FRAME_POINTS;
   // Each side's points share one line: only shapes whose box crosses it can hold one of
   // them (inside() refuses the rest on the same box test), so each side reads its own list.
@@ -118,17 +129,15 @@ export function measureFrame(root: XNode, memo?: ShapeMemo): CodeFrame {
   // On a horizontal side each shape's edges crossing the line are found once (RowHit).
   const onTop = across(top);
   const topRows = onTop.map((s) => new RowHit(s, top));
-  for (let i = 0; i < n; i++)
-    owners.push(ownerAt(onTop, vx + ((i + 0.5) * vw) / n, top, who, topRows));
+  for (let i = 0; i < n; i++) push(ownerAt(onTop, vx + ((i + 0.5) * vw) / n, top, who, topRows));
   const onRight = down(right);
-  for (let i = 0; i < n; i++) owners.push(ownerAt(onRight, right, vy + ((i + 0.5) * vh) / n, who));
+  for (let i = 0; i < n; i++) push(ownerAt(onRight, right, vy + ((i + 0.5) * vh) / n, who));
   const onBottom = across(bottom);
   const bottomRows = onBottom.map((s) => new RowHit(s, bottom));
   for (let i = n - 1; i >= 0; i--)
-    owners.push(ownerAt(onBottom, vx + ((i + 0.5) * vw) / n, bottom, who, bottomRows));
+    push(ownerAt(onBottom, vx + ((i + 0.5) * vw) / n, bottom, who, bottomRows));
   const onLeft = down(left);
-  for (let i = n - 1; i >= 0; i--)
-    owners.push(ownerAt(onLeft, left, vy + ((i + 0.5) * vh) / n, who));
+  for (let i = n - 1; i >= 0; i--) push(ownerAt(onLeft, left, vy + ((i + 0.5) * vh) / n, who));
   const shares: Partial<Record<ShapeClass | 'none' | 'cut', number>> = {};
   for (const o of owners) shares[o] = (shares[o] ?? 0) + 1 / owners.length;
   const subjectPoints = [...bySubject.values()].reduce((a, b) => a + b, 0);
@@ -138,7 +147,7 @@ export function measureFrame(root: XNode, memo?: ShapeMemo): CodeFrame {
     points: owners.length,
     tiling: pieces.length >= TILING_SHAPES && most < TILING_DOMINANCE * subjectPoints,
     subjectRun: longestRun(owners, ['subject', 'cut']) / owners.length,
-    cutRun: longestRun(owners, ['cut']) / owners.length,
+    cutRun: cutRun(parts) / owners.length,
     closeUpRun: longestRun(owners, ['closeup']) / owners.length,
     closeUpShape: readCloseUp(shapes, frame)?.shape ?? null,
     owners: Object.fromEntries(
@@ -185,6 +194,45 @@ function overlapping(bySubject: Map<FrameShape, number>): number[] {
   const points = new Map<number, number>();
   for (const [i, [, n]] of list.entries()) points.set(root(i), (points.get(root(i)) ?? 0) + n);
   return [...points.values()];
+}
+
+/**
+ * The longest cut round the frame, read as a circle: a run of points owned by cut subjects,
+ * joined to the next run of the same part across a gap no longer than either (a hiker's two
+ * shins crossing the bottom edge a step apart are one cut of him, as one body would be; two
+ * legs of a table far apart are not). The gap is not counted, only the points owned.
+ */
+export function cutRun(parts: readonly (number | null)[]): number {
+  const n = parts.length;
+  // Maximal runs of owned points: where each starts, how long, its first and last part.
+  const runs: { at: number; len: number; first: number; last: number }[] = [];
+  const start = parts.indexOf(null);
+  if (start < 0) return n;
+  for (let k = 1; k <= n; k++) {
+    const i = (start + k) % n;
+    const p = parts[i];
+    const prev = runs[runs.length - 1];
+    if (p === null || p === undefined) continue;
+    if (prev && parts[(i - 1 + n) % n] !== null && (prev.at + prev.len) % n === i) {
+      prev.len++;
+      prev.last = p;
+    } else runs.push({ at: i, len: 1, first: p, last: p });
+  }
+  let best = 0;
+  for (let a = 0; a < runs.length; a++) {
+    let sum = runs[a]!.len;
+    best = Math.max(best, sum);
+    // Chain forwards while the next run is the same part across a short gap.
+    for (let k = 1; k < runs.length; k++) {
+      const r = runs[(a + k - 1) % runs.length]!;
+      const q = runs[(a + k) % runs.length]!;
+      const gap = (q.at - (r.at + r.len) + 2 * n) % n;
+      if (q.first !== r.last || gap > Math.min(r.len, q.len)) break;
+      sum += q.len;
+      best = Math.max(best, sum);
+    }
+  }
+  return Math.min(best, n);
 }
 
 /** The longest run of one owner round the frame, read as a circle. */
