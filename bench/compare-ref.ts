@@ -26,6 +26,7 @@ import {
   ratioInterval,
   roundOrder,
 } from './compare-stats.ts';
+import { onInterrupt } from './on-interrupt.ts';
 
 /** The checked-out tree a side's code comes from. */
 export interface Side {
@@ -57,7 +58,9 @@ export function checkoutRef(
   // python and smiles pools drew 0 files and its LilyPond zygote never started.
   chmodSync(dir, 0o755);
   git(candidateDir, 'worktree', 'add', '--detach', dir, commit);
+  let forget = () => {};
   const cleanup = () => {
+    forget();
     try {
       git(candidateDir, 'worktree', 'remove', '--force', dir);
     } catch {
@@ -65,6 +68,7 @@ export function checkoutRef(
       git(candidateDir, 'worktree', 'prune');
     }
   };
+  forget = onInterrupt(cleanup);
   try {
     const lock = (d: string) => {
       const f = join(d, 'package-lock.json');

@@ -22,6 +22,7 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Side } from './compare-ref.ts';
+import { onInterrupt } from './on-interrupt.ts';
 
 /**
  * The files that make up a side: tracked, plus untracked ones not ignored (a new module of the
@@ -51,6 +52,7 @@ export function copySide(side: Side): { side: Side; copied: boolean; remove: () 
   const files = sideFiles(side.dir);
   if (!files) return { side, copied: false, remove: () => {} };
   const dir = mkdtempSync(join(tmpdir(), 'rubrica-side-'));
+  const forget = onInterrupt(() => rmSync(dir, { recursive: true, force: true }));
   // mkdtemp makes it 0700; sandboxed renderers run as nobody and read the side's own files
   // (as checkoutRef's worktree, compare-ref.ts).
   chmodSync(dir, 0o755);
@@ -88,11 +90,15 @@ export function copySide(side: Side): { side: Side; copied: boolean; remove: () 
     if (target) symlinkSync(target, join(dir, 'node_modules'));
   } catch (e) {
     rmSync(dir, { recursive: true, force: true });
+    forget();
     throw e;
   }
   return {
     side: { ...side, dir },
     copied: true,
-    remove: () => rmSync(dir, { recursive: true, force: true }),
+    remove: () => {
+      rmSync(dir, { recursive: true, force: true });
+      forget();
+    },
   };
 }
