@@ -52,4 +52,25 @@ describe('readStyleSheet', () => {
     const a = { class: 'other', fill: 'red' };
     expect(sheet.styled('path', a)).toBe(a);
   });
+
+  it('reads the inner rules of an at-rule, and a rule after an unclosed comment is gone', () => {
+    const sheet = readStyleSheet(
+      rootWith(
+        '@media screen { .ln { fill: none; stroke: #203040 } } .b { fill: red } /* .c { fill: blue }',
+      ),
+    )!;
+    expect(styleOf(sheet.styled('path', { class: 'ln' }), 'fill')).toBe('none');
+    expect(styleOf(sheet.styled('path', { class: 'b' }), 'fill')).toBe('red');
+    expect(styleOf(sheet.styled('path', { class: 'c' }), 'fill')).toBeUndefined();
+  });
+
+  it('reads a hostile sheet in linear time: no rule, or comment openers, 190,000 characters', () => {
+    // The regex it replaced took 23 s on the first (2-core VM); one pass takes milliseconds.
+    const t0 = performance.now();
+    expect(readStyleSheet(rootWith(`${'x'.repeat(190_000)}@{}`))).toBeNull();
+    expect(readStyleSheet(rootWith(`${'/*'.repeat(95_000)}{}`))).toBeNull();
+    const sheet = readStyleSheet(rootWith(`${'{'.repeat(95_000)}.ln { fill: none }`));
+    expect(styleOf(sheet!.styled('path', { class: 'ln' }), 'fill')).toBe('none');
+    expect(performance.now() - t0).toBeLessThan(2_000);
+  });
 });
