@@ -190,7 +190,7 @@ export function pathBox(d: string): Box | null {
       cy = sy;
       continue;
     }
-    const nums = (m[2]!.match(/[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?/g) ?? []).map(Number);
+    const nums = (m[2]!.match(/[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?/g) ?? []).map(Number);
     for (let i = 0; i + spec.n <= nums.length; i += spec.n) {
       const g = nums.slice(i, i + spec.n);
       const bx = rel ? cx : 0;

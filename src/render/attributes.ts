@@ -86,7 +86,7 @@ const SIMPLE_CSS_VALUE = new RegExp(
 // Longer values take the parser: the test then stays linear whatever the input.
 const SIMPLE_MAX_LENGTH = 200;
 
-const NUMBER = /[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?/g;
+const NUMBER = /[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?/g;
 // Largest morphology radius kept, as a share of the drawing's extent: the cost of
 // feMorphology in librsvg grows with radius² per pixel.
 const MORPHOLOGY_SHARE = 0.02;

@@ -101,7 +101,7 @@ const PLAIN_NAME = /^-{0,2}[A-Za-z_\u00a0-\uffff][-\w\u00a0-\uffff]*$|^--$/u;
 const PLAIN_HASH = /^[-\w\u00a0-\uffff]+$/u;
 const PLAIN_UNIT = /^[A-Za-z%]+$/;
 const LOCAL_REF = /^#[^\s()'"\\]+$/;
-const NUMBER = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
+const NUMBER = /^[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?$/;
 
 /** Why a construct was refused: the `removed` entry recorded for it. */
 type Refusal = string;

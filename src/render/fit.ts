@@ -29,7 +29,7 @@ const UNITS: Record<string, number> = {
 /** A root length in user units; 0 for percentages or anything unreadable (CairoSVG too). */
 export function rootLength(value: string | undefined): number {
   if (value === undefined) return 0;
-  const m = /^\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*([a-zA-Z%]*)\s*$/.exec(value);
+  const m = /^\s*([-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)\s*([a-zA-Z%]*)\s*$/.exec(value);
   if (!m) return 0;
   const factor = UNITS[m[2]!.toLowerCase()];
   const n = Number(m[1]) * (factor ?? 0);

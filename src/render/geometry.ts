@@ -25,7 +25,7 @@ export const apply = (m: M, [x, y]: Pt): Pt => [
 
 export function nums(s: string | undefined): number[] {
   if (!s) return [];
-  return (s.match(/[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?/gi) ?? []).map(Number);
+  return (s.match(/[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?/gi) ?? []).map(Number);
 }
 
 export function num(s: string | undefined, fallback = 0): number {

@@ -94,7 +94,7 @@ export function countPathSegments(d: string): number {
 
 /** Segments of a polyline/polygon `points` list (pairs of numbers). */
 export function countPointSegments(points: string, closed: boolean): number {
-  const nums = points.match(/[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?/g)?.length ?? 0;
+  const nums = points.match(/[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?/g)?.length ?? 0;
   const pairs = Math.floor(nums / 2);
   if (pairs < 2) return 0;
   return pairs - 1 + (closed ? 1 : 0);

@@ -10,7 +10,7 @@ import type { M } from './geometry.ts';
 function viewportLength(value: string | undefined, whole: number): number {
   const v = value?.trim();
   if (v === undefined || v === '' || v === 'auto') return whole;
-  const pct = /^([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*%$/.exec(v);
+  const pct = /^([-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)\s*%$/.exec(v);
   if (pct) return (Number(pct[1]) / 100) * whole;
   return rootLength(v);
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseHuman, parsePredictions } from './align-input.ts';
-import { formatOf, parseDelimited, readWinner } from './table-input.ts';
+import { formatOf, parseDelimited, readRecords, readWinner } from './table-input.ts';
 
 describe('parseDelimited', () => {
   it('reads quoted fields with commas, doubled quotes and newlines, and a BOM', () => {
@@ -55,5 +55,16 @@ describe('CSV study files with column mapping', () => {
       ['a', 0.5],
       ['b', 0.1],
     ]);
+  });
+});
+
+describe('readRecords: numeric scores', () => {
+  it('reads a score cell as a number, and a hostile digit run with junk as text in linear time', () => {
+    const junk = `${'9'.repeat(100_000)}x`;
+    const t = performance.now();
+    const { lines } = readRecords(`id,score\na,0.75\nb,${junk}\n`, 'votes.csv');
+    expect(performance.now() - t).toBeLessThan(1_000);
+    expect(lines[0]!.value.score).toBe(0.75);
+    expect(lines[1]!.value.score).toBe(junk);
   });
 });

@@ -72,7 +72,7 @@ export function parseDelimited(text: string, delimiter = ','): { line: number; c
   return rows;
 }
 
-const NUMERIC = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+const NUMERIC = /^[+-]?(\d+(?:\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 
 function csvRecords(text: string, delimiter: string): JsonLine[] {
   const rows = parseDelimited(text, delimiter);
