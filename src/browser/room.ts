@@ -694,7 +694,11 @@ function servedFile(
   url: string,
 ): { status: number; contentType: string; body: string | Buffer } | null {
   if (!url.startsWith(served.origin)) return null;
-  const rest = url.slice(served.origin.length).replace(/[?#].*$/, '');
+  // Cut at the first ? or # by search (a /[?#].*$/ replace retried from every ? and # of a
+  // hostile page's URL: quadratic, in the parent).
+  const tail = url.slice(served.origin.length);
+  const cut = tail.search(/[?#]/);
+  const rest = cut < 0 ? tail : tail.slice(0, cut);
   if (rest === '')
     return { status: 200, contentType: 'text/html; charset=utf-8', body: served.html };
   let name: string;

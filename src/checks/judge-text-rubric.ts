@@ -17,7 +17,7 @@ export function rubricTerms(terms: readonly string[] | undefined, prompt: string
   const p = norm(prompt);
   const out = new Set<string>();
   for (const raw of terms) {
-    const t = norm(raw).replace(/[.!?:;]+$/, '');
+    const t = norm(raw).replace(/(?<![.!?:;])[.!?:;]+$/, '');
     const words = t.split(' ').length;
     const isKey = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$/.test(t);
     if ((words >= 3 && t.length >= 12) || (isKey && t.length >= 6)) {

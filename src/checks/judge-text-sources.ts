@@ -3,6 +3,7 @@
 // comments, <metadata> and <foreignObject>) is seen as well as what is drawn. Entities are
 // decoded (`&lt;|im_end|&gt;` is what a reader of the picture's text would see).
 import { stripCodeComments } from '../artifact/code-comments.ts';
+import { elementSpans, markerSpans } from './element-spans.ts';
 
 export interface TextSource {
   /** text, title, desc, comment, metadata, foreignObject, cdata, attribute NAME */
@@ -55,7 +56,7 @@ function decode(s: string): string {
   });
 }
 
-const stripTags = (s: string) => s.replace(/<[^>]{0,2000}>/g, ' ');
+const stripTags = (s: string) => s.replace(/<[^<>]{0,2000}>/g, ' ');
 
 export function svgTextSources(svg: string): TextSource[] {
   const out: TextSource[] = [];
@@ -73,15 +74,18 @@ export function svgTextSources(svg: string): TextSource[] {
   // Markers written straight into the markup (`</answer>`, `<think>`, `<|im_end|>`) are
   // tags to an XML reader; stripTags below would hide them.
   out.push({ where: 'markup', text: body });
-  for (const m of body.matchAll(/<!\[CDATA\[([\s\S]*?)\]\]>/g))
-    out.push({ where: 'cdata', text: m[1]! });
-  const noCdata = body.replace(/<!\[CDATA\[[\s\S]*?\]\]>/g, ' ');
-  for (const m of noCdata.matchAll(/<(title|desc)\b[^>]*>([\s\S]*?)<\/\1\s*>/gi)) {
-    out.push({ where: m[1]!.toLowerCase(), text: decode(stripTags(m[2]!)) });
+  let noCdata = '';
+  let at = 0;
+  for (const span of markerSpans(body, '<![CDATA[', ']]>')) {
+    out.push({ where: 'cdata', text: span.inner });
+    noCdata += `${body.slice(at, span.start)} `;
+    at = span.end;
   }
-  for (const m of noCdata.matchAll(/<text\b[^>]*>([\s\S]*?)<\/text\s*>/gi)) {
-    out.push({ where: 'text', text: decode(stripTags(m[1]!)) });
-  }
+  noCdata += body.slice(at);
+  for (const { name, inner } of elementSpans(noCdata, ['title', 'desc']))
+    out.push({ where: name, text: decode(stripTags(inner)) });
+  for (const { inner } of elementSpans(noCdata, ['text']))
+    out.push({ where: 'text', text: decode(stripTags(inner)) });
   for (const m of noCdata.matchAll(/\s([a-z_][\w:.-]{0,40})\s*=\s*(?:"([^"]*)"|'([^']*)')/gi)) {
     const name = m[1]!.toLowerCase();
     if (DATA_ATTRS.has(name)) continue;

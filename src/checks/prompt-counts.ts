@@ -54,8 +54,8 @@ function tokens(prompt: string): Tok[] {
   // not counts; so does a "viewBox 0 0 800 600" written out.
   const text = prompt
     .toLowerCase()
-    .replace(/<[^>]*>/g, ' ; ')
-    .replace(/[\w:-]+\s*=\s*(?:"[^"]*"|'[^']*'|\S+)/g, ' ; ')
+    .replace(/<[^<>]*>/g, ' ; ')
+    .replace(/(?<![\w:-])[\w:-]+\s*=\s*(?:"[^"]*"|'[^']*'|\S+)/g, ' ; ')
     .replace(/viewbox\W*(?:-?[\d.]+[\s,]*){1,4}/g, ' ; ');
   const out: Tok[] = [];
   const re = /[a-z]+(?:-[a-z]+)*|\d[\d,]*(?:\.\d+)?/g;

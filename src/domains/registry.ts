@@ -30,7 +30,9 @@ export const DOMAINS: Readonly<Record<DomainId, Domain>> = Object.freeze({
     id: 'python',
     fenceLangs: ['python', 'py', 'python3', 'matplotlib'],
     detect: (c: string) =>
-      /^\s*(?:import|from)\s+(?:matplotlib|pandas|seaborn|numpy)\b/m.test(c)
+      // [ \t], not \s: with /m a \s* ran on over every following blank line from each line
+      // start (quadratic on an answer of newlines, in the parent).
+      /^[ \t]*(?:import|from)[ \t]+(?:matplotlib|pandas|seaborn|numpy)\b/m.test(c)
         ? 0.9
         : /\bplt\.\w+\(/.test(c)
           ? 0.6

@@ -317,3 +317,17 @@ describe('rubrica export sft (CLI)', () => {
     expect(readFileSync(out, 'utf8')).toBe('');
   });
 });
+
+describe('assistantContent on a hostile completion', () => {
+  it('drops a dangling fence opener after a long run of tabs in linear time', () => {
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg"><rect width="1" height="1"/></svg>';
+    const completion = `think\n\`\`\`\t${'\t'.repeat(200_000)}\`\`\`svg\n${svg}\n\`\`\``;
+    const t = performance.now();
+    const out = assistantContent(completion, 'dwt');
+    expect(performance.now() - t).toBeLessThan(1_000);
+    expect(out?.endsWith(`\`\`\`svg\n${svg}\n\`\`\``)).toBe(true);
+    expect(assistantContent(`plan\n\`\`\`svg \n  ${svg}`, 'dwt')).toBe(
+      `plan\n\n\`\`\`svg\n${svg}\n\`\`\``,
+    );
+  });
+});

@@ -115,7 +115,7 @@ export function assistantContent(
   // Drop a fence opener left dangling right before the code (```svg, ```python, ```).
   const before = completion
     .slice(0, Math.max(0, at))
-    .replace(/```[\w+/-]*[ \t]*\r?\n?[ \t]*$/, '')
+    .replace(/```[\w+/-]*[ \t]*(?:\r?\n[ \t]*)?$/, '')
     .trimEnd();
   return before ? `${before}\n\n${fenced}` : fenced;
 }

@@ -104,7 +104,14 @@ export function redactUrl(raw: string): string {
 
 /** Any URL inside a message (an error's cause may quote one), redacted. */
 export const scrubUrls = (text: string) =>
-  text.replace(/[a-z][a-z0-9+.-]*:\/\/[^\s)"'>]+/gi, (m) => redactUrl(m));
+  // The whole run of scheme characters is matched, from its start only (the lookbehind), and
+  // the URL begins at its first letter: the former /[a-z][a-z0-9+.-]*:\/\/…/ was retried from
+  // each letter of a long word with no "://" (quadratic).
+  text.replace(/(?<![a-z0-9+.-])[a-z0-9+.-]+:\/\/[^\s)"'>]+/gi, (m) => {
+    const letter = m.search(/[a-z]/i);
+    if (letter < 0 || letter > m.indexOf('://')) return m;
+    return m.slice(0, letter) + redactUrl(m.slice(letter));
+  });
 
 /** Reads a body whole, or undefined (and the read cancelled) past `max` bytes. */
 async function readCapped(res: Response, max: number): Promise<Buffer | undefined> {

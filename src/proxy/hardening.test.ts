@@ -126,5 +126,16 @@ describe('redactUrl', () => {
     expect(redactUrl('http://u:p@judge:8000/v1/sk-abc?key=z')).toBe('http://judge:8000/…');
     expect(redactUrl('http://judge:8000')).toBe('http://judge:8000');
     expect(scrubUrls('bad http://u:p@h/x?k=1 here')).toBe('bad http://h/… here');
+    // The URL starts at the first letter of its run of scheme characters, as before.
+    expect(scrubUrls('at 1.https://h/x and _wss://h:9/y')).toBe(
+      'at 1.https://h/… and _wss://h:9/…',
+    );
+  });
+
+  it('scrubs a long message with no URL in linear time', () => {
+    const text = `${'A'.repeat(500_000)}: x`;
+    const t = performance.now();
+    expect(scrubUrls(text)).toBe(text);
+    expect(performance.now() - t).toBeLessThan(1_000);
   });
 });

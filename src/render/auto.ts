@@ -24,7 +24,10 @@ const FILTER_VALUE = /filter\s*(?::|=\s*["'])\s*([^;"'}<>]*)/gi;
 const COLOUR_FUNCTION = /\b(?:grayscale|sepia|saturate|hue-rotate|brightness|contrast|invert)\(/i;
 const FILTER_FUNCTION = /\b(?:blur|drop-shadow|opacity)\(|(?<![\w-])url\(/gi;
 const LETTER_SPACING = /letter-spacing/i;
-const ANCHORED = /text-anchor\s*(?::|=\s*["']?)\s*(?:middle|end)/i;
+// Never two \s* side by side (as `=\s*["']?\s*` was without a quote): a long run of spaces
+// after "text-anchor=" would then be split between them every way, quadratic, and this runs
+// in the parent on the raw answer.
+const ANCHORED = /text-anchor\s*(?::\s*|=\s*(?:["']\s*)?)(?:middle|end)/i;
 
 /** CSS filter functions librsvg draws differently: colour functions, or a chain of them. */
 function hasBrowserFilterFunction(text: string): boolean {

@@ -6,9 +6,14 @@
 // Also refused: characters XML 1.0 forbids (NUL and other C0 controls), written raw or
 // as a character reference, so a NUL is a parse_error and not a renderer failure.
 
-const DOCTYPE_SUBSET = /<!DOCTYPE\s+[^[>]*\[([\s\S]*?)\]\s*>/i;
+// Written so that no two repeats can share a run of characters (`\s+[^[>]*`, `[^>]*)\s*>`
+// could, quadratic in a long run of spaces), and the subset's end is looked for once, after
+// the first opener only: a lazy `\[([\s\S]*?)\]\s*>` scanned to the end of the file again
+// from every "<!DOCTYPE x [" of a file that repeats them without an end.
+const DOCTYPE_OPEN = /<!DOCTYPE\s[^[<>]*\[/i;
+const SUBSET_END = /\]\s*>/g;
 const PE_DECL =
-  /<!ENTITY\s+%\s+([A-Za-z_:][\w.:-]*)\s+(?:"([^"]*)"|'([^']*)'|(SYSTEM|PUBLIC)\b[^>]*)\s*>/g;
+  /<!ENTITY\s+%\s+([A-Za-z_:][\w.:-]*)\s+(?:"([^"]*)"\s*|'([^']*)'\s*|(SYSTEM|PUBLIC)\b[^<>]*)>/g;
 const MAX_PARAMETER_ENTITIES = 64;
 const MAX_SUBSET_CHARS = 65_536;
 const MAX_PASSES = 4;
@@ -60,9 +65,14 @@ export function findForbiddenChar(text: string): string | null {
 /** Expands internal parameter entities in the internal subset; refuses external ones. */
 export function expandParameterEntities(text: string): DtdResult {
   if (!text.includes('%')) return { ok: true, text };
-  const doctype = DOCTYPE_SUBSET.exec(text);
-  if (!doctype || !doctype[1]!.includes('%')) return { ok: true, text };
-  let subset = doctype[1]!;
+  const open = DOCTYPE_OPEN.exec(text);
+  if (!open) return { ok: true, text };
+  const start = open.index + open[0].length;
+  SUBSET_END.lastIndex = start;
+  const close = SUBSET_END.exec(text);
+  if (!close || !text.slice(start, close.index).includes('%')) return { ok: true, text };
+  const end = close.index;
+  let subset = text.slice(start, end);
   const values = new Map<string, string>();
   for (let pass = 0; pass < MAX_PASSES && subset.includes('%'); pass++) {
     let external: string | null = null;
@@ -94,7 +104,5 @@ export function expandParameterEntities(text: string): DtdResult {
   if (/<!ENTITY\s+%|%[A-Za-z_:][\w.:-]*;/.test(subset)) {
     return { ok: false, message: `parameter entities nested deeper than ${MAX_PASSES}` };
   }
-  const start = doctype.index + doctype[0].indexOf('[') + 1;
-  const end = start + doctype[1]!.length;
   return { ok: true, text: text.slice(0, start) + subset + text.slice(end) };
 }

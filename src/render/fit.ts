@@ -29,7 +29,9 @@ const UNITS: Record<string, number> = {
 /** A root length in user units; 0 for percentages or anything unreadable (CairoSVG too). */
 export function rootLength(value: string | undefined): number {
   if (value === undefined) return 0;
-  const m = /^\s*([-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)\s*([a-zA-Z%]*)\s*$/.exec(value);
+  // Trimmed first: `\s*([a-zA-Z%]*)\s*$` would split a run of spaces between its two `\s*`
+  // every way on a value that then fails (quadratic in the run).
+  const m = /^([-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)\s*([a-zA-Z%]*)$/.exec(value.trim());
   if (!m) return 0;
   const factor = UNITS[m[2]!.toLowerCase()];
   const n = Number(m[1]) * (factor ?? 0);

@@ -37,7 +37,7 @@ export function parseTransform(t: string | undefined): M {
   let m: M = ID;
   if (!t) return m;
   for (const [, fn, args] of t.matchAll(
-    /(matrix|translate|scale|rotate|skewX|skewY)\s*\(([^)]*)\)/g,
+    /(matrix|translate|scale|rotate|skewX|skewY)\s*\(([^()]*)\)/g,
   )) {
     const a = nums(args);
     let k: M = ID;

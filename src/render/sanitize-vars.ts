@@ -27,7 +27,10 @@ const MAX_DEPTH = 16;
 const MAX_EXPANDED = 16_384;
 const VAR_CALL = /(?<![\w-])var\(/i;
 const STYLE_ELEMENT = /<(?:[\w.-]+:)?style\b[^>]*>([\s\S]*?)<\/(?:[\w.-]+:)?style\s*>/gi;
-const TAG_WITH_STYLE = /<([\w.:-]+)\b[^>]*?\sstyle\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
+// The tag name is taken whole (a lookahead then a backreference: no backtracking into it), and
+// the scan for style= stops at the next '<' (never inside a well-formed tag): otherwise a
+// name could end at every character and each '<' scanned to the end of the file.
+const TAG_WITH_STYLE = /<(?=([\w.:-]+))\1[^<>]*?\sstyle\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
 const DEFINITION = /(?:^|[;{\s])(--[\w-]+)\s*:/g;
 // Selector → specificity rank for the root-matching selectors; anything else is scoped.
 const ROOT_SELECTORS: Record<string, number> = {
@@ -101,7 +104,7 @@ export function customProperties(text: string): CustomProperties | null {
   for (const m of text.matchAll(TAG_WITH_STYLE)) {
     const style = m[2] ?? m[3] ?? '';
     const isRoot = m.index === rootAt;
-    for (const d of style.matchAll(/(--[\w-]+)\s*:\s*([^;]*)/g)) {
+    for (const d of style.matchAll(/(?<![\w-])(--[\w-]+)\s*:\s*([^;]*)/g)) {
       // The root's style="" beats every sheet rule (rank above any selector).
       if (isRoot) defs.push({ name: d[1]!, value: d[2]!.trim(), rank: 10 });
       else scoped.add(d[1]!);

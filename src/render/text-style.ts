@@ -5,6 +5,7 @@
 // rules match on their subject compound (type, classes, id; ancestors required by a
 // combinator are not checked), in specificity then source order, as sheet-refs.ts does.
 import { tagOf } from './overdraw.ts';
+import { blocks, withoutComments } from './style-sheet.ts';
 import type { XNode } from './walker.ts';
 
 export const TEXT_PROPS = [
@@ -85,12 +86,12 @@ export function textSheetRules(root: XNode): SheetRule[] {
   const rules: SheetRule[] = [];
   for (const sheet of sheets) {
     if (!/font|letter-spacing|word-spacing|text-anchor/i.test(sheet)) continue;
-    const css = sheet.replace(/\/\*[\s\S]*?\*\//g, '');
-    // Innermost blocks: the rules themselves, also those nested in @media.
-    for (const m of css.matchAll(/([^{}]*)\{([^{}]*)\}/g)) {
-      const props = declarations(m[2]!);
+    // Innermost blocks: the rules themselves, also those nested in @media; read in one pass
+    // (style-sheet.ts: the regexes this replaces were quadratic on a hostile sheet).
+    for (const [selectors, body] of blocks(withoutComments(sheet))) {
+      const props = declarations(body);
       if (Object.keys(props).length === 0) continue;
-      for (const selector of m[1]!.split(',')) {
+      for (const selector of selectors.split(',')) {
         const subject =
           selector
             .trim()

@@ -64,7 +64,7 @@ describe('readRecords: numeric scores', () => {
     const t = performance.now();
     const { lines } = readRecords(`id,score\na,0.75\nb,${junk}\n`, 'votes.csv');
     expect(performance.now() - t).toBeLessThan(1_000);
-    expect(lines[0]!.value.score).toBe(0.75);
-    expect(lines[1]!.value.score).toBe(junk);
+    expect((lines[0]!.value as { score: unknown }).score).toBe(0.75);
+    expect((lines[1]!.value as { score: unknown }).score).toBe(junk);
   });
 });
