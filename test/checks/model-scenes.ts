@@ -37,7 +37,11 @@
 // blind, to measure how the rule generalises once model-i is tuned on (scene-bench.ts
 // `model-j`, model-j-manifest.test.ts), and the eleventh,
 // test/fixtures/scenes-model-k (MODEL_K_DIR, ids `model-k:<file>`), written beside it the same
-// way, blind too (scene-bench.ts `model-k`, model-k-manifest.test.ts).
+// way, blind too (scene-bench.ts `model-k`, model-k-manifest.test.ts); then the twelfth and
+// thirteenth, test/fixtures/scenes-model-l and -model-m (MODEL_L_DIR, MODEL_M_DIR, ids
+// `model-l:<file>`, `model-m:<file>`), written at the same time by two writers given disjoint
+// themes (city life, sport, music, transport, architecture, diagrams; nature, animals, food,
+// crafts, weather, myth), blind, to measure the rule after model-j and model-k were tuned on.
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,6 +58,8 @@ export const MODEL_H_DIR = join(dirname(MODEL_DIR), 'scenes-model-h');
 export const MODEL_I_DIR = join(dirname(MODEL_DIR), 'scenes-model-i');
 export const MODEL_J_DIR = join(dirname(MODEL_DIR), 'scenes-model-j');
 export const MODEL_K_DIR = join(dirname(MODEL_DIR), 'scenes-model-k');
+export const MODEL_L_DIR = join(dirname(MODEL_DIR), 'scenes-model-l');
+export const MODEL_M_DIR = join(dirname(MODEL_DIR), 'scenes-model-m');
 /** Every model-written set in the order it was written: a new set repeats none before it. */
 export const MODEL_SET_DIRS = [
   MODEL_DIR,
@@ -67,6 +73,8 @@ export const MODEL_SET_DIRS = [
   MODEL_I_DIR,
   MODEL_J_DIR,
   MODEL_K_DIR,
+  MODEL_L_DIR,
+  MODEL_M_DIR,
 ];
 /** The model-written sets written before `dir`. */
 export const setsBefore = (dir: string): string[] =>
@@ -163,4 +171,14 @@ export function modelJScenes(): BenchScene[] {
 /** The eleventh model-written set (test/fixtures/scenes-model-k), ids `model-k:<file>`. */
 export function modelKScenes(): BenchScene[] {
   return modelScenes(MODEL_K_DIR, 'model-k');
+}
+
+/** The twelfth model-written set (test/fixtures/scenes-model-l), ids `model-l:<file>`. */
+export function modelLScenes(): BenchScene[] {
+  return modelScenes(MODEL_L_DIR, 'model-l');
+}
+
+/** The thirteenth model-written set (test/fixtures/scenes-model-m), ids `model-m:<file>`. */
+export function modelMScenes(): BenchScene[] {
+  return modelScenes(MODEL_M_DIR, 'model-m');
 }

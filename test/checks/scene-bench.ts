@@ -35,6 +35,8 @@
 // eighth is tuned on, or
 //   node --import tsx test/checks/scene-bench.ts model-j [--list] [--all]
 //   node --import tsx test/checks/scene-bench.ts model-k [--list] [--all]
+//   node --import tsx test/checks/scene-bench.ts model-l [--list] [--all]
+//   node --import tsx test/checks/scene-bench.ts model-m [--list] [--all]
 // for the tenth and eleventh (test/fixtures/scenes-model-j and -k, a third of each line
 // art), blind once the ninth is tuned on.
 import { evaluate, type Outcome } from './evaluate.ts';
@@ -51,6 +53,8 @@ import {
   modelIScenes,
   modelJScenes,
   modelKScenes,
+  modelLScenes,
+  modelMScenes,
   modelScenes,
 } from './model-scenes.ts';
 import { realScenes } from './real-scenes.ts';
@@ -185,7 +189,8 @@ if (process.argv[1]?.endsWith('scene-bench.ts')) {
   // `real` measures the vendored real scenes (real-scenes.ts) instead of a composed seed;
   // `holdout` the held-out real scenes (holdout-scenes.ts); `model` the model-written scenes
   // (model-scenes.ts); `model-b`, `model-c`, `model-d`, `model-e`, `model-f`, `model-g`,
-  // `model-h`, `model-i`, `model-j` and `model-k` the second to eleventh model-written sets.
+  // `model-h`, `model-i`, `model-j`, `model-k`, `model-l` and `model-m` the second to thirteenth
+  // model-written sets.
   const set = process.argv[2];
   // `line-art [seed]` the line-art family (scene-corpus.ts lineArtScenes), seed 40 unless given;
   // `line-art-loose [seed]` the same figures written as ungrouped top-level elements;
@@ -208,6 +213,8 @@ if (process.argv[1]?.endsWith('scene-bench.ts')) {
     'model-i': ['model-written scenes, ninth set', modelIScenes],
     'model-j': ['model-written scenes, tenth set', modelJScenes],
     'model-k': ['model-written scenes, eleventh set', modelKScenes],
+    'model-l': ['model-written scenes, twelfth set', modelLScenes],
+    'model-m': ['model-written scenes, thirteenth set', modelMScenes],
     'line-art': [`line-art scenes, seed ${lineSeed}`, () => lineArtScenes(lineSeed)],
     'line-art-loose': [
       `ungrouped line-art scenes, seed ${lineSeed}`,
