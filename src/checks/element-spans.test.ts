@@ -1,15 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { timed } from '../../test/support/timed.ts';
 import { detectDomain } from '../domains/registry.ts';
 import { elementSpans, markerSpans } from './element-spans.ts';
 import { rubricTerms } from './judge-text-rubric.ts';
 import { svgTextSources } from './judge-text-sources.ts';
 import { askedCount } from './prompt-counts.ts';
-
-function timed<T>(run: () => T): { value: T; ms: number } {
-  const t = performance.now();
-  const value = run();
-  return { value, ms: performance.now() - t };
-}
 
 describe('markerSpans and elementSpans', () => {
   it('find spans in document order, skipping self-closing and unclosed elements', () => {

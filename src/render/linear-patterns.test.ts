@@ -11,6 +11,7 @@
 // 10 s); with the fixed grammar it takes milliseconds. The bounds below are generous against
 // this machine's milliseconds and far under the quadratic form's seconds to minutes.
 import { describe, expect, it } from 'vitest';
+import { timed } from '../../test/support/timed.ts';
 import { chooseRenderer } from './auto.ts';
 import { expandParameterEntities } from './dtd.ts';
 import { rootLength } from './fit.ts';
@@ -19,12 +20,6 @@ import { countPointSegments } from './path-segments.ts';
 import { sanitizeSvg } from './sanitize.ts';
 
 const DIGITS = '1'.repeat(100_000);
-
-function timed<T>(run: () => T): { value: T; ms: number } {
-  const t = performance.now();
-  const value = run();
-  return { value, ms: performance.now() - t };
-}
 
 describe('the number grammar', () => {
   it('reads the same lengths as before', () => {

@@ -24,6 +24,16 @@ describe('text off the frame', () => {
     expect(frame(`${style}<text x="40" y="300" class="lbl">Neptune</text>`).textsOff).toEqual([]);
   });
 
+  it('reads a numeric weight in the font shorthand as the weight, not the size', () => {
+    // model-m l01-b: `font: 600 16px …` read as 600 px flagged six labels lying inside.
+    const style = '<style>.lbl { font: 600 16px "Helvetica Neue", Arial, sans-serif }</style>';
+    expect(frame(`${style}<text class="lbl" x="386" y="478">Mycelium</text>`).textsOff).toEqual([]);
+    // The same label at 16 px bold from x 440 ends past the frame.
+    expect(frame(`${style}<text class="lbl" x="440" y="478">Mycelium</text>`).textsOff).toEqual([
+      'Mycelium',
+    ]);
+  });
+
   it('lays bold capitals and serif titles at their real width', () => {
     // 0.52 em a character called these 390 and 399 wide: inside the frame. They are 532 and 482.
     const poster = frame(

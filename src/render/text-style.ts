@@ -30,10 +30,15 @@ interface SheetRule {
 
 const isTextProp = (p: string): p is TextProp => (TEXT_PROPS as readonly string[]).includes(p);
 
-/** `font: [style] [variant] [weight] size[/line-height] family` split into its longhands. */
+/**
+ * `font: [style] [variant] [weight] size[/line-height] family` split into its longhands. The
+ * size has a unit (CSS refuses a unitless size in the shorthand, but for 0): so the weight of
+ * `font: 600 16px Arial` is not read as a 600 px size (model-m l01-b's six labels, all inside
+ * the frame, were read as 600 px text running off it).
+ */
 function fontShorthand(value: string, out: TextProps): void {
   const m =
-    /^\s*((?:[\w-]+\s+)*?)([\d.]+(?:px|pt|em|rem|%)?|[a-z-]*(?:small|medium|large))(?:\s*\/\s*[\w.%]+)?\s+(.+)$/i.exec(
+    /^\s*((?:[\w-]+\s+)*?)((?:\d+(?:\.\d*)?|\.\d+)(?:px|pt|em|rem|%)|0|[a-z-]*(?:small|medium|large))(?:\s*\/\s*[\w.%]+)?\s+(.+)$/i.exec(
       value,
     );
   if (!m) return;
