@@ -4,6 +4,7 @@
 // is not a comment), line comments and block comments. A removed line comment keeps its
 // newline, a removed block keeps a space, so line numbers the judge quotes stay close.
 // Domains without comments (vega-lite JSON, SMILES) come back unchanged.
+import { elementSpans } from './element-spans.ts';
 
 export interface JudgedCode {
   /** The program as the judge reads it. */
@@ -45,21 +46,25 @@ const SYNTAX: Record<string, Syntax> = {
   html: { line: [], block: [['<!--', '-->']], quotes: [], escape: '' },
 };
 
-// SVG: comments, and the two elements rubrica's sanitiser drops (they never reach the picture).
-const SVG_DROPS = [
-  /<!--[\s\S]*?(?:-->|$)/g,
-  /<metadata\b[^>]*\/>|<metadata\b[\s\S]*?<\/metadata\s*>/gi,
-  /<foreignObject\b[^>]*\/>|<foreignObject\b[\s\S]*?<\/foreignObject\s*>/gi,
-];
+// SVG: comments (an unclosed one runs to the end), then the two elements rubrica's sanitiser
+// drops (they never reach the picture), found in one pass each (element-spans.ts).
+const SVG_COMMENT = /<!--[\s\S]*?(?:-->|$)/g;
 
 function stripSvg(code: string): JudgedCode {
   const comments: string[] = [];
-  let out = code;
-  for (const re of SVG_DROPS) {
-    out = out.replace(re, (m) => {
-      comments.push(m);
-      return '';
-    });
+  let out = code.replace(SVG_COMMENT, (m) => {
+    comments.push(m);
+    return '';
+  });
+  for (const name of ['metadata', 'foreignObject']) {
+    let kept = '';
+    let at = 0;
+    for (const span of elementSpans(out, [name])) {
+      comments.push(out.slice(span.start, span.end));
+      kept += out.slice(at, span.start);
+      at = span.end;
+    }
+    out = kept + out.slice(at);
   }
   return { code: out, removed: comments.length, comments, strings: [] };
 }

@@ -3,7 +3,7 @@
 // comments, <metadata> and <foreignObject>) is seen as well as what is drawn. Entities are
 // decoded (`&lt;|im_end|&gt;` is what a reader of the picture's text would see).
 import { stripCodeComments } from '../artifact/code-comments.ts';
-import { elementSpans, markerSpans } from './element-spans.ts';
+import { elementSpans, markerSpans } from '../artifact/element-spans.ts';
 
 export interface TextSource {
   /** text, title, desc, comment, metadata, foreignObject, cdata, attribute NAME */
@@ -82,10 +82,10 @@ export function svgTextSources(svg: string): TextSource[] {
     at = span.end;
   }
   noCdata += body.slice(at);
-  for (const { name, inner } of elementSpans(noCdata, ['title', 'desc']))
-    out.push({ where: name, text: decode(stripTags(inner)) });
-  for (const { inner } of elementSpans(noCdata, ['text']))
-    out.push({ where: 'text', text: decode(stripTags(inner)) });
+  for (const { name, inner, selfClosing } of elementSpans(noCdata, ['title', 'desc']))
+    if (!selfClosing) out.push({ where: name, text: decode(stripTags(inner)) });
+  for (const { inner, selfClosing } of elementSpans(noCdata, ['text']))
+    if (!selfClosing) out.push({ where: 'text', text: decode(stripTags(inner)) });
   for (const m of noCdata.matchAll(/\s([a-z_][\w:.-]{0,40})\s*=\s*(?:"([^"]*)"|'([^']*)')/gi)) {
     const name = m[1]!.toLowerCase();
     if (DATA_ATTRS.has(name)) continue;

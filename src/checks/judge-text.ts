@@ -32,13 +32,42 @@ export interface JudgeTextFinding {
   excerpt: string;
 }
 
+/**
+ * The string literals of JSON-like code (quotes included), each at most 2,000 characters and
+ * on one line, in one pass: after a quote that finds no end before the line or the bound, the
+ * scan goes on from where it stopped. The pattern this replaces, /"(?:[^"\\\n]|\\.){0,2000}"/g,
+ * retried from every quote inside that stretch: 2,000 steps for each quote of a long escaped run.
+ */
+export function jsonStrings(code: string): string[] {
+  const out: string[] = [];
+  let i = code.indexOf('"');
+  while (i >= 0) {
+    let j = i + 1;
+    const limit = Math.min(code.length, i + 1 + 2_000 * 2);
+    let chars = 0;
+    let closed = false;
+    while (j < limit && chars <= 2_000) {
+      const c = code[j]!;
+      if (c === '"') {
+        closed = true;
+        break;
+      }
+      if (c === '\n') break;
+      j += c === '\\' && j + 1 < code.length && code[j + 1] !== '\n' ? 2 : 1;
+      chars++;
+    }
+    if (closed && chars <= 2_000) {
+      out.push(code.slice(i, j + 1));
+      i = code.indexOf('"', j + 1);
+    } else i = code.indexOf('"', Math.max(j, i + 1));
+  }
+  return out;
+}
+
 function codeSources(code: string, domain: string): TextSource[] {
   if (domain === 'vega-lite') {
     // JSON: only string values can carry words; keys such as "score" are a dataset's fields.
-    return (code.match(/"(?:[^"\\\n]|\\.){0,2000}"/g) ?? []).map((s) => ({
-      where: 'string',
-      text: s,
-    }));
+    return jsonStrings(code).map((s) => ({ where: 'string', text: s }));
   }
   const scan = stripCodeComments(code, domain);
   const out: TextSource[] = scan.comments.map((c) => ({ where: 'comment', text: c }));

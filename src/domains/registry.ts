@@ -8,8 +8,30 @@ const criteria = (id: DomainId) => `prompts/domains/${id}/criteria.md`;
 
 const MERMAID_START =
   /^\s*(?:%%[^\n]*\n\s*)*(?:graph|flowchart|sequenceDiagram|classDiagram|stateDiagram(?:-v2)?|erDiagram|gantt|pie|journey|mindmap|timeline|gitGraph|quadrantChart|xychart-beta|sankey-beta|block-beta|requirementDiagram)\b/;
-const DOT_START =
-  /^\s*(?:\/\/[^\n]*\n\s*|\/\*[\s\S]*?\*\/\s*)*(?:strict\s+)?(?:di)?graph\b[^{\n]*\{/i;
+const DOT_HEAD = /^(?:strict\s+)?(?:di)?graph\b[^{\n]*\{/i;
+
+/**
+ * Whether the code opens as a DOT graph after blank space and comments. The comments are
+ * skipped by hand: the single pattern this replaces (`^\s*(?:\/\/[^\n]*\n\s*|\/\*[\s\S]*?\*\/\s*)*…`)
+ * could end a lazy block comment at any later `*\/`, exponential in their number (recheck), and
+ * it ran in the parent on every completion.
+ */
+function startsAsDot(code: string): boolean {
+  let i = 0;
+  for (;;) {
+    while (i < code.length && /\s/.test(code[i]!)) i++;
+    if (code.startsWith('//', i)) {
+      const nl = code.indexOf('\n', i);
+      if (nl < 0) return false;
+      i = nl + 1;
+    } else if (code.startsWith('/*', i)) {
+      const end = code.indexOf('*/', i + 2);
+      if (end < 0) return false;
+      i = end + 2;
+    } else break;
+  }
+  return DOT_HEAD.test(code.slice(i));
+}
 
 function looksLikeVegaLite(code: string): number {
   const t = code.trim();
@@ -53,7 +75,7 @@ export const DOMAINS: Readonly<Record<DomainId, Domain>> = Object.freeze({
   dot: {
     id: 'dot',
     fenceLangs: ['dot', 'graphviz', 'gv'],
-    detect: (c: string) => (DOT_START.test(c) ? 0.9 : 0),
+    detect: (c: string) => (startsAsDot(c) ? 0.9 : 0),
     criteriaPath: criteria('dot'),
   },
   'vega-lite': {

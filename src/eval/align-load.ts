@@ -14,7 +14,7 @@ export function parsePredSpec(spec: string): { name: string; path: string } {
     return { name: spec.slice(0, eq), path: spec.slice(eq + 1) };
   const base =
     spec
-      .replace(/[/\\]+$/, '')
+      .replace(/(?<![/\\])[/\\]+$/, '')
       .split(/[/\\]/)
       .pop() ?? spec;
   return { name: base.replace(/\.(jsonl|csv|tsv|json)$/i, '') || spec, path: spec };

@@ -22,7 +22,7 @@ export interface JudgeProbe {
  * server is there and the run goes ahead; only "nothing answered" counts as unreachable.
  */
 export async function probeJudge(baseUrl: string, timeoutMs = 3000): Promise<JudgeProbe> {
-  const url = `${baseUrl.replace(/\/+$/, '')}/models`;
+  const url = `${baseUrl.replace(/(?<!\/)\/+$/, '')}/models`;
   const t0 = performance.now();
   try {
     const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });

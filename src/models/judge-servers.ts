@@ -52,7 +52,7 @@ const FAILURE_WEIGHT = 4;
 export function parseBaseUrls(list: string): string[] {
   return list
     .split(/[,\s]+/)
-    .map((s) => s.trim().replace(/\/+$/, ''))
+    .map((s) => s.trim().replace(/(?<!\/)\/+$/, ''))
     .filter((s) => s !== '');
 }
 

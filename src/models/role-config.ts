@@ -34,7 +34,7 @@ function checkUrl(url: string, from: string): string {
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     throw new ModelConfigError('bad_base_url', `base URL "${url}" (from ${from}) is not http(s)`);
   }
-  return url.replace(/\/+$/, '');
+  return url.replace(/(?<!\/)\/+$/, '');
 }
 
 /** The environment variable names a role reads, e.g. RUBRICA_JUDGE_BASE_URL. */

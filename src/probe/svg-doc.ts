@@ -39,7 +39,12 @@ const attrParser = new XMLParser({
 
 /** Attributes of one start tag, read by fast-xml-parser (quotes, entities, odd spacing). */
 export function tagAttributes(tag: string): Record<string, string> {
-  const selfClosed = tag.replace(/\/?\s*>$/, '/>');
+  // The tag's end written `/>` by trimming (a /\/?\s*>$/ replace was quadratic in a run of
+  // spaces before a second '>').
+  let body = tag.trimEnd();
+  if (body.endsWith('>')) body = body.slice(0, -1).trimEnd();
+  if (body.endsWith('/')) body = body.slice(0, -1);
+  const selfClosed = `${body}/>`;
   try {
     const parsed = attrParser.parse(selfClosed) as Record<string, unknown>;
     const node = Object.values(parsed)[0];

@@ -87,7 +87,7 @@ function init(r: ForwardRequest, signal: AbortSignal): RequestInit {
   return out;
 }
 
-const url = (r: ForwardRequest) => `${r.upstream.replace(/\/+$/, '')}${r.tail}`;
+const url = (r: ForwardRequest) => `${r.upstream.replace(/(?<!\/)\/+$/, '')}${r.tail}`;
 
 /**
  * An upstream URL as it may appear in an answer or a log line: scheme, host and port only.

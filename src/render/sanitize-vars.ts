@@ -23,10 +23,28 @@ export interface CustomProperties {
 }
 
 const MAX_DEPTH = 16;
+/**
+ * The text of each <style> element, in one pass: a lazy `<style…>([\s\S]*?)</style>` scanned
+ * to the end again from every opener without an end tag (quadratic on a hostile answer); here
+ * an end tag missing after one opener is missing after every later one.
+ */
+function* styleSheets(text: string): Generator<string> {
+  STYLE_OPEN.lastIndex = 0;
+  for (let m = STYLE_OPEN.exec(text); m; m = STYLE_OPEN.exec(text)) {
+    if (m[0].endsWith('/>')) continue;
+    STYLE_CLOSE.lastIndex = STYLE_OPEN.lastIndex;
+    const close = STYLE_CLOSE.exec(text);
+    if (!close) return;
+    yield text.slice(STYLE_OPEN.lastIndex, close.index);
+    STYLE_OPEN.lastIndex = close.index + close[0].length;
+  }
+}
+
 /** Longest text a substitution may produce (a `--a: var(--b) var(--b)` chain doubles). */
 const MAX_EXPANDED = 16_384;
 const VAR_CALL = /(?<![\w-])var\(/i;
-const STYLE_ELEMENT = /<(?:[\w.-]+:)?style\b[^>]*>([\s\S]*?)<\/(?:[\w.-]+:)?style\s*>/gi;
+const STYLE_OPEN = /<(?:[\w.-]+:)?style\b[^<>]*>/gi;
+const STYLE_CLOSE = /<\/(?:[\w.-]+:)?style\s*>/gi;
 // The tag name is taken whole (a lookahead then a backreference: no backtracking into it), and
 // the scan for style= stops at the next '<' (never inside a well-formed tag): otherwise a
 // name could end at every character and each '<' scanned to the end of the file.
@@ -96,8 +114,8 @@ export function customProperties(text: string): CustomProperties | null {
   if (!VAR_CALL.test(text)) return null;
   const defs: { name: string; value: string; rank: number }[] = [];
   const scoped = new Set<string>();
-  for (const m of text.matchAll(STYLE_ELEMENT)) {
-    const css = m[1]!.replace(/^\s*<!\[CDATA\[/, '').replace(/\]\]>\s*$/, '');
+  for (const sheet of styleSheets(text)) {
+    const css = sheet.replace(/^\s*<!\[CDATA\[/, '').replace(/\]\]>\s*$/, '');
     if (css.includes('--')) sheetDefinitions(css, defs, scoped);
   }
   const rootAt = text.search(/<(?:[\w.-]+:)?svg[\s/>]/);

@@ -30,24 +30,38 @@ interface SheetRule {
 
 const isTextProp = (p: string): p is TextProp => (TEXT_PROPS as readonly string[]).includes(p);
 
+const FONT_SIZE =
+  /^(?:(?:\d+(?:\.\d*)?|\.\d+)(?:px|pt|em|rem|%)|0|[a-z-]*(?:small|medium|large))$/i;
+const LINE_HEIGHT = /^\/[\w.%]*$/;
+
 /**
- * `font: [style] [variant] [weight] size[/line-height] family` split into its longhands. The
- * size has a unit (CSS refuses a unitless size in the shorthand, but for 0): so the weight of
- * `font: 600 16px Arial` is not read as a 600 px size (model-m l01-b's six labels, all inside
- * the frame, were read as 600 px text running off it).
+ * `font: [style] [variant] [weight] size[/line-height] family` split into its longhands, read
+ * word by word: the first word that is a size ends the prefix (words of letters, digits and
+ * dashes only), a `/line-height` after it is skipped, and the rest is the family. The size has a
+ * unit (CSS refuses a unitless size in the shorthand, but for 0): so the weight of `font: 600
+ * 16px Arial` is not read as a 600 px size (model-m l01-b's six labels, all inside the frame,
+ * were read as 600 px text running off it). One regular expression for the whole value was
+ * polynomial on a run of words like `MLARGE` (recheck).
  */
 function fontShorthand(value: string, out: TextProps): void {
-  const m =
-    /^\s*((?:[\w-]+\s+)*?)((?:\d+(?:\.\d*)?|\.\d+)(?:px|pt|em|rem|%)|0|[a-z-]*(?:small|medium|large))(?:\s*\/\s*[\w.%]+)?\s+(.+)$/i.exec(
-      value,
-    );
-  if (!m) return;
-  for (const word of m[1]!.trim().split(/\s+/)) {
+  const words = [...value.matchAll(/\S+/g)];
+  const at = words.findIndex((w) => FONT_SIZE.test(w[0].split('/')[0]!));
+  if (at < 0 || words.slice(0, at).some((w) => !/^[\w-]+$/.test(w[0]))) return;
+  const [size, attached] = words[at]![0].split('/');
+  let next = at + 1;
+  if (attached === '')
+    next++; // `12px/ 1.2`: the line height is the next word
+  else if (attached === undefined && words[next] && LINE_HEIGHT.test(words[next]![0])) {
+    next += words[next]![0] === '/' ? 2 : 1; // `12px /1.2` or `12px / 1.2`
+  } else if (attached !== undefined && !LINE_HEIGHT.test(`/${attached}`)) return;
+  const family = words[next];
+  if (!family) return;
+  for (const { 0: word } of words.slice(0, at)) {
     if (/^(italic|oblique)$/i.test(word)) out['font-style'] = word;
     else if (/^(bold|bolder|lighter|\d{3})$/i.test(word)) out['font-weight'] = word;
   }
-  out['font-size'] = m[2]!;
-  out['font-family'] = m[3]!;
+  out['font-size'] = size!;
+  out['font-family'] = value.slice(family.index).trim();
 }
 
 /** The text properties of a declaration list (`a: b; c: d`), `font` expanded. */

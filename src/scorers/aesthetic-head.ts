@@ -56,7 +56,7 @@ export function parseAestheticHead(json: unknown): HeadResult {
   } else {
     const found = new Map<number, Partial<Layer>>();
     for (const [key, value] of Object.entries(o)) {
-      const m = /(\d+)\.(weight|bias)$/.exec(key);
+      const m = /(?<!\d)(\d+)\.(weight|bias)$/.exec(key);
       if (!m) continue;
       const entry = found.get(Number(m[1])) ?? {};
       if (m[2] === 'weight') entry.weight = value as number[][];

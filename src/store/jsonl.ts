@@ -124,7 +124,7 @@ function checkOutputPath(path: string): void {
   } catch {}
   if (st?.isDirectory())
     throw new OutputPathError(
-      `--out ${path} is a directory; give a file path such as ${path.replace(/\/+$/, '')}/out.jsonl`,
+      `--out ${path} is a directory; give a file path such as ${path.replace(/(?<!\/)\/+$/, '')}/out.jsonl`,
     );
   // An output is read back before it is appended to (resume): a FIFO there waited for a
   // writer for ever, a socket cannot be opened, a device never ends (issue 35). /dev/null is

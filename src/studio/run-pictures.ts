@@ -61,6 +61,7 @@ export async function readRunPictures(
   }
   // Like eval runs: the records' single run name, else the directory's name.
   const runs = [...new Set(records.map((r) => r.run).filter((r) => r !== undefined))];
-  const label = runs.length === 1 ? runs[0]! : basename(dir.replace(/[/\\]+$/, '')) || dir;
+  const label =
+    runs.length === 1 ? runs[0]! : basename(dir.replace(/(?<![/\\])[/\\]+$/, '')) || dir;
   return { label, records, issues };
 }

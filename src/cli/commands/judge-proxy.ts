@@ -140,7 +140,7 @@ function upstreamUrl(raw: string | undefined): string {
     throw new UsageError(
       `--upstream ${redactUrl(raw)} holds credentials (user:password@), which never reach the judge and would be shown in errors; put the judge's key in RUBRICA_JUDGE_API_KEY (with --token) instead`,
     );
-  return raw.replace(/\/+$/, '');
+  return raw.replace(/(?<!\/)\/+$/, '');
 }
 
 async function judgeProxy(o: ProxyFlags): Promise<void> {

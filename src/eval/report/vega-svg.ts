@@ -33,7 +33,7 @@ export async function vegaLiteToSvg(spec: TopLevelSpec): Promise<string> {
     const svg = await view.toSVG();
     // Inline SVG in HTML needs no namespace declarations; dropping them keeps the page free
     // of any URL-looking text, which makes "no external references" checkable.
-    return svg.replace(/\s+xmlns(?::[a-z]+)?="[^"]*"/g, '');
+    return svg.replace(/(?<!\s)\s+xmlns(?::[a-z]+)?="[^"]*"/g, '');
   } finally {
     view.finalize();
   }

@@ -106,7 +106,7 @@ export async function loadRunDir(
   const runs = [...new Set(records.map((r) => r.run).filter((r) => r !== ''))];
   return {
     dir,
-    label: runs.length === 1 ? runs[0]! : basename(dir.replace(/[/\\]+$/, '')) || dir,
+    label: runs.length === 1 ? runs[0]! : basename(dir.replace(/(?<![/\\])[/\\]+$/, '')) || dir,
     records,
     summary,
     summary_source: fresh ? 'summary.json' : 'recomputed',

@@ -1,28 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { timed } from '../../test/support/timed.ts';
 import { detectDomain } from '../domains/registry.ts';
-import { elementSpans, markerSpans } from './element-spans.ts';
+import { jsonStrings } from './judge-text.ts';
 import { rubricTerms } from './judge-text-rubric.ts';
 import { svgTextSources } from './judge-text-sources.ts';
 import { askedCount } from './prompt-counts.ts';
-
-describe('markerSpans and elementSpans', () => {
-  it('find spans in document order, skipping self-closing and unclosed elements', () => {
-    const cdata = [...markerSpans('a<![CDATA[x]]>b<![CDATA[y]]>c<![CDATA[z', '<![CDATA[', ']]>')];
-    expect(cdata.map((s) => s.inner)).toEqual(['x', 'y']);
-    const svg =
-      '<svg><TITLE lang="en">T</TITLE><desc/><text x="1">a<tspan>b</tspan></text ><desc>D</desc><title>open';
-    expect([...elementSpans(svg, ['title', 'desc'])]).toEqual([
-      { name: 'title', inner: 'T' },
-      { name: 'desc', inner: 'D' },
-    ]);
-    expect([...elementSpans(svg, ['text'])]).toEqual([
-      { name: 'text', inner: 'a<tspan>b</tspan>' },
-    ]);
-    // <textPath> is not <text>.
-    expect([...elementSpans('<textPath>p</textPath>', ['text'])]).toEqual([]);
-  });
-});
 
 // Each of these answers held the parent's event loop for seconds with the former lazy regexes
 // (at a fifth of these sizes); the checks run on every rollout in `serve`.
@@ -69,5 +51,31 @@ describe('the checks on a hostile answer', () => {
     const { value, ms } = timed(() => rubricTerms([`${'!'.repeat(300_000)}\u0000!`], 'p'));
     expect(ms).toBeLessThan(1_000);
     expect(value).toEqual([]);
+  });
+
+  it('detects a DOT graph after comments, and an answer of many block comments in linear time', () => {
+    expect(detectDomain('// a\n/* b */\n  strict digraph G {\n a -> b }')).toBe('dot');
+    expect(detectDomain('/* a */ /* b */ graph { a -- b }')).toBe('dot');
+    expect(detectDomain('/* never closed graph { a -- b }')).toBeUndefined();
+    // recheck's attack with its braces taken out, so that no graph opens: 2 KB of it did not
+    // finish in 120 s on the former single pattern (exponential), in the parent.
+    const attack = `/${'/\n/*/GRAPH*///*///GRAPHa\n/'.repeat(20_000)}\n*/GRAPH`;
+    const { ms } = timed(() => detectDomain(attack));
+    expect(ms).toBeLessThan(1_000);
+  });
+
+  it('reads the JSON strings of a vega-lite answer, and a long escaped run, in linear time', () => {
+    expect(jsonStrings('{"a": "b\\"c", "n": 1, "t": "x"}')).toEqual([
+      '"a"',
+      '"b\\"c"',
+      '"n"',
+      '"t"',
+      '"x"',
+    ]);
+    expect(jsonStrings('"open\n"next"')).toEqual(['"next"']);
+    expect(jsonStrings(`"${'x'.repeat(2_001)}"`)).toEqual([]);
+    expect(jsonStrings(`"${'x'.repeat(2_000)}"`)).toHaveLength(1);
+    const { ms } = timed(() => jsonStrings('"\\'.repeat(500_000)));
+    expect(ms).toBeLessThan(1_000);
   });
 });
